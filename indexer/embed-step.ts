@@ -1,0 +1,165 @@
+import PQueue from "p-queue";
+import { describeUnhealthy, firstHealthy } from "../src/embed/chain.js";
+import type { EmbeddingProvider } from "../src/embed/provider.js";
+import type { VecState } from "../src/store/vec-state.js";
+import { vectorTableName, type VectorRow, type VectorStore } from "../src/store/vectors.js";
+
+export interface VectorReport {
+  status: "ok" | "skipped";
+  /** Why the vector step was skipped (status "skipped"). */
+  reason?: string;
+  provider?: string;
+  model?: string;
+  table?: string;
+  dims?: number;
+  embedded: number;
+  removed: number;
+  /** Providers that failed their health check and were passed over, with why. */
+  unavailable: string[];
+  /** Providers given up on mid-run, with why. */
+  failovers: string[];
+}
+
+export interface EmbedStepOptions {
+  project: string;
+  providers: EmbeddingProvider[];
+  state: VecState;
+  vectors: () => Promise<VectorStore>;
+  batchSize: number;
+  concurrency: number;
+  /** Drop this project's vectors in the active table (or the whole table if unreadable) and re-embed. */
+  full: boolean;
+  now: () => number;
+  onProgress?: (done: number, total: number) => void;
+  warn: (msg: string) => void;
+}
+
+class StoreError extends Error {}
+
+const MAX_EMBED_CHARS = 8000;
+const WRITE_ROWS = 1024;
+
+/** The text a chunk is embedded as: its heading path gives the passage its context. */
+export function embedText(c: { heading: string; text: string }): string {
+  const t = c.heading ? `${c.heading}\n\n${c.text}` : c.text;
+  return t.length > MAX_EMBED_CHARS ? t.slice(0, MAX_EMBED_CHARS) : t;
+}
+
+async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if ((err as { retryable?: boolean }).retryable !== true) throw err;
+    await new Promise((r) => setTimeout(r, 250));
+    return fn();
+  }
+}
+
+/** Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans. */
+async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, dims: number): Promise<number> {
+  try {
+    if (o.full && (await store.has(table))) {
+      try {
+        await store.deleteProject(table, o.project);
+        o.state.clear(table, o.project);
+      } catch (err) {
+        o.warn(`vector table ${table} is unreadable (${(err as Error).message}); rebuilding it from scratch`);
+        await store.drop(table).catch(() => undefined);
+        o.state.clear(table);
+      }
+    }
+    if (!(await store.has(table)) && o.state.count(table) > 0) {
+      o.warn(`vector table ${table} is missing; its ${o.state.count(table)} vectors will be rebuilt`);
+      o.state.clear(table);
+    }
+    await store.ensure(table, dims);
+    const orphans = o.state.orphans(table);
+    if (orphans.length > 0) {
+      await store.delete(table, orphans);
+      o.state.unmark(table, orphans);
+    }
+    return orphans.length;
+  } catch (err) {
+    throw new StoreError(`vector table ${table} is unreadable (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
+  }
+}
+
+async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string): Promise<number> {
+  const missing = o.state.missing(table, o.project);
+  const total = missing.length;
+  let done = 0;
+  o.onProgress?.(0, total);
+  const embedQueue = new PQueue({ concurrency: o.concurrency });
+  const writeQueue = new PQueue({ concurrency: 1 });
+  let pending: VectorRow[] = [];
+  let failure: unknown;
+  const flush = () => {
+    const rows = pending;
+    pending = [];
+    if (rows.length === 0) return;
+    void writeQueue.add(async () => {
+      try {
+        await store.upsert(table, rows);
+      } catch (err) {
+        throw new StoreError(`writing vectors to ${table} failed (${(err as Error).message})`);
+      }
+      o.state.mark(table, rows.map((r) => ({ id: r.id, project: r.project })));
+      done += rows.length;
+      o.onProgress?.(done, total);
+    }).catch((err) => (failure ??= err));
+  };
+  for (let i = 0; i < missing.length; i += o.batchSize) {
+    const batch = missing.slice(i, i + o.batchSize);
+    void embedQueue.add(async () => {
+      if (failure) return;
+      try {
+        const vecs = await withRetry(() => provider.embed(batch.map(embedText)));
+        batch.forEach((c, j) => pending.push({ id: c.id, project: o.project, vector: vecs[j]! }));
+        if (pending.length >= WRITE_ROWS) flush();
+      } catch (err) {
+        failure ??= err;
+        embedQueue.clear();
+      }
+    });
+  }
+  await embedQueue.onIdle();
+  flush(); // keep every vector that was computed, even when a later batch failed
+  await writeQueue.onIdle();
+  if (failure) throw failure;
+  return total;
+}
+
+/**
+ * Ensures the first healthy provider's table holds a vector for every chunk of the project.
+ * A provider that fails mid-run is dropped and the next healthy one takes over with its own
+ * table, so a table only ever holds vectors of one model.
+ */
+export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
+  const failovers: string[] = [];
+  const unavailable: string[] = [];
+  let removed = 0;
+  let from = 0;
+  for (;;) {
+    const { selected, unhealthy } = await firstHealthy(o.providers, from);
+    unavailable.push(...unhealthy.map((u) => `${u.provider} (${u.model}): ${u.reason}`));
+    if (!selected) {
+      const reason = from === 0 ? describeUnhealthy(unhealthy) : `every provider failed (${[...failovers, ...unavailable].join("; ")})`;
+      return { status: "skipped", reason, embedded: 0, removed, unavailable, failovers };
+    }
+    const { provider, dims } = selected;
+    const table = vectorTableName(provider.name, provider.model, dims);
+    try {
+      const store = await o.vectors();
+      o.state.register(table, provider.name, provider.model, dims, o.now());
+      removed += await prepare(o, store, table, dims);
+      const embedded = await embedAll(o, store, provider, table);
+      return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers };
+    } catch (err) {
+      if (err instanceof StoreError) return { status: "skipped", reason: err.message, embedded: 0, removed, unavailable, failovers };
+      const msg = `${provider.name} (${provider.model}) failed mid-run: ${(err as Error).message}`;
+      o.warn(`${msg}; trying the next provider`);
+      failovers.push(msg);
+      from = selected.index + 1;
+    }
+  }
+}

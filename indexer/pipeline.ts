@@ -1,0 +1,189 @@
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import type { Config } from "../src/config/config.js";
+import type { EmbeddingProvider } from "../src/embed/provider.js";
+import type { Project } from "../src/project/identity.js";
+import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
+import type { Db } from "../src/store/db.js";
+import { VecState } from "../src/store/vec-state.js";
+import type { VectorStore } from "../src/store/vectors.js";
+import { chunkMarkdown } from "./chunk.js";
+import { embedStep, type VectorReport } from "./embed-step.js";
+import { eventText, parseEventLines } from "./events.js";
+import { parseFrontmatter } from "./frontmatter.js";
+import { readSource, walkSources, type SourceFile } from "./sources.js";
+import { tierOf } from "./tier.js";
+
+export interface IndexRequest {
+  roots: string[];
+  project: Project;
+  /** Re-read and re-chunk every file, and rebuild this project's vectors. */
+  full: boolean;
+}
+
+export interface IndexContext {
+  db: Db;
+  config: Config;
+  providers: EmbeddingProvider[];
+  vectors: () => Promise<VectorStore>;
+  now?: () => number;
+  warn?: (msg: string) => void;
+  onProgress?: (phase: "scan" | "embed", done: number, total: number) => void;
+}
+
+export interface IndexSummary {
+  project: string;
+  files: { seen: number; indexed: number; unchanged: number; skipped: number; deleted: number };
+  chunks: { added: number; removed: number; kept: number; total: number };
+  vector: VectorReport;
+  warnings: string[];
+  durationMs: number;
+}
+
+const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
+
+/** Turns one file's text into chunks with content-hash ids. Exported for tests. */
+export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: string, project: string, config: Config, warn: (m: string) => void): { chunks: NewChunk[]; metadata: Record<string, unknown>; tier: string } {
+  const seen = new Map<string, number>();
+  const idOf = (heading: string, body: string) => {
+    const key = sha(heading, body);
+    const n = seen.get(key) ?? 0; // identical passages in one file stay distinct
+    seen.set(key, n + 1);
+    return sha(project, file.path, heading, body, String(n));
+  };
+  if (file.kind === "events") {
+    const { events, skipped } = parseEventLines(text);
+    if (skipped.length > 0) warn(`${file.path}: ${skipped.length} malformed event line(s) skipped (first: line ${skipped[0]!.line}, ${skipped[0]!.reason})`);
+    const chunks = events.map((ev): NewChunk => {
+      const body = eventText(ev);
+      return {
+        id: ev.id ? sha(project, file.path, "event", ev.id) : idOf(ev.type, `${ev.time ?? ""}\0${body}`),
+        kind: ev.type.toLowerCase(),
+        tier: "warm",
+        heading: ev.type,
+        startLine: ev.line,
+        endLine: ev.line,
+        text: body,
+        tags: [],
+        date: ev.time ?? null,
+        metadata: { source: "event", ...(ev.session ? { session: ev.session } : {}), files: ev.files, ...(ev.id ? { eventId: ev.id } : {}) },
+      };
+    });
+    return { chunks, metadata: { events: events.length }, tier: "warm" };
+  }
+  const fm = parseFrontmatter(text);
+  if (fm.warning) warn(`${file.path}: ${fm.warning}`);
+  const { tier, layout } = tierOf(file.rel);
+  const kind = fm.meta.kind ?? layout;
+  const chunks = chunkMarkdown(fm.body, config.index, fm.bodyLine).map((c): NewChunk => {
+    const heading = c.headingPath.join(" > ");
+    return {
+      id: idOf(heading, c.text),
+      kind,
+      tier,
+      heading,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      text: c.text,
+      tags: fm.meta.tags,
+      date: fm.meta.date ?? null,
+      metadata: { layout, ...(fm.meta.title ? { title: fm.meta.title } : {}) },
+    };
+  });
+  return { chunks, metadata: { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) }, tier };
+}
+
+const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/**
+ * Indexes `roots` into the project: text and BM25 first (one SQLite transaction per file, so an
+ * interrupted run leaves both stores consistent), then the vector step for whatever chunks the
+ * active model's table still lacks.
+ */
+export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<IndexSummary> {
+  const started = Date.now();
+  const now = ctx.now ?? Date.now;
+  const warnings: string[] = [];
+  const warn = (m: string) => {
+    warnings.push(m);
+    ctx.warn?.(m);
+  };
+  const store = new ChunkStore(ctx.db);
+  const project = req.project.id;
+  const run = Number(ctx.db.prepare("INSERT INTO runs (project, started_at, status) VALUES (?, ?, 'running')").run(project, now()).lastInsertRowid);
+
+  const walked = walkSources(req.roots, ctx.config.index.ignore);
+  walked.warnings.forEach(warn);
+  const files = { seen: walked.files.length, indexed: 0, unchanged: 0, skipped: 0, deleted: 0 };
+  const chunks = { added: 0, removed: 0, kept: 0, total: 0 };
+
+  walked.files.forEach((file, i) => {
+    ctx.onProgress?.("scan", i, walked.files.length);
+    const existing = store.getSource(project, file.path);
+    if (!req.full && existing && existing.size === file.size && existing.mtime_ms === file.mtimeMs) {
+      files.unchanged++;
+      return;
+    }
+    const read = readSource(file.path, ctx.config.index.maxFileBytes);
+    if (!read.ok) {
+      files.skipped++;
+      warn(`${file.path}: ${read.reason}; skipped${existing ? " (its previously indexed chunks are kept)" : ""}`);
+      return;
+    }
+    const hash = sha(read.text);
+    if (!req.full && existing && existing.content_hash === hash) {
+      store.touchSource(existing.id, file.size, file.mtimeMs);
+      files.unchanged++;
+      return;
+    }
+    const parsed = chunksOf(file, read.text, project, ctx.config, warn);
+    const r = store.replaceSource(
+      { project, path: file.path, kind: file.kind, tier: parsed.tier, size: file.size, mtimeMs: file.mtimeMs, hash, metadata: parsed.metadata },
+      parsed.chunks,
+      now(),
+    );
+    files.indexed++;
+    chunks.added += r.added;
+    chunks.removed += r.removed;
+    chunks.kept += r.kept;
+  });
+  ctx.onProgress?.("scan", walked.files.length, walked.files.length);
+
+  // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
+  const found = new Set(walked.files.map((f) => f.path));
+  const roots = req.roots.map((r) => walkedRoot(r));
+  for (const src of store.sourcesOf(project)) {
+    if (!found.has(src.path) && roots.some((r) => under(src.path, r))) {
+      chunks.removed += store.deleteSource(src.id);
+      files.deleted++;
+    }
+  }
+  chunks.total = store.countChunks(project);
+
+  const vector = await embedStep({
+    project,
+    providers: ctx.providers,
+    state: new VecState(ctx.db),
+    vectors: ctx.vectors,
+    batchSize: ctx.config.embedding.batchSize,
+    concurrency: ctx.config.embedding.concurrency,
+    full: req.full,
+    now,
+    warn,
+    ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
+  });
+  const summary: IndexSummary = { project, files, chunks, vector, warnings, durationMs: Date.now() - started };
+  ctx.db
+    .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
+    .run(now(), vector.status === "ok" ? "ok" : "vector-skipped", JSON.stringify({ files, chunks, vector: { ...vector } }), run);
+  return summary;
+}
+
+function walkedRoot(r: string): string {
+  try {
+    return realpathSync(r);
+  } catch {
+    return resolve(r);
+  }
+}

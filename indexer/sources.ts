@@ -1,0 +1,151 @@
+import ignore, { type Ignore } from "ignore";
+import { readFileSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+
+export type SourceKind = "markdown" | "events";
+
+export interface SourceFile {
+  /** Absolute real path. */
+  path: string;
+  /** Path relative to the root it was found under (forward slashes). */
+  rel: string;
+  kind: SourceKind;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkResult {
+  files: SourceFile[];
+  warnings: string[];
+}
+
+const MARKDOWN = /\.(md|mdx)$/i;
+
+/** Markdown anywhere; JSONL event logs when named `*.events.jsonl`, inside an `events/` folder, or given explicitly. */
+export function kindOf(path: string, explicit: boolean): SourceKind | undefined {
+  if (MARKDOWN.test(path)) return "markdown";
+  if (/\.jsonl$/i.test(path) && (explicit || /\.events\.jsonl$/i.test(path) || basename(dirname(path)) === "events")) return "events";
+  return undefined;
+}
+
+const toSlash = (p: string) => (sep === "/" ? p : p.split(sep).join("/"));
+
+interface Rules {
+  dir: string;
+  ig: Ignore;
+}
+
+function loadGitignore(dir: string, warnings: string[]): Rules | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, ".gitignore"), "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${join(dir, ".gitignore")}: unreadable (${code}); its rules are not applied`);
+    return undefined;
+  }
+  return { dir, ig: ignore().add(text) };
+}
+
+function ignoredBy(rules: Rules[], path: string, isDir: boolean): boolean {
+  for (const r of rules) {
+    const rel = toSlash(relative(r.dir, path));
+    if (rel === "" || rel.startsWith("..")) continue;
+    if (r.ig.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+/**
+ * Finds the memory sources under `roots` (files or directories). Honours every `.gitignore` on the
+ * way down plus the `ignore` patterns (gitignore syntax, relative to each root); never descends
+ * into `.git`; follows symlinks but visits each real directory once.
+ */
+export function walkSources(roots: string[], ignorePatterns: string[]): WalkResult {
+  const files = new Map<string, SourceFile>();
+  const warnings: string[] = [];
+  const visited = new Set<string>();
+
+  const add = (path: string, rel: string, st: Stats, explicit: boolean) => {
+    const kind = kindOf(path, explicit);
+    if (!kind) {
+      if (explicit) warnings.push(`${path}: not a markdown (.md, .mdx) or events (.jsonl) file; skipped`);
+      return;
+    }
+    const real = realpathSync(path);
+    if (!files.has(real)) files.set(real, { path: real, rel, kind, size: st.size, mtimeMs: st.mtimeMs });
+  };
+
+  const walk = (root: string, dir: string, rules: Rules[]) => {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (err) {
+      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+    const own = loadGitignore(dir, warnings);
+    const active = own ? [...rules, own] : rules;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+      return;
+    }
+    for (const name of entries) {
+      if (name === ".git") continue;
+      const path = join(dir, name);
+      let st: Stats;
+      try {
+        st = statSync(path);
+      } catch (err) {
+        warnings.push(`${path}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+        continue;
+      }
+      if (ignoredBy(active, path, st.isDirectory())) continue;
+      if (st.isDirectory()) walk(root, path, active);
+      else if (st.isFile()) add(path, toSlash(relative(root, path)), st, false);
+    }
+  };
+
+  for (const r of roots) {
+    const root = resolve(r);
+    let st: Stats;
+    try {
+      st = statSync(root);
+    } catch (err) {
+      warnings.push(`${root}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message}; skipped`);
+      continue;
+    }
+    const base = { dir: root, ig: ignore().add(ignorePatterns) };
+    if (st.isDirectory()) walk(root, root, [base]);
+    else add(root, basename(root), st, true);
+  }
+  return { files: [...files.values()], warnings };
+}
+
+export type ReadResult = { ok: true; text: string; size: number } | { ok: false; reason: string };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads a source as UTF-8 text, refusing huge, binary, non-UTF-8 and unreadable files with a reason. */
+export function readSource(path: string, maxBytes: number): ReadResult {
+  let buf: Buffer;
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) return { ok: false, reason: `too large (${size} bytes, limit ${maxBytes}; raise index.maxFileBytes to include it)` };
+    buf = readFileSync(path);
+  } catch (err) {
+    return { ok: false, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  if (buf.length > maxBytes) return { ok: false, reason: `too large (${buf.length} bytes, limit ${maxBytes})` };
+  if (buf.subarray(0, 8192).includes(0)) return { ok: false, reason: "binary content (NUL bytes)" };
+  try {
+    return { ok: true, text: utf8.decode(buf), size: buf.length };
+  } catch {
+    return { ok: false, reason: "not valid UTF-8" };
+  }
+}

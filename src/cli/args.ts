@@ -1,0 +1,39 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A bad command line: print the usage and exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parses a command's options strictly (unknown options and bad values are usage errors). `--help` is handled by the dispatcher. */
+export function parse<T extends Options>(argv: string[], options: T) {
+  try {
+    return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+export function int(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+export function isoDate(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) throw new UsageError(`--${name} must be a date like 2026-01-31, got "${value}"`);
+  return value;
+}
+
+export function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  return value as T;
+}
+
+/** Exit statuses. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, vectorSkipped: 3 } as const;

@@ -1,0 +1,75 @@
+import { EXIT, UsageError } from "./args.js";
+
+export interface Command {
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: async () => (await import("./index-cmd.js")).indexCommand,
+  query: async () => (await import("./query-cmd.js")).queryCommand,
+  status: async () => (await import("./status-cmd.js")).statusCommand,
+  doctor: async () => (await import("./doctor-cmd.js")).doctorCommand,
+};
+
+const SUMMARIES: Record<string, string> = {
+  index: "index markdown memory files and event logs (BM25 + vectors)",
+  query: "search memory: hybrid BM25 + vector, fused with RRF",
+  status: "what is indexed, per project",
+  doctor: "check providers, stores and data home; say how to fix problems",
+};
+
+export const MAIN_USAGE = `mem: local-first semantic memory for AI coding assistants
+
+Usage: mem <command> [options]
+
+Commands:
+${Object.entries(SUMMARIES)
+  .map(([c, s]) => `  ${c.padEnd(8)} ${s}`)
+  .join("\n")}
+
+Run \`mem <command> --help\` for a command's options.
+Data home: $MEM_HOME, else the platform data dir (~/.local/share/mem on Linux).
+Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped under --strict.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    if (name === "help" && rest[0] && COMMANDS[rest[0]]) {
+      process.stdout.write(`${(await COMMANDS[rest[0]]!()).usage}\n`);
+      return EXIT.ok;
+    }
+    (name === undefined ? process.stderr : process.stdout).write(`${MAIN_USAGE}\n`);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-V") {
+    const { readFileSync } = await import("node:fs");
+    const { PACKAGE_ROOT } = await import("../config/config.js");
+    process.stdout.write(`${(JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8")) as { version: string }).version}\n`);
+    return EXIT.ok;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`mem: unknown command "${name}"\n\n${MAIN_USAGE}\n`);
+    return EXIT.usage;
+  }
+  const cmd = await load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${cmd.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mem ${name}: ${err.message}\n\n${cmd.usage}\n`);
+      return EXIT.usage;
+    }
+    const e = err as Error;
+    process.stderr.write(`mem ${name}: ${e.name === "Error" || e.name === "ConfigError" || e.name === "SearchError" ? "" : `${e.name}: `}${e.message}\n`);
+    if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,190 @@
+import { createReadStream } from "node:fs";
+import { relative } from "node:path";
+import { createInterface } from "node:readline";
+import { firstHealthy } from "../embed/chain.js";
+import { openApp, type App } from "../app.js";
+import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
+import type { Filters } from "../retrieve/filters.js";
+import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
+import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+
+const usage = `Usage: mem query "TEXT" [options]
+       mem query --batch FILE|- [options]
+
+Searches the current project's memory (the git top level of the working directory, else the
+directory) plus user-global memory. Hybrid mode fuses BM25 and vector ranks with RRF; with no
+embedding provider reachable it answers from BM25 and says so on stderr.
+
+Options:
+  --k N              results to return (default 10, max 1000)
+  --mode MODE        hybrid | bm25 | vector (default hybrid)
+  --project P        search project P (a path, a stored project id, or a project's directory name)
+  --all-projects     search every project
+  --kind K           only chunks of this kind (repeatable)
+  --tag T            only chunks carrying tag T (repeatable; all must match)
+  --path GLOB        only sources matching GLOB (relative to the project root, e.g. "sessions/**")
+  --since DATE       only chunks dated on/after DATE (YYYY-MM-DD)
+  --until DATE       only chunks dated on/before DATE
+  --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
+  --explain          show each leg's rank and score (human output)
+  --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
+                     {"id": "...", "results": [...]} (same result objects as --json)
+  -h, --help         this help`;
+
+interface Parsed {
+  text: string | undefined;
+  batch: string | undefined;
+  json: boolean;
+  explain: boolean;
+  options: Omit<SearchOptions, "text">;
+}
+
+function parseQuery(app: App, argv: string[]): Parsed & { projects: string[] | undefined } {
+  const { values, positionals } = parse(argv, {
+    k: { type: "string" },
+    mode: { type: "string" },
+    project: { type: "string" },
+    "all-projects": { type: "boolean" },
+    kind: { type: "string", multiple: true },
+    tag: { type: "string", multiple: true },
+    path: { type: "string" },
+    since: { type: "string" },
+    until: { type: "string" },
+    json: { type: "boolean" },
+    explain: { type: "boolean" },
+    batch: { type: "string" },
+  });
+  if (values.batch !== undefined && positionals.length > 0) throw new UsageError("give either query text or --batch, not both");
+  if (values.batch === undefined && positionals.length === 0) throw new UsageError("missing query text");
+  if (values.project !== undefined && values["all-projects"]) throw new UsageError("--project and --all-projects exclude each other");
+  const text = positionals.length > 0 ? positionals.join(" ") : undefined;
+  if (text !== undefined && text.trim() === "") throw new UsageError("query text is empty");
+  const q = app.config.query;
+  const projects = values["all-projects"] ? undefined : searchScope(projectFromArg(app.db, values.project, process.cwd()), q.includeGlobal);
+  const filters: Filters = {
+    ...(projects ? { projects } : {}),
+    ...(values.kind ? { kinds: values.kind } : {}),
+    ...(values.tag ? { tags: values.tag } : {}),
+    ...(values.path ? { path: values.path } : {}),
+    ...(values.since ? { since: isoDate(values.since, "since")! } : {}),
+    ...(values.until ? { until: isoDate(values.until, "until")! } : {}),
+  };
+  return {
+    text,
+    batch: values.batch,
+    json: values.json === true,
+    explain: values.explain === true,
+    projects,
+    options: {
+      k: int(values.k, "k", 1, 1000) ?? q.k,
+      mode: oneOf<Mode>(values.mode, "mode", ["hybrid", "bm25", "vector"]) ?? "hybrid",
+      filters,
+      candidates: Math.max(q.candidates, int(values.k, "k", 1, 1000) ?? 0),
+      rrfK: q.rrfK,
+      weights: q.weights,
+      dedupeThreshold: q.dedupeThreshold,
+    },
+  };
+}
+
+function fmt(n: number): string {
+  return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
+}
+
+function human(r: SearchResult, i: number, root: string | undefined, explain: boolean): string {
+  const where = root ? relative(root, r.path) || r.path : r.path;
+  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${r.date.slice(0, 10)})` : ""}`;
+  const lines = [head];
+  if (r.headingPath.length > 0) lines.push(`   § ${r.headingPath.join(" › ")}`);
+  const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
+  const snippet = (body.trim() === "" ? r.text : body).replace(/\s+/g, " ").trim();
+  lines.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
+  if (explain) {
+    const legs = Object.entries(r.legs)
+      .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)
+      .join(", ");
+    lines.push(`   fused ${r.score.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
+  }
+  return lines.join("\n");
+}
+
+async function* batchLines(source: string): AsyncGenerator<string> {
+  const input = source === "-" ? process.stdin : createReadStream(source);
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once("error", reject);
+    if (source === "-") resolve();
+    else input.once("open", () => resolve());
+  });
+  await opened.catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read batch file ${source}: ${err.code ?? err.message}`);
+  });
+  yield* createInterface({ input, crlfDelay: Infinity });
+}
+
+export const queryCommand: Command = {
+  summary: "search memory",
+  usage,
+  async run(argv) {
+    const app = openApp();
+    try {
+      const p = parseQuery(app, argv);
+      let picked: ReturnType<SearchContext["pickProvider"]> | undefined;
+      const ctx: SearchContext = {
+        db: app.db,
+        vectors: app.vectors,
+        projectRoot: app.projectRoot,
+        pickProvider: () => (picked ??= app.providers().then((ps) => firstHealthy(ps))),
+      };
+      const warned = new Set<string>();
+      const warn = (w: string) => {
+        if (!warned.has(w)) process.stderr.write(`warning: ${w}\n`);
+        warned.add(w);
+      };
+      app.configWarnings.forEach(warn);
+      if (p.projects && !p.projects.some((id) => storedProjects(app.db).includes(id))) {
+        const known = storedProjects(app.db);
+        warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
+      }
+      if (p.batch !== undefined) return await runBatch(ctx, p, warn);
+      const res: SearchResponse = await search(ctx, { ...p.options, text: p.text! });
+      res.warnings.forEach(warn);
+      if (p.json) {
+        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: res.warnings, results: res.results })}\n`);
+      } else if (res.results.length === 0) {
+        process.stdout.write("no matches\n");
+      } else {
+        process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain)).join("\n\n")}\n`);
+      }
+      return EXIT.ok;
+    } finally {
+      await app.close();
+    }
+  },
+};
+
+async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void): Promise<number> {
+  let n = 0;
+  let bad = 0;
+  for await (const line of batchLines(p.batch!)) {
+    n++;
+    if (line.trim() === "") continue;
+    let q: { id?: unknown; text?: unknown };
+    try {
+      q = JSON.parse(line) as typeof q;
+    } catch {
+      q = {};
+    }
+    const id = typeof q.id === "string" || typeof q.id === "number" ? String(q.id) : null;
+    if (typeof q?.text !== "string" || q.text.trim() === "") {
+      bad++;
+      process.stdout.write(`${JSON.stringify({ id, error: `line ${n}: expected {"id": "...", "text": "..."}` })}\n`);
+      continue;
+    }
+    const res = await search(ctx, { ...p.options, text: q.text });
+    res.warnings.forEach(warn);
+    process.stdout.write(`${JSON.stringify({ id, results: res.results })}\n`);
+  }
+  if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
+  return bad > 0 ? EXIT.failure : EXIT.ok;
+}

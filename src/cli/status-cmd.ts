@@ -1,0 +1,66 @@
+import { openApp } from "../app.js";
+import { storedProjects } from "../project/scope.js";
+import { VecState } from "../store/vec-state.js";
+import { EXIT, parse } from "./args.js";
+import type { Command } from "./main.js";
+
+const usage = `Usage: mem status [--project P] [--json]
+
+Per project: sources, chunks, vectors per table (model), the last index run.
+
+Options:
+  --project P   only this project (its stored id)
+  --json        {"home", "projects": [{"project", "sources", "chunks", "vectors": [...], "lastRun"}], "tables": [...]}
+  -h, --help    this help`;
+
+interface ProjectStatus {
+  project: string;
+  sources: number;
+  chunks: number;
+  vectors: { table: string; model: string; provider: string; dims: number; count: number }[];
+  lastRun: { startedAt: string; finishedAt: string | null; status: string } | null;
+}
+
+export const statusCommand: Command = {
+  summary: "what is indexed",
+  usage,
+  async run(argv) {
+    const { values } = parse(argv, { project: { type: "string" }, json: { type: "boolean" } });
+    const app = openApp();
+    try {
+      const state = new VecState(app.db);
+      const tables = state.tables();
+      const projects = values.project !== undefined ? [values.project] : storedProjects(app.db);
+      const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+      const out: ProjectStatus[] = projects.map((project) => {
+        const run = app.db.prepare("SELECT started_at, finished_at, status FROM runs WHERE project = ? ORDER BY id DESC LIMIT 1").get(project) as
+          | { started_at: number; finished_at: number | null; status: string }
+          | undefined;
+        return {
+          project,
+          sources: app.db.prepare("SELECT count(*) FROM sources WHERE project = ?").pluck().get(project) as number,
+          chunks: app.db.prepare("SELECT count(*) FROM chunks WHERE project = ?").pluck().get(project) as number,
+          vectors: tables.map((t) => ({ table: t.name, model: t.model, provider: t.provider, dims: t.dims, count: state.count(t.name, project) })).filter((v) => v.count > 0),
+          lastRun: run ? { startedAt: iso(run.started_at)!, finishedAt: iso(run.finished_at), status: run.finished_at === null && run.status === "running" ? "interrupted or running" : run.status } : null,
+        };
+      });
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify({ home: app.paths.home, projects: out, tables: tables.map((t) => ({ ...t, count: state.count(t.name) })) })}\n`);
+        return EXIT.ok;
+      }
+      const lines = [`data home: ${app.paths.home}`];
+      if (out.length === 0) lines.push("nothing indexed yet: run `mem index PATH`");
+      for (const p of out) {
+        lines.push("", `${p.project}`, `  sources ${p.sources}, chunks ${p.chunks}`);
+        for (const v of p.vectors) lines.push(`  vectors ${v.count}/${p.chunks} in ${v.table} (${v.provider} ${v.model}, ${v.dims} dims)`);
+        if (p.vectors.length === 0) lines.push("  vectors none (BM25 only)");
+        if (p.lastRun) lines.push(`  last index ${p.lastRun.startedAt} (${p.lastRun.status})`);
+      }
+      if (tables.length > 0) lines.push("", `vector tables: ${tables.map((t) => `${t.name} (${state.count(t.name)})`).join(", ")}`);
+      process.stdout.write(`${lines.join("\n")}\n`);
+      return EXIT.ok;
+    } finally {
+      await app.close();
+    }
+  },
+};

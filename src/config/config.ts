@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Where transformers.js model files live by default: `models/` at the package root. */
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const DEFAULT_MODELS_DIR = join(PACKAGE_ROOT, "models");
+
+export type ProviderName = "ollama" | "transformers";
+
+export interface OllamaConfig {
+  host: string;
+  model: string;
+  /** Per-request timeout for embed calls. */
+  timeoutMs: number;
+  /** Timeout for the health check (version + model list). */
+  healthTimeoutMs: number;
+}
+
+export interface TransformersConfig {
+  model: string;
+  /** Directory holding `<org>/<model>/` folders (transformers.js localModelPath and cache). */
+  cacheDir: string;
+  /** May the model be downloaded from the hub when it is not cached? */
+  allowRemote: boolean;
+  /** Give up loading (download included) after this long. */
+  loadTimeoutMs: number;
+}
+
+export interface Config {
+  embedding: {
+    /** Providers to try in order; an empty list means BM25 only. */
+    order: ProviderName[];
+    batchSize: number;
+    concurrency: number;
+    ollama: OllamaConfig;
+    transformers: TransformersConfig;
+  };
+  index: {
+    ignore: string[];
+    maxFileBytes: number;
+    chunkTokens: number;
+    overlapTokens: number;
+  };
+  query: {
+    k: number;
+    rrfK: number;
+    weights: { bm25: number; vector: number };
+    /** How many candidates each leg contributes before fusion. */
+    candidates: number;
+    /** Also search the user-global project ("global"). */
+    includeGlobal: boolean;
+    /** Jaccard similarity above which two results count as near-duplicates. */
+    dedupeThreshold: number;
+  };
+}
+
+export const GLOBAL_PROJECT = "global";
+
+export function defaultConfig(): Config {
+  return {
+    embedding: {
+      order: ["ollama", "transformers"],
+      batchSize: 32,
+      concurrency: 2,
+      ollama: { host: "http://127.0.0.1:11434", model: "nomic-embed-text", timeoutMs: 30_000, healthTimeoutMs: 1_500 },
+      transformers: { model: "Xenova/all-MiniLM-L6-v2", cacheDir: DEFAULT_MODELS_DIR, allowRemote: true, loadTimeoutMs: 60_000 },
+    },
+    index: {
+      ignore: ["node_modules/", ".git/", "dist/", "build/", ".venv/", "target/"],
+      maxFileBytes: 2 * 1024 * 1024,
+      chunkTokens: 400,
+      overlapTokens: 80,
+    },
+    query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
+  };
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Deep-merges a parsed JSON object onto defaults, checking each known key's type. Unknown keys are reported. */
+function merge(target: Record<string, unknown>, source: Record<string, Json>, where: string, warnings: string[]): void {
+  for (const [key, value] of Object.entries(source)) {
+    const path = where ? `${where}.${key}` : key;
+    if (!(key in target)) {
+      warnings.push(`config: unknown key "${path}" ignored`);
+      continue;
+    }
+    const current = target[key];
+    if (current !== null && typeof current === "object" && !Array.isArray(current)) {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`config: "${path}" must be an object`);
+      merge(current as Record<string, unknown>, value, path, warnings);
+    } else if (Array.isArray(current)) {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new ConfigError(`config: "${path}" must be a list of strings`);
+      target[key] = value;
+    } else if (typeof current !== typeof value) {
+      throw new ConfigError(`config: "${path}" must be a ${typeof current}, got ${JSON.stringify(value)}`);
+    } else {
+      target[key] = value;
+    }
+  }
+}
+
+function parseOrder(raw: string): ProviderName[] {
+  const names = raw.split(/[\s,>]+/).map((s) => s.trim()).filter((s) => s !== "" && s !== "-");
+  if (names.length === 1 && names[0] === "none") return [];
+  for (const n of names) {
+    if (n !== "ollama" && n !== "transformers") throw new ConfigError(`MEM_EMBED_ORDER: unknown provider "${n}" (use ollama, transformers or none)`);
+  }
+  return names as ProviderName[];
+}
+
+function validate(c: Config): void {
+  const pos = (v: number, name: string) => {
+    if (!Number.isFinite(v) || v <= 0) throw new ConfigError(`config: "${name}" must be a positive number`);
+  };
+  pos(c.embedding.batchSize, "embedding.batchSize");
+  pos(c.embedding.concurrency, "embedding.concurrency");
+  pos(c.index.chunkTokens, "index.chunkTokens");
+  pos(c.index.maxFileBytes, "index.maxFileBytes");
+  pos(c.query.k, "query.k");
+  pos(c.query.rrfK, "query.rrfK");
+  pos(c.query.candidates, "query.candidates");
+  if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
+    throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);
+  }
+  for (const p of c.embedding.order) {
+    if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);
+  }
+}
+
+export interface LoadedConfig {
+  config: Config;
+  warnings: string[];
+}
+
+/**
+ * Loads `config.json` from the data home (absent is fine), then applies environment overrides:
+ * MEM_EMBED_ORDER ("ollama,transformers" | "none"), MEM_OLLAMA_HOST (or OLLAMA_HOST),
+ * MEM_OLLAMA_MODEL, MEM_TRANSFORMERS_MODEL, MEM_MODELS_DIR, MEM_ALLOW_REMOTE_MODELS=0.
+ */
+export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const config = defaultConfig();
+  const warnings: string[] = [];
+  let text: string | undefined;
+  try {
+    text = readFileSync(configPath, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`config: cannot read ${configPath}: ${(err as Error).message}`);
+  }
+  if (text !== undefined) {
+    let parsed: Json;
+    try {
+      parsed = JSON.parse(text) as Json;
+    } catch (err) {
+      throw new ConfigError(`config: ${configPath} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError(`config: ${configPath} must hold a JSON object`);
+    merge(config as unknown as Record<string, unknown>, parsed, "", warnings);
+  }
+  if (env.MEM_EMBED_ORDER !== undefined) config.embedding.order = parseOrder(env.MEM_EMBED_ORDER);
+  const host = env.MEM_OLLAMA_HOST ?? env.OLLAMA_HOST;
+  if (host) config.embedding.ollama.host = /^https?:\/\//.test(host) ? host : `http://${host}`;
+  if (env.MEM_OLLAMA_MODEL) config.embedding.ollama.model = env.MEM_OLLAMA_MODEL;
+  if (env.MEM_TRANSFORMERS_MODEL) config.embedding.transformers.model = env.MEM_TRANSFORMERS_MODEL;
+  if (env.MEM_MODELS_DIR) config.embedding.transformers.cacheDir = resolve(env.MEM_MODELS_DIR);
+  if (env.MEM_ALLOW_REMOTE_MODELS === "0") config.embedding.transformers.allowRemote = false;
+  validate(config);
+  return { config, warnings };
+}

@@ -1,0 +1,31 @@
+import { homedir, platform } from "node:os";
+import { join, resolve } from "node:path";
+
+/**
+ * The data home holds all of mem's state (SQLite, LanceDB, config, daemon socket).
+ * MEM_HOME wins; otherwise the platform's user data directory.
+ */
+export function dataHome(env: NodeJS.ProcessEnv = process.env, os: string = platform()): string {
+  if (env.MEM_HOME && env.MEM_HOME.trim() !== "") return resolve(env.MEM_HOME);
+  const home = env.HOME ?? homedir();
+  if (os === "darwin") return join(home, "Library", "Application Support", "mem");
+  if (os === "win32") return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "mem");
+  const xdg = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
+  return join(xdg, "mem");
+}
+
+export interface HomePaths {
+  home: string;
+  sqlite: string;
+  lance: string;
+  config: string;
+}
+
+export function homePaths(home: string): HomePaths {
+  return {
+    home,
+    sqlite: join(home, "mem.sqlite"),
+    lance: join(home, "vectors"),
+    config: join(home, "config.json"),
+  };
+}

@@ -1,0 +1,45 @@
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+export interface Project {
+  /** The stored key: the real path of the git top level or directory, or the name given with --project. */
+  id: string;
+  /** Short human name (basename of the root, or the override). */
+  name: string;
+  /** Directory the project lives in, when it is path-based. */
+  root: string | undefined;
+}
+
+/** Resolves symlinks where the path exists; otherwise returns the absolute path as given. */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * The one function every entry point uses to say which project a path belongs to:
+ * the nearest enclosing git top level (a `.git` directory, or a `.git` file for worktrees and
+ * submodules), else the directory itself. Symlinks are resolved first, so a link into a repo
+ * belongs to that repo. `override` (from `--project NAME`) wins. Walking up is done on the
+ * file system (no `git` process) because hooks call this on every prompt.
+ */
+export function resolveProject(path: string, override?: string): Project {
+  if (override !== undefined && override.trim() !== "") {
+    const name = override.trim();
+    return { id: name, name, root: undefined };
+  }
+  let dir = real(path);
+  try {
+    if (!statSync(dir).isDirectory()) dir = dirname(dir);
+  } catch {
+    // a path that does not exist yet: treat it as a directory
+  }
+  for (let cur = dir; ; cur = dirname(cur)) {
+    if (existsSync(join(cur, ".git"))) return { id: cur, name: basename(cur) || cur, root: cur };
+    if (dirname(cur) === cur) break;
+  }
+  return { id: dir, name: basename(dir) || dir, root: dir };
+}

@@ -1,0 +1,61 @@
+import picomatch from "picomatch";
+import { relative, sep } from "node:path";
+
+export interface Filters {
+  /** Projects to search; undefined searches every project. */
+  projects?: string[];
+  kinds?: string[];
+  /** Every tag must be present. */
+  tags?: string[];
+  /** Glob on the source path, relative to its project root (absolute paths match too). */
+  path?: string;
+  /** Inclusive ISO date bounds on the chunk's date. */
+  since?: string;
+  until?: string;
+}
+
+/** SQL conditions on `chunks` aliased `c`. */
+export function sqlWhere(f: Filters): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const list = (column: string, values: string[]) => {
+    parts.push(`${column} IN (${values.map(() => "?").join(", ")})`);
+    params.push(...values);
+  };
+  if (f.projects) {
+    if (f.projects.length === 0) parts.push("0");
+    else list("c.project", f.projects);
+  }
+  if (f.kinds && f.kinds.length > 0) list("c.kind", f.kinds.map((k) => k.toLowerCase()));
+  for (const tag of f.tags ?? []) {
+    parts.push("EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ?)");
+    params.push(tag.replace(/^#/, ""));
+  }
+  if (f.since) {
+    parts.push("c.date >= ?");
+    params.push(f.since);
+  }
+  if (f.until) {
+    parts.push("substr(c.date, 1, ?) <= ?");
+    params.push(f.until.length, f.until);
+  }
+  return { sql: parts.length > 0 ? parts.join(" AND ") : "1", params };
+}
+
+/** A predicate for the path glob; `roots` maps a project id to its root directory. */
+export function pathFilter(glob: string | undefined, roots: (project: string) => string | undefined): (row: { path: string; project: string }) => boolean {
+  if (!glob) return () => true;
+  const isMatch = picomatch(glob, { dot: true });
+  return (row) => {
+    if (isMatch(row.path)) return true;
+    const root = roots(row.project);
+    if (!root) return false;
+    const rel = relative(root, row.path).split(sep).join("/");
+    return !rel.startsWith("..") && isMatch(rel);
+  };
+}
+
+/** True when the filters need rows checked after a leg returns (so legs over-fetch). */
+export function needsPostFilter(f: Filters): boolean {
+  return Boolean(f.path || (f.kinds && f.kinds.length) || (f.tags && f.tags.length) || f.since || f.until);
+}

@@ -1,0 +1,23 @@
+/**
+ * Turns free text into an FTS5 MATCH expression: every word quoted (so FTS5 syntax in the input is
+ * inert), stop words dropped, OR-joined so partial matches rank by BM25. Pure.
+ */
+const STOP = new Set(
+  ("a an and are as at be but by for from has have how i if in into is it its of on or that the their then there these they this to was " +
+    "we were what when where which who why will with you your do does did can could should would about after before our us not no so than too very")
+    .split(" "),
+);
+
+export const MAX_QUERY_TERMS = 64;
+
+export function queryTerms(text: string): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length < 64);
+  const content = words.filter((w) => !STOP.has(w));
+  return [...new Set(content.length > 0 ? content : words)].slice(0, MAX_QUERY_TERMS);
+}
+
+/** `undefined` when the text has no searchable word. */
+export function toMatchExpression(text: string): string | undefined {
+  const terms = queryTerms(text);
+  return terms.length === 0 ? undefined : terms.map((t) => `"${t}"`).join(" OR ");
+}

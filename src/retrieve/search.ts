@@ -1,0 +1,157 @@
+import { describeUnhealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { ChunkStore, type ChunkRow } from "../store/chunks.js";
+import type { Db } from "../store/db.js";
+import { VecState } from "../store/vec-state.js";
+import { vectorTableName, type VectorStore } from "../store/vectors.js";
+import { bm25Leg } from "./bm25.js";
+import { collapseNearDuplicates } from "./dedupe.js";
+import { needsPostFilter, pathFilter, sqlWhere, type Filters } from "./filters.js";
+import { rrf, type Leg, type LegHit, type LegRank } from "./rrf.js";
+
+export type Mode = "hybrid" | "bm25" | "vector";
+
+export interface SearchOptions {
+  text: string;
+  k: number;
+  mode: Mode;
+  filters: Filters;
+  candidates: number;
+  rrfK: number;
+  weights: { bm25: number; vector: number };
+  dedupeThreshold: number;
+}
+
+export interface SearchContext {
+  db: Db;
+  /** The embedding provider to query with (first healthy in the chain); callers memoise it. */
+  pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
+  vectors: () => Promise<VectorStore>;
+  /** Project id → root directory, for relative paths and path globs. */
+  projectRoot: (project: string) => string | undefined;
+}
+
+export interface SearchResult {
+  id: string;
+  text: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  headingPath: string[];
+  project: string;
+  kind: string;
+  tier: string | null;
+  tags: string[];
+  date: string | null;
+  score: number;
+  legs: { bm25?: LegRank; vector?: LegRank };
+  /** Ids of near-duplicate chunks collapsed into this one. */
+  duplicates: string[];
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  /** The legs that actually ran. */
+  legs: ("bm25" | "vector")[];
+  vector?: { provider: string; model: string; table: string };
+  warnings: string[];
+}
+
+export class SearchError extends Error {
+  override name = "SearchError";
+}
+
+interface VectorLeg {
+  hits: LegHit[];
+  info?: SearchResponse["vector"];
+  warning?: string;
+}
+
+async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number): Promise<VectorLeg> {
+  const { selected, unhealthy } = await ctx.pickProvider();
+  if (!selected) return { hits: [], warning: `vector leg skipped: ${describeUnhealthy(unhealthy)}` };
+  const { provider, dims } = selected;
+  const table = vectorTableName(provider.name, provider.model, dims);
+  const state = new VecState(ctx.db);
+  const inTable = state.count(table);
+  if (inTable === 0) return { hits: [], warning: `vector leg skipped: no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
+  let hits: LegHit[];
+  try {
+    const [vec] = await provider.embed([opts.text]);
+    const store = await ctx.vectors();
+    hits = (await store.search(table, vec!, opts.filters.projects, limit)).map((h) => ({ id: h.id, score: h.similarity }));
+  } catch (err) {
+    return { hits: [], warning: `vector leg skipped: ${(err as Error).message}` };
+  }
+  const info = { provider: provider.name, model: provider.model, table };
+  const projects = opts.filters.projects;
+  const covered = projects ? projects.reduce((s, p) => s + state.count(table, p), 0) : inTable;
+  const total = projects ? projects.reduce((s, p) => s + new ChunkStore(ctx.db).countChunks(p), 0) : new ChunkStore(ctx.db).countChunks();
+  const warning = covered < total ? `vectors cover ${covered} of ${total} chunks; run \`mem index\` to finish them` : undefined;
+  return { hits, info, ...(warning ? { warning } : {}) };
+}
+
+function toResult(row: ChunkRow, score: number, legs: SearchResult["legs"], duplicates: string[]): SearchResult {
+  return {
+    id: row.id,
+    text: row.text,
+    path: row.path,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    headingPath: row.heading === "" ? [] : row.heading.split(" > "),
+    project: row.project,
+    kind: row.kind,
+    tier: row.tier,
+    tags: JSON.parse(row.tags) as string[],
+    date: row.date,
+    score,
+    legs,
+    duplicates,
+  };
+}
+
+/** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF, near-duplicates collapsed. */
+export async function search(ctx: SearchContext, opts: SearchOptions): Promise<SearchResponse> {
+  const warnings: string[] = [];
+  const ran: SearchResponse["legs"] = [];
+  const post = needsPostFilter(opts.filters);
+  const limit = post ? opts.candidates * 4 : opts.candidates;
+  const legs: Leg[] = [];
+  let vectorInfo: SearchResponse["vector"];
+
+  if (opts.mode !== "bm25") {
+    const v = await vectorLeg(ctx, opts, limit);
+    if (v.warning) warnings.push(v.warning);
+    if (v.info) {
+      ran.push("vector");
+      vectorInfo = v.info;
+      legs.push({ name: "vector", weight: opts.weights.vector, hits: v.hits });
+    } else if (opts.mode === "vector") {
+      throw new SearchError(v.warning ?? "vector search unavailable");
+    }
+  }
+  if (opts.mode !== "vector") {
+    ran.unshift("bm25");
+    legs.unshift({ name: "bm25", weight: opts.weights.bm25, hits: bm25Leg(ctx.db, opts.text, opts.filters, limit) });
+  }
+
+  // Load every candidate once; drop those the filters exclude before ranks are fused.
+  const ids = [...new Set(legs.flatMap((l) => l.hits.map((h) => h.id)))];
+  const store = new ChunkStore(ctx.db);
+  const where = sqlWhere(opts.filters);
+  const allowed = new Set<string>();
+  const rows = new Map<string, ChunkRow>();
+  const pathOk = pathFilter(opts.filters.path, ctx.projectRoot);
+  for (const row of store.chunksByIds(ids)) rows.set(row.id, row);
+  if (ids.length > 0) {
+    const ok = ctx.db
+      .prepare(`SELECT c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`)
+      .pluck()
+      .all(JSON.stringify(ids), ...where.params) as string[];
+    for (const id of ok) if (pathOk(rows.get(id)!)) allowed.add(id);
+  }
+  const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
+  const fused = rrf(filtered, opts.rrfK);
+  const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold);
+  const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item.score, g.item.legs, g.duplicates));
+  return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };
+}

@@ -1,0 +1,143 @@
+import type { Db } from "./db.js";
+
+export interface SourceRow {
+  id: number;
+  project: string;
+  path: string;
+  kind: string;
+  tier: string | null;
+  size: number;
+  mtime_ms: number;
+  content_hash: string;
+  metadata: string;
+  indexed_at: number;
+}
+
+export interface NewChunk {
+  id: string;
+  kind: string;
+  tier: string | null;
+  heading: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  tags: string[];
+  date: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface ChunkRow {
+  rowid: number;
+  id: string;
+  source_id: number;
+  project: string;
+  path: string;
+  kind: string;
+  tier: string | null;
+  heading: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+  tags: string;
+  date: string | null;
+  metadata: string;
+}
+
+export interface ReplaceResult {
+  added: number;
+  removed: number;
+  kept: number;
+}
+
+/** SQLite access for sources and chunks (FTS5 follows through triggers). */
+export class ChunkStore {
+  constructor(readonly db: Db) {}
+
+  getSource(project: string, path: string): SourceRow | undefined {
+    return this.db.prepare("SELECT * FROM sources WHERE project = ? AND path = ?").get(project, path) as SourceRow | undefined;
+  }
+
+  sourcesOf(project: string): SourceRow[] {
+    return this.db.prepare("SELECT * FROM sources WHERE project = ? ORDER BY path").all(project) as SourceRow[];
+  }
+
+  touchSource(id: number, size: number, mtimeMs: number): void {
+    this.db.prepare("UPDATE sources SET size = ?, mtime_ms = ? WHERE id = ?").run(size, mtimeMs, id);
+  }
+
+  /**
+   * Writes a source and its chunks in one transaction: chunks whose id (content hash) is unchanged
+   * are kept (only their position is updated), new ones inserted, vanished ones deleted.
+   */
+  replaceSource(
+    src: { project: string; path: string; kind: string; tier: string | null; size: number; mtimeMs: number; hash: string; metadata: Record<string, unknown> },
+    chunks: NewChunk[],
+    now: number,
+  ): ReplaceResult {
+    return this.db.transaction((): ReplaceResult => {
+      const existing = this.getSource(src.project, src.path);
+      let sourceId: number;
+      if (existing) {
+        sourceId = existing.id;
+        this.db
+          .prepare("UPDATE sources SET kind = ?, tier = ?, size = ?, mtime_ms = ?, content_hash = ?, metadata = ?, indexed_at = ? WHERE id = ?")
+          .run(src.kind, src.tier, src.size, src.mtimeMs, src.hash, JSON.stringify(src.metadata), now, sourceId);
+      } else {
+        sourceId = Number(
+          this.db
+            .prepare("INSERT INTO sources (project, path, kind, tier, size, mtime_ms, content_hash, metadata, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run(src.project, src.path, src.kind, src.tier, src.size, src.mtimeMs, src.hash, JSON.stringify(src.metadata), now).lastInsertRowid,
+        );
+      }
+      const old = new Set((this.db.prepare("SELECT id FROM chunks WHERE source_id = ?").pluck().all(sourceId) as string[]));
+      const wanted = new Set(chunks.map((c) => c.id));
+      const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
+      let removed = 0;
+      for (const id of old) if (!wanted.has(id)) removed += del.run(id).changes;
+      const ins = this.db.prepare(
+        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const upd = this.db.prepare("UPDATE chunks SET start_line = ?, end_line = ?, seq = ?, kind = ?, tier = ?, tags = ?, date = ?, metadata = ? WHERE id = ?");
+      let added = 0;
+      let kept = 0;
+      chunks.forEach((c, seq) => {
+        const tags = JSON.stringify(c.tags);
+        const meta = JSON.stringify(c.metadata);
+        if (old.has(c.id)) {
+          upd.run(c.startLine, c.endLine, seq, c.kind, c.tier, tags, c.date, meta, c.id);
+          kept++;
+        } else {
+          ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, c.startLine, c.endLine, c.text, tags, c.date, meta, seq);
+          added++;
+        }
+      });
+      return { added, removed, kept };
+    })();
+  }
+
+  /** Deletes a source and its chunks (FTS rows go with them); returns the number of chunks removed. */
+  deleteSource(id: number): number {
+    return this.db.transaction(() => {
+      const n = this.db.prepare("DELETE FROM chunks WHERE source_id = ?").run(id).changes;
+      this.db.prepare("DELETE FROM sources WHERE id = ?").run(id);
+      return n;
+    })();
+  }
+
+  chunksByIds(ids: string[]): ChunkRow[] {
+    if (ids.length === 0) return [];
+    const rows: ChunkRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      rows.push(...(this.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`).all(...part) as ChunkRow[]));
+    }
+    return rows;
+  }
+
+  countChunks(project?: string): number {
+    return project === undefined
+      ? (this.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number)
+      : (this.db.prepare("SELECT count(*) FROM chunks WHERE project = ?").pluck().get(project) as number);
+  }
+}

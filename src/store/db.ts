@@ -1,0 +1,128 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export type Db = Database.Database;
+
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
+ * Never edit a shipped migration: append a new one.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  CREATE TABLE sources (
+    id           INTEGER PRIMARY KEY,
+    project      TEXT NOT NULL,
+    path         TEXT NOT NULL,
+    kind         TEXT NOT NULL,            -- 'markdown' | 'events'
+    tier         TEXT,
+    size         INTEGER NOT NULL,
+    mtime_ms     REAL NOT NULL,
+    content_hash TEXT NOT NULL,
+    metadata     TEXT NOT NULL DEFAULT '{}',
+    indexed_at   INTEGER NOT NULL,
+    UNIQUE (project, path)
+  );
+
+  CREATE TABLE chunks (
+    rowid      INTEGER PRIMARY KEY,
+    id         TEXT NOT NULL UNIQUE,       -- content-hash identity
+    source_id  INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    project    TEXT NOT NULL,
+    path       TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    tier       TEXT,
+    heading    TEXT NOT NULL DEFAULT '',   -- heading path joined with ' > '
+    start_line INTEGER NOT NULL,
+    end_line   INTEGER NOT NULL,
+    text       TEXT NOT NULL,
+    tags       TEXT NOT NULL DEFAULT '[]',
+    date       TEXT,
+    metadata   TEXT NOT NULL DEFAULT '{}',
+    seq        INTEGER NOT NULL
+  );
+  CREATE INDEX chunks_source ON chunks(source_id);
+  CREATE INDEX chunks_project ON chunks(project);
+
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    heading, text,
+    content = 'chunks', content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.rowid, new.heading, new.text);
+  END;
+  CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, heading, text) VALUES ('delete', old.rowid, old.heading, old.text);
+  END;
+  CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, heading, text) VALUES ('delete', old.rowid, old.heading, old.text);
+    INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.rowid, new.heading, new.text);
+  END;
+
+  -- One LanceDB table per embedding model and dimension.
+  CREATE TABLE vec_tables (
+    name       TEXT PRIMARY KEY,
+    provider   TEXT NOT NULL,
+    model      TEXT NOT NULL,
+    dims       INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  -- Which chunks each vector table holds (the LanceDB side is reconciled against this).
+  CREATE TABLE vec_rows (
+    table_name TEXT NOT NULL,
+    chunk_id   TEXT NOT NULL,
+    project    TEXT NOT NULL,
+    PRIMARY KEY (table_name, chunk_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX vec_rows_chunk ON vec_rows(chunk_id);
+
+  CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    project     TEXT NOT NULL,
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER,
+    status      TEXT NOT NULL,             -- 'running' | 'ok' | 'vector-skipped' | 'failed'
+    summary     TEXT NOT NULL DEFAULT '{}'
+  );
+
+  -- Typed session events written by the capture hooks; indexed one event per chunk.
+  CREATE TABLE events (
+    id         TEXT PRIMARY KEY,           -- tool_use_id or content hash: capture is idempotent
+    project    TEXT NOT NULL,
+    session    TEXT,
+    type       TEXT NOT NULL,
+    time       TEXT NOT NULL,
+    files      TEXT NOT NULL DEFAULT '[]',
+    text       TEXT NOT NULL,
+    metadata   TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX events_project_time ON events(project, time);
+  `,
+];
+
+export function migrate(db: Db): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
+export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
+  if (!opts.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  db.pragma("busy_timeout = 5000");
+  if (!opts.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+  }
+  db.pragma("foreign_keys = ON");
+  if (!opts.readonly) migrate(db);
+  return db;
+}

@@ -1,0 +1,81 @@
+import type { Db } from "./db.js";
+
+export interface VecTableRow {
+  name: string;
+  provider: string;
+  model: string;
+  dims: number;
+  created_at: number;
+}
+
+/**
+ * SQLite's record of what each LanceDB table holds. SQLite is the source of truth: the indexer
+ * embeds chunks missing here and deletes LanceDB rows whose chunks are gone, so an interrupted run
+ * is finished by the next one.
+ */
+export class VecState {
+  constructor(readonly db: Db) {}
+
+  register(name: string, provider: string, model: string, dims: number, now: number): void {
+    this.db
+      .prepare("INSERT INTO vec_tables (name, provider, model, dims, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING")
+      .run(name, provider, model, dims, now);
+  }
+
+  tables(): VecTableRow[] {
+    return this.db.prepare("SELECT * FROM vec_tables ORDER BY created_at, name").all() as VecTableRow[];
+  }
+
+  /** Chunks of `project` that `table` lacks, in source order. */
+  missing(table: string, project: string): { id: string; heading: string; text: string }[] {
+    return this.db
+      .prepare(
+        `SELECT c.id, c.heading, c.text FROM chunks c
+         WHERE c.project = ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)
+         ORDER BY c.source_id, c.seq`,
+      )
+      .all(project, table) as { id: string; heading: string; text: string }[];
+  }
+
+  /** Ids recorded in `table` whose chunk no longer exists. */
+  orphans(table: string): string[] {
+    return this.db
+      .prepare("SELECT v.chunk_id FROM vec_rows v WHERE v.table_name = ? AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)")
+      .pluck()
+      .all(table) as string[];
+  }
+
+  mark(table: string, rows: { id: string; project: string }[]): void {
+    const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
+    this.db.transaction(() => {
+      for (const r of rows) ins.run(table, r.id, r.project);
+    })();
+  }
+
+  unmark(table: string, ids: string[]): void {
+    const del = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
+    this.db.transaction(() => {
+      for (const id of ids) del.run(table, id);
+    })();
+  }
+
+  /** Forgets a table's contents (all projects, or one). */
+  clear(table: string, project?: string): number {
+    return project === undefined
+      ? this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table).changes
+      : this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND project = ?").run(table, project).changes;
+  }
+
+  count(table: string, project?: string): number {
+    return project === undefined
+      ? (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(table) as number)
+      : (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ? AND project = ?").pluck().get(table, project) as number);
+  }
+
+  forget(table: string): void {
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table);
+      this.db.prepare("DELETE FROM vec_tables WHERE name = ?").run(table);
+    })();
+  }
+}

@@ -1,0 +1,111 @@
+import type { Connection, Table } from "@lancedb/lancedb";
+import { Field, FixedSizeList, Float32, Schema, Utf8 } from "apache-arrow";
+
+/** One LanceDB table per provider/model and dimension: vectors of two models never share a table. */
+export function vectorTableName(provider: string, model: string, dims: number): string {
+  const slug = `${provider}_${model}`.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return `v_${slug}_${dims}`;
+}
+
+export interface VectorRow {
+  id: string;
+  project: string;
+  vector: Float32Array;
+}
+
+export interface VectorHit {
+  id: string;
+  /** Cosine similarity (1 - cosine distance). */
+  similarity: number;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const inList = (column: string, values: string[]) => `${column} IN (${values.map(quote).join(", ")})`;
+
+/** The LanceDB side of the stores. Loaded lazily: importing LanceDB costs start-up time. */
+export class VectorStore {
+  private tables = new Map<string, Table>();
+  private constructor(private readonly conn: Connection) {}
+
+  static async open(dir: string): Promise<VectorStore> {
+    const lancedb = await import("@lancedb/lancedb");
+    return new VectorStore(await lancedb.connect(dir));
+  }
+
+  async list(): Promise<string[]> {
+    return this.conn.tableNames();
+  }
+
+  async has(name: string): Promise<boolean> {
+    return (await this.list()).includes(name);
+  }
+
+  /** Opens a table; throws if it is missing or unreadable. */
+  async table(name: string): Promise<Table> {
+    let t = this.tables.get(name);
+    if (!t) {
+      t = await this.conn.openTable(name);
+      this.tables.set(name, t);
+    }
+    return t;
+  }
+
+  async ensure(name: string, dims: number): Promise<Table> {
+    if (await this.has(name)) return this.table(name);
+    const schema = new Schema([
+      new Field("id", new Utf8(), false),
+      new Field("project", new Utf8(), false),
+      new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false),
+    ]);
+    const t = await this.conn.createEmptyTable(name, schema, { existOk: true });
+    this.tables.set(name, t);
+    return t;
+  }
+
+  /** Inserts or replaces rows by id (idempotent: a retried batch never duplicates). */
+  async upsert(name: string, rows: VectorRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const t = await this.table(name);
+    const data = rows.map((r) => ({ id: r.id, project: r.project, vector: Array.from(r.vector) }));
+    await t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+  }
+
+  async delete(name: string, ids: string[]): Promise<void> {
+    const t = await this.table(name);
+    for (let i = 0; i < ids.length; i += 500) await t.delete(inList("id", ids.slice(i, i + 500)));
+  }
+
+  async deleteProject(name: string, project: string): Promise<void> {
+    await (await this.table(name)).delete(`project = ${quote(project)}`);
+  }
+
+  async count(name: string): Promise<number> {
+    return (await this.table(name)).countRows();
+  }
+
+  /** Cosine top-`limit` among rows of `projects` (all rows when undefined). */
+  async search(name: string, vector: Float32Array, projects: string[] | undefined, limit: number): Promise<VectorHit[]> {
+    const t = await this.table(name);
+    let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id"]).limit(limit);
+    if (projects) q = q.where(inList("project", projects));
+    const rows = (await q.toArray()) as { id: string; _distance: number }[];
+    return rows.map((r) => ({ id: r.id, similarity: 1 - r._distance }));
+  }
+
+  /** Compacts files and prunes old versions (used by reindex). */
+  async optimize(name: string): Promise<void> {
+    await (await this.table(name)).optimize({ cleanupOlderThan: new Date() });
+  }
+
+  async drop(name: string): Promise<void> {
+    this.tables.get(name)?.close();
+    this.tables.delete(name);
+    await this.conn.dropTable(name);
+  }
+
+  close(): void {
+    for (const t of this.tables.values()) t.close();
+    this.tables.clear();
+    this.conn.close();
+  }
+}
