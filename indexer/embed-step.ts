@@ -101,7 +101,7 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
       try {
         await store.upsert(table, rows);
       } catch (err) {
-        throw new StoreError(`writing vectors to ${table} failed (${(err as Error).message})`);
+        throw new StoreError(`writing vectors to ${table} failed (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
       }
       o.state.mark(table, rows.map((r) => ({ id: r.id, project: r.project })));
       done += rows.length;
@@ -139,6 +139,7 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
   const unavailable: string[] = [];
   let removed = 0;
   let from = 0;
+  let recoveries = 0;
   for (;;) {
     const { selected, unhealthy } = await firstHealthy(o.providers, from);
     unavailable.push(...unhealthy.map((u) => `${u.provider} (${u.model}): ${u.reason}`));
@@ -153,10 +154,19 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
       o.state.register(table, provider.name, provider.model, dims, o.now());
       removed += await prepare(o, store, table, dims);
       const embedded = await embedAll(o, store, provider, table);
+      // Many small writes leave many fragments, and flat search slows with each: compact.
+      if (embedded > 0 || removed > 0) await store.optimize(table).catch((err: Error) => o.warn(`compacting ${table} failed: ${err.message}`));
       return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers };
     } catch (err) {
       if (err instanceof StoreError) return { status: "skipped", reason: err.message, embedded: 0, removed, unavailable, failovers };
       const msg = `${provider.name} (${provider.model}) failed mid-run: ${(err as Error).message}`;
+      // Health is checked again on failure: a provider that recovered keeps its table (a little longer).
+      if (recoveries < 2 && (await provider.health()).ok) {
+        recoveries++;
+        o.warn(`${msg}; it answers its health check again, so retrying it`);
+        from = selected.index;
+        continue;
+      }
       o.warn(`${msg}; trying the next provider`);
       failovers.push(msg);
       from = selected.index + 1;

@@ -55,7 +55,20 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   if (file.kind === "events") {
     const { events, skipped } = parseEventLines(text);
     if (skipped.length > 0) warn(`${file.path}: ${skipped.length} malformed event line(s) skipped (first: line ${skipped[0]!.line}, ${skipped[0]!.reason})`);
-    const chunks = events.map((ev): NewChunk => {
+    // An event id is the event's identity (and its chunk id): a repeated one would break the unique chunk id.
+    const ids = new Set<string>();
+    const repeated: { line: number; id: string }[] = [];
+    const kept = events.filter((ev) => {
+      if (ev.id === undefined) return true;
+      if (ids.has(ev.id)) {
+        repeated.push({ line: ev.line, id: ev.id });
+        return false;
+      }
+      ids.add(ev.id);
+      return true;
+    });
+    if (repeated.length > 0) warn(`${file.path}: ${repeated.length} event line(s) repeating an earlier event id skipped (first: line ${repeated[0]!.line}, id ${repeated[0]!.id})`);
+    const chunks = kept.map((ev): NewChunk => {
       const body = eventText(ev);
       return {
         id: ev.id ? sha(project, file.path, "event", ev.id) : idOf(ev.type, `${ev.time ?? ""}\0${body}`),
@@ -70,7 +83,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
         metadata: { source: "event", ...(ev.session ? { session: ev.session } : {}), files: ev.files, ...(ev.id ? { eventId: ev.id } : {}) },
       };
     });
-    return { chunks, metadata: { events: events.length }, tier: "warm" };
+    return { chunks, metadata: { events: kept.length }, tier: "warm" };
   }
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);

@@ -5,7 +5,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 export type SourceKind = "markdown" | "events";
 
 export interface SourceFile {
-  /** Absolute real path. */
+  /** Absolute path: the real path of an explicitly named file, else the real root joined with `rel`. */
   path: string;
   /** Path relative to the root it was found under (forward slashes). */
   rel: string;
@@ -72,8 +72,10 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
       if (explicit) warnings.push(`${path}: not a markdown (.md, .mdx) or events (.jsonl) file; skipped`);
       return;
     }
+    // Deduplicate by real path, but store a walked file under the root it was found in, so a file
+    // reached through a symlinked folder still counts as "under this root" when it disappears.
     const real = realpathSync(path);
-    if (!files.has(real)) files.set(real, { path: real, rel, kind, size: st.size, mtimeMs: st.mtimeMs });
+    if (!files.has(real)) files.set(real, { path: explicit ? real : path, rel, kind, size: st.size, mtimeMs: st.mtimeMs });
   };
 
   const walk = (root: string, dir: string, rules: Rules[]) => {
@@ -120,8 +122,10 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
       warnings.push(`${root}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message}; skipped`);
       continue;
     }
-    const base = { dir: root, ig: ignore().add(ignorePatterns) };
-    if (st.isDirectory()) walk(root, root, [base]);
+    if (st.isDirectory()) {
+      const realRoot = realpathSync(root);
+      walk(realRoot, realRoot, [{ dir: realRoot, ig: ignore().add(ignorePatterns) }]);
+    }
     else add(root, basename(root), st, true);
   }
   return { files: [...files.values()], warnings };

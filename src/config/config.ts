@@ -86,7 +86,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 function merge(target: Record<string, unknown>, source: Record<string, Json>, where: string, warnings: string[]): void {
   for (const [key, value] of Object.entries(source)) {
     const path = where ? `${where}.${key}` : key;
-    if (!(key in target)) {
+    if (!Object.hasOwn(target, key)) {
       warnings.push(`config: unknown key "${path}" ignored`);
       continue;
     }

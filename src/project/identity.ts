@@ -10,12 +10,17 @@ export interface Project {
   root: string | undefined;
 }
 
-/** Resolves symlinks where the path exists; otherwise returns the absolute path as given. */
+/**
+ * Resolves symlinks where the path exists; for a path that does not exist (yet), resolves its
+ * nearest existing ancestor and keeps the missing tail, so a link into a repo still belongs to it.
+ */
 function real(path: string): string {
+  const abs = resolve(path);
   try {
-    return realpathSync(path);
+    return realpathSync(abs);
   } catch {
-    return resolve(path);
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(real(parent), basename(abs));
   }
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import type { Db } from "../store/db.js";
 import { resolveProject, type Project } from "./identity.js";
@@ -13,7 +14,7 @@ export function storedProjects(db: Db): string[] {
  */
 export function projectFromArg(db: Db, value: string | undefined, cwd: string): Project {
   if (value === undefined) return resolveProject(cwd);
-  if (value.includes("/") || value.includes("\\") || value === "." || value === "..") return resolveProject(value);
+  if (value.includes("/") || value.includes("\\") || value === "." || value === "..") return resolveProject(resolve(cwd, value));
   const stored = storedProjects(db);
   if (stored.includes(value)) return resolveProject(cwd, value);
   const byName = stored.filter((p) => p.split(/[\\/]/).pop() === value);

@@ -22,9 +22,16 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-export function collapseNearDuplicates<T extends { id: string }>(items: T[], textOf: (t: T) => string, threshold: number): { item: T; duplicates: string[] }[] {
+export function collapseNearDuplicates<T extends { id: string }>(
+  items: T[],
+  textOf: (t: T) => string,
+  threshold: number,
+  /** Stop once this many groups are kept (later items cannot change them). */
+  limit = Infinity,
+): { item: T; duplicates: string[] }[] {
   const kept: { item: T; duplicates: string[]; sh: Set<string> }[] = [];
   for (const item of items) {
+    if (kept.length >= limit) break;
     const sh = shingles(textOf(item));
     const twin = kept.find((k) => jaccard(k.sh, sh) >= threshold);
     if (twin) twin.duplicates.push(item.id);

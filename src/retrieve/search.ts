@@ -144,14 +144,15 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   for (const row of store.chunksByIds(ids)) rows.set(row.id, row);
   if (ids.length > 0) {
     const ok = ctx.db
-      .prepare(`SELECT c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`)
+      // CROSS JOIN pins the loop order: look candidates up by id instead of scanning the project.
+      .prepare(`SELECT c.id FROM json_each(?) AS j CROSS JOIN chunks c ON c.id = j.value WHERE ${where.sql}`)
       .pluck()
       .all(JSON.stringify(ids), ...where.params) as string[];
     for (const id of ok) if (pathOk(rows.get(id)!)) allowed.add(id);
   }
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
   const fused = rrf(filtered, opts.rrfK);
-  const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold);
+  const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
   const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item.score, g.item.legs, g.duplicates));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };
 }

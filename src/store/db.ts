@@ -104,12 +104,18 @@ const MIGRATIONS: string[] = [
 ];
 
 export function migrate(db: Db): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  for (let v = version; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+  if ((db.pragma("user_version", { simple: true }) as number) >= MIGRATIONS.length) return;
+  // Each step takes the write lock (IMMEDIATE) before reading the version, so two processes
+  // opening a fresh data home at once never run the same migration twice.
+  const step = db.transaction((): boolean => {
+    const v = db.pragma("user_version", { simple: true }) as number;
+    if (v >= MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[v]!);
+    db.pragma(`user_version = ${v + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one migration per transaction, until up to date
   }
 }
 

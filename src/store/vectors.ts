@@ -86,15 +86,18 @@ export class VectorStore {
   /** Cosine top-`limit` among rows of `projects` (all rows when undefined). */
   async search(name: string, vector: Float32Array, projects: string[] | undefined, limit: number): Promise<VectorHit[]> {
     const t = await this.table(name);
-    let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id"]).limit(limit);
+    let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id", "_distance"]).limit(limit);
     if (projects) q = q.where(inList("project", projects));
     const rows = (await q.toArray()) as { id: string; _distance: number }[];
     return rows.map((r) => ({ id: r.id, similarity: 1 - r._distance }));
   }
 
-  /** Compacts files and prunes old versions (used by reindex). */
-  async optimize(name: string): Promise<void> {
-    await (await this.table(name)).optimize({ cleanupOlderThan: new Date() });
+  /**
+   * Compacts small fragments into larger files. Old versions are pruned only when `pruneBefore` is
+   * given (LanceDB's own default keeps a week), since a concurrent reader may still hold one.
+   */
+  async optimize(name: string, pruneBefore?: Date): Promise<void> {
+    await (await this.table(name)).optimize(pruneBefore ? { cleanupOlderThan: pruneBefore } : {});
   }
 
   async drop(name: string): Promise<void> {
