@@ -9,6 +9,7 @@ import { loadConfig } from "../src/config/config.js";
 import { createProviders, firstHealthy } from "../src/embed/chain.js";
 import { HashEmbedder } from "../test/helpers/hash-embedder.js";
 import { scale } from "./bench/scale.js";
+import { bm25Variants } from "./bench/bm25-variants.js";
 import { scifact, scifactDir, type QualityRow } from "./bench/scifact.js";
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -36,6 +37,8 @@ if (!dir) {
   for (const r of quality) log(` | ${r.label} | ${f3(r.ndcg10)} | ${f3(r.recall10)} |`);
   const bm25 = quality.find((r) => r.mode === "bm25");
   if (bm25) log(` BM25 target nDCG@10 ≥ 0.68 (published BM25 0.665–0.679): ${bm25.ndcg10 >= 0.68 ? "met" : "NOT met"}`);
+  log("\n BM25 design experiments (one row per document, FTS5 k1=1.2 b=0.75 fixed):\n | tokenizer | title weight | query stop words | nDCG@10 | R@10 |\n |---|---|---|---|---|");
+  for (const v of bm25Variants(dir)) log(` | ${v.tokenizer.startsWith("porter") ? "porter + unicode61" : "unicode61 (no stemming)"} | ${v.headingWeight} | ${v.stopwords ? "removed" : "kept"} | ${f3(v.ndcg10)} | ${f3(v.recall10)} |`);
 }
 
 const sizes = (process.env.MEM_BENCH_SCALES ?? (process.env.MEM_BENCH_QUICK ? "10000" : "10000,100000")).split(",").map(Number);

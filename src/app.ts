@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "./config/config.js";
+import { ConfigError, defaultConfig, loadConfig, type Config } from "./config/config.js";
 import { dataHome, homePaths, type HomePaths } from "./config/paths.js";
 import { createProviders } from "./embed/chain.js";
 import type { EmbeddingProvider } from "./embed/provider.js";
@@ -13,6 +13,8 @@ export interface App {
   paths: HomePaths;
   config: Config;
   configWarnings: string[];
+  /** Set (and defaults used) when the config was unusable and the caller asked to tolerate that. */
+  configError?: string;
   db: Db;
   providers(): Promise<EmbeddingProvider[]>;
   vectors(): Promise<VectorStore>;
@@ -21,9 +23,22 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function openApp(env: NodeJS.ProcessEnv = process.env): App {
+export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): App {
   const paths = homePaths(dataHome(env));
-  const { config, warnings } = loadConfig(paths.config, env);
+  let loaded: { config: Config; warnings: string[]; error?: string };
+  try {
+    loaded = loadConfig(paths.config, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError) || !opts.tolerateConfigErrors) throw err;
+    let fallback: Config;
+    try {
+      fallback = loadConfig(`${paths.config}.absent`, env).config; // defaults + environment
+    } catch {
+      fallback = defaultConfig();
+    }
+    loaded = { config: fallback, warnings: [], error: err.message };
+  }
+  const { config, warnings } = loaded;
   const db = openDb(paths.sqlite);
   let providers: Promise<EmbeddingProvider[]> | undefined;
   let vectors: Promise<VectorStore> | undefined;
@@ -31,6 +46,7 @@ export function openApp(env: NodeJS.ProcessEnv = process.env): App {
     paths,
     config,
     configWarnings: warnings,
+    ...(loaded.error ? { configError: loaded.error } : {}),
     db,
     providers: () => (providers ??= createProviders(config)),
     vectors: () => (vectors ??= import("./store/vectors.js").then((m) => m.VectorStore.open(paths.lance))),

@@ -93,7 +93,7 @@ async function providerChecks(app: App): Promise<Check[]> {
   const checks: Check[] = [];
   for (const p of providers) {
     const h = await p.health();
-    checks.push(h.ok ? { name: `${p.name}`, status: "ok", detail: `${p.model}, ${h.dims} dims${h.detail ? ` (${h.detail})` : ""}` } : { name: p.name, status: "warn", detail: `${p.model}: ${h.reason}`, ...(h.fix ? { fix: h.fix } : {}) });
+    checks.push(h.ok ? { name: `${p.name}`, status: "ok", detail: `${p.model}, ${h.dims} dims${h.detail ? ` (${h.detail})` : ""}` } : { name: p.name, status: "warn", detail: h.reason, ...(h.fix ? { fix: h.fix } : {}) });
   }
   if (!checks.some((c) => c.status === "ok")) checks.push({ name: "embedding", status: "warn", detail: "no provider is usable: indexing builds BM25 only and queries answer from BM25", fix: "fix one of the providers above" });
   return checks;
@@ -104,9 +104,11 @@ export const doctorCommand: Command = {
   usage,
   async run(argv) {
     const { values } = parse(argv, { json: { type: "boolean" } });
-    const app = openApp();
+    const app = openApp(process.env, { tolerateConfigErrors: true });
     try {
-      const checks: Check[] = [homeCheck(app), ...app.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${app.paths.config}` }))];
+      const checks: Check[] = [homeCheck(app)];
+      if (app.configError) checks.push({ name: "config", status: "error", detail: `${app.configError} (the checks below use the defaults)`, fix: `fix or remove ${app.paths.config}` });
+      checks.push(...app.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${app.paths.config}` })));
       checks.push(...sqliteChecks(app), ...(await lanceChecks(app)), ...(await providerChecks(app)));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);

@@ -40,47 +40,55 @@ interface Parsed {
   options: Omit<SearchOptions, "text">;
 }
 
-function parseQuery(app: App, argv: string[]): Parsed & { projects: string[] | undefined } {
-  const { values, positionals } = parse(argv, {
-    k: { type: "string" },
-    mode: { type: "string" },
-    project: { type: "string" },
-    "all-projects": { type: "boolean" },
-    kind: { type: "string", multiple: true },
-    tag: { type: "string", multiple: true },
-    path: { type: "string" },
-    since: { type: "string" },
-    until: { type: "string" },
-    json: { type: "boolean" },
-    explain: { type: "boolean" },
-    batch: { type: "string" },
-  });
+const OPTIONS = {
+  k: { type: "string" },
+  mode: { type: "string" },
+  project: { type: "string" },
+  "all-projects": { type: "boolean" },
+  kind: { type: "string", multiple: true },
+  tag: { type: "string", multiple: true },
+  path: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  json: { type: "boolean" },
+  explain: { type: "boolean" },
+  batch: { type: "string" },
+} as const;
+
+/** Checks the command line without touching the data home, so a usage error never creates state. */
+function parseArgv(argv: string[]) {
+  const { values, positionals } = parse(argv, OPTIONS);
   if (values.batch !== undefined && positionals.length > 0) throw new UsageError("give either query text or --batch, not both");
   if (values.batch === undefined && positionals.length === 0) throw new UsageError("missing query text");
   if (values.project !== undefined && values["all-projects"]) throw new UsageError("--project and --all-projects exclude each other");
   const text = positionals.length > 0 ? positionals.join(" ") : undefined;
   if (text !== undefined && text.trim() === "") throw new UsageError("query text is empty");
-  const q = app.config.query;
-  const projects = values["all-projects"] ? undefined : searchScope(projectFromArg(app.db, values.project, process.cwd()), q.includeGlobal);
+  const k = int(values.k, "k", 1, 1000);
+  const mode = oneOf<Mode>(values.mode, "mode", ["hybrid", "bm25", "vector"]) ?? "hybrid";
   const filters: Filters = {
-    ...(projects ? { projects } : {}),
     ...(values.kind ? { kinds: values.kind } : {}),
     ...(values.tag ? { tags: values.tag } : {}),
     ...(values.path ? { path: values.path } : {}),
     ...(values.since ? { since: isoDate(values.since, "since")! } : {}),
     ...(values.until ? { until: isoDate(values.until, "until")! } : {}),
   };
+  return { values, text, k, mode, filters };
+}
+
+function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { projects: string[] | undefined } {
+  const q = app.config.query;
+  const projects = a.values["all-projects"] ? undefined : searchScope(projectFromArg(app.db, a.values.project, process.cwd()), q.includeGlobal);
   return {
-    text,
-    batch: values.batch,
-    json: values.json === true,
-    explain: values.explain === true,
+    text: a.text,
+    batch: a.values.batch,
+    json: a.values.json === true,
+    explain: a.values.explain === true,
     projects,
     options: {
-      k: int(values.k, "k", 1, 1000) ?? q.k,
-      mode: oneOf<Mode>(values.mode, "mode", ["hybrid", "bm25", "vector"]) ?? "hybrid",
-      filters,
-      candidates: Math.max(q.candidates, int(values.k, "k", 1, 1000) ?? 0),
+      k: a.k ?? q.k,
+      mode: a.mode,
+      filters: { ...a.filters, ...(projects ? { projects } : {}) },
+      candidates: Math.max(q.candidates, a.k ?? 0),
       rrfK: q.rrfK,
       weights: q.weights,
       dedupeThreshold: q.dedupeThreshold,
@@ -126,9 +134,10 @@ export const queryCommand: Command = {
   summary: "search memory",
   usage,
   async run(argv) {
+    const args = parseArgv(argv);
     const app = openApp();
     try {
-      const p = parseQuery(app, argv);
+      const p = resolveQuery(app, args);
       let picked: ReturnType<SearchContext["pickProvider"]> | undefined;
       const ctx: SearchContext = {
         db: app.db,

@@ -44,5 +44,6 @@ export async function firstHealthy(providers: EmbeddingProvider[], from = 0): Pr
 /** One line explaining why no provider could be used. */
 export function describeUnhealthy(list: Unhealthy[]): string {
   if (list.length === 0) return "no embedding provider configured (embedding.order is empty)";
-  return `no embedding provider available: ${list.map((u) => u.reason).join("; ")}`;
+  const fix = list.find((u) => u.fix)?.fix;
+  return `no embedding provider available: ${list.map((u) => u.reason).join("; ")}${fix ? ` (fix: ${fix}; \`mem doctor\` checks them all)` : ""}`;
 }

@@ -1,3 +1,4 @@
+import type { Statement } from "better-sqlite3";
 import type { Db } from "../store/db.js";
 import { sqlWhere, type Filters } from "./filters.js";
 import { toMatchExpression } from "./fts-query.js";
@@ -14,18 +15,41 @@ export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1 };
  * The lexical leg: FTS5 `bm25()` over heading and body (Porter-stemmed), best first, restricted
  * by the SQL filters. Scores are negated so higher is better.
  */
+const cache = new WeakMap<Db, Map<string, Statement>>();
+/** Prepared statements are reused per connection: preparing an FTS5 query costs more than running a small one. */
+function prepared(db: Db, sql: string): Statement {
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) {
+    if (m.size > 64) m.clear();
+    m.set(sql, (st = db.prepare(sql)));
+  }
+  return st;
+}
+
 export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
   const match = toMatchExpression(text);
   if (!match) return [];
   const where = sqlWhere(filters);
   const w = (x: number) => (Number.isFinite(x) && x >= 0 ? x : 1);
-  const rows = db
-    .prepare(
-      `SELECT c.id AS id, bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)}) AS s
-       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-       WHERE chunks_fts MATCH ? AND ${where.sql}
-       ORDER BY s LIMIT ?`,
-    )
-    .all(match, ...where.params, limit) as { id: string; s: number }[];
+  const score = `bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)})`;
+  // Fast path: rank inside FTS5 alone (no row lookups), keep the global top N, then filter. If at
+  // least `limit` of those pass the filters they are exactly the filtered top `limit` (anything
+  // outside the global top N scores worse). Otherwise rank the filtered matches in full.
+  const wide = Math.max(200, limit * 4);
+  const fast = prepared(
+      db,
+      `SELECT c.id AS id, f.s AS s FROM (SELECT rowid, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f
+       JOIN chunks c ON c.rowid = f.rowid WHERE ${where.sql} ORDER BY f.s LIMIT ?`,
+    ).all(match, wide, ...where.params, limit) as { id: string; s: number }[];
+  const rows =
+    fast.length >= limit
+      ? fast
+      : (prepared(
+            db,
+            `SELECT c.id AS id, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+             WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
+          ).all(match, ...where.params, limit) as { id: string; s: number }[]);
   return rows.map((r) => ({ id: r.id, score: -r.s }));
 }

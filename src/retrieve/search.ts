@@ -63,24 +63,27 @@ export class SearchError extends Error {
 interface VectorLeg {
   hits: LegHit[];
   info?: SearchResponse["vector"];
+  /** Why the leg could not run. */
+  reason?: string;
+  /** The leg ran, with a caveat. */
   warning?: string;
 }
 
 async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number): Promise<VectorLeg> {
   const { selected, unhealthy } = await ctx.pickProvider();
-  if (!selected) return { hits: [], warning: `vector leg skipped: ${describeUnhealthy(unhealthy)}` };
+  if (!selected) return { hits: [], reason: describeUnhealthy(unhealthy) };
   const { provider, dims } = selected;
   const table = vectorTableName(provider.name, provider.model, dims);
   const state = new VecState(ctx.db);
   const inTable = state.count(table);
-  if (inTable === 0) return { hits: [], warning: `vector leg skipped: no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
+  if (inTable === 0) return { hits: [], reason: `no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
   let hits: LegHit[];
   try {
     const [vec] = await provider.embed([opts.text]);
     const store = await ctx.vectors();
     hits = (await store.search(table, vec!, opts.filters.projects, limit)).map((h) => ({ id: h.id, score: h.similarity }));
   } catch (err) {
-    return { hits: [], warning: `vector leg skipped: ${(err as Error).message}` };
+    return { hits: [], reason: (err as Error).message };
   }
   const info = { provider: provider.name, model: provider.model, table };
   const projects = opts.filters.projects;
@@ -118,20 +121,32 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const legs: Leg[] = [];
   let vectorInfo: SearchResponse["vector"];
 
-  if (opts.mode !== "bm25") {
-    const v = await vectorLeg(ctx, opts, limit);
+  // The vector leg is dispatched first (embedding and LanceDB work off the main thread); the
+  // synchronous BM25 leg runs on the next turn of the event loop, while they are under way.
+  const vectorPending = opts.mode !== "bm25" ? vectorLeg(ctx, opts, limit) : undefined;
+  vectorPending?.catch(() => undefined); // handled below, after the BM25 leg; never "unhandled" meanwhile
+  const bm25Hits =
+    opts.mode !== "vector" ? await new Promise<LegHit[]>((resolve, reject) => setImmediate(() => {
+      try {
+        resolve(bm25Leg(ctx.db, opts.text, opts.filters, limit));
+      } catch (err) {
+        reject(err);
+      }
+    })) : undefined;
+  if (bm25Hits) {
+    ran.push("bm25");
+    legs.push({ name: "bm25", weight: opts.weights.bm25, hits: bm25Hits });
+  }
+  if (vectorPending) {
+    const v = await vectorPending;
     if (v.warning) warnings.push(v.warning);
+    if (v.reason && opts.mode === "vector") throw new SearchError(`vector search unavailable: ${v.reason}`);
+    if (v.reason) warnings.push(`vector leg skipped, answering from BM25 only: ${v.reason}`);
     if (v.info) {
       ran.push("vector");
       vectorInfo = v.info;
       legs.push({ name: "vector", weight: opts.weights.vector, hits: v.hits });
-    } else if (opts.mode === "vector") {
-      throw new SearchError(v.warning ?? "vector search unavailable");
     }
-  }
-  if (opts.mode !== "vector") {
-    ran.unshift("bm25");
-    legs.unshift({ name: "bm25", weight: opts.weights.bm25, hits: bm25Leg(ctx.db, opts.text, opts.filters, limit) });
   }
 
   // Load every candidate once; drop those the filters exclude before ranks are fused.

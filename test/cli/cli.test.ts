@@ -179,7 +179,7 @@ describe("mem CLI: indexing without an embedding provider", () => {
   test("query answers from BM25 with exactly one warning line", async () => {
     const r = await mem(["query", "schema migrations rollback", "--json"], { home, cwd: join(proj, "src", "deep") });
     assert.equal(r.code, 0, show(r));
-    assert.deepEqual(lines(r.stderr), ["warning: vector leg skipped: no embedding provider configured (embedding.order is empty)"]);
+    assert.deepEqual(lines(r.stderr), ["warning: vector leg skipped, answering from BM25 only: no embedding provider configured (embedding.order is empty)"]);
     const out = json(r);
     assert.deepEqual(out.legs, ["bm25"]);
     assert.equal(out.vector, null);
@@ -213,6 +213,17 @@ describe("mem CLI: a corrupted config", () => {
       assert.match(r.stderr, new RegExp(`^mem ${name}: config: ${join(home, "config.json")} is not valid JSON: `));
       assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
     }
+
+    // doctor reports a broken config as a failed check and still runs the others on the defaults
+    const doc = await mem(["doctor", "--json"], { home, env: { MEM_EMBED_ORDER: "none" } });
+    assert.equal(doc.code, 1, show(doc));
+    const docChecks = json(doc).checks as { name: string; status: string; detail: string; fix?: string }[];
+    const bad = docChecks.find((c) => c.name === "config")!;
+    assert.equal(bad.status, "error");
+    assert.match(bad.detail, /is not valid JSON/);
+    assert.match(bad.fix!, /config\.json/);
+    assert.ok(docChecks.some((c) => c.name === "sqlite" && c.status === "ok"));
+    assert.ok(docChecks.some((c) => c.name === "embedding" && /no provider configured/.test(c.detail)), "environment overrides still apply");
 
     writeFileSync(join(home, "config.json"), '{ "query": { "k": "ten" } }');
     const typed = await mem(["status"], { home });
@@ -421,12 +432,12 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(q.code, 0, show(q));
     const warn = lines(q.stderr);
     assert.equal(warn.length, 1, q.stderr);
-    assert.match(warn[0]!, new RegExp(`^warning: vector leg skipped: no embedding provider available: ollama \\(model "nomic-embed-text" at ${deadUrl}\\): health check failed: cannot reach the server \\(ECONNREFUSED\\)$`));
+    assert.match(warn[0]!, new RegExp(`^warning: vector leg skipped, answering from BM25 only: no embedding provider available: ollama \\(model "nomic-embed-text" at ${deadUrl}\\): health check failed: cannot reach the server \\(ECONNREFUSED\\) \\(fix: start it: \`ollama serve\``));
     assert.match(q.stdout, /^1\. notes\/db\.md:6-10/);
 
     assert.equal(qv.code, 1, show(qv));
     assert.equal(qv.stdout, "");
-    assert.match(qv.stderr, /^mem query: vector leg skipped: no embedding provider available: .*ECONNREFUSED/);
+    assert.match(qv.stderr, /^mem query: vector search unavailable: no embedding provider available: .*ECONNREFUSED/);
   });
 
   test("scope: another project's directory sees nothing of this one; --all-projects and --project NAME do", async () => {

@@ -230,12 +230,12 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     const res = await search(ctx, opts("schema migrations", { filters: { projects: [A] } }));
     assert.deepEqual(res.legs, ["bm25"]);
     assert.equal(res.vector, undefined);
-    assert.deepEqual(res.warnings, ["vector leg skipped: no embedding provider available: down for this test"]);
+    assert.deepEqual(res.warnings, ["vector leg skipped, answering from BM25 only: no embedding provider available: down for this test (fix: nothing to fix; `mem doctor` checks them all)"]);
     assert.deepEqual(res.results.map(rel), ["notes/db.md"]);
     assert.equal(down.embedCalls, 0);
 
     const none = await search(ctxWith([]).ctx, opts("schema migrations", { filters: { projects: [A] } }));
-    assert.deepEqual(none.warnings, ["vector leg skipped: no embedding provider configured (embedding.order is empty)"]);
+    assert.deepEqual(none.warnings, ["vector leg skipped, answering from BM25 only: no embedding provider configured (embedding.order is empty)"]);
     assert.equal(none.results.length, 1);
   });
 
