@@ -8,6 +8,7 @@ import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
+import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
@@ -36,6 +37,8 @@ export interface IndexSummary {
   project: string;
   files: { seen: number; indexed: number; unchanged: number; skipped: number; deleted: number };
   chunks: { added: number; removed: number; kept: number; total: number };
+  /** Captured session events turned into chunks in this run. */
+  events: number;
   vector: VectorReport;
   warnings: string[];
   durationMs: number;
@@ -172,6 +175,8 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
       files.deleted++;
     }
   }
+  // Events the capture hooks stored become chunks too (the daemon does this between runs).
+  const captured = chunkCapturedEvents(ctx.db, store, project, now());
   chunks.total = store.countChunks(project);
 
   const vector = await embedStep({
@@ -186,7 +191,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     warn,
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
-  const summary: IndexSummary = { project, files, chunks, vector, warnings, durationMs: Date.now() - started };
+  const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, durationMs: Date.now() - started };
   ctx.db
     .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
     .run(now(), vector.status === "ok" ? "ok" : "vector-skipped", JSON.stringify({ files, chunks, vector: { ...vector } }), run);

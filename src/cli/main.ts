@@ -12,6 +12,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   query: async () => (await import("./query-cmd.js")).queryCommand,
   status: async () => (await import("./status-cmd.js")).statusCommand,
   doctor: async () => (await import("./doctor-cmd.js")).doctorCommand,
+  serve: async () => (await import("./serve-cmd.js")).serveCommand,
+  install: async () => (await import("./install-cmd.js")).installCommand,
+  uninstall: async () => (await import("./uninstall-cmd.js")).uninstallCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -19,7 +22,16 @@ const SUMMARIES: Record<string, string> = {
   query: "search memory: hybrid BM25 + vector, fused with RRF",
   status: "what is indexed, per project",
   doctor: "check providers, stores and data home; say how to fix problems",
+  serve: "run the warm daemon the prompt hook talks to (--status, --stop)",
+  install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
+  uninstall: "remove mem's hooks from Claude Code settings",
 };
+
+const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)
+
+Events: session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, stop,
+subagent-stop, pre-compact, session-end. Always exits 0; problems go to <data home>/hooks.log.
+Install the hooks with \`mem install\`.`;
 
 export const MAIN_USAGE = `mem: local-first semantic memory for AI coding assistants
 
@@ -36,6 +48,15 @@ Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped under --str
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "hook") {
+    // Claude Code hooks: always exit 0, print only what the contract allows (src/hooks/contract.ts).
+    if (rest[0] === "--help" || rest[0] === "-h") {
+      process.stdout.write(`${HOOK_USAGE}\n`);
+      return EXIT.ok;
+    }
+    const { runHook } = await import("../hooks/run.js");
+    return runHook(rest[0] ?? "", { stdin: process.stdin, stdout: process.stdout, env: process.env });
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     if (name === "help" && rest[0] && COMMANDS[rest[0]]) {
       process.stdout.write(`${(await COMMANDS[rest[0]]!()).usage}\n`);

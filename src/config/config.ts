@@ -53,6 +53,21 @@ export interface Config {
     /** Jaccard similarity above which two results count as near-duplicates. */
     dedupeThreshold: number;
   };
+  /** What the UserPromptSubmit hook injects. */
+  inject: {
+    budgetChars: number;
+    maxItems: number;
+    minTermCoverage: number;
+    minSimilarity: number;
+  };
+  daemon: {
+    /** The daemon exits after this long without a request. */
+    idleMs: number;
+    /** The prompt hook waits at most this long for the daemon, then injects nothing. */
+    clientBudgetMs: number;
+    /** How often the daemon turns captured events into chunks and vectors. */
+    indexEveryMs: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -73,6 +88,8 @@ export function defaultConfig(): Config {
       overlapTokens: 80,
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
+    inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
+    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, indexEveryMs: 5_000 },
   };
 }
 
@@ -125,6 +142,11 @@ function validate(c: Config): void {
   pos(c.query.k, "query.k");
   pos(c.query.rrfK, "query.rrfK");
   pos(c.query.candidates, "query.candidates");
+  pos(c.inject.budgetChars, "inject.budgetChars");
+  pos(c.inject.maxItems, "inject.maxItems");
+  pos(c.daemon.idleMs, "daemon.idleMs");
+  pos(c.daemon.clientBudgetMs, "daemon.clientBudgetMs");
+  pos(c.daemon.indexEveryMs, "daemon.indexEveryMs");
   if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
     throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);
   }

@@ -101,6 +101,34 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX events_project_time ON events(project, time);
   `,
+  `
+  -- Captured events become chunks later (indexer or daemon); this marks the ones that have.
+  ALTER TABLE events ADD COLUMN chunked INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX events_unchunked ON events(project) WHERE chunked = 0;
+
+  -- One row per Claude Code session: how far its transcript has been read, its task list
+  -- (the capture extractor's state, JSON), and when it started and ended.
+  CREATE TABLE sessions (
+    session         TEXT PRIMARY KEY,
+    project         TEXT NOT NULL,
+    transcript_path TEXT,
+    offset          INTEGER NOT NULL DEFAULT 0,
+    task_state      TEXT,
+    started_at      INTEGER,
+    ended_at        INTEGER,
+    end_reason      TEXT,
+    updated_at      INTEGER NOT NULL
+  );
+  CREATE INDEX sessions_project ON sessions(project, updated_at);
+
+  -- Chunks already injected into a session, so a prompt never repeats one.
+  CREATE TABLE injections (
+    session  TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    at       INTEGER NOT NULL,
+    PRIMARY KEY (session, chunk_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Db): void {

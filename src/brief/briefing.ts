@@ -1,0 +1,104 @@
+/**
+ * The SessionStart briefing: a projection of stored events, task lists and hot-tier memory into
+ * compact markdown within a budget. Pure: everything, the clock included, comes in as input.
+ */
+export interface BriefTask {
+  content: string;
+  status: string;
+  session: string;
+  updatedAt: string;
+}
+
+export interface BriefEvent {
+  type: string;
+  text: string;
+  time: string;
+  session: string;
+  files: string[];
+  confidence?: number;
+}
+
+export interface HotNote {
+  /** identity | state | references */
+  layout: string;
+  path: string;
+  text: string;
+}
+
+export interface BriefingInput {
+  source: string;
+  now: number;
+  tasks: BriefTask[];
+  events: BriefEvent[];
+  hot: HotNote[];
+  budgetTokens: number;
+}
+
+/** Decisions below this confidence stay out of the briefing ("decided to read the file"). */
+export const MIN_DECISION_CONFIDENCE = 0.6;
+/** Claude Code moves hook output above 10,000 characters to a file. */
+const HARD_CAP_CHARS = 9_000;
+
+const short = (session: string) => session.slice(0, 8);
+const day = (iso: string) => iso.slice(0, 10);
+
+function ago(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const h = Math.max(0, (now - t) / 3_600_000);
+  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
+}
+
+function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+export function buildBriefing(input: BriefingInput): string | undefined {
+  const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS);
+  const sections: { title: string; items: string[] }[] = [];
+  const open = input.tasks.filter((t) => t.status === "pending" || t.status === "in_progress");
+  sections.push({
+    title: "Open tasks",
+    items: open.map((t) => `- [${t.status}] ${oneLine(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),
+  });
+  const byType = (types: string[], min = 0) =>
+    input.events
+      .filter((e) => types.includes(e.type) && (e.confidence ?? 1) >= min)
+      .sort((a, b) => (b.confidence ?? 1) - (a.confidence ?? 1) || b.time.localeCompare(a.time));
+  sections.push({ title: "Decisions", items: byType(["decision", "preference"], MIN_DECISION_CONFIDENCE).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
+  sections.push({ title: "Rejected approaches", items: byType(["rejected"], MIN_DECISION_CONFIDENCE).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
+  sections.push({ title: "Learned", items: byType(["learned"], 0.8).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)})`) });
+
+  const recent = input.events.filter((e) => e.type === "file_modified" || e.type === "error" || e.type === "command_run").sort((a, b) => b.time.localeCompare(a.time));
+  const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files))].slice(0, 15);
+  const work: string[] = [];
+  const last = recent[0];
+  if (last) work.push(`- Last activity ${ago(last.time, input.now)} (session ${short(last.session)})`);
+  if (files.length > 0) work.push(`- Files modified: ${files.join(", ")}`);
+  for (const e of recent.filter((x) => x.type === "error").slice(0, 3)) work.push(`- Error: ${oneLine(e.text, 200)} (${day(e.time)})`);
+  sections.push({ title: "Recent work", items: work });
+  for (const h of input.hot) sections.push({ title: `From ${h.path}`, items: [oneLine(h.text, 800)] });
+
+  const preamble = "Project memory from mem (captured from earlier sessions; it may be outdated, so verify before relying on it).";
+  const out: string[] = [preamble];
+  let used = preamble.length;
+  let any = false;
+  for (const s of sections) {
+    if (s.items.length === 0) continue;
+    const head = `\n## ${s.title}`;
+    if (used + head.length + 40 > budget) break;
+    const kept: string[] = [];
+    let size = head.length;
+    for (const item of s.items) {
+      if (used + size + item.length + 1 > budget) break;
+      kept.push(item);
+      size += item.length + 1;
+    }
+    if (kept.length === 0) continue;
+    out.push(head, ...kept);
+    used += size;
+    any = true;
+  }
+  return any ? out.join("\n") : undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * Combines the capture layers over transcript lines: structural tool events, task-list changes,
+ * explicit `[MEMORY: …]` tags and keyword markers. Ids are stable (tool_use ids, or a hash of
+ * session + kind + text), so extracting the same lines twice, or main and subagent files
+ * together, yields each event once. Pure.
+ */
+import { createHash } from "node:crypto";
+import type { CapturedEvent, TranscriptLine } from "../types.js";
+import { extractKeywords } from "./keywords.js";
+import { isCompactionAgent, messages, str, type MessageView } from "./messages.js";
+import { structuralEvents } from "./structural.js";
+import { extractTags, withoutTags } from "./tags.js";
+import { taskEvents, type TaskListState } from "./tasks.js";
+
+export interface ExtractOptions {
+  /** Session id for the events; defaults to the first `sessionId` in the lines. */
+  session?: string;
+  /** Task-list state to resume from (e.g. saved at the previous incremental read). */
+  tasksFrom?: TaskListState;
+  /** Drop keyword hits below this confidence (default 0: keep all). */
+  minConfidence?: number;
+}
+
+export function contentId(prefix: string, ...parts: string[]): string {
+  return prefix + ":" + createHash("sha1").update(parts.join("\u0000")).digest("hex").slice(0, 20);
+}
+
+/** Paths quoted as inline code in prose, e.g. `src/capture/tags.ts`. */
+export function mentionedFiles(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/`([\w./@-]*[\w@-]\/[\w./@-]+|[\w@-]+\.[a-z][a-z0-9]{0,5})`/g)) out.add(m[1]!);
+  return [...out].slice(0, 20);
+}
+
+/** Text a person or the model wrote, or undefined (tool output, injected and meta content). */
+function prose(m: MessageView, text: string): string | undefined {
+  if (m.nonIntent || isCompactionAgent(m.agentId)) return undefined;
+  if (m.role === "user") {
+    if (m.sidechain) return undefined; // a subagent's prompt is written by the parent agent
+    const t = text.trimStart();
+    if (t.startsWith("<") || t.startsWith("[Request interrupted") || t.startsWith("Caveat:")) return undefined;
+  }
+  return text;
+}
+
+function textEvents(lines: readonly TranscriptLine[], sess: string, min: number): CapturedEvent[] {
+  const out: CapturedEvent[] = [];
+  for (const m of messages(lines)) {
+    for (const b of m.blocks) {
+      if (b.type !== "text") continue;
+      const text = prose(m, str(b.text) ?? "");
+      if (!text) continue;
+      const meta = (extra: Record<string, unknown>): Record<string, unknown> => {
+        const md: Record<string, unknown> = { role: m.role, ...extra };
+        if (m.uuid) md.messageUuid = m.uuid;
+        if (m.sidechain) md.sidechain = true;
+        if (m.agentId) md.agentId = m.agentId;
+        return md;
+      };
+      for (const t of extractTags(text)) {
+        out.push({ id: contentId("tag", sess, t.type, t.text), type: t.type, time: m.time, session: sess,
+          files: mentionedFiles(t.text), text: t.text, confidence: 1, metadata: meta({ source: "tag" }) });
+      }
+      for (const k of extractKeywords(withoutTags(text), m.role)) {
+        if (k.confidence < min) continue;
+        out.push({ id: contentId("kw", sess, k.type, k.text), type: k.type, time: m.time, session: sess,
+          files: mentionedFiles(k.text), text: k.text, confidence: k.confidence, metadata: meta({ source: "keyword", marker: k.marker }) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Session of the lines when none is given: the first `sessionId` found. */
+function sessionOf(lines: readonly TranscriptLine[]): string {
+  for (const l of lines) if (typeof l.sessionId === "string") return l.sessionId;
+  return "";
+}
+
+export function extractFromLines(lines: readonly TranscriptLine[], opts: ExtractOptions = {}): CapturedEvent[] {
+  const session = opts.session ?? sessionOf(lines);
+  const all = [
+    ...structuralEvents(lines, { session }),
+    ...taskEvents(lines, { session, from: opts.tasksFrom }),
+    ...textEvents(lines, session, opts.minConfidence ?? 0),
+  ];
+  const seen = new Set<string>();
+  return all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+}
+
+export { structuralEvents } from "./structural.js";
+export { finalTasks, replayTasks, taskEvents, listTasks, emptyTaskState, type TaskListState } from "./tasks.js";
+export { extractKeywords } from "./keywords.js";
+export { extractTags } from "./tags.js";
+export { postToolUsePayloads } from "./payloads.js";

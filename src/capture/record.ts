@@ -1,0 +1,100 @@
+import type { Db } from "../store/db.js";
+import { EventStore } from "../store/events.js";
+import { SessionStore } from "../store/sessions.js";
+import { extractFromLines, replayTasks } from "./extract/index.js";
+import { readTranscriptFrom } from "./transcript.js";
+import type { CapturedEvent, TranscriptLine } from "./types.js";
+
+/**
+ * Durable capture: turns hook input into typed events and writes them to SQLite before the hook
+ * returns. Everything runs inside one IMMEDIATE transaction per hook, so parallel hooks of one
+ * session never lose each other's task-list changes. No LLM calls.
+ */
+
+const MAX_RESPONSE_CHARS = 20_000;
+
+function clipDeep(v: unknown): unknown {
+  const s = typeof v === "string" ? v : JSON.stringify(v ?? "");
+  return s.length > MAX_RESPONSE_CHARS ? `${s.slice(0, MAX_RESPONSE_CHARS)} …[truncated ${s.length - MAX_RESPONSE_CHARS} chars]` : v;
+}
+
+/** A PostToolUse(Failure) payload as the two transcript lines it stands for, so one extractor serves both paths. */
+export function toolPayloadLines(p: Record<string, unknown>, time: string): TranscriptLine[] | undefined {
+  const id = typeof p.tool_use_id === "string" ? p.tool_use_id : undefined;
+  const name = typeof p.tool_name === "string" ? p.tool_name : undefined;
+  if (!id || !name) return undefined;
+  const input = p.tool_input !== null && typeof p.tool_input === "object" && !Array.isArray(p.tool_input) ? p.tool_input : {};
+  const failed = p.hook_event_name === "PostToolUseFailure" || typeof p.error === "string";
+  const response = failed ? String(p.error ?? "error") : clipDeep(p.tool_response);
+  const content = typeof response === "string" ? response : JSON.stringify(response);
+  const session = typeof p.session_id === "string" ? p.session_id : "";
+  return [
+    { type: "assistant", sessionId: session, timestamp: time, message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] } },
+    {
+      type: "user",
+      sessionId: session,
+      timestamp: time,
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, ...(failed ? { is_error: true } : {}) }] },
+      ...(failed ? {} : { toolUseResult: response }),
+    },
+  ];
+}
+
+export function captureToolPayload(db: Db, project: string, payload: Record<string, unknown>, now: number): number {
+  const session = typeof payload.session_id === "string" ? payload.session_id : "";
+  const lines = toolPayloadLines(payload, new Date(now).toISOString());
+  if (!lines) return 0;
+  return capture(db, project, session, now, (from) => {
+    const { state } = replayTasks(lines, from);
+    return { events: extractFromLines(lines, { session, ...(from ? { tasksFrom: from } : {}) }), state };
+  }, typeof payload.transcript_path === "string" ? payload.transcript_path : undefined);
+}
+
+/**
+ * Reads the transcript from the saved offset of `key` (a session, or `<session>/agent-<id>` for a
+ * subagent's own file) and captures what is new under `session`.
+ */
+export function captureTranscript(db: Db, project: string, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): number {
+  const sessions = new SessionStore(db);
+  const row = sessions.touch(key, project, now, transcriptPath);
+  let lines: TranscriptLine[] = [];
+  let nextOffset = row.offset;
+  if (transcriptPath) {
+    const r = readTranscriptFrom(transcriptPath, row.transcript_path === transcriptPath ? row.offset : 0);
+    lines = r.lines;
+    nextOffset = r.nextOffset;
+  }
+  const n = capture(db, project, session, now, (from) => {
+    const { state } = replayTasks(lines, from);
+    const events = extractFromLines(lines, { session, ...(from ? { tasksFrom: from } : {}) });
+    // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
+    if (lastMessage) events.push(...textEvents(lastMessage, session, new Date(now).toISOString()));
+    return { events, state };
+  });
+  if (transcriptPath) sessions.saveOffset(key, transcriptPath, nextOffset, now);
+  return n;
+}
+
+/** Tag and keyword events of one assistant message, with the same ids the transcript path gives. */
+export function textEvents(text: string, session: string, time: string): CapturedEvent[] {
+  const line: TranscriptLine = { type: "assistant", sessionId: session, timestamp: time, message: { role: "assistant", content: [{ type: "text", text }] } };
+  return extractFromLines([line], { session });
+}
+
+function capture(
+  db: Db,
+  project: string,
+  session: string,
+  now: number,
+  extract: (from: ReturnType<SessionStore["taskState"]>) => { events: CapturedEvent[]; state: ReturnType<typeof replayTasks>["state"] },
+  transcriptPath?: string,
+): number {
+  const sessions = new SessionStore(db);
+  const events = new EventStore(db);
+  return db.transaction(() => {
+    const row = sessions.touch(session, project, now, transcriptPath);
+    const { events: found, state } = extract(sessions.taskState(row));
+    sessions.saveTasks(session, state, now);
+    return events.insert(project, found, () => now);
+  }).immediate();
+}

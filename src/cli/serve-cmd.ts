@@ -1,0 +1,45 @@
+import { dataHome } from "../config/paths.js";
+import { ask } from "../daemon/client.js";
+import { alive, readLock } from "../daemon/lock.js";
+import { lockPath } from "../daemon/paths.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+
+const usage = `Usage: mem serve [--status | --stop] [--json] [-q]
+
+Runs the warm daemon for this data home in the foreground: it holds SQLite, LanceDB and the
+embedding model open, answers the prompt hook over a Unix socket in the data home, turns captured
+events into chunks and vectors in the background, and exits after daemon.idleMs (30 min) without
+a request. The prompt hook starts it on its own when none is running; one runs per data home.
+
+Options:
+  --status     is a daemon running? (pid, socket, requests, provider); exit 1 if not
+  --stop       ask the running daemon to exit
+  --json       machine-readable --status / --stop
+  -q, --quiet  no log lines on stderr
+  -h, --help   this help`;
+
+export const serveCommand: Command = {
+  summary: "run the warm daemon",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { status: { type: "boolean" }, stop: { type: "boolean" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.status && values.stop) throw new UsageError("--status and --stop exclude each other");
+    const home = dataHome();
+    const print = (obj: Record<string, unknown>, text: string) => process.stdout.write(values.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
+    if (values.status || values.stop) {
+      const r = await ask(home, { op: values.stop ? "stop" : "status" }, 2_000);
+      if (r.kind === "reply" && r.reply.ok) {
+        print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}`);
+        return EXIT.ok;
+      }
+      const pid = readLock(lockPath(home));
+      const stale = pid !== undefined && !alive(pid);
+      print({ running: false, ...(stale ? { staleLock: pid } : {}) }, `no daemon running for ${home}${stale ? ` (stale lock of pid ${pid} will be taken over)` : ""}`);
+      return values.stop ? EXIT.ok : EXIT.failure;
+    }
+    const { serve } = await import("../daemon/server.js");
+    return serve({ env: process.env, log: (l) => (values.quiet ? undefined : process.stderr.write(`mem serve: ${l}\n`)) });
+  },
+};

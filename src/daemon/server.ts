@@ -1,0 +1,151 @@
+import { createServer, type Socket } from "node:net";
+import { existsSync, unlinkSync } from "node:fs";
+import PQueue from "p-queue";
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { embedStep } from "../../indexer/embed-step.js";
+import { openApp } from "../app.js";
+import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { memoriesForPrompt } from "../inject/for-prompt.js";
+import { ChunkStore } from "../store/chunks.js";
+import { VecState } from "../store/vec-state.js";
+import { acquireLock } from "./lock.js";
+import { lockPath, socketPath } from "./paths.js";
+
+export interface ServeOptions {
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}
+
+/**
+ * The warm daemon: holds SQLite, LanceDB and the embedder open, answers prompt hooks over a Unix
+ * socket, and in the background turns captured events into chunks and vectors. One per data
+ * home (lock file); exits after `daemon.idleMs` without a request.
+ */
+export async function serve(opts: ServeOptions): Promise<number> {
+  const app = openApp(opts.env, { tolerateConfigErrors: true });
+  const lock = acquireLock(lockPath(app.paths.home));
+  if (!lock.ok) {
+    opts.log(`a daemon is already running for ${app.paths.home} (pid ${lock.pid})`);
+    await app.close();
+    return 0;
+  }
+  const release = lock.release;
+  const sock = socketPath(app.paths.home);
+  if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock); // left by a killed daemon; we hold the lock
+  const started = Date.now();
+  let requests = 0;
+  let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
+  let pickedAt = 0;
+  const pickProvider = () => {
+    if (!picked || Date.now() - pickedAt > 60_000) {
+      pickedAt = Date.now();
+      picked = app.providers().then((ps) => firstHealthy(ps));
+    }
+    return picked;
+  };
+  const background = new PQueue({ concurrency: 1 });
+  let stopping = false;
+
+  const server = createServer((conn) => handle(conn));
+  let idle: NodeJS.Timeout;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => void shutdown("idle"), app.config.daemon.idleMs);
+  };
+
+  async function answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+    switch (req.op) {
+      case "ping":
+        return { ok: true, pid: process.pid };
+      case "status": {
+        const p = await pickProvider();
+        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null };
+      }
+      case "prompt": {
+        if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
+        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot };
+        const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
+        const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
+        return { ok: true, ...(text ? { text } : {}) };
+      }
+      case "stop":
+        setImmediate(() => void shutdown("stop requested"));
+        return { ok: true };
+      default:
+        return { ok: false, error: `unknown op ${JSON.stringify(req.op)}` };
+    }
+  }
+
+  function handle(conn: Socket): void {
+    let buf = "";
+    conn.setEncoding("utf8");
+    conn.on("error", () => undefined);
+    conn.on("data", (d: string) => {
+      buf += d;
+      if (buf.length > 1_000_000) return conn.destroy();
+      const nl = buf.indexOf("\n");
+      if (nl < 0) return;
+      const line = buf.slice(0, nl);
+      buf = "";
+      requests++;
+      touch();
+      let req: Record<string, unknown>;
+      try {
+        req = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        conn.end(`${JSON.stringify({ ok: false, error: "not JSON" })}\n`);
+        return;
+      }
+      answer(req)
+        .catch((err: Error) => ({ ok: false, error: err.message }))
+        .then((reply) => conn.end(`${JSON.stringify(reply)}\n`));
+    });
+  }
+
+  /** Captured events → chunks → vectors, for every project that has new ones. */
+  function indexCaptured(): void {
+    if (background.size > 0 || stopping) return;
+    void background.add(async () => {
+      const projects = app.db.prepare("SELECT DISTINCT project FROM events WHERE chunked = 0").pluck().all() as string[];
+      const store = new ChunkStore(app.db);
+      for (const project of projects) {
+        chunkCapturedEvents(app.db, store, project, Date.now());
+        const providers = await app.providers();
+        if (providers.length === 0) continue;
+        const r = await embedStep({ project, providers, state: new VecState(app.db), vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
+        if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
+      }
+    }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
+  }
+  const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);
+
+  async function shutdown(why: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    opts.log(`daemon stopping (${why})`);
+    clearInterval(ticker);
+    clearTimeout(idle);
+    server.close();
+    await background.onIdle().catch(() => undefined);
+    if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
+    release();
+    await app.close().catch(() => undefined);
+    resolveDone(0);
+  }
+
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(sock, () => resolve());
+  });
+  touch();
+  opts.log(`daemon ${process.pid} listening on ${sock}`);
+  // Warm up: pick the provider and load its model now, not on the first prompt.
+  void pickProvider()
+    .then((p) => p.selected?.provider.embed(["warm up"]))
+    .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));
+  return done;
+}

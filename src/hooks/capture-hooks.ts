@@ -1,0 +1,91 @@
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { openApp } from "../app.js";
+import { listTasks } from "../capture/extract/tasks.js";
+import { captureToolPayload, captureTranscript } from "../capture/record.js";
+import { resolveProject } from "../project/identity.js";
+import { ChunkStore } from "../store/chunks.js";
+import { EventStore } from "../store/events.js";
+import { SessionStore } from "../store/sessions.js";
+import { str, type Payload } from "./contract.js";
+import type { HookIO } from "./run.js";
+
+/**
+ * The capture hooks: each makes its events durable in SQLite, then returns nothing (capture hooks
+ * print nothing; Stop and SubagentStop must never return context).
+ */
+function open(payload: Payload, io: HookIO) {
+  const app = openApp(io.env, { tolerateConfigErrors: true });
+  const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
+  const now = (io.now ?? Date.now)();
+  const session = str(payload, "session_id") ?? "";
+  return { app, project, now, session };
+}
+
+export async function postToolUse(payload: Payload, io: HookIO): Promise<undefined> {
+  const { app, project, now } = open(payload, io);
+  try {
+    captureToolPayload(app.db, project, payload, now);
+  } finally {
+    await app.close();
+  }
+  return undefined;
+}
+
+/** Stop / SubagentStop: read the new part of the transcript, plus the final message the file may not hold yet. */
+export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
+  if (payload.stop_hook_active === true) return undefined; // a continuation forced by another Stop hook
+  const { app, project, now, session } = open(payload, io);
+  try {
+    const sub = payload.hook_event_name === "SubagentStop";
+    const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
+    // A subagent's transcript gets its own offset row; its events still belong to the session.
+    const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
+    captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
+    chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now); // searchable by BM25 at once
+  } finally {
+    await app.close();
+  }
+  return undefined;
+}
+
+/** PreCompact: catch up with the transcript, then record a snapshot of the session's state. */
+export async function preCompact(payload: Payload, io: HookIO): Promise<undefined> {
+  const { app, project, now, session } = open(payload, io);
+  try {
+    captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
+    recordSnapshot(app.db, project, session, now, str(payload, "trigger") ?? "unknown");
+    chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now);
+  } finally {
+    await app.close();
+  }
+  return undefined;
+}
+
+export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: string, session: string, now: number, trigger: string): void {
+  const sessions = new SessionStore(db);
+  const events = new EventStore(db);
+  const state = sessions.taskState(sessions.get(session));
+  const open = state ? listTasks(state).filter((t) => t.status === "pending" || t.status === "in_progress") : [];
+  const recent = events.recent(project, { session, limit: 200 });
+  const decisions = recent.filter((e) => (e.type === "decision" || e.type === "rejected") && (e.confidence ?? 1) >= 0.6).slice(0, 10);
+  const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files))].slice(0, 20);
+  const text = [
+    `Compaction (${trigger}) snapshot: ${open.length} open task(s)${open.length ? `: ${open.map((t) => `[${t.status}] ${t.content}`).join("; ")}` : ""}`,
+    decisions.length ? `Decisions: ${decisions.map((d) => d.text).join(" | ")}` : "",
+    files.length ? `Files touched: ${files.join(", ")}` : "",
+  ].filter(Boolean).join("\n");
+  events.insert(project, [{ id: `snapshot:${session}:${now}`, type: "snapshot", time: new Date(now).toISOString(), session, files, text, metadata: { trigger, openTasks: open.length } }], () => now);
+}
+
+/** SessionEnd: a quick end marker (the budget is 1.5 s shared by every SessionEnd hook). */
+export async function sessionEnd(payload: Payload, io: HookIO): Promise<undefined> {
+  const { app, project, now, session } = open(payload, io);
+  try {
+    const sessions = new SessionStore(app.db);
+    sessions.touch(session, project, now, str(payload, "transcript_path"));
+    sessions.end(session, str(payload, "reason") ?? "other", now);
+  } finally {
+    await app.close();
+  }
+  return undefined;
+}

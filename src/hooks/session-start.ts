@@ -1,0 +1,49 @@
+import { openApp } from "../app.js";
+import { buildBriefing, type BriefTask } from "../brief/briefing.js";
+import { listTasks } from "../capture/extract/tasks.js";
+import { captureTranscript } from "../capture/record.js";
+import { redact } from "../capture/redact.js";
+import { resolveProject } from "../project/identity.js";
+import { EventStore } from "../store/events.js";
+import { SessionStore } from "../store/sessions.js";
+import { str, type Payload } from "./contract.js";
+import type { HookIO } from "./run.js";
+
+export const BRIEFING_TOKENS = 2_500;
+
+/**
+ * SessionStart: the briefing. On "compact" (PreCompact does not always fire) the transcript is
+ * caught up first, so the tasks and decisions of this very session are restored.
+ */
+export async function sessionStart(payload: Payload, io: HookIO): Promise<string | undefined> {
+  const app = openApp(io.env, { tolerateConfigErrors: true });
+  try {
+    const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
+    const now = (io.now ?? Date.now)();
+    const session = str(payload, "session_id") ?? "";
+    const source = str(payload, "source") ?? "startup";
+    const sessions = new SessionStore(app.db);
+    if (source === "compact" || source === "resume") captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
+    sessions.touch(session, project, now, str(payload, "transcript_path"));
+
+    // Open tasks: this session's list after a compaction or resume, else the latest session that has one.
+    const tasks: BriefTask[] = [];
+    const candidates = source === "compact" || source === "resume" ? [sessions.get(session)] : sessions.recent(project, 10).filter((r) => r.session !== session);
+    for (const row of candidates) {
+      const state = sessions.taskState(row);
+      if (!row || !state) continue;
+      const list = listTasks(state);
+      if (list.length === 0) continue;
+      tasks.push(...list.map((t) => ({ content: t.content, status: t.status, session: row.session, updatedAt: t.updatedAt })));
+      break;
+    }
+    const events = new EventStore(app.db).recent(project, { types: ["decision", "rejected", "learned", "preference", "file_modified", "error", "command_run"], limit: 300 });
+    const hot = app.db
+      .prepare("SELECT path, text, json_extract(metadata, '$.layout') AS layout FROM chunks WHERE project = ? AND tier = 'hot' ORDER BY path, seq LIMIT 6")
+      .all(project) as { path: string; text: string; layout: string }[];
+    const text = buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS });
+    return text === undefined ? undefined : redact(text).text;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Selected, Unhealthy } from "../embed/chain.js";
+import type { Config } from "../config/config.js";
+import { redact } from "../capture/redact.js";
+import { resolveProject } from "../project/identity.js";
+import { searchScope } from "../project/scope.js";
+import { queryTerms } from "../retrieve/fts-query.js";
+import { search, type Mode } from "../retrieve/search.js";
+import type { Db } from "../store/db.js";
+import type { VectorStore } from "../store/vectors.js";
+import { formatInjection } from "./format.js";
+import { skipReason } from "./prompt-filter.js";
+
+export interface PromptContext {
+  db: Db;
+  config: Config;
+  vectors: () => Promise<VectorStore>;
+  pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
+  projectRoot: (project: string) => string | undefined;
+}
+
+export interface PromptRequest {
+  prompt: string;
+  cwd: string;
+  session: string;
+}
+
+/**
+ * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
+ * skip prompts that need none, search the hook's project, drop what this session already got,
+ * apply the floor and budget, redact, and record what was injected.
+ */
+export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode, now: number): Promise<string | undefined> {
+  if (skipReason(req.prompt)) return undefined;
+  const project = resolveProject(req.cwd);
+  const q = ctx.config.query;
+  const res = await search(
+    { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold },
+  );
+  const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);
+  const out = formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
+  if (!out) return undefined;
+  const ins = ctx.db.prepare("INSERT OR IGNORE INTO injections (session, chunk_id, at) VALUES (?, ?, ?)");
+  ctx.db.transaction(() => out.ids.forEach((id) => ins.run(req.session, id, now)))();
+  return out.text;
+}

@@ -1,0 +1,90 @@
+import { basename, relative } from "node:path";
+
+/**
+ * What goes into the model's context for a prompt: the few results that clear the relevance
+ * floor, as compact markdown with provenance, within a character budget. Pure.
+ */
+export interface Candidate {
+  id: string;
+  text: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  headingPath: string[];
+  kind: string;
+  date: string | null;
+  project: string;
+  legs: { bm25?: { rank: number; score: number }; vector?: { rank: number; score: number } };
+}
+
+export interface InjectOptions {
+  budgetChars: number;
+  maxItems: number;
+  /** Minimum share of the prompt's content words a lexical match must contain. */
+  minTermCoverage: number;
+  /** Minimum cosine similarity for a match found only by the vector leg. */
+  minSimilarity: number;
+}
+
+export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 };
+
+/** A crude stem: lower case, common English suffixes off, first 6 letters ("indexing", "indexer" → "index"). */
+const stem = (w: string) => {
+  const l = w.toLowerCase();
+  return (l.length > 5 ? l.replace(/(ations?|ings?|ers?|ed|es|s|ly)$/, "") : l).slice(0, 6);
+};
+
+/** Share of the query's content terms (already stop-word-free) present in the text. */
+export function termCoverage(queryTerms: string[], text: string): number {
+  if (queryTerms.length === 0) return 0;
+  const have = new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map(stem));
+  const wanted = [...new Set(queryTerms.map(stem))];
+  return wanted.filter((t) => have.has(t)).length / wanted.length;
+}
+
+/** The relevance floor: weak matches are dropped, so a prompt about nothing stored injects nothing. */
+export function passesFloor(c: Candidate, queryTerms: string[], o: InjectOptions): boolean {
+  if (c.legs.vector && c.legs.vector.score >= o.minSimilarity) return true;
+  const coverage = termCoverage(queryTerms, `${c.headingPath.join(" ")} ${c.text}`);
+  const needed = Math.min(2, queryTerms.length);
+  return coverage >= o.minTermCoverage && coverage * queryTerms.length >= needed;
+}
+
+function where(c: Candidate): string {
+  if (c.path.startsWith("session:")) return `session ${c.path.slice(8, 16)}`;
+  const rel = c.project.startsWith("/") ? relative(c.project, c.path) : basename(c.path);
+  return `${rel.startsWith("..") ? c.path : rel}:${c.startLine}`;
+}
+
+function squash(text: string): string {
+  return text
+    .split("\n")
+    .filter((l) => !/^ {0,3}#{1,6}\s/.test(l))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Formats the memories; undefined when nothing passes. `redact` runs on every snippet. */
+export function formatInjection(cands: Candidate[], queryTerms: string[], o: InjectOptions, redact: (s: string) => string): { text: string; ids: string[] } | undefined {
+  const kept = cands.filter((c) => passesFloor(c, queryTerms, o)).slice(0, o.maxItems);
+  if (kept.length === 0) return undefined;
+  const header = "Possibly relevant project memory (from mem; may be outdated, verify before relying on it):";
+  const lines: string[] = [header];
+  const ids: string[] = [];
+  let used = header.length;
+  for (const c of kept) {
+    const meta = [c.kind, where(c), c.date ? c.date.slice(0, 10) : undefined].filter(Boolean).join(" · ");
+    const heading = c.headingPath.length > 0 ? `${c.headingPath[c.headingPath.length - 1]}: ` : "";
+    const prefix = `- [${meta}] ${heading}`;
+    const room = o.budgetChars - used - prefix.length - 2;
+    if (room < 60) break;
+    let body = redact(squash(c.text));
+    if (body.length > Math.min(room, 600)) body = `${body.slice(0, Math.min(room, 600) - 1).replace(/\s+\S*$/, "")}…`;
+    const line = `${prefix}${body}`;
+    lines.push(line);
+    ids.push(c.id);
+    used += line.length + 1;
+  }
+  return ids.length > 0 ? { text: lines.join("\n"), ids } : undefined;
+}

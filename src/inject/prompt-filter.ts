@@ -1,0 +1,16 @@
+/**
+ * Which prompts need no memory: very short ones, acknowledgements, slash commands and the
+ * messages Claude Code injects itself (`<task-notification>` and friends). Pure.
+ */
+const ACK = /^(ok(ay)?|k|yes|yep|yeah|no|nope|y|n|sure|thanks?( you)?|thx|ty|lgtm|looks good|sounds good|great|nice|cool|perfect|good|done|go( ahead)?|continue|proceed|do it|next|retry|again|stop|wait|hm+|yes please|please do|ship it)[\s.!?]*$/i;
+
+export function skipReason(prompt: string): string | undefined {
+  const p = prompt.trim();
+  if (p === "") return "empty";
+  if (/^<(task-notification|command-name|command-message|local-command-stdout|system-reminder|bash-input|bash-stdout)\b/i.test(p)) return "injected by Claude Code";
+  if (p.startsWith("/")) return "slash command";
+  if (ACK.test(p)) return "acknowledgement";
+  const words = p.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length < 3 || p.length < 12) return "too short";
+  return undefined;
+}

@@ -1,0 +1,296 @@
+/**
+ * File side of `mem install` / `mem uninstall`: which settings file a scope means, reading it,
+ * a timestamped backup, and an atomic write (temp file in the same directory + rename).
+ * Every function takes its paths and environment explicitly, so tests never touch the real ~/.claude.
+ */
+import { execFileSync } from "node:child_process";
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { resolveProject } from "../project/identity.js";
+import { unifiedDiff } from "./diff.js";
+import type { HookTarget } from "./hooks.js";
+import { findMemHooks, formatSettings, installHooks, isObject, parseSettingsText, sameJson, SettingsError, uninstallHooks, type JsonObject, type TextFormat } from "./settings.js";
+
+export const SCOPES = ["user", "project", "local"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The environment and working directory the scope paths are resolved from. */
+export interface Where {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** `$CLAUDE_CONFIG_DIR` when set (it replaces `~/.claude`, HOOKS.md §5.1), else `$HOME/.claude`. */
+export function userConfigDir(where: Where): string {
+  const dir = where.env.CLAUDE_CONFIG_DIR;
+  if (dir !== undefined && dir.trim() !== "") return resolve(where.cwd, dir);
+  const home = where.env.HOME || where.env.USERPROFILE || homedir();
+  return join(home, ".claude");
+}
+
+/** The git top level enclosing `cwd` (a `.git` directory or file), else `cwd` itself. */
+export function projectRoot(cwd: string): string {
+  return resolveProject(cwd).root ?? resolve(cwd);
+}
+
+/** The settings file a scope writes (HOOKS.md §1.1). */
+export function settingsPath(scope: Scope, where: Where): string {
+  if (scope === "user") return join(userConfigDir(where), "settings.json");
+  return join(projectRoot(where.cwd), ".claude", scope === "project" ? "settings.json" : "settings.local.json");
+}
+
+export interface SettingsFile {
+  file: string;
+  exists: boolean;
+  /** The file's text ("" when absent). */
+  text: string;
+  settings: JsonObject;
+  format: TextFormat;
+}
+
+/**
+ * Reads and parses a settings file; an absent file is an empty object.
+ * @throws SettingsError when it is not valid JSON, not an object, or has a non-object `hooks`.
+ */
+export function readSettingsFile(file: string): SettingsFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { file, exists: false, text: "", ...parseSettingsText("") };
+    if (code === "EISDIR") throw new SettingsError("it is a directory");
+    throw err;
+  }
+  return { file, exists: true, text, ...parseSettingsText(text) };
+}
+
+/** The path to write: the target of a symlink (dotfile managers link settings.json), else the path. */
+function writePath(file: string): string {
+  try {
+    if (lstatSync(file).isSymbolicLink()) return realpathSync(file);
+  } catch {
+    // absent
+  }
+  return file;
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[:.]/g, "-");
+}
+
+/** Copies `file` to `<file>.bak-<timestamp>` (never overwriting an existing backup); returns its path. */
+export function backupFile(file: string, now: Date = new Date()): string {
+  const base = `${file}.bak-${stamp(now)}`;
+  for (let n = 1; ; n++) {
+    const path = n === 1 ? base : `${base}-${n}`;
+    try {
+      copyFileSync(file, path, constants.COPYFILE_EXCL);
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;
+    }
+  }
+}
+
+/**
+ * Writes `text` to `file` atomically: a temp file in the same directory (same mode as the old
+ * file), fsync, then rename over it. `expected` is the text read before: when the file changed
+ * meanwhile (Claude Code writes settings too), nothing is written and an error is thrown.
+ * `beforeRename` runs just before the rename (the backup).
+ */
+export function writeFileAtomic(file: string, text: string, expected?: string, beforeRename?: () => void): void {
+  const target = writePath(file);
+  const dir = dirname(target);
+  mkdirSync(dir, { recursive: true });
+  let mode: number | undefined;
+  try {
+    mode = statSync(target).mode & 0o7777;
+  } catch {
+    // new file: default mode (umask applies)
+  }
+  const tmp = join(dir, `.${basename(target)}.mem-tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  const fd = openSync(tmp, "wx", mode ?? 0o666);
+  try {
+    try {
+      if (mode !== undefined) fchmodSync(fd, mode);
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (expected !== undefined) {
+      let now = "";
+      try {
+        now = readFileSync(target, "utf8");
+      } catch {
+        // absent
+      }
+      if (now !== expected) throw new Error(`${file} changed while mem was updating it; nothing was written, run the command again`);
+    }
+    beforeRename?.();
+    renameSync(tmp, target);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already renamed or gone
+    }
+    throw err;
+  }
+  if (process.platform !== "win32") {
+    try {
+      const dfd = openSync(dir, "r");
+      try {
+        fsyncSync(dfd);
+      } finally {
+        closeSync(dfd);
+      }
+    } catch {
+      // best effort
+    }
+  }
+}
+
+export type Action = "install" | "uninstall";
+
+export interface ApplyReport {
+  action: Action;
+  scope: Scope;
+  file: string;
+  /** The file differs (or would differ, under --dry-run) from what was there. */
+  changed: boolean;
+  /** The backup of the previous file; null when nothing was written or there was no file. */
+  backup: string | null;
+  /** install: the events our hooks are registered for; uninstall: the events they were removed from. */
+  events: string[];
+  status: "installed" | "updated" | "already-installed" | "uninstalled" | "not-installed";
+  dryRun: boolean;
+  /** The file did not exist (install creates it). */
+  created: boolean;
+  /** Unified diff of the change ("" when unchanged). */
+  diff: string;
+  warnings: string[];
+}
+
+export interface ApplyOptions {
+  scope: Scope;
+  where: Where;
+  /** Defaults to the scope's file. */
+  file?: string;
+  dryRun?: boolean;
+  now?: Date;
+}
+
+function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyReport {
+  const file = opts.file ?? settingsPath(opts.scope, opts.where);
+  let read: SettingsFile;
+  try {
+    read = readSettingsFile(file);
+  } catch (err) {
+    if (err instanceof SettingsError) throw new SettingsError(`refusing to change ${file}: ${err.message}; nothing was written`);
+    throw err;
+  }
+  let result;
+  try {
+    result = action === "install" ? installHooks(read.settings, target!) : uninstallHooks(read.settings);
+  } catch (err) {
+    if (err instanceof SettingsError) throw new SettingsError(`refusing to change ${file}: ${err.message}; nothing was written`);
+    throw err;
+  }
+  const changed = result.changed || (action === "install" && !read.exists);
+  const text = changed ? formatSettings(result.settings, read.format) : read.text;
+  const report: ApplyReport = {
+    action,
+    scope: opts.scope,
+    file,
+    changed,
+    backup: null,
+    events: result.events,
+    status: result.status,
+    dryRun: opts.dryRun === true,
+    created: action === "install" && !read.exists,
+    diff: changed ? unifiedDiff(read.text, text, read.exists ? file : "/dev/null", file) : "",
+    warnings: warnings(action, opts, file, result.settings, target),
+  };
+  if (!changed || opts.dryRun) return report;
+  writeFileAtomic(file, text, read.text, () => {
+    if (read.exists) report.backup = backupFile(file, opts.now);
+  });
+  return report;
+}
+
+/** Merges our hooks into the scope's settings file (idempotent; backup; atomic). */
+export function installToFile(opts: ApplyOptions & { target: HookTarget }): ApplyReport {
+  return apply("install", opts, opts.target);
+}
+
+/** Removes our hooks from the scope's settings file (backup; atomic). */
+export function uninstallFromFile(opts: ApplyOptions): ApplyReport {
+  return apply("uninstall", opts);
+}
+
+function tryRead(file: string): JsonObject | undefined {
+  try {
+    const r = readSettingsFile(file);
+    return r.exists ? r.settings : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Things the user should know: duplicates in other scopes, the plugin, disabled hooks, shared files. */
+function warnings(action: Action, opts: ApplyOptions, file: string, after: JsonObject, target: HookTarget | undefined): string[] {
+  const out: string[] = [];
+  const ours = findMemHooks(after);
+  const files = new Map<Scope, string>();
+  for (const s of SCOPES) files.set(s, s === opts.scope ? file : settingsPath(s, opts.where));
+  for (const [scope, other] of files) {
+    const settings = scope === opts.scope ? after : other === file ? undefined : tryRead(other);
+    if (!settings) continue;
+    const plugins = settings.enabledPlugins;
+    if (action === "install" && isObject(plugins) && Object.entries(plugins).some(([k, v]) => /^mem@/.test(k) && v === true)) {
+      out.push(`the mem plugin is enabled in ${other}: its hooks run in addition to these, so every event would be handled twice; install one or the other`);
+    }
+    if (scope === opts.scope) continue;
+    const theirs = findMemHooks(settings);
+    if (theirs.length === 0) continue;
+    if (action === "uninstall") out.push(`mem hooks are still installed in ${other} (run \`mem uninstall --scope ${scope}\` to remove them)`);
+    else if (!theirs.every((t) => ours.some((o) => o.event === t.event && sameJson(o.handler, t.handler)))) {
+      out.push(`mem hooks with other paths or settings are also installed in ${other}; both would run (remove them with \`mem uninstall --scope ${scope}\`)`);
+    }
+  }
+  if (action === "install" && after.disableAllHooks === true) out.push(`${file} sets "disableAllHooks": true, so no hook in it runs`);
+  if (action === "install" && opts.scope === "project" && target) {
+    out.push("project settings are usually committed: these hooks hold this machine's absolute paths (node, this mem checkout); teammates without them would see hook errors. Consider --scope local, or the plugin");
+  }
+  if (action === "install" && opts.scope === "local") {
+    const root = projectRoot(opts.where.cwd);
+    const rel = relative(root, file);
+    try {
+      const env = { ...process.env };
+      for (const [k, v] of Object.entries(opts.where.env)) if (v !== undefined) env[k] = v;
+      execFileSync("git", ["check-ignore", "-q", "--", rel], { cwd: root, env, stdio: "ignore", timeout: 5_000 });
+    } catch (err) {
+      // exit 1: not ignored; anything else (no git, not a repo) says nothing
+      if ((err as { status?: number }).status === 1) out.push(`${rel} is not git-ignored; add it to .gitignore (it holds machine-specific paths)`);
+    }
+  }
+  return out;
+}

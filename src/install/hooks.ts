@@ -1,0 +1,90 @@
+/**
+ * The Claude Code hooks mem registers: one table shared by `mem install` (settings files, absolute
+ * paths) and the plugin's `hooks/hooks.json` (`${CLAUDE_PLUGIN_ROOT}`). See HOOKS.md §1.2, §1.4, §2.4, §8.
+ *
+ * Every handler uses the exec form (`command` = the executable, `args` = its arguments; no shell,
+ * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.js> hook <name>`.
+ */
+
+export interface MemHook {
+  /** Claude Code event name (case-sensitive key under `hooks`). */
+  event: string;
+  /** The `mem hook <name>` argument. */
+  name: string;
+  /** Omitted for events without matcher support and where every value should match. */
+  matcher?: string;
+  /** SECONDS (HOOKS.md §2.4). Above the hook's own internal deadline. */
+  timeout: number;
+  /** Background hook: cannot block, never delays Claude (HOOKS.md §2.5). */
+  async?: true;
+}
+
+export const MEM_HOOKS: readonly MemHook[] = [
+  // Briefing on every source (startup, resume, clear, compact, fork): the hook itself decides by `source`.
+  { event: "SessionStart", name: "session-start", timeout: 10 },
+  // Retrieval; the client keeps its own small budget, this is only the outer guard.
+  { event: "UserPromptSubmit", name: "user-prompt-submit", timeout: 5 },
+  { event: "PostToolUse", name: "post-tool-use", matcher: "*", async: true, timeout: 30 },
+  { event: "PostToolUseFailure", name: "post-tool-use-failure", matcher: "*", async: true, timeout: 30 },
+  { event: "Stop", name: "stop", timeout: 10 },
+  { event: "SubagentStop", name: "subagent-stop", timeout: 10 },
+  { event: "PreCompact", name: "pre-compact", timeout: 10 },
+  // SessionEnd hooks share a 1.5 s budget, raised to the largest settings-file timeout: 2 s gives
+  // node's start-up some room. Plugin timeouts do not raise it (HOOKS.md §2.4, §1.4).
+  { event: "SessionEnd", name: "session-end", timeout: 2 },
+];
+
+/** The plugin root placeholder Claude Code substitutes in plugin hook commands (HOOKS.md §1.4). */
+export const PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}";
+
+export const PLUGIN_HOOKS_DESCRIPTION = "mem: local-first semantic memory (briefing, retrieval and capture hooks)";
+
+export interface CommandHandler {
+  type: "command";
+  command: string;
+  args: string[];
+  async?: true;
+  timeout: number;
+}
+
+export interface MatcherGroup {
+  matcher?: string;
+  hooks: CommandHandler[];
+}
+
+/** Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.js`. */
+export interface HookTarget {
+  node: string;
+  bin: string;
+}
+
+export function handlerFor(hook: MemHook, target: HookTarget): CommandHandler {
+  return {
+    type: "command",
+    command: target.node,
+    args: [target.bin, "hook", hook.name],
+    ...(hook.async ? { async: true as const } : {}),
+    timeout: hook.timeout,
+  };
+}
+
+export function groupFor(hook: MemHook, target: HookTarget): MatcherGroup {
+  return { ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), hooks: [handlerFor(hook, target)] };
+}
+
+/** The `hooks` object for a target: event → [one matcher group with our handler]. */
+export function hooksObject(target: HookTarget, hooks: readonly MemHook[] = MEM_HOOKS): Record<string, MatcherGroup[]> {
+  const out: Record<string, MatcherGroup[]> = {};
+  for (const h of hooks) (out[h.event] ??= []).push(groupFor(h, target));
+  return out;
+}
+
+/** The plugin's `hooks/hooks.json`: `node "${CLAUDE_PLUGIN_ROOT}/bin/mem.js" hook <name>` in exec form. */
+export function pluginHooksFile(): { description: string; hooks: Record<string, MatcherGroup[]> } {
+  return { description: PLUGIN_HOOKS_DESCRIPTION, hooks: hooksObject({ node: "node", bin: `${PLUGIN_ROOT}/bin/mem.js` }) };
+}
+
+/** The text of `hooks/hooks.json`, as a regeneration script would write it. */
+export function pluginHooksText(): string {
+  return `${JSON.stringify(pluginHooksFile(), null, 2)}\n`;
+}

@@ -1,0 +1,311 @@
+/**
+ * Pure merge / unmerge of mem's hooks into a parsed Claude Code settings object (HOOKS.md §1.2).
+ * No I/O: the caller reads and writes files (files.ts).
+ *
+ * Our handlers are recognised by their command, not by a marker key: `… bin/mem.js hook <name>`
+ * (or `mem hook <name>` via PATH), in exec form (`command` + `args`) or shell form (one string).
+ * That also catches hand-written entries and entries written from another checkout, which an
+ * install replaces in place instead of duplicating. Everything else is left exactly as it was,
+ * key order included.
+ */
+import { MEM_HOOKS, handlerFor, groupFor, type HookTarget, type MemHook } from "./hooks.js";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** The settings file cannot be merged safely; nothing is written. */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recognising our handlers
+
+/** Splits a shell command into words: '…' and "…" group; backslashes stay literal (Windows paths). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (quote === '"' && c === "\\" && (command[i + 1] === '"' || command[i + 1] === "\\")) cur += command[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/** `…/bin/mem.js` (any checkout, or `${CLAUDE_PLUGIN_ROOT}/bin/mem.js`), or the `mem` command itself. */
+function isMemExecutable(word: string): boolean {
+  if (/(^|[\\/])bin[\\/]mem\.js$/.test(word)) return true;
+  const base = word.split(/[\\/]/).pop() ?? "";
+  return base === "mem" || base === "mem.cmd" || base === "mem.exe";
+}
+
+/** The `mem hook <name>` name when this handler is one of ours, else undefined. */
+export function memHookName(handler: unknown): string | undefined {
+  if (!isObject(handler) || handler.type !== "command" || typeof handler.command !== "string") return undefined;
+  let words: string[];
+  if (handler.args !== undefined) {
+    if (!Array.isArray(handler.args) || !handler.args.every((a) => typeof a === "string")) return undefined;
+    words = [handler.command, ...(handler.args as string[])];
+  } else {
+    words = shellWords(handler.command);
+  }
+  for (let i = 0; i + 2 < words.length; i++) {
+    if (isMemExecutable(words[i]!) && words[i + 1] === "hook" && /^[a-z][a-z0-9-]*$/.test(words[i + 2]!)) return words[i + 2];
+  }
+  return undefined;
+}
+
+export interface FoundHook {
+  event: string;
+  name: string;
+  matcher: Json | undefined;
+  handler: JsonObject;
+}
+
+/** Every handler of ours in a settings object, in file order. */
+export function findMemHooks(settings: unknown): FoundHook[] {
+  const out: FoundHook[] = [];
+  if (!isObject(settings) || !isObject(settings.hooks)) return out;
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      for (const h of group.hooks) {
+        const name = memHookName(h);
+        if (name !== undefined) out.push({ event, name, matcher: group.matcher, handler: h as JsonObject });
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merge and unmerge
+
+export type InstallStatus = "installed" | "updated" | "already-installed";
+export type UninstallStatus = "uninstalled" | "not-installed";
+
+export interface MergeResult<S extends string> {
+  /** A new object; the input is never modified. Equal (JSON text) to the input when `changed` is false. */
+  settings: JsonObject;
+  changed: boolean;
+  status: S;
+  /** install: the events our hooks are registered for; uninstall: the events they were removed from. */
+  events: string[];
+  /** Events where a handler of ours was added, rewritten in place (e.g. new paths), or removed. */
+  added: string[];
+  updated: string[];
+  removed: string[];
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+/** Deep equality that ignores object key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}
+
+/** `"*"`, `""` and no matcher all match everything (HOOKS.md §1.3). */
+function matcherKey(m: unknown): string | null {
+  if (m === undefined || m === "" || m === "*") return "";
+  return typeof m === "string" ? m : null;
+}
+
+function checkTopLevel(settings: unknown): asserts settings is JsonObject {
+  if (!isObject(settings)) throw new SettingsError(`the settings file must hold a JSON object, not ${describe(settings)}`);
+  if (settings.hooks !== undefined && !isObject(settings.hooks)) throw new SettingsError(`"hooks" must be an object (event → matcher groups), not ${describe(settings.hooks)}`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/**
+ * Removes our handlers except those in `keep`; drops the matcher groups and event arrays that
+ * this removal leaves empty (groups that were already empty stay). Returns the events touched.
+ */
+function removeOurs(hooks: JsonObject, keep: Set<unknown>): string[] {
+  const touched: string[] = [];
+  for (const event of Object.keys(hooks)) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    let removedHere = false;
+    const nextGroups: Json[] = [];
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) {
+        nextGroups.push(group);
+        continue;
+      }
+      const kept = group.hooks.filter((h) => keep.has(h) || memHookName(h) === undefined);
+      if (kept.length === group.hooks.length) {
+        nextGroups.push(group);
+        continue;
+      }
+      removedHere = true;
+      if (kept.length > 0) {
+        group.hooks = kept;
+        nextGroups.push(group);
+      }
+    }
+    if (!removedHere) continue;
+    touched.push(event);
+    if (nextGroups.length > 0) hooks[event] = nextGroups;
+    else delete hooks[event];
+  }
+  return touched;
+}
+
+/**
+ * Merges our hooks for `target` into `settings`. Idempotent: a second call returns `changed: false`.
+ * A handler of ours already in the right event and matcher group is rewritten in place (new node or
+ * checkout path) so its position is kept; our handlers anywhere else are removed; missing ones are
+ * appended as a new matcher group at the end of the event's list.
+ * @throws SettingsError when the settings (or `hooks`, or one of our event lists) has the wrong type.
+ */
+export function installHooks(settings: unknown, target: HookTarget, hooks: readonly MemHook[] = MEM_HOOKS): MergeResult<InstallStatus> {
+  checkTopLevel(settings);
+  const hadOurs = findMemHooks(settings).length > 0;
+  for (const h of hooks) {
+    const groups = isObject(settings.hooks) ? settings.hooks[h.event] : undefined;
+    if (groups !== undefined && !Array.isArray(groups)) throw new SettingsError(`"hooks.${h.event}" must be an array of matcher groups, not ${describe(groups)}`);
+  }
+  const out = clone(settings);
+  const existing = isObject(out.hooks) ? out.hooks : undefined;
+  const keep = new Set<unknown>();
+  const missing: MemHook[] = [];
+  const updated: string[] = [];
+  for (const h of hooks) {
+    let placed = false;
+    const groups = existing?.[h.event];
+    for (const group of Array.isArray(groups) ? groups : []) {
+      if (placed) break;
+      if (!isObject(group) || !Array.isArray(group.hooks) || matcherKey(group.matcher) !== matcherKey(h.matcher)) continue;
+      const i = group.hooks.findIndex((x) => !keep.has(x) && memHookName(x) === h.name);
+      if (i < 0) continue;
+      const want = handlerFor(h, target);
+      if (!sameJson(group.hooks[i], want)) {
+        group.hooks[i] = want as unknown as JsonObject;
+        updated.push(h.event);
+      }
+      keep.add(group.hooks[i]);
+      placed = true;
+    }
+    if (!placed) missing.push(h);
+  }
+  const removed = existing ? removeOurs(existing, keep) : [];
+  const added: string[] = [];
+  if (missing.length > 0) {
+    const target_hooks = (out.hooks = existing ?? {});
+    for (const h of missing) {
+      const list = target_hooks[h.event];
+      const group = groupFor(h, target) as unknown as JsonObject;
+      target_hooks[h.event] = Array.isArray(list) ? [...list, group] : [group];
+      added.push(h.event);
+    }
+  }
+  const changed = JSON.stringify(out) !== JSON.stringify(settings);
+  return {
+    settings: changed ? out : clone(settings),
+    changed,
+    status: !changed ? "already-installed" : hadOurs ? "updated" : "installed",
+    events: hooks.map((h) => h.event),
+    added,
+    updated,
+    removed: removed.filter((e) => !added.includes(e) && !updated.includes(e)),
+  };
+}
+
+/**
+ * Removes every handler of ours, the matcher groups and events this leaves empty, and `hooks`
+ * itself when we emptied it. Everything else is kept as it was.
+ * @throws SettingsError when the settings or `hooks` has the wrong type.
+ */
+export function uninstallHooks(settings: unknown): MergeResult<UninstallStatus> {
+  checkTopLevel(settings);
+  const out = clone(settings);
+  const removed = isObject(out.hooks) ? removeOurs(out.hooks, new Set()) : [];
+  if (removed.length > 0 && isObject(out.hooks) && Object.keys(out.hooks).length === 0) delete out.hooks;
+  const changed = removed.length > 0;
+  return { settings: out, changed, status: changed ? "uninstalled" : "not-installed", events: removed, added: [], updated: [], removed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: parse and re-serialise in the file's own style
+
+export interface TextFormat {
+  indent: string;
+  eol: "\n" | "\r\n";
+  finalNewline: boolean;
+  bom: boolean;
+}
+
+export const DEFAULT_FORMAT: TextFormat = { indent: "  ", eol: "\n", finalNewline: true, bom: false };
+
+/**
+ * Parses a settings file's text. Empty (or whitespace-only) text is an empty object.
+ * @throws SettingsError with the line and column when the text is not valid JSON, or not an object.
+ */
+export function parseSettingsText(text: string): { settings: JsonObject; format: TextFormat } {
+  const bom = text.startsWith("\uFEFF");
+  const body = bom ? text.slice(1) : text;
+  const format: TextFormat = {
+    indent: /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(body)?.[1] ?? DEFAULT_FORMAT.indent,
+    eol: body.includes("\r\n") ? "\r\n" : "\n",
+    finalNewline: body.trim() === "" ? true : /\n$/.test(body),
+    bom,
+  };
+  if (body.trim() === "") return { settings: {}, format };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const pos = /at position (\d+)/.exec(msg);
+    let where = "";
+    if (pos) {
+      const before = body.slice(0, Number(pos[1]));
+      const line = before.split("\n").length;
+      where = ` (line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
+    }
+    throw new SettingsError(`not valid JSON${where}: ${msg}`);
+  }
+  checkTopLevel(parsed);
+  return { settings: parsed, format };
+}
+
+export function formatSettings(settings: JsonObject, format: TextFormat = DEFAULT_FORMAT): string {
+  let text = JSON.stringify(settings, null, format.indent);
+  if (format.eol === "\r\n") text = text.replace(/\n/g, "\r\n");
+  return `${format.bom ? "\uFEFF" : ""}${text}${format.finalNewline ? format.eol : ""}`;
+}

@@ -1,0 +1,61 @@
+import type { TaskListState } from "../capture/extract/tasks.js";
+import type { Db } from "./db.js";
+
+export interface SessionRow {
+  session: string;
+  project: string;
+  transcript_path: string | null;
+  offset: number;
+  task_state: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  end_reason: string | null;
+  updated_at: number;
+}
+
+/** Per-session capture state: transcript offset, task list, start and end. */
+export class SessionStore {
+  constructor(readonly db: Db) {}
+
+  get(session: string): SessionRow | undefined {
+    return this.db.prepare("SELECT * FROM sessions WHERE session = ?").get(session) as SessionRow | undefined;
+  }
+
+  /** Creates the row if missing; never overwrites what is known. */
+  touch(session: string, project: string, now: number, transcriptPath?: string): SessionRow {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (session, project, transcript_path, started_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(session) DO UPDATE SET updated_at = excluded.updated_at,
+           transcript_path = coalesce(sessions.transcript_path, excluded.transcript_path)`,
+      )
+      .run(session, project, transcriptPath ?? null, now, now);
+    return this.get(session)!;
+  }
+
+  taskState(row: SessionRow | undefined): TaskListState | undefined {
+    if (!row?.task_state) return undefined;
+    try {
+      return JSON.parse(row.task_state) as TaskListState;
+    } catch {
+      return undefined;
+    }
+  }
+
+  saveTasks(session: string, state: TaskListState, now: number): void {
+    this.db.prepare("UPDATE sessions SET task_state = ?, updated_at = ? WHERE session = ?").run(JSON.stringify(state), now, session);
+  }
+
+  saveOffset(session: string, path: string, offset: number, now: number): void {
+    this.db.prepare("UPDATE sessions SET transcript_path = ?, offset = ?, updated_at = ? WHERE session = ?").run(path, offset, now, session);
+  }
+
+  end(session: string, reason: string, now: number): void {
+    this.db.prepare("UPDATE sessions SET ended_at = ?, end_reason = ?, updated_at = ? WHERE session = ?").run(now, reason, now, session);
+  }
+
+  /** Most recently active sessions of a project, newest first. */
+  recent(project: string, limit: number): SessionRow[] {
+    return this.db.prepare("SELECT * FROM sessions WHERE project = ? ORDER BY updated_at DESC LIMIT ?").all(project, limit) as SessionRow[];
+  }
+}

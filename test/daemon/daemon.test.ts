@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, describe, test } from "node:test";
+import { ask } from "../../src/daemon/client.js";
+import { lockPath, socketPath } from "../../src/daemon/paths.js";
+import { hook } from "../hooks/helpers.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const BIN = join(REPO, "bin", "mem.js");
+const tmp = mkdtempSync(join(tmpdir(), "mem-daemon-"));
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function home(name: string, idleMs = 60_000): string {
+  const h = join(tmp, name);
+  mkdirSync(h, { recursive: true });
+  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs, indexEveryMs: 200 }, embedding: { order: [] } }));
+  writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n");
+  return h;
+}
+
+function serve(h: string): { child: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
+  const child = spawn(process.execPath, [BIN, "serve"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h }, stdio: ["ignore", "ignore", "pipe"] });
+  children.push(child);
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  return { child, exited, stderr: () => err };
+}
+
+async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+}
+
+const up = (h: string) => async () => (await ask(h, { op: "ping" }, 500)).kind === "reply";
+
+describe("the warm daemon", () => {
+  test("starts, answers two clients at once, and exits by itself when idle, cleaning up", async () => {
+    const h = home("idle", 1_500);
+    const d = serve(h);
+    await until(up(h));
+    assert.ok(existsSync(lockPath(h)));
+    assert.equal(readFileSync(lockPath(h), "utf8").trim(), String(d.child.pid));
+    const req = { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "s" };
+    const [a, b] = await Promise.all([ask(h, req, 5_000), ask(h, { ...req, session: "t" }, 5_000)]);
+    for (const r of [a, b]) {
+      assert.equal(r.kind, "reply");
+      assert.equal(r.kind === "reply" && r.reply.ok, true);
+    }
+    assert.equal(await d.exited, 0, d.stderr());
+    assert.ok(!existsSync(lockPath(h)), "lock released");
+    assert.ok(!existsSync(socketPath(h)), "socket removed");
+    assert.match(d.stderr(), /stopping \(idle\)/);
+  });
+
+  test("one daemon per data home: a second one exits at once", async () => {
+    const h = home("single");
+    const first = serve(h);
+    await until(up(h));
+    const second = serve(h);
+    assert.equal(await second.exited, 0);
+    assert.match(second.stderr(), /already running .*pid \d+/);
+    assert.equal((await ask(h, { op: "stop" }, 2_000)).kind, "reply");
+    assert.equal(await first.exited, 0);
+  });
+
+  test("after kill -9 the stale lock and socket are taken over by the next daemon", async () => {
+    const h = home("stale");
+    const first = serve(h);
+    await until(up(h));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    assert.ok(existsSync(lockPath(h)), "the killed daemon left its lock");
+    assert.equal((await ask(h, { op: "ping" }, 500)).kind, "absent");
+    const next = serve(h);
+    await until(up(h));
+    assert.equal(readFileSync(lockPath(h), "utf8").trim(), String(next.child.pid));
+    await ask(h, { op: "stop" }, 2_000);
+    assert.equal(await next.exited, 0);
+  });
+
+  test("the prompt hook with no daemon answers from BM25 and starts one for next time; the next prompt goes through it", async () => {
+    const h = home("autostart");
+    const env = { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" };
+    await hook("stop", { session_id: "x", cwd: h, hook_event_name: "Stop", stop_hook_active: false }, env); // creates the store
+    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } });
+    await new Promise((r) => idx.on("exit", r));
+    const first = await hook("user-prompt-submit", { session_id: "s1", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }, env);
+    assert.equal(first.code, 0);
+    assert.match(first.stdout, /We chose SQLite over Postgres/);
+    await until(up(h));
+    const second = await hook("user-prompt-submit", { session_id: "s2", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }, env);
+    assert.match(second.stdout, /We chose SQLite over Postgres/);
+    const status = await ask(h, { op: "status" }, 2_000);
+    assert.ok(status.kind === "reply" && status.reply.ok && Number(status.reply.requests) >= 2, "the second prompt was answered by the daemon");
+    await ask(h, { op: "stop" }, 2_000);
+    await until(async () => !existsSync(lockPath(h)));
+  });
+});

@@ -1,0 +1,192 @@
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BIN = fileURLToPath(new URL("../../../bin/mem.js", import.meta.url));
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-cli-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let n = 0;
+/** A temp HOME, MEM_HOME and git repo (with a subdirectory to run from). */
+function sandbox() {
+  const dir = join(tmp, `c${++n}`);
+  const home = join(dir, "home");
+  const memHome = join(dir, "mem-home");
+  const repo = join(dir, "repo");
+  const sub = join(repo, "src", "lib");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(sub, { recursive: true });
+  try {
+    execFileSync("git", ["init", "-q", repo], { stdio: "ignore" });
+  } catch {
+    mkdirSync(join(repo, ".git"), { recursive: true }); // no git: a .git directory marks the top level all the same
+  }
+  return { dir, home, memHome, repo, sub };
+}
+
+/** The parent's environment minus anything that steers mem or Claude Code paths, with a temp HOME and MEM_HOME. */
+function env(box: { home: string; memHome: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith("MEM_") || k.startsWith("CLAUDE") || k === "NODE_TEST_CONTEXT" || k === "NODE_OPTIONS" || k === "USERPROFILE") continue;
+    out[k] = v;
+  }
+  // git must not read the developer's global config or excludes
+  for (const k of Object.keys(out)) if (k.startsWith("GIT_") || k === "XDG_CONFIG_HOME") delete out[k];
+  return { ...out, HOME: box.home, MEM_HOME: box.memHome, XDG_CONFIG_HOME: join(box.home, ".config"), GIT_CONFIG_NOSYSTEM: "1", ...extra };
+}
+
+function mem(args: string[], cwd: string, e: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: e, stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => (signal ? reject(new Error(`killed by ${signal}: ${stderr}`)) : resolve({ code, stdout, stderr })));
+  });
+}
+
+const show = (r: Run) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+const json = (r: Run) => {
+  const lines = r.stdout.split("\n").filter((l) => l.trim() !== "");
+  assert.equal(lines.length, 1, show(r));
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+};
+
+describe("mem install / uninstall (CLI)", () => {
+  test("--scope project --dry-run in a subdirectory of a git repo: the diff for <top>/.claude/settings.json, nothing written", async () => {
+    const box = sandbox();
+    const r = await mem(["install", "--scope", "project", "--dry-run"], box.sub, env(box));
+    assert.equal(r.code, 0, show(r));
+    const file = join(box.repo, ".claude", "settings.json");
+    assert.match(r.stdout, new RegExp(`^--- /dev/null\n\\+\\+\\+ ${file}\n@@ -0,0 \\+1,\\d+ @@\n\\+\\{\n`));
+    assert.ok(r.stdout.includes(`+            "command": ${JSON.stringify(process.execPath)},`), r.stdout);
+    assert.ok(r.stdout.includes(`+              ${JSON.stringify(BIN)},`), r.stdout);
+    assert.match(r.stdout, new RegExp(`dry run, nothing written: would install mem hooks in ${file} \\(project scope\\) \\(new file\\)\n`));
+    assert.match(r.stderr, /^warning: project settings are usually committed/m);
+    assert.equal(existsSync(join(box.repo, ".claude")), false);
+    assert.equal(existsSync(join(box.home, ".claude")), false);
+
+    const j = await mem(["install", "--scope", "project", "--dry-run", "--json"], box.sub, env(box));
+    assert.equal(j.code, 0, show(j));
+    const out = json(j);
+    assert.deepEqual(Object.keys(out), ["scope", "file", "changed", "backup", "events", "status", "dryRun", "warnings", "diff"]);
+    assert.deepEqual({ ...out, warnings: undefined, diff: undefined }, { scope: "project", file, changed: true, backup: null, events: EVENTS, status: "installed", dryRun: true, warnings: undefined, diff: undefined });
+    assert.equal(existsSync(join(box.repo, ".claude")), false);
+  });
+
+  test("install, install again, uninstall: --json reports; the second run is 'already installed'; a backup each time something changes", async () => {
+    const box = sandbox();
+    const file = join(box.repo, ".claude", "settings.json");
+    const original = `${JSON.stringify({ permissions: { allow: ["Bash(npm test)"] }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }] } }, null, 2)}\n`;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, original);
+
+    const r1 = await mem(["install", "--scope", "project", "--json"], box.sub, env(box));
+    assert.equal(r1.code, 0, show(r1));
+    const j1 = json(r1);
+    assert.equal(j1.file, file);
+    assert.equal(j1.changed, true);
+    assert.equal(j1.status, "installed");
+    assert.deepEqual(j1.events, EVENTS);
+    assert.match(String(j1.backup), new RegExp(`^${file}\\.bak-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z$`));
+    assert.equal(readFileSync(String(j1.backup), "utf8"), original);
+    const installed = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: { command: string; args: string[] }[] }[]> };
+    assert.deepEqual(Object.keys(installed.hooks), ["PreToolUse", ...EVENTS]);
+    const stop = installed.hooks.Stop![0]!.hooks[0]!;
+    assert.equal(stop.command, process.execPath);
+    assert.deepEqual(stop.args, [BIN, "hook", "stop"]);
+    const afterInstall = readFileSync(file, "utf8");
+
+    const r2 = await mem(["install", "--scope", "project"], box.sub, env(box));
+    assert.equal(r2.code, 0, show(r2));
+    assert.equal(r2.stdout, `mem hooks already installed in ${file} (project scope); nothing changed\n`);
+    assert.equal(readFileSync(file, "utf8"), afterInstall);
+    assert.equal(readdirSync(dirname(file)).filter((f) => f.includes(".bak-")).length, 1);
+
+    const r3 = await mem(["uninstall", "--scope", "project"], box.sub, env(box));
+    assert.equal(r3.code, 0, show(r3));
+    assert.match(r3.stdout, new RegExp(`^removed mem hooks from ${file} \\(project scope\\)\n  events: `));
+    assert.match(r3.stdout, /\n {2}backup of the previous file: .*\.bak-/);
+    assert.equal(readFileSync(file, "utf8"), original);
+
+    const r4 = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
+    assert.equal(r4.code, 0, show(r4));
+    assert.deepEqual({ ...json(r4), file: undefined }, { scope: "project", file: undefined, changed: false, backup: null, events: [], status: "not-installed", dryRun: false, warnings: [] });
+  });
+
+  test("user scope: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json when set; local scope warns about .gitignore", async () => {
+    const box = sandbox();
+    const r = await mem(["install"], box.sub, env(box));
+    assert.equal(r.code, 0, show(r));
+    const file = join(box.home, ".claude", "settings.json");
+    assert.match(r.stdout, new RegExp(`^installed mem hooks in ${file} \\(user scope\\) \\(new file\\)\n  events: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd\n  each runs: \\S+ \\S+ hook <event>\n`));
+    assert.ok(existsSync(file));
+
+    const cfg = join(box.dir, "claude-config");
+    const c = await mem(["install", "--json"], box.sub, env(box, { CLAUDE_CONFIG_DIR: cfg }));
+    assert.equal(c.code, 0, show(c));
+    assert.equal(json(c).file, join(cfg, "settings.json"));
+    assert.ok(existsSync(join(cfg, "settings.json")));
+
+    const l = await mem(["install", "--scope", "local", "--json"], box.sub, env(box));
+    assert.equal(l.code, 0, show(l));
+    assert.equal(json(l).file, join(box.repo, ".claude", "settings.local.json"));
+    if (existsSync(join(box.repo, ".git", "HEAD"))) assert.match(l.stderr, /warning: \.claude\/settings\.local\.json is not git-ignored/);
+  });
+
+  test("an invalid settings file is refused: exit 1, a clear message, the file untouched", async () => {
+    const box = sandbox();
+    const file = join(box.home, ".claude", "settings.json");
+    mkdirSync(dirname(file), { recursive: true });
+    const broken = '{\n  "model": "opus",\n  "hooks": {\n}\n';
+    writeFileSync(file, broken);
+    for (const args of [["install"], ["install", "--dry-run"], ["uninstall", "--json"]]) {
+      const r = await mem(args, box.repo, env(box));
+      assert.equal(r.code, 1, show(r));
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, new RegExp(`^mem ${args[0]}: refusing to change ${file}: not valid JSON \\(line \\d+, column \\d+\\): .*; nothing was written\n$`));
+      assert.equal(readFileSync(file, "utf8"), broken);
+      assert.deepEqual(readdirSync(dirname(file)), ["settings.json"]);
+    }
+    writeFileSync(file, '{"hooks": ["x"]}');
+    const h = await mem(["install"], box.repo, env(box));
+    assert.equal(h.code, 1, show(h));
+    assert.match(h.stderr, /"hooks" must be an object \(event → matcher groups\), not an array; nothing was written/);
+  });
+
+  test("usage: --help, a bad --scope, a stray argument; main help lists both commands", async () => {
+    const box = sandbox();
+    const help = await mem(["install", "--help"], box.repo, env(box));
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: mem install \[--scope user\|project\|local\] \[--dry-run\] \[--json\]/);
+    const uhelp = await mem(["help", "uninstall"], box.repo, env(box));
+    assert.match(uhelp.stdout, /^Usage: mem uninstall /);
+    const bad = await mem(["install", "--scope", "global"], box.repo, env(box));
+    assert.equal(bad.code, 2, show(bad));
+    assert.match(bad.stderr, /^mem install: --scope must be one of user, project, local, got "global"/);
+    const unknown = await mem(["uninstall", "--force"], box.repo, env(box));
+    assert.equal(unknown.code, 2, show(unknown));
+    const stray = await mem(["install", "user"], box.repo, env(box));
+    assert.equal(stray.code, 2, show(stray));
+    assert.match(stray.stderr, /^mem install: unexpected argument "user"/);
+    const main = await mem(["--help"], box.repo, env(box));
+    assert.match(main.stdout, /\n {2}install +register mem's hooks/);
+    assert.match(main.stdout, /\n {2}uninstall +remove mem's hooks/);
+    assert.equal(existsSync(join(box.home, ".claude")), false);
+  });
+});
