@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:hook`: the hooks as Claude Code runs them (a new process, JSON on stdin) against a
+ * project with ~10k indexed chunks. Prints p50/p95 of: a bare `node -e 0` spawn, the prompt hook
+ * with the daemon warm, the first prompt with no daemon, and the capture hooks. Not a test.
+ *
+ * Embeddings come from a loopback server speaking Ollama's API (hash vectors): the real HTTP path
+ * and the real hybrid search, without a model.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { indexPaths } from "../indexer/pipeline.js";
+import { defaultConfig } from "../src/config/config.js";
+import { ask } from "../src/daemon/client.js";
+import { OllamaProvider } from "../src/embed/ollama.js";
+import { resolveProject } from "../src/project/identity.js";
+import { openDb } from "../src/store/db.js";
+import { VectorStore } from "../src/store/vectors.js";
+import { startFakeOllama } from "../test/helpers/fake-ollama.js";
+import { percentile } from "./bench/metrics.js";
+import { syntheticCorpus, syntheticQueries } from "./bench/scale.js";
+
+const BIN = fileURLToPath(new URL("../../bin/mem.js", import.meta.url));
+const log = (s: string) => process.stdout.write(`${s}\n`);
+const PROMPTS = Number(process.env.MEM_BENCH_PROMPTS ?? 200);
+
+function run(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ ms: performance.now() - t, stdout, code }));
+    child.stdin.end(input);
+  });
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p95: percentile(s, 95), n: s.length };
+};
+const fmt = (x: { p50: number; p95: number; n: number }) => `p50 ${x.p50.toFixed(0)} ms, p95 ${x.p95.toFixed(0)} ms (n=${x.n})`;
+
+const work = mkdtempSync(join(tmpdir(), "mem-bench-hook-"));
+const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 384 });
+try {
+  const home = join(work, "home");
+  const docs = join(work, "project");
+  syntheticCorpus(docs, 10_000);
+  const env = { PATH: process.env.PATH, HOME: work, MEM_HOME: home, MEM_OLLAMA_HOST: fake.url, MEM_EMBED_ORDER: "ollama" };
+  const config = defaultConfig();
+  config.embedding.ollama.host = fake.url;
+  const db = openDb(join(home, "mem.sqlite"));
+  let store: VectorStore | undefined;
+  const summary = await indexPaths({ db, config, providers: [new OllamaProvider(config.embedding.ollama)], vectors: async () => (store ??= await VectorStore.open(join(home, "vectors"))) }, { roots: [docs], project: resolveProject(docs), full: false });
+  store?.close();
+  db.close();
+  log(`mem bench:hook — node ${process.version}, ${new Date().toISOString()}`);
+  log(`project: ${summary.chunks.total} chunks, ${summary.vector.embedded} vectors (384-dim, via a loopback Ollama-API server)`);
+
+  const bare: number[] = [];
+  for (let i = 0; i < 50; i++) bare.push((await run(["-e", "0"], "", env)).ms);
+  const bareS = stats(bare);
+  log(`\nbare \`node -e 0\` spawn: ${fmt(bareS)}`);
+
+  const queries = syntheticQueries(PROMPTS, 23).map((q) => `how did we handle ${q}?`);
+  const payload = (q: string, i: number) => JSON.stringify({ session_id: `bench-${i}`, transcript_path: "/nonexistent", cwd: docs, hook_event_name: "UserPromptSubmit", prompt: q });
+
+  // First prompt with no daemon: in-process BM25, and a daemon started for next time.
+  const cold: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await ask(home, { op: "stop" }, 2_000);
+    await new Promise((r) => setTimeout(r, 300));
+    cold.push((await run([BIN, "hook", "user-prompt-submit"], payload(queries[i]!, 10_000 + i), env)).ms);
+  }
+  log(`first prompt, no daemon (BM25 in-process, daemon spawned): ${fmt(stats(cold))}`);
+
+  // Warm daemon.
+  for (let i = 0; i < 100 && (await ask(home, { op: "ping" }, 300)).kind !== "reply"; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 5; i++) await run([BIN, "hook", "user-prompt-submit"], payload(queries[i]!, 20_000 + i), env); // warm caches
+  const warm: number[] = [];
+  let injected = 0;
+  for (const [i, q] of queries.entries()) {
+    const r = await run([BIN, "hook", "user-prompt-submit"], payload(q, i), env);
+    warm.push(r.ms);
+    if (r.stdout.includes("additionalContext")) injected++;
+  }
+  const warmS = stats(warm);
+  log(`prompt hook, daemon warm (hybrid: BM25 + vector via the daemon): ${fmt(warmS)}; ${injected}/${queries.length} prompts got context`);
+  log(`  warm p95 / bare p50 = ${(warmS.p95 / bareS.p50).toFixed(2)}× (target ≤ 1.5×)`);
+  const status = await ask(home, { op: "status" }, 2_000);
+  if (status.kind === "reply") log(`  daemon: ${JSON.stringify(status.reply)}`);
+
+  const capture: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const p = JSON.stringify({ session_id: "bench-capture", cwd: docs, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: `toolu_bench_${i}`, tool_input: { command: `npm test -- --grep case${i}` }, tool_response: { stdout: "ok ".repeat(200), stderr: "" } });
+    capture.push((await run([BIN, "hook", "post-tool-use"], p, env)).ms);
+  }
+  const capS = stats(capture);
+  log(`capture hook (post-tool-use, durable in SQLite): ${fmt(capS)}; over the bare spawn: p95 +${(capS.p95 - bareS.p50).toFixed(0)} ms (target ≤ 50 ms)`);
+  await ask(home, { op: "stop" }, 2_000);
+} finally {
+  await fake.close();
+  spawnSync("sleep", ["0.5"]);
+  rmSync(work, { recursive: true, force: true });
+}
