@@ -91,6 +91,13 @@ try {
   const warmS = stats(warm);
   log(`prompt hook, daemon warm (hybrid: BM25 + vector via the daemon): ${fmt(warmS)}; ${injected}/${queries.length} prompts got context`);
   log(`  warm p95 / bare p50 = ${(warmS.p95 / bareS.p50).toFixed(2)}× (target ≤ 1.5×)`);
+  const direct: number[] = [];
+  for (const [i, q] of queries.slice(0, 100).entries()) {
+    const t = performance.now();
+    await ask(home, { op: "prompt", prompt: q, cwd: docs, session: `direct-${i}` }, 5_000);
+    direct.push(performance.now() - t);
+  }
+  log(`  of which the daemon's answer (socket round trip from an open client, no spawn): ${fmt(stats(direct))}`);
   const status = await ask(home, { op: "status" }, 2_000);
   if (status.kind === "reply") log(`  daemon: ${JSON.stringify(status.reply)}`);
 

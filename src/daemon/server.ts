@@ -7,7 +7,9 @@ import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { memoriesForPrompt } from "../inject/for-prompt.js";
 import { ChunkStore } from "../store/chunks.js";
+import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
+import { vectorTableName } from "../store/vectors.js";
 import { acquireLock } from "./lock.js";
 import { lockPath, socketPath } from "./paths.js";
 
@@ -44,6 +46,24 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return picked;
   };
   const background = new PQueue({ concurrency: 1 });
+  // In-memory copies of vector tables, reloaded (in the background) when SQLite records new rows.
+  const state = new VecState(app.db);
+  const memory = new Map<string, MemoryIndex>();
+  const loading = new Set<string>();
+  const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
+    const version = state.count(table);
+    const idx = memory.get(table);
+    if ((!idx || idx.version !== version) && !loading.has(table)) {
+      loading.add(table);
+      void app
+        .vectors()
+        .then((store) => MemoryIndex.load(store, table, dims, version))
+        .then((m) => memory.set(table, m))
+        .catch((err: Error) => opts.log(`loading ${table} into memory failed: ${err.message}`))
+        .finally(() => loading.delete(table));
+    }
+    return idx && idx.version === version ? idx.search(vec, projects, limit) : undefined; // undefined: LanceDB answers
+  };
   let stopping = false;
 
   const server = createServer((conn) => handle(conn));
@@ -63,7 +83,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
-        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot };
+        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
         return { ok: true, ...(text ? { text } : {}) };
@@ -112,7 +132,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         chunkCapturedEvents(app.db, store, project, Date.now());
         const providers = await app.providers();
         if (providers.length === 0) continue;
-        const r = await embedStep({ project, providers, state: new VecState(app.db), vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
+        const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
         if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
       }
     }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
@@ -143,9 +163,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
   });
   touch();
   opts.log(`daemon ${process.pid} listening on ${sock}`);
-  // Warm up: pick the provider and load its model now, not on the first prompt.
+  // Warm up: pick the provider, load its model and its table into memory now, not on the first prompt.
   void pickProvider()
-    .then((p) => p.selected?.provider.embed(["warm up"]))
+    .then(async (p) => {
+      if (!p.selected) return;
+      const [v] = await p.selected.provider.embed(["warm up"]);
+      const table = vectorTableName(p.selected.provider.name, p.selected.provider.model, p.selected.dims);
+      if (state.count(table) > 0) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
+    })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));
   return done;
 }

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, statSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { dataHome } from "../config/paths.js";
-import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, parsePayload, readStdin, type HookName, type Payload } from "./contract.js";
+import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, parsePayload, readStdin, withDeadline, type HookName, type Payload } from "./contract.js";
 
 /** Hook stdin above this is dropped (and logged): a real payload is far smaller. */
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -67,16 +67,9 @@ export async function runHook(name: string, io: HookIO): Promise<0> {
       return 0;
     }
     const handler = await HANDLERS[name]();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => {
-        hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`);
-        resolve(undefined);
-      }, Math.max(0, deadlineAt - Date.now()));
-      timer.unref();
-    });
-    const text = await Promise.race([handler(payload, io, deadlineAt), timeout]);
-    clearTimeout(timer);
+    const text = await withDeadline(handler(payload, io, deadlineAt), deadlineAt - Date.now(), () =>
+      hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`),
+    );
     const out = contextOutput(HOOK_EVENTS[name], text);
     if (out) io.stdout.write(`${out}\n`);
   } catch (err) {

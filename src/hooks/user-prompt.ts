@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,8 +25,9 @@ function clientBudget(home: string): number {
   }
 }
 
-export function startDaemon(env: NodeJS.ProcessEnv): void {
+export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   try {
+    const { spawn } = await import("node:child_process");
     spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env }).unref();
   } catch (err) {
     hookLog(env, `could not start the daemon: ${(err as Error).message}`);
@@ -47,7 +47,7 @@ export async function userPromptSubmit(payload: Payload, io: HookIO): Promise<st
       return undefined;
     }
     if (r.kind === "error") hookLog(io.env, `user-prompt-submit: daemon error: ${r.error}`);
-    startDaemon(io.env);
+    await startDaemon(io.env);
   }
   const { localMemories } = await import("./user-prompt-local.js");
   return localMemories(req, io);

@@ -4,7 +4,7 @@ import { redact } from "../capture/redact.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { queryTerms } from "../retrieve/fts-query.js";
-import { search, type Mode } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { formatInjection } from "./format.js";
@@ -16,6 +16,7 @@ export interface PromptContext {
   vectors: () => Promise<VectorStore>;
   pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
   projectRoot: (project: string) => string | undefined;
+  vectorSearch?: SearchContext["vectorSearch"];
 }
 
 export interface PromptRequest {
@@ -34,7 +35,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
   const res = await search(
-    { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider },
+    { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold },
   );
   const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);

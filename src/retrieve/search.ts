@@ -2,7 +2,7 @@ import { describeUnhealthy, type Selected, type Unhealthy } from "../embed/chain
 import { ChunkStore, type ChunkRow } from "../store/chunks.js";
 import type { Db } from "../store/db.js";
 import { VecState } from "../store/vec-state.js";
-import { vectorTableName, type VectorStore } from "../store/vectors.js";
+import { vectorTableName, type VectorHit, type VectorStore } from "../store/vectors.js";
 import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, type Filters } from "./filters.js";
@@ -28,6 +28,8 @@ export interface SearchContext {
   vectors: () => Promise<VectorStore>;
   /** Project id → root directory, for relative paths and path globs. */
   projectRoot: (project: string) => string | undefined;
+  /** Replaces the LanceDB vector search (the daemon searches an in-memory copy). */
+  vectorSearch?: (table: string, dims: number, vector: Float32Array, projects: string[] | undefined, limit: number) => Promise<VectorHit[] | undefined>;
 }
 
 export interface SearchResult {
@@ -80,8 +82,8 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   let hits: LegHit[];
   try {
     const [vec] = await provider.embed([opts.text]);
-    const store = await ctx.vectors();
-    hits = (await store.search(table, vec!, opts.filters.projects, limit)).map((h) => ({ id: h.id, score: h.similarity }));
+    const found = (await ctx.vectorSearch?.(table, dims, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
+    hits = found.map((h) => ({ id: h.id, score: h.similarity }));
   } catch (err) {
     return { hits: [], reason: (err as Error).message };
   }
