@@ -8,6 +8,7 @@ import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
+import { redact, redactDeep } from "../src/capture/redact.js";
 import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
@@ -72,7 +73,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
     });
     if (repeated.length > 0) warn(`${file.path}: ${repeated.length} event line(s) repeating an earlier event id skipped (first: line ${repeated[0]!.line}, id ${repeated[0]!.id})`);
     const chunks = kept.map((ev): NewChunk => {
-      const body = eventText(ev);
+      const body = redact(eventText(ev)).text;
       return {
         id: ev.id ? sha(project, file.path, "event", ev.id) : idOf(ev.type, `${ev.time ?? ""}\0${body}`),
         kind: ev.type.toLowerCase(),
@@ -93,7 +94,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const { tier, layout } = tierOf(file.rel);
   const kind = fm.meta.kind ?? layout;
   const chunks = chunkMarkdown(fm.body, config.index, fm.bodyLine).map((c): NewChunk => {
-    const heading = c.headingPath.join(" > ");
+    const heading = redact(c.headingPath.join(" > ")).text;
     return {
       id: idOf(heading, c.text),
       kind,
@@ -101,13 +102,14 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
       heading,
       startLine: c.startLine,
       endLine: c.endLine,
-      text: c.text,
+      text: redact(c.text).text, // nothing secret is stored, whatever the memory files hold
       tags: fm.meta.tags,
       date: fm.meta.date ?? null,
       metadata: { layout, ...(fm.meta.title ? { title: fm.meta.title } : {}) },
     };
   });
-  return { chunks, metadata: { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) }, tier };
+  const metadata = redactDeep({ ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) }).value;
+  return { chunks, metadata, tier };
 }
 
 const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);

@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.js";
 import { lockPath, socketPath } from "../../src/daemon/paths.js";
+import { openDb } from "../../src/store/db.js";
+import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { hook } from "../hooks/helpers.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -107,5 +109,25 @@ describe("the warm daemon", () => {
     assert.ok(status.kind === "reply" && status.reply.ok && Number(status.reply.requests) >= 2, "the second prompt was answered by the daemon");
     await ask(h, { op: "stop" }, 2_000);
     await until(async () => !existsSync(lockPath(h)));
+  });
+
+  test("events captured by the hooks become chunks and vectors in the background, within seconds", async () => {
+    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
+    try {
+      const h = home("background");
+      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+      const d = serve(h);
+      await until(up(h));
+      await hook("post-tool-use", { session_id: "bg", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_bg_1", tool_input: { command: "npm run migrate -- --to 42" }, tool_response: { stdout: "migrated", stderr: "" } }, { MEM_HOME: h, HOME: tmp });
+      const db = openDb(join(h, "mem.sqlite"));
+      const vectors = () => db.prepare("SELECT count(*) FROM vec_rows v JOIN chunks c ON c.id = v.chunk_id WHERE c.text LIKE '%npm run migrate%'").pluck().get() as number;
+      await until(() => vectors() === 1, 15_000);
+      assert.equal(db.prepare("SELECT chunked FROM events WHERE id = 'toolu_bg_1'").pluck().get(), 1);
+      db.close();
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+    } finally {
+      await fake.close();
+    }
   });
 });
