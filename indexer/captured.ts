@@ -1,23 +1,13 @@
 import { createHash } from "node:crypto";
 import type { ChunkStore, NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
+import type { EventRow as StoredRow } from "../src/store/events.js";
+import { eventText } from "./events.js";
 
-interface EventRow {
-  id: string;
-  session: string | null;
-  type: string;
-  time: string;
-  files: string;
-  text: string;
-  metadata: string;
-}
+type EventRow = Omit<StoredRow, "project">;
 
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
 
-/** The text a captured event is indexed and embedded as. */
-export function capturedText(e: { type: string; text: string; files: string[] }): string {
-  return `${e.type}: ${e.text}${e.files.length > 0 ? `\nfiles: ${e.files.join(", ")}` : ""}`;
-}
 
 /**
  * Turns the captured events of a project that are not chunks yet into chunks, one source per
@@ -40,7 +30,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: string, 
         heading: r.type,
         startLine: i + 1,
         endLine: i + 1,
-        text: capturedText({ type: r.type, text: r.text, files }),
+        text: eventText({ type: r.type, text: r.text, files }),
         tags: [],
         date: r.time || null,
         metadata: { source: "capture", eventId: r.id, session: r.session, files, ...(JSON.parse(r.metadata) as Record<string, unknown>) },

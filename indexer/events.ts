@@ -69,7 +69,7 @@ export function parseEventLines(text: string): ParsedEvents {
 }
 
 /** The text an event is indexed and embedded as. */
-export function eventText(ev: SessionEvent): string {
+export function eventText(ev: Pick<SessionEvent, "type" | "text" | "files">): string {
   const files = ev.files.length > 0 ? `\nfiles: ${ev.files.join(", ")}` : "";
   return `${ev.type}: ${ev.text}${files}`;
 }

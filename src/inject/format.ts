@@ -1,21 +1,11 @@
 import { basename, relative } from "node:path";
+import type { SearchResult } from "../retrieve/search.js";
 
 /**
  * What goes into the model's context for a prompt: the few results that clear the relevance
  * floor, as compact markdown with provenance, within a character budget. Pure.
  */
-export interface Candidate {
-  id: string;
-  text: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  headingPath: string[];
-  kind: string;
-  date: string | null;
-  project: string;
-  legs: { bm25?: { rank: number; score: number }; vector?: { rank: number; score: number } };
-}
+export type Candidate = Pick<SearchResult, "id" | "text" | "path" | "startLine" | "endLine" | "headingPath" | "kind" | "date" | "project" | "legs">;
 
 export interface InjectOptions {
   budgetChars: number;

@@ -51,9 +51,9 @@ export class MemoryIndex {
     const d = this.dims;
     const m = this.matrix;
     const n = this.ids.length;
-    const scores = new Float32Array(n);
-    let kept = 0;
-    const rows = new Int32Array(n);
+    // the best `limit` so far, best first; a row enters only when it beats the current last
+    const topS = new Float64Array(limit).fill(-Infinity);
+    const topI = new Int32Array(limit).fill(-1);
     for (let i = 0; i < n; i++) {
       if (allow && !allow.has(this.projects[i]!)) continue;
       // four accumulators: about 1.4x faster than one on V8
@@ -70,12 +70,19 @@ export class MemoryIndex {
         s3 += m[o + j + 3]! * q[j + 3]!;
       }
       for (; j < d; j++) s0 += m[o + j]! * q[j]!;
-      scores[kept] = s0 + s1 + s2 + s3;
-      rows[kept++] = i;
+      const s = s0 + s1 + s2 + s3;
+      if (s <= topS[limit - 1]!) continue;
+      let k = limit - 1;
+      while (k > 0 && topS[k - 1]! < s) {
+        topS[k] = topS[k - 1]!;
+        topI[k] = topI[k - 1]!;
+        k--;
+      }
+      topS[k] = s;
+      topI[k] = i;
     }
-    const order = Array.from({ length: kept }, (_, k) => k);
-    const top = (kept > limit ? order.sort((a, b) => scores[b]! - scores[a]!).slice(0, limit) : order).map((k) => ({ i: rows[k]!, s: scores[k]! }));
-    top.sort((a, b) => b.s - a.s);
+    const top: { i: number; s: number }[] = [];
+    for (let k = 0; k < limit && topI[k]! >= 0; k++) top.push({ i: topI[k]!, s: topS[k]! });
     return top.map((t) => ({ id: this.ids[t.i]!, similarity: t.s }));
   }
 }

@@ -6,7 +6,8 @@ export interface StoredEvent extends CapturedEvent {
   project: string;
 }
 
-interface Row {
+/** An `events` row as stored (JSON columns as text). */
+export interface EventRow {
   id: string;
   project: string;
   session: string | null;
@@ -67,7 +68,7 @@ export class EventStore {
       where.push("session = ?");
       params.push(opts.session);
     }
-    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY time DESC, rowid DESC LIMIT ?`).all(...params, opts.limit) as Row[];
+    const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY time DESC, rowid DESC LIMIT ?`).all(...params, opts.limit) as EventRow[];
     return rows.map((r) => {
       const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
       const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
