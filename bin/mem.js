@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Entry point of the `mem` command: compiled code only, no TypeScript loader at run time.
-// The prompt hook runs on every prompt: it goes straight to its own tiny module graph.
+// The prompt and tool-capture hooks run on every prompt and tool call: they go straight to
+// their own small module graphs and talk to the warm daemon.
 const [cmd, sub] = process.argv.slice(2);
 if (cmd === "hook" && sub === "user-prompt-submit") {
   const { promptHook } = await import("../dist/src/hooks/prompt-client.js");
   process.exitCode = await promptHook();
+} else if (cmd === "hook" && (sub === "post-tool-use" || sub === "post-tool-use-failure")) {
+  const { captureHook } = await import("../dist/src/hooks/capture-client.js");
+  process.exitCode = await captureHook(sub);
 } else {
   let main;
   try {

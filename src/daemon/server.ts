@@ -5,7 +5,9 @@ import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { embedStep } from "../../indexer/embed-step.js";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { captureToolPayload } from "../capture/record.js";
 import { memoriesForPrompt } from "../inject/for-prompt.js";
+import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
@@ -87,6 +89,15 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
         return { ok: true, ...(text ? { text } : {}) };
+      }
+      case "capture": {
+        // PostToolUse(Failure) from the capture client: durable in SQLite before the reply.
+        const p = req.payload;
+        if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
+        const payload = p as Record<string, unknown>;
+        const cwd = typeof payload.cwd === "string" ? payload.cwd : process.cwd();
+        captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now());
+        return { ok: true };
       }
       case "stop":
         setImmediate(() => void shutdown("stop requested"));

@@ -9,7 +9,7 @@ import { ask } from "../../src/daemon/client.js";
 import { lockPath, socketPath } from "../../src/daemon/paths.js";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
-import { hook } from "../hooks/helpers.js";
+import { hook, spawnHook } from "../hooks/helpers.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(REPO, "bin", "mem.js");
@@ -129,5 +129,23 @@ describe("the warm daemon", () => {
     } finally {
       await fake.close();
     }
+  });
+
+  test("a PostToolUse hook process hands its event to the running daemon, which stores it before replying", async () => {
+    const h = home("capture");
+    const d = serve(h);
+    await until(up(h));
+    const before = await ask(h, { op: "status" }, 2_000);
+    const payload = JSON.stringify({ session_id: "cap", cwd: h, hook_event_name: "PostToolUse", tool_name: "Edit", tool_use_id: "toolu_cap_1", tool_input: { file_path: join(h, "src/a.ts"), old_string: "a", new_string: "b" }, tool_response: { filePath: join(h, "src/a.ts") } });
+    const r = await spawnHook("post-tool-use", payload, { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
+    assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
+    const db = openDb(join(h, "mem.sqlite"));
+    assert.equal(db.prepare("SELECT type FROM events WHERE id = 'toolu_cap_1'").pluck().get(), "file_modified");
+    db.close();
+    const afterStatus = await ask(h, { op: "status" }, 2_000);
+    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : NaN);
+    assert.ok(count(afterStatus) >= count(before) + 2, "the daemon took the capture");
+    await ask(h, { op: "stop" }, 2_000);
+    assert.equal(await d.exited, 0);
   });
 });
