@@ -15,6 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import onnxProto from "onnx-proto";
 import type { onnx as Onnx } from "onnx-proto";
+import { prng } from "./prng.js";
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
@@ -23,18 +24,6 @@ const INT64 = onnx.TensorProto.DataType.INT64;
 const IR_VERSION = 7;
 const OPSET = 13;
 const MAX_POSITIONS = 512;
-
-/** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function floatTensor(name: string, dims: number[], rand: () => number, scale: number): Onnx.ITensorProto {
   const count = dims.reduce((a, b) => a * b, 1);

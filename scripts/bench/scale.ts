@@ -8,19 +8,8 @@ import { VectorStore } from "../../src/store/vectors.js";
 import { search, type Mode } from "../../src/retrieve/search.js";
 import { indexPaths } from "../../indexer/pipeline.js";
 import { HashEmbedder } from "../../test/helpers/hash-embedder.js";
+import { prng } from "../prng.js";
 import { percentile } from "./metrics.js";
-
-/** A seeded PRNG so every run builds the same corpus. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function vocabulary(n: number, rand: () => number): string[] {
   const syl = ["ka", "lo", "mi", "ter", "an", "vel", "or", "is", "un", "pra", "dex", "sio", "em", "ru", "qua", "zen", "fi", "bo"];
@@ -41,7 +30,7 @@ function zipf(words: string[], rand: () => number): () => string {
 
 /** Writes `chunks` sections of ~180 words, 10 sections a file, each section one chunk. */
 export function syntheticCorpus(dir: string, chunks: number, seed = 7): void {
-  const rand = rng(seed);
+  const rand = prng(seed);
   const word = zipf(vocabulary(20_000, rand), rand);
   const sentence = () => Array.from({ length: 8 + Math.floor(rand() * 10) }, word).join(" ") + ".";
   const files = Math.ceil(chunks / 10);
@@ -58,8 +47,8 @@ export function syntheticCorpus(dir: string, chunks: number, seed = 7): void {
 
 /** Queries of 3–7 content words: ranks 50–5,000 of the vocabulary (the top 50 act as stop words). */
 export function syntheticQueries(n: number, seed = 11): string[] {
-  const words = vocabulary(20_000, rng(7));
-  const rand = rng(seed);
+  const words = vocabulary(20_000, prng(7));
+  const rand = prng(seed);
   const pick = () => words[50 + Math.floor(rand() * 4950)]!;
   return Array.from({ length: n }, () => Array.from({ length: 3 + Math.floor(rand() * 5) }, pick).join(" "));
 }
