@@ -39,7 +39,7 @@ Usage: mem <command> [options]
 
 Commands:
 ${Object.entries(SUMMARIES)
-  .map(([c, s]) => `  ${c.padEnd(8)} ${s}`)
+  .map(([c, s]) => `  ${c.padEnd(10)} ${s}`)
   .join("\n")}
 
 Run \`mem <command> --help\` for a command's options.
