@@ -1,3 +1,5 @@
+import { isOpenTask } from "../capture/extract/tasks.js";
+
 /**
  * The SessionStart briefing: a projection of stored events, task lists and hot-tier memory into
  * compact markdown within a budget. Pure: everything, the clock included, comes in as input.
@@ -57,7 +59,7 @@ function oneLine(s: string, max: number): string {
 export function buildBriefing(input: BriefingInput): string | undefined {
   const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS);
   const sections: { title: string; items: string[] }[] = [];
-  const open = input.tasks.filter((t) => t.status === "pending" || t.status === "in_progress");
+  const open = input.tasks.filter(isOpenTask);
   sections.push({
     title: "Open tasks",
     items: open.map((t) => `- [${t.status}] ${oneLine(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),

@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
-import { extractFromLines, replayTasks } from "./extract/index.js";
+import { extractFromLines, extractWithTasks } from "./extract/index.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
 
@@ -44,10 +44,7 @@ export function captureToolPayload(db: Db, project: string, payload: Record<stri
   const session = typeof payload.session_id === "string" ? payload.session_id : "";
   const lines = toolPayloadLines(payload, new Date(now).toISOString());
   if (!lines) return 0;
-  return capture(db, project, session, now, (from) => {
-    const { state } = replayTasks(lines, from);
-    return { events: extractFromLines(lines, { session, ...(from ? { tasksFrom: from } : {}) }), state };
-  }, typeof payload.transcript_path === "string" ? payload.transcript_path : undefined);
+  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? payload.transcript_path : undefined);
 }
 
 /**
@@ -64,13 +61,9 @@ export function captureTranscript(db: Db, project: string, key: string, transcri
     lines = r.lines;
     nextOffset = r.nextOffset;
   }
-  const n = capture(db, project, session, now, (from) => {
-    const { state } = replayTasks(lines, from);
-    const events = extractFromLines(lines, { session, ...(from ? { tasksFrom: from } : {}) });
-    // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
-    if (lastMessage) events.push(...textEvents(lastMessage, session, new Date(now).toISOString()));
-    return { events, state };
-  });
+  // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
+  const extra = lastMessage ? textEvents(lastMessage, session, new Date(now).toISOString()) : [];
+  const n = capture(db, project, session, now, lines, extra);
   if (transcriptPath) sessions.saveOffset(key, transcriptPath, nextOffset, now);
   return n;
 }
@@ -81,20 +74,14 @@ export function textEvents(text: string, session: string, time: string): Capture
   return extractFromLines([line], { session });
 }
 
-function capture(
-  db: Db,
-  project: string,
-  session: string,
-  now: number,
-  extract: (from: ReturnType<SessionStore["taskState"]>) => { events: CapturedEvent[]; state: ReturnType<typeof replayTasks>["state"] },
-  transcriptPath?: string,
-): number {
+/** Extracts `lines` from the session's saved task state and stores events and state in one IMMEDIATE transaction. */
+function capture(db: Db, project: string, session: string, now: number, lines: TranscriptLine[], extra: CapturedEvent[], transcriptPath?: string): number {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   return db.transaction(() => {
-    const row = sessions.touch(session, project, now, transcriptPath);
-    const { events: found, state } = extract(sessions.taskState(row));
-    sessions.saveTasks(session, state, now);
-    return events.insert(project, found, () => now);
+    const from = sessions.taskState(sessions.touch(session, project, now, transcriptPath));
+    const { events: found, tasks } = extractWithTasks(lines, { session, ...(from ? { tasksFrom: from } : {}) });
+    sessions.saveTasks(session, tasks, now);
+    return events.insert(project, [...found, ...extra], () => now);
   }).immediate();
 }

@@ -52,8 +52,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const state = new VecState(app.db);
   const memory = new Map<string, MemoryIndex>();
   const loading = new Set<string>();
-  const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
-    const version = state.count(table);
+  const vectorSearch = async (table: string, dims: number, version: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
     const idx = memory.get(table);
     if ((!idx || idx.version !== version) && !loading.has(table)) {
       loading.add(table);
@@ -180,7 +179,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (!p.selected) return;
       const [v] = await p.selected.provider.embed(["warm up"]);
       const table = vectorTableName(p.selected.provider.name, p.selected.provider.model, p.selected.dims);
-      if (state.count(table) > 0) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
+      const rows = state.count(table);
+      if (rows > 0) await vectorSearch(table, p.selected.dims, rows, v!, undefined, 1);
     })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));
   return done;

@@ -1,6 +1,7 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { openApp } from "../app.js";
-import { listTasks } from "../capture/extract/tasks.js";
+import { MIN_DECISION_CONFIDENCE } from "../brief/briefing.js";
+import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
@@ -65,9 +66,9 @@ export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: st
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const state = sessions.taskState(sessions.get(session));
-  const open = state ? listTasks(state).filter((t) => t.status === "pending" || t.status === "in_progress") : [];
+  const open = state ? listTasks(state).filter(isOpenTask) : [];
   const recent = events.recent(project, { session, limit: 200 });
-  const decisions = recent.filter((e) => (e.type === "decision" || e.type === "rejected") && (e.confidence ?? 1) >= 0.6).slice(0, 10);
+  const decisions = recent.filter((e) => (e.type === "decision" || e.type === "rejected") && (e.confidence ?? 1) >= MIN_DECISION_CONFIDENCE).slice(0, 10);
   const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files))].slice(0, 20);
   const text = [
     `Compaction (${trigger}) snapshot: ${open.length} open task(s)${open.length ? `: ${open.map((t) => `[${t.status}] ${t.content}`).join("; ")}` : ""}`,

@@ -28,8 +28,11 @@ export interface SearchContext {
   vectors: () => Promise<VectorStore>;
   /** Project id → root directory, for relative paths and path globs. */
   projectRoot: (project: string) => string | undefined;
-  /** Replaces the LanceDB vector search (the daemon searches an in-memory copy). */
-  vectorSearch?: (table: string, dims: number, vector: Float32Array, projects: string[] | undefined, limit: number) => Promise<VectorHit[] | undefined>;
+  /**
+   * Replaces the LanceDB vector search (the daemon searches an in-memory copy); `rows` is how many
+   * vectors SQLite records for the table. Undefined lets LanceDB answer.
+   */
+  vectorSearch?: (table: string, dims: number, rows: number, vector: Float32Array, projects: string[] | undefined, limit: number) => Promise<VectorHit[] | undefined>;
 }
 
 export interface SearchResult {
@@ -82,7 +85,7 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   let hits: LegHit[];
   try {
     const [vec] = await provider.embed([opts.text]);
-    const found = (await ctx.vectorSearch?.(table, dims, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
+    const found = (await ctx.vectorSearch?.(table, dims, inTable, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
     hits = found.map((h) => ({ id: h.id, score: h.similarity }));
   } catch (err) {
     return { hits: [], reason: (err as Error).message };

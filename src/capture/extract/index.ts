@@ -10,7 +10,7 @@ import { extractKeywords } from "./keywords.js";
 import { isCompactionAgent, messages, str, type MessageView } from "./messages.js";
 import { structuralEvents } from "./structural.js";
 import { extractTags, withoutTags } from "./tags.js";
-import { taskEvents, type TaskListState } from "./tasks.js";
+import { changeEvents, replayTasks, type TaskListState } from "./tasks.js";
 
 export interface ExtractOptions {
   /** Session id for the events; defaults to the first `sessionId` in the lines. */
@@ -78,14 +78,16 @@ function sessionOf(lines: readonly TranscriptLine[]): string {
 }
 
 export function extractFromLines(lines: readonly TranscriptLine[], opts: ExtractOptions = {}): CapturedEvent[] {
+  return extractWithTasks(lines, opts).events;
+}
+
+/** The events, and the task-list state after the lines (to resume from at the next incremental read). */
+export function extractWithTasks(lines: readonly TranscriptLine[], opts: ExtractOptions = {}): { events: CapturedEvent[]; tasks: TaskListState } {
   const session = opts.session ?? sessionOf(lines);
-  const all = [
-    ...structuralEvents(lines, { session }),
-    ...taskEvents(lines, { session, from: opts.tasksFrom }),
-    ...textEvents(lines, session, opts.minConfidence ?? 0),
-  ];
+  const { state, changes } = replayTasks(lines, opts.tasksFrom);
+  const all = [...structuralEvents(lines, { session }), ...changeEvents(changes, session), ...textEvents(lines, session, opts.minConfidence ?? 0)];
   const seen = new Set<string>();
-  return all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+  return { events: all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))), tasks: state };
 }
 
 export { structuralEvents } from "./structural.js";

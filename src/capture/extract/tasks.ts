@@ -191,7 +191,15 @@ export function finalTasks(lines: readonly TranscriptLine[], from?: TaskListStat
 
 /** One `task` event per task change (id `<tool_use id>#task:<task id>`). */
 export function taskEvents(lines: readonly TranscriptLine[], opts: { session: string; from?: TaskListState }): CapturedEvent[] {
-  return replayTasks(lines, opts.from).changes.map((c) => {
+  return changeEvents(replayTasks(lines, opts.from).changes, opts.session);
+}
+
+/** Open = still to do: pending or in progress. */
+export const isOpenTask = (t: { status: string }): boolean => t.status === "pending" || t.status === "in_progress";
+
+/** The `task` events of already-replayed changes. */
+export function changeEvents(changes: readonly TaskChange[], session: string): CapturedEvent[] {
+  return changes.map((c) => {
     const metadata: Record<string, unknown> = { taskId: c.task.id, status: c.task.status, tool: c.tool, toolUseId: c.toolUseId, by: c.by, source: c.task.source };
     if (c.previousStatus) metadata.previousStatus = c.previousStatus;
     if (c.task.activeForm) metadata.activeForm = c.task.activeForm;
@@ -200,7 +208,7 @@ export function taskEvents(lines: readonly TranscriptLine[], opts: { session: st
       id: `${c.toolUseId}#task:${c.task.id}`,
       type: "task",
       time: c.time,
-      session: opts.session,
+      session,
       files: [],
       text: `${label} [${c.task.status}]: ${c.task.content}`,
       metadata,
