@@ -1,14 +1,11 @@
 #!/usr/bin/env node
 // Entry point of the `mem` command: compiled code only, no TypeScript loader at run time.
-// The prompt and tool-capture hooks run on every prompt and tool call: they go straight to
-// their own small module graphs and talk to the warm daemon.
+// Hooks run on every prompt and tool call: they go straight to the hook runner, whose handlers
+// load only what their event needs (the prompt and tool-capture hooks talk to the warm daemon).
 const [cmd, sub] = process.argv.slice(2);
-if (cmd === "hook" && sub === "user-prompt-submit") {
-  const { promptHook } = await import("../dist/src/hooks/prompt-client.js");
-  process.exitCode = await promptHook();
-} else if (cmd === "hook" && (sub === "post-tool-use" || sub === "post-tool-use-failure")) {
-  const { captureHook } = await import("../dist/src/hooks/capture-client.js");
-  process.exitCode = await captureHook(sub);
+if (cmd === "hook" && sub !== undefined && sub !== "--help" && sub !== "-h") {
+  const { runHook } = await import("../dist/src/hooks/run.js");
+  process.exitCode = await runHook(sub, { stdin: process.stdin, stdout: process.stdout, env: process.env });
 } else {
   let main;
   try {

@@ -18,8 +18,8 @@ export type Handler = (payload: Payload, io: HookIO, deadlineAt: number) => Prom
 const HANDLERS: Record<HookName, () => Promise<Handler>> = {
   "session-start": async () => (await import("./session-start.js")).sessionStart,
   "user-prompt-submit": async () => (await import("./user-prompt.js")).userPromptSubmit,
-  "post-tool-use": async () => (await import("./capture-hooks.js")).postToolUse,
-  "post-tool-use-failure": async () => (await import("./capture-hooks.js")).postToolUse,
+  "post-tool-use": async () => (await import("./capture-client.js")).captureTool,
+  "post-tool-use-failure": async () => (await import("./capture-client.js")).captureTool,
   stop: async () => (await import("./capture-hooks.js")).stop,
   "subagent-stop": async () => (await import("./capture-hooks.js")).stop,
   "pre-compact": async () => (await import("./capture-hooks.js")).preCompact,
