@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { indexPaths } from "../indexer/pipeline.js";
 import { defaultConfig } from "../src/config/config.js";
-import { ask } from "../src/daemon/client.js";
+import { ask } from "../src/daemon/client.cjs";
 import { OllamaProvider } from "../src/embed/ollama.js";
 import { resolveProject } from "../src/project/identity.js";
 import { openDb } from "../src/store/db.js";
@@ -22,7 +22,7 @@ import { startFakeOllama } from "../test/helpers/fake-ollama.js";
 import { percentile } from "./bench/metrics.js";
 import { syntheticCorpus, syntheticQueries } from "./bench/scale.js";
 
-const BIN = fileURLToPath(new URL("../../bin/mem.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/mem.cjs", import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const PROMPTS = Number(process.env.MEM_BENCH_PROMPTS ?? 200);
 

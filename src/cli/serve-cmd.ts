@@ -1,7 +1,7 @@
-import { dataHome } from "../config/paths.js";
-import { ask } from "../daemon/client.js";
+import { dataHome } from "../config/paths.cjs";
+import { ask } from "../daemon/client.cjs";
 import { alive, readLock } from "../daemon/lock.js";
-import { lockPath } from "../daemon/paths.js";
+import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
 

@@ -3,7 +3,7 @@ import type { Command } from "./main.js";
 
 const usage = `Usage: mem uninstall [--scope user|project|local] [--dry-run] [--json]
 
-Removes mem's hooks (any \`…/bin/mem.js hook <event>\` or \`mem hook <event>\` handler)
+Removes mem's hooks (any \`…/bin/mem.cjs hook <event>\` or \`mem hook <event>\` handler)
 from a settings file, with the matcher groups and events that leaves empty.
 Everything else is kept; the old file is backed up to <file>.bak-<time> first.
 

@@ -13,7 +13,7 @@ import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
 import { acquireLock } from "./lock.js";
-import { lockPath, socketPath } from "./paths.js";
+import { lockPath, socketPath } from "./paths.cjs";
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;

@@ -7,7 +7,7 @@ import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
-import { str, type Payload } from "./contract.js";
+import { str, type Payload } from "./contract.cjs";
 import type { HookIO } from "./run.js";
 
 /**

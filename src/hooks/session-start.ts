@@ -6,7 +6,7 @@ import { redact } from "../capture/redact.js";
 import { resolveProject } from "../project/identity.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
-import { str, type Payload } from "./contract.js";
+import { str, type Payload } from "./contract.cjs";
 import type { HookIO } from "./run.js";
 
 export const BRIEFING_TOKENS = 2_500;

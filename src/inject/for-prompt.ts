@@ -8,7 +8,7 @@ import { search, type Mode, type SearchContext } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { formatInjection } from "./format.js";
-import { skipReason } from "./prompt-filter.js";
+import { skipReason } from "./prompt-filter.cjs";
 
 export interface PromptContext {
   db: Db;

@@ -6,9 +6,9 @@ import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport
 import type { HookTarget } from "./hooks.js";
 import { SettingsError } from "./settings.js";
 
-/** This process's node and this checkout's `bin/mem.js`, both absolute. */
+/** This process's node and this checkout's `bin/mem.cjs`, both absolute. */
 export function currentTarget(): HookTarget {
-  return { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.js") };
+  return { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.cjs") };
 }
 
 export function scopeHelp(): string {

@@ -3,7 +3,7 @@
  * paths) and the plugin's `hooks/hooks.json` (`${CLAUDE_PLUGIN_ROOT}`). See HOOKS.md §1.2, §1.4, §2.4, §8.
  *
  * Every handler uses the exec form (`command` = the executable, `args` = its arguments; no shell,
- * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.js> hook <name>`.
+ * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.cjs> hook <name>`.
  */
 
 export interface MemHook {
@@ -52,7 +52,7 @@ export interface MatcherGroup {
   hooks: CommandHandler[];
 }
 
-/** Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.js`. */
+/** Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.cjs`. */
 export interface HookTarget {
   node: string;
   bin: string;
@@ -79,9 +79,9 @@ export function hooksObject(target: HookTarget, hooks: readonly MemHook[] = MEM_
   return out;
 }
 
-/** The plugin's `hooks/hooks.json`: `node "${CLAUDE_PLUGIN_ROOT}/bin/mem.js" hook <name>` in exec form. */
+/** The plugin's `hooks/hooks.json`: `node "${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs" hook <name>` in exec form. */
 export function pluginHooksFile(): { description: string; hooks: Record<string, MatcherGroup[]> } {
-  return { description: PLUGIN_HOOKS_DESCRIPTION, hooks: hooksObject({ node: "node", bin: `${PLUGIN_ROOT}/bin/mem.js` }) };
+  return { description: PLUGIN_HOOKS_DESCRIPTION, hooks: hooksObject({ node: "node", bin: `${PLUGIN_ROOT}/bin/mem.cjs` }) };
 }
 
 /** The text of `hooks/hooks.json`, as a regeneration script would write it. */

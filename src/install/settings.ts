@@ -2,7 +2,7 @@
  * Pure merge / unmerge of mem's hooks into a parsed Claude Code settings object (HOOKS.md §1.2).
  * No I/O: the caller reads and writes files (files.ts).
  *
- * Our handlers are recognised by their command, not by a marker key: `… bin/mem.js hook <name>`
+ * Our handlers are recognised by their command, not by a marker key: `… bin/mem.cjs hook <name>`
  * (or `mem hook <name>` via PATH), in exec form (`command` + `args`) or shell form (one string).
  * That also catches hand-written entries and entries written from another checkout, which an
  * install replaces in place instead of duplicating. Everything else is left exactly as it was,
@@ -53,9 +53,9 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-/** `…/bin/mem.js` (any checkout, or `${CLAUDE_PLUGIN_ROOT}/bin/mem.js`), or the `mem` command itself. */
+/** `…/bin/mem.cjs` (any checkout, or `${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs`), or the `mem` command itself. */
 function isMemExecutable(word: string): boolean {
-  if (/(^|[\\/])bin[\\/]mem\.js$/.test(word)) return true;
+  if (/(^|[\\/])bin[\\/]mem\.c?js$/.test(word)) return true; // mem.js: what earlier builds installed
   const base = word.split(/[\\/]/).pop() ?? "";
   return base === "mem" || base === "mem.cmd" || base === "mem.exe";
 }

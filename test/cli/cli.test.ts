@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 
-const BIN = fileURLToPath(new URL("../../../bin/mem.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const REPO = dirname(dirname(BIN));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-cli-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `node bin/mem.js ARGS` asynchronously (the fake Ollama server lives in this process). */
+/** Runs `node bin/mem.cjs ARGS` asynchronously (the fake Ollama server lives in this process). */
 function mem(args: string[], o: { home: string; cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {

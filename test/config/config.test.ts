@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ConfigError, DEFAULT_MODELS_DIR, PACKAGE_ROOT, defaultConfig, loadConfig } from "../../src/config/config.js";
-import { dataHome, homePaths } from "../../src/config/paths.js";
+import { dataHome, homePaths } from "../../src/config/paths.cjs";
 
 let dir = "";
 let n = 0;

@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
-import { ask } from "../../src/daemon/client.js";
-import { lockPath, socketPath } from "../../src/daemon/paths.js";
+import { ask } from "../../src/daemon/client.cjs";
+import { lockPath, socketPath } from "../../src/daemon/paths.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const BIN = join(REPO, "bin", "mem.js");
+const BIN = join(REPO, "bin", "mem.cjs");
 const tmp = mkdtempSync(join(tmpdir(), "mem-daemon-"));
 const children: ChildProcess[] = [];
 after(() => {

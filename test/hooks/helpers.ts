@@ -32,7 +32,7 @@ export function rawToolUseIds(lines: unknown[]): Set<string> {
   return ids;
 }
 
-const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.js");
+const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 
 /** Runs `mem hook NAME` as Claude Code does: a new process, the payload on stdin. */
 export function spawnHook(name: string, input: string | Buffer, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DEFAULT_INJECT, formatInjection, passesFloor, termCoverage, type Candidate } from "../../src/inject/format.js";
-import { skipReason } from "../../src/inject/prompt-filter.js";
+import { skipReason } from "../../src/inject/prompt-filter.cjs";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
 
 describe("which prompts get no memory", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const BIN = fileURLToPath(new URL("../../../bin/mem.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-cli-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -11,8 +11,8 @@ import { findMemHooks, SettingsError, type JsonObject } from "../../src/install/
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-files-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const TARGET: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.js" };
-const MOVED: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/elsewhere/mem/bin/mem.js" };
+const TARGET: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
+const MOVED: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/elsewhere/mem/bin/mem.cjs" };
 const NOW = new Date("2026-03-04T05:06:07.089Z");
 const EVENTS = ["PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd", "SessionStart", "Stop", "SubagentStop", "UserPromptSubmit"];
 
@@ -153,7 +153,7 @@ describe("installToFile / uninstallFromFile", () => {
     assert.equal(r.dryRun, true);
     assert.equal(r.backup, null);
     assert.match(r.diff, new RegExp(`^--- ${file}\n\\+\\+\\+ ${file}\n@@ `));
-    assert.match(r.diff, /^\+ {14}"\/home\/ann\/src\/mem\/bin\/mem\.js",$/m);
+    assert.match(r.diff, /^\+ {14}"\/home\/ann\/src\/mem\/bin\/mem\.cjs",$/m);
     assert.deepEqual(readFileSync(file), before);
     assert.equal(statSync(file).mtimeMs, mtime);
     assert.deepEqual(listing(dirname(file)), ["settings.json"]);

@@ -12,14 +12,14 @@ test("hooks/hooks.json is exactly what the hook table generates (regenerate it w
   assert.equal(text, pluginHooksText());
 });
 
-test("plugin hooks: exec form with ${CLAUDE_PLUGIN_ROOT}/bin/mem.js, one per event, recognised as ours", () => {
+test("plugin hooks: exec form with ${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs, one per event, recognised as ours", () => {
   const file = pluginHooksFile();
   assert.deepEqual(Object.keys(file.hooks), MEM_HOOKS.map((h) => h.event));
   for (const h of MEM_HOOKS) {
     const groups = file.hooks[h.event]!;
     assert.equal(groups.length, 1);
     assert.equal(groups[0]!.matcher, h.matcher);
-    assert.deepEqual(groups[0]!.hooks, [{ type: "command", command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/bin/mem.js", "hook", h.name], ...(h.async ? { async: true } : {}), timeout: h.timeout }]);
+    assert.deepEqual(groups[0]!.hooks, [{ type: "command", command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs", "hook", h.name], ...(h.async ? { async: true } : {}), timeout: h.timeout }]);
   }
   // a plugin copy pasted into a settings file by hand would still be found (and replaced) by `mem install`
   assert.equal(findMemHooks(file).length, MEM_HOOKS.length);
@@ -32,5 +32,5 @@ test(".claude-plugin/plugin.json: name mem, version from package.json, no hooks 
   assert.equal(manifest.version, pkg.version);
   assert.equal(typeof manifest.description, "string");
   assert.equal("hooks" in manifest, false, 'a "hooks" entry for ./hooks/hooks.json would be a duplicate (HOOKS.md §1.4)');
-  assert.ok(existsSync(join(PACKAGE_ROOT, "bin", "mem.js")), "the file the plugin hooks run");
+  assert.ok(existsSync(join(PACKAGE_ROOT, "bin", "mem.cjs")), "the file the plugin hooks run");
 });

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MEM_HOOKS, type HookTarget } from "../../src/install/hooks.js";
-import { DEADLINE_MS, HOOK_EVENTS } from "../../src/hooks/contract.js";
+import { DEADLINE_MS, HOOK_EVENTS } from "../../src/hooks/contract.cjs";
 import { unifiedDiff } from "../../src/install/diff.js";
 import {
   findMemHooks,
@@ -15,8 +15,8 @@ import {
   type JsonObject,
 } from "../../src/install/settings.js";
 
-const TARGET_A: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.js" };
-const TARGET_B: HookTarget = { node: "/opt/node 20/bin/node", bin: "/home/ann/code/mem moved/bin/mem.js" };
+const TARGET_A: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
+const TARGET_B: HookTarget = { node: "/opt/node 20/bin/node", bin: "/home/ann/code/mem moved/bin/mem.cjs" };
 
 /** A realistic user settings file: other hooks on our events and others, permissions, env, plugins. */
 function realisticSettings(): JsonObject {
@@ -57,7 +57,7 @@ const EXPECTED: Record<string, { name: string; timeout: number; async?: true; ma
 type Groups = { matcher?: string; hooks: Record<string, unknown>[] }[];
 const hooksOf = (s: JsonObject) => s.hooks as unknown as Record<string, Groups>;
 
-/** A reference "minus ours": drops handlers running `…bin/mem.js hook …` and the groups/events that empties. */
+/** A reference "minus ours": drops handlers running `…bin/mem.cjs hook …` and the groups/events that empties. */
 function withoutOurs(settings: JsonObject): JsonObject {
   const copy = JSON.parse(JSON.stringify(settings)) as JsonObject;
   const hooks = copy.hooks as unknown as Record<string, Groups> | undefined;
@@ -65,7 +65,7 @@ function withoutOurs(settings: JsonObject): JsonObject {
   for (const event of Object.keys(hooks)) {
     const before = hooks[event]!;
     const groups = before
-      .map((g) => ({ ...g, hooks: g.hooks.filter((h) => !(Array.isArray(h.args) && h.args[1] === "hook" && /bin\/mem\.js$/.test(String(h.args[0])))) }))
+      .map((g) => ({ ...g, hooks: g.hooks.filter((h) => !(Array.isArray(h.args) && h.args[1] === "hook" && /bin\/mem\.c?js$/.test(String(h.args[0])))) }))
       .filter((g, i) => g.hooks.length > 0 || before[i]!.hooks.length === 0);
     if (groups.length === 0) delete hooks[event];
     else hooks[event] = groups;
@@ -111,13 +111,13 @@ describe("the hook table", () => {
 describe("recognising our handlers", () => {
   test("exec form, shell form, PATH `mem`, plugin root and Windows paths; nothing else", () => {
     const yes: [unknown, string][] = [
-      [{ type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.js", "hook", "stop"] }, "stop"],
-      [{ type: "command", command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/bin/mem.js", "hook", "session-start"], timeout: 3 }, "session-start"],
-      [{ type: "command", command: '"/opt/node 20/bin/node" "/home/a b/mem/bin/mem.js" hook post-tool-use' }, "post-tool-use"],
-      [{ type: "command", command: "node '/srv/mem/bin/mem.js' hook pre-compact" }, "pre-compact"],
+      [{ type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "stop"] }, "stop"],
+      [{ type: "command", command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs", "hook", "session-start"], timeout: 3 }, "session-start"],
+      [{ type: "command", command: '"/opt/node 20/bin/node" "/home/a b/mem/bin/mem.cjs" hook post-tool-use' }, "post-tool-use"],
+      [{ type: "command", command: "node '/srv/mem/bin/mem.cjs' hook pre-compact" }, "pre-compact"],
       [{ type: "command", command: "mem hook session-end" }, "session-end"],
       [{ type: "command", command: "/usr/local/bin/mem", args: ["hook", "stop"] }, "stop"],
-      [{ type: "command", command: "env MEM_DEBUG=1 node /x/bin/mem.js hook subagent-stop" }, "subagent-stop"],
+      [{ type: "command", command: "env MEM_DEBUG=1 node /x/bin/mem.cjs hook subagent-stop" }, "subagent-stop"],
       [{ type: "command", command: "C:\\Program Files\\nodejs\\node.exe", args: ["C:\\Users\\Ann Lee\\mem\\bin\\mem.js", "hook", "stop"] }, "stop"],
       [{ type: "command", command: '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ann Lee\\mem\\bin\\mem.js" hook stop' }, "stop"],
     ];
@@ -125,14 +125,14 @@ describe("recognising our handlers", () => {
     const no: unknown[] = [
       { type: "command", command: "node /x/other.js hook stop" },
       { type: "command", command: "node /x/lib/mem.js hook stop" },
-      { type: "command", command: "node /x/bin/mem.js index ." },
-      { type: "command", command: "node /x/bin/mem.js hook" },
+      { type: "command", command: "node /x/bin/mem.cjs index ." },
+      { type: "command", command: "node /x/bin/mem.cjs hook" },
       { type: "command", command: "memo hook stop" },
-      { type: "command", command: "node", args: ["/x/bin/mem.js", "hook", 3] },
-      { type: "http", url: "http://localhost/bin/mem.js hook stop" },
-      { type: "command", command: "echo 'node /x/bin/mem.js hook stop' >> log" },
+      { type: "command", command: "node", args: ["/x/bin/mem.cjs", "hook", 3] },
+      { type: "http", url: "http://localhost/bin/mem.cjs hook stop" },
+      { type: "command", command: "echo 'node /x/bin/mem.cjs hook stop' >> log" },
       { type: "command" },
-      "node /x/bin/mem.js hook stop",
+      "node /x/bin/mem.cjs hook stop",
       null,
     ];
     for (const h of no) assert.equal(memHookName(h), undefined, JSON.stringify(h));
@@ -207,8 +207,8 @@ describe("installHooks / uninstallHooks", () => {
     const hooks = hooksOf(s);
     const userHandler = { type: "command", command: "echo session" };
     hooks.SessionStart = [
-      { hooks: [userHandler, { type: "command", command: "node /old/mem/bin/mem.js hook session-start", timeout: 60 }] },
-      { hooks: [{ type: "command", command: "/old/node", args: ["/old/mem/bin/mem.js", "hook", "session-start"] }] },
+      { hooks: [userHandler, { type: "command", command: "node /old/mem/bin/mem.cjs hook session-start", timeout: 60 }] },
+      { hooks: [{ type: "command", command: "/old/node", args: ["/old/mem/bin/mem.cjs", "hook", "session-start"] }] },
     ];
     hooks.PostToolUse!.push({ matcher: "Bash", hooks: [{ type: "command", command: "mem hook post-tool-use" }] });
     hooks.Setup = [{ hooks: [{ type: "command", command: "mem hook setup" }] }];

@@ -1,7 +1,8 @@
 /**
  * The Claude Code hook contract (see HOOKS.md): one JSON object on stdin; exit 0 always; context
  * only inside `hookSpecificOutput.additionalContext`, only for the events that accept it; capture
- * events print nothing. Pure helpers plus a bounded stdin reader.
+ * events print nothing. Pure helpers, in CommonJS so that the hook entry (entry.cts) loads them
+ * without the ESM loader.
  */
 export const HOOK_EVENTS = {
   "session-start": "SessionStart",
@@ -35,6 +36,12 @@ export const DEADLINE_MS: Record<HookName, number> = {
   "session-end": 1_200,
 };
 
+/** Hook stdin above this is dropped (and logged): a real payload is far smaller. */
+export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+
+/** Hooks on the hot path: answered by the warm daemon when one runs. */
+export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure"]);
+
 export function isHookName(s: string): s is HookName {
   return Object.hasOwn(HOOK_EVENTS, s);
 }
@@ -63,44 +70,6 @@ export function contextOutput(event: HookEventName, text: string | undefined): s
   if (!text || !CONTEXT_EVENTS.has(event)) return undefined;
   const body = text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS - 1)}…` : text;
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: body } });
-}
-
-export type StdinResult = { text: string; truncated: boolean; timedOut: boolean };
-
-/**
- * Reads stdin until EOF, `maxBytes` or `deadlineMs`, whichever comes first. Never rejects.
- * Past `maxBytes` the rest is drained and dropped so the writer never blocks on a full pipe.
- */
-export function readStdin(stream: NodeJS.ReadableStream, maxBytes: number, deadlineMs: number): Promise<StdinResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    let done = false;
-    const finish = (timedOut: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      stream.removeAllListeners("data");
-      resolve({ text: Buffer.concat(chunks).toString("utf8"), truncated, timedOut });
-    };
-    const timer = setTimeout(() => finish(true), deadlineMs);
-    timer.unref();
-    stream.on("data", (chunk: Buffer | string) => {
-      const b = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      if (size + b.length > maxBytes) {
-        truncated = true;
-        const room = maxBytes - size;
-        if (room > 0) chunks.push(b.subarray(0, room));
-        size = maxBytes;
-        return;
-      }
-      chunks.push(b);
-      size += b.length;
-    });
-    stream.once("end", () => finish(false));
-    stream.once("error", () => finish(false));
-  });
 }
 
 /** Resolves to the promise's value, or to undefined once `ms` have passed (the timer never holds the process). */

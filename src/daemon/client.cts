@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { socketPath } from "./paths.js";
+import { socketPath } from "./paths.cjs";
 
 /** One request to the daemon, one newline-terminated JSON answer. */
 export type DaemonReply = { ok: true; [k: string]: unknown } | { ok: false; error: string };

@@ -1,0 +1,60 @@
+/**
+ * The process Claude Code spawns for every hook (`mem hook <event>`, through bin/mem.cjs).
+ *
+ * A spawn is paid on every prompt and every tool call, so this file and what it requires are
+ * CommonJS, small and free of heavy imports: no ESM loader, no SQLite, no LanceDB. The hot hooks
+ * (a prompt, a tool call) are answered by the warm daemon over its socket; everything else
+ * (other events, no daemon, bad input) goes on to the full runner (run.ts) with what was read.
+ */
+import { writeSync } from "node:fs";
+import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName } from "./contract.cjs";
+import { hookLog } from "./log.cjs";
+import { readFd0, type StdinResult } from "./stdin.cjs";
+import { captureViaDaemon, promptRequest, promptViaDaemon } from "./via-daemon.cjs";
+
+/** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
+function writeAll(fd: number, text: string): void {
+  let buf = Buffer.from(text);
+  for (let tries = 0; buf.length > 0 && tries < 10_000; tries++) {
+    try {
+      buf = buf.subarray(writeSync(fd, buf));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return; // stdout closed: nothing to tell anyone
+    }
+  }
+}
+
+/** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
+async function viaDaemon(name: HookName, input: StdinResult, env: NodeJS.ProcessEnv): Promise<string | null | undefined> {
+  if (!DAEMON_HOOKS.has(name) || env.MEM_NO_DAEMON === "1" || input.truncated) return undefined;
+  const payload = parsePayload(input.text);
+  if (!payload) return undefined; // the runner logs it
+  if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env)) ? null : undefined;
+  const req = promptRequest(payload);
+  if (!req) return null;
+  const r = await promptViaDaemon(req, env);
+  return r.answered ? (contextOutput(HOOK_EVENTS[name], r.text) ?? null) : undefined;
+}
+
+/** Runs hook `name` for this process and exits it (status 0, whatever happens). */
+export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<never> {
+  try {
+    if (!isHookName(name)) {
+      hookLog(env, `unknown hook "${name}" ignored`);
+    } else {
+      const deadlineAt = Date.now() + DEADLINE_MS[name];
+      // The last guard: whatever is still pending at the deadline, the hook ends without output.
+      setTimeout(() => process.exit(0), DEADLINE_MS[name] + 100).unref();
+      const input = await readFd0(MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
+      let out = await viaDaemon(name, input, env);
+      if (out === undefined) {
+        const { answerHook } = await import("./run.js");
+        out = await answerHook(name, input, { env, daemonTried: DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" }, deadlineAt);
+      }
+      if (out) writeAll(1, `${out}\n`);
+    }
+  } catch (err) {
+    hookLog(env, `${name}: ${(err as Error).stack ?? String(err)}`);
+  }
+  process.exit(0); // a read of a stdin left open would otherwise keep the process alive
+}

@@ -1,0 +1,72 @@
+/**
+ * The hot-path hooks as the warm daemon answers them: a prompt's memories and a tool call's
+ * capture. CommonJS with no heavy import, shared by the hook entry (entry.cts) and the full
+ * runner's handlers (user-prompt.ts, run.ts) so both ask the daemon the same way.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { dataHome } from "../config/paths.cjs";
+import { ask } from "../daemon/client.cjs";
+import { skipReason } from "../inject/prompt-filter.cjs";
+import type { PromptRequest } from "../inject/for-prompt.js";
+import { HOOK_EVENTS, str, type Payload } from "./contract.cjs";
+import { hookLog } from "./log.cjs";
+
+/** How long a capture waits for the daemon before writing the event itself. */
+export const CAPTURE_BUDGET_MS = 1_000;
+export const DEFAULT_CLIENT_BUDGET_MS = 250;
+
+/** `daemon.clientBudgetMs` from the config file, read without loading the config module. */
+export function clientBudget(home: string): number {
+  try {
+    const c = JSON.parse(readFileSync(join(home, "config.json"), "utf8")) as { daemon?: { clientBudgetMs?: unknown } };
+    const v = c.daemon?.clientBudgetMs;
+    return typeof v === "number" && v > 0 ? v : DEFAULT_CLIENT_BUDGET_MS;
+  } catch {
+    return DEFAULT_CLIENT_BUDGET_MS;
+  }
+}
+
+/** The request for a UserPromptSubmit payload; undefined when the prompt needs no memory. */
+export function promptRequest(payload: Payload): PromptRequest | undefined {
+  const prompt = str(payload, "prompt");
+  if (!prompt || skipReason(prompt)) return undefined;
+  return { prompt, cwd: str(payload, "cwd") ?? process.cwd(), session: str(payload, "session_id") ?? "" };
+}
+
+export type PromptOutcome = { answered: true; text?: string } | { answered: false };
+
+/**
+ * Asks the daemon, waiting at most `daemon.clientBudgetMs`. A daemon that is there but slow
+ * counts as answered (with nothing: the prompt goes on without memories); only a missing or
+ * broken daemon leaves the prompt to the in-process fallback.
+ */
+export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv): Promise<PromptOutcome> {
+  const home = dataHome(env);
+  const budget = clientBudget(home);
+  const r = await ask(home, { op: "prompt", ...req }, budget);
+  switch (r.kind) {
+    case "reply":
+      if (!r.reply.ok) hookLog(env, `user-prompt-submit: the daemon failed: ${r.reply.error}`);
+      return r.reply.ok && typeof r.reply.text === "string" ? { answered: true, text: r.reply.text } : { answered: true };
+    case "timeout":
+      hookLog(env, `user-prompt-submit: the daemon did not answer within ${budget} ms; injected nothing`);
+      return { answered: true };
+    case "error":
+      hookLog(env, `user-prompt-submit: daemon error: ${r.error}`);
+      return { answered: false };
+    case "absent":
+      return { answered: false };
+  }
+}
+
+/**
+ * PostToolUse / PostToolUseFailure through the daemon, which makes the event durable in SQLite
+ * before it replies. False when the hook must write the event itself (no daemon, or no reply in
+ * time); capture is idempotent on the tool_use_id, so a late daemon write and ours never make two.
+ */
+export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const event = payload.hook_event_name === HOOK_EVENTS["post-tool-use-failure"] ? HOOK_EVENTS["post-tool-use-failure"] : HOOK_EVENTS["post-tool-use"];
+  const r = await ask(dataHome(env), { op: "capture", event, payload }, CAPTURE_BUDGET_MS);
+  return r.kind === "reply" && r.reply.ok;
+}
