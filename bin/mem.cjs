@@ -5,7 +5,13 @@
 // (no ESM loader on the hot path); every other command loads the CLI.
 const [cmd, sub] = process.argv.slice(2);
 if (cmd === "hook" && sub !== undefined && sub !== "--help" && sub !== "-h") {
-  require("../dist/src/hooks/entry.cjs").hookMain(sub, process.env);
+  let entry;
+  try {
+    entry = require("../dist/src/hooks/entry.bundle.cjs"); // one file: see scripts/bundle-hook.mjs
+  } catch {
+    entry = require("../dist/src/hooks/entry.cjs");
+  }
+  entry.hookMain(sub, process.env);
 } else {
   import("../dist/src/cli/main.js").then(
     ({ main }) => {

@@ -48,13 +48,16 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return picked;
   };
   const background = new PQueue({ concurrency: 1 });
-  // In-memory copies of vector tables, reloaded (in the background) when SQLite records new rows.
+  // In-memory copies of vector tables. A copy whose table changed since (SQLite's version
+  // counter) is reloaded in the background and keeps answering meanwhile: a chunk deleted since
+  // is dropped by the search's row lookup, and one added since is still found by BM25.
   const state = new VecState(app.db);
   const memory = new Map<string, MemoryIndex>();
   const loading = new Set<string>();
-  const vectorSearch = async (table: string, dims: number, version: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
+  const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
+    const version = state.version(table);
     const idx = memory.get(table);
-    if ((!idx || idx.version !== version) && !loading.has(table)) {
+    if (version !== undefined && idx?.version !== version && !loading.has(table)) {
       loading.add(table);
       void app
         .vectors()
@@ -63,7 +66,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         .catch((err: Error) => opts.log(`loading ${table} into memory failed: ${err.message}`))
         .finally(() => loading.delete(table));
     }
-    return idx && idx.version === version ? idx.search(vec, projects, limit) : undefined; // undefined: LanceDB answers
+    return idx?.search(vec, projects, limit); // undefined: LanceDB answers
   };
   let stopping = false;
 
@@ -179,8 +182,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (!p.selected) return;
       const [v] = await p.selected.provider.embed(["warm up"]);
       const table = vectorTableName(p.selected.provider.name, p.selected.provider.model, p.selected.dims);
-      const rows = state.count(table);
-      if (rows > 0) await vectorSearch(table, p.selected.dims, rows, v!, undefined, 1);
+      if (state.has(table)) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
     })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));
   return done;

@@ -19,6 +19,11 @@ export interface SearchOptions {
   rrfK: number;
   weights: { bm25: number; vector: number };
   dedupeThreshold: number;
+  /**
+   * Count how many chunks in scope have vectors and warn when some lack them. Default true; the
+   * prompt hook has no use for the warning and skips the counting.
+   */
+  checkCoverage?: boolean;
 }
 
 export interface SearchContext {
@@ -29,10 +34,10 @@ export interface SearchContext {
   /** Project id → root directory, for relative paths and path globs. */
   projectRoot: (project: string) => string | undefined;
   /**
-   * Replaces the LanceDB vector search (the daemon searches an in-memory copy); `rows` is how many
-   * vectors SQLite records for the table. Undefined lets LanceDB answer.
+   * Replaces the LanceDB vector search (the daemon searches an in-memory copy). Resolving to
+   * undefined lets LanceDB answer.
    */
-  vectorSearch?: (table: string, dims: number, rows: number, vector: Float32Array, projects: string[] | undefined, limit: number) => Promise<VectorHit[] | undefined>;
+  vectorSearch?: (table: string, dims: number, vector: Float32Array, projects: string[] | undefined, limit: number) => Promise<VectorHit[] | undefined>;
 }
 
 export interface SearchResult {
@@ -80,19 +85,19 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   const { provider, dims } = selected;
   const table = vectorTableName(provider.name, provider.model, dims);
   const state = new VecState(ctx.db);
-  const inTable = state.count(table);
-  if (inTable === 0) return { hits: [], reason: `no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
+  if (!state.has(table)) return { hits: [], reason: `no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
   let hits: LegHit[];
   try {
     const [vec] = await provider.embed([opts.text]);
-    const found = (await ctx.vectorSearch?.(table, dims, inTable, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
+    const found = (await ctx.vectorSearch?.(table, dims, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
     hits = found.map((h) => ({ id: h.id, score: h.similarity }));
   } catch (err) {
     return { hits: [], reason: (err as Error).message };
   }
   const info = { provider: provider.name, model: provider.model, table };
+  if (opts.checkCoverage === false) return { hits, info };
   const projects = opts.filters.projects;
-  const covered = projects ? projects.reduce((s, p) => s + state.count(table, p), 0) : inTable;
+  const covered = projects ? projects.reduce((s, p) => s + state.count(table, p), 0) : state.count(table);
   const total = projects ? projects.reduce((s, p) => s + new ChunkStore(ctx.db).countChunks(p), 0) : new ChunkStore(ctx.db).countChunks();
   const warning = covered < total ? `vectors cover ${covered} of ${total} chunks; run \`mem index\` to finish them` : undefined;
   return { hits, info, ...(warning ? { warning } : {}) };

@@ -129,6 +129,17 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (session, chunk_id)
   ) WITHOUT ROWID;
   `,
+  `
+  -- Bumped on every vector row added or removed: a reader holding a copy of a table (the daemon's
+  -- in-memory index) knows it is stale even when as many rows left as arrived.
+  ALTER TABLE vec_tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  CREATE TRIGGER vec_rows_ai AFTER INSERT ON vec_rows BEGIN
+    UPDATE vec_tables SET version = version + 1 WHERE name = new.table_name;
+  END;
+  CREATE TRIGGER vec_rows_ad AFTER DELETE ON vec_rows BEGIN
+    UPDATE vec_tables SET version = version + 1 WHERE name = old.table_name;
+  END;
+  `,
 ];
 
 export function migrate(db: Db): void {

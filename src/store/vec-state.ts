@@ -6,6 +6,8 @@ export interface VecTableRow {
   model: string;
   dims: number;
   created_at: number;
+  /** Bumped on every row added or removed. */
+  version: number;
 }
 
 /**
@@ -70,6 +72,20 @@ export class VecState {
     return project === undefined
       ? (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(table) as number)
       : (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ? AND project = ?").pluck().get(table, project) as number);
+  }
+
+  /** True when `table` holds at least one vector (cheaper than counting). */
+  has(table: string): boolean {
+    return this.db.prepare("SELECT 1 FROM vec_rows WHERE table_name = ? LIMIT 1").get(table) !== undefined;
+  }
+
+  /**
+   * A token that changes whenever a row of `table` is added or removed (also when the table is
+   * forgotten and built again); undefined for an unknown table.
+   */
+  version(table: string): string | undefined {
+    const r = this.db.prepare("SELECT created_at, version FROM vec_tables WHERE name = ?").get(table) as { created_at: number; version: number } | undefined;
+    return r ? `${r.created_at}:${r.version}` : undefined;
   }
 
   forget(table: string): void {

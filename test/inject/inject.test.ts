@@ -6,12 +6,12 @@ import { queryTerms } from "../../src/retrieve/fts-query.js";
 
 describe("which prompts get no memory", () => {
   test("acknowledgements, short prompts, slash commands and Claude Code's own injections are skipped", () => {
-    for (const p of ["ok", "Thanks!", "yes please", "go ahead", "lgtm", "", "   ", "fix it", "/compact", "/deploy staging now please", "<task-notification>\n<task-id>1</task-id> done</task-notification>", "<command-name>/clear</command-name>"]) {
+    for (const p of ["ok", "Thanks!", "yes please", "go ahead", "lgtm", "", "   ", "fix it", "/compact", "/deploy staging now please", "<task-notification>\n<task-id>1</task-id> done</task-notification>", "<command-name>/clear</command-name>", "why?!?! ...", "ok... fine", "été été", "-- -- -- --"]) {
       assert.ok(skipReason(p), `should skip: ${JSON.stringify(p)}`);
     }
   });
   test("a real question is not skipped", () => {
-    for (const p of ["why did we choose SQLite over Postgres?", "refactor the indexer to use p-queue", "what was the root cause of the flaky LanceDB test"]) {
+    for (const p of ["why did we choose SQLite over Postgres?", "refactor the indexer to use p-queue", "what was the root cause of the flaky LanceDB test", "¿por qué elegimos SQLite?", "почему мы выбрали SQLite", "why_did we-choose it"]) {
       assert.equal(skipReason(p), undefined, p);
     }
   });

@@ -10,7 +10,7 @@ import { hashVector } from "../helpers/hash-embedder.js";
 const dir = mkdtempSync(join(tmpdir(), "mem-memidx-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test("the daemon's in-memory copy ranks exactly as LanceDB does, with the project filter and any limit", async () => {
+test("the daemon's in-memory copy ranks as LanceDB does, with either kernel, with the project filter and any limit", async () => {
   const store = await VectorStore.open(dir);
   await store.ensure("t", 48);
   const words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(" ");
@@ -20,18 +20,25 @@ test("the daemon's in-memory copy ranks exactly as LanceDB does, with the projec
     vector: hashVector(`${words[i % 19]} ${words[(i * 7) % 19]} ${words[(i * 13) % 19]} n${i % 101}`, 48),
   }));
   for (let i = 0; i < rows.length; i += 1000) await store.upsert("t", rows.slice(i, i + 1000));
-  const idx = await MemoryIndex.load(store, "t", 48, 3000);
-  assert.equal(idx.size, 3000);
-  for (const q of ["alpha beta", "sigma tau n7", "kappa", "omicron pi rho n42"]) {
-    const v = hashVector(q, 48);
-    for (const projects of [undefined, ["a"], ["b", "a"]]) {
-      const mine = idx.search(v, projects, 20);
-      const lance = await store.search("t", v, projects, 20);
-      assert.deepEqual(mine.map((h) => h.similarity.toFixed(5)), lance.map((h) => h.similarity.toFixed(5)), `${q} ${projects}`);
-      if (projects) for (const h of mine) assert.ok(projects.includes(rows[Number(h.id.slice(1))]!.project));
+  for (const prefer of [undefined, "js"] as const) {
+    const idx = await MemoryIndex.load(store, "t", 48, "v1", prefer);
+    assert.equal(idx.kernel, prefer === "js" ? "js" : "wasm-simd");
+    assert.equal(idx.size, 3000);
+    assert.equal(idx.version, "v1");
+    for (const q of ["alpha beta", "sigma tau n7", "kappa", "omicron pi rho n42"]) {
+      const v = hashVector(q, 48);
+      for (const projects of [undefined, ["a"], ["b", "a"]]) {
+        const mine = idx.search(v, projects, 20);
+        const lance = await store.search("t", v, projects, 20);
+        assert.equal(mine.length, lance.length);
+        // float32 sums in a different order: equal to about 1e-6
+        mine.forEach((h, i) => assert.ok(Math.abs(h.similarity - lance[i]!.similarity) < 1e-5, `${idx.kernel} ${q} ${projects} #${i}`));
+        if (projects) for (const h of mine) assert.ok(projects.includes(rows[Number(h.id.slice(1))]!.project));
+      }
     }
+    assert.equal(idx.search(hashVector("alpha", 48), ["none"], 10).length, 0);
+    assert.equal(idx.search(hashVector("alpha", 48), undefined, 0).length, 0);
+    assert.equal(idx.search(hashVector("alpha", 48), undefined, 5000).length, 3000, "a limit above the size returns everything");
   }
-  assert.equal(idx.search(hashVector("alpha", 48), ["none"], 10).length, 0);
-  assert.equal(idx.search(hashVector("alpha", 48), undefined, 5000).length, 3000, "a limit above the size returns everything");
   store.close();
 });

@@ -1,0 +1,172 @@
+/**
+ * Dot products of one query vector with every row of a matrix: the kernel of the daemon's
+ * in-memory vector search. A WebAssembly SIMD kernel (f32x4, two accumulators) does it about five
+ * times faster than the best plain-JS loop; the JS loop remains for dimensions that are not a
+ * multiple of 8, for runtimes without WebAssembly SIMD, and for matrices over 2 GiB.
+ *
+ * The kernel is assembled here from its opcodes (about 150 bytes), so nothing is fetched or
+ * compiled at build time. Memory layout: [query: dims floats][scores: rows floats][matrix].
+ */
+export interface ScoreMatrix {
+  readonly rows: number;
+  readonly dims: number;
+  /** "wasm-simd" or "js": which kernel answers. */
+  readonly kernel: string;
+  /** The matrix, row-major, to be filled by the caller before the first `scores`. */
+  readonly data: Float32Array;
+  /** `q · row` for every row; the returned array is reused by the next call. */
+  scores(q: Float32Array): Float32Array;
+}
+
+const MAX_WASM_BYTES = 2 ** 31;
+
+/* ---- the WebAssembly kernel: scores(q, m, n, d, out), all i32 byte addresses ---- */
+const I32 = 0x7f;
+const V128 = 0x7b;
+const op = {
+  block: [0x02, 0x40], loop: [0x03, 0x40], end: [0x0b], brIf: 0x0d,
+  get: 0x20, set: 0x21, tee: 0x22, i32const: 0x41,
+  i32eqz: [0x45], i32ltu: [0x49], i32add: [0x6a], i32shl: [0x74],
+  f32add: [0x92], f32store: [0x38, 0x02, 0x00],
+  v128load: (offset: number) => [0xfd, 0x00, 0x00, offset],
+  v128zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
+  f32x4add: [0xfd, 0xe4, 0x01], f32x4mul: [0xfd, 0xe6, 0x01],
+  lane: (i: number) => [0xfd, 0x1f, i],
+};
+// params 0 q, 1 m, 2 n, 3 d; 4 out; locals 5 i, 6 j (byte offset in a row), 7 row address, 8/9 accumulators
+const Q = 0, M = 1, N = 2, D = 3, OUT = 4, I = 5, J = 6, ROW = 7, A0 = 8, A1 = 9;
+const get = (l: number) => [op.get, l];
+const set = (l: number) => [op.set, l];
+const tee = (l: number) => [op.tee, l];
+const i32 = (v: number) => [op.i32const, v]; // small non-negative constants only (< 64)
+/** acc += q[j + offset .. +4] * row[j + offset .. +4] */
+const madd = (acc: number, offset: number) => [
+  ...get(acc),
+  ...get(Q), ...get(J), ...op.i32add, ...op.v128load(offset),
+  ...get(ROW), ...get(J), ...op.i32add, ...op.v128load(offset),
+  ...op.f32x4mul, ...op.f32x4add, ...set(acc),
+];
+const BODY = [
+  2, 3, I32, 2, V128, // locals
+  ...get(D), ...i32(2), ...op.i32shl, ...set(D), // d: row length in bytes
+  ...get(M), ...set(ROW),
+  ...op.block,
+  ...get(N), ...op.i32eqz, op.brIf, 0,
+  ...op.loop,
+  ...op.v128zero, ...set(A0), ...op.v128zero, ...set(A1), ...i32(0), ...set(J),
+  ...op.loop,
+  ...madd(A0, 0), ...madd(A1, 16),
+  ...get(J), ...i32(32), ...op.i32add, ...tee(J), ...get(D), ...op.i32ltu, op.brIf, 0,
+  ...op.end,
+  ...get(OUT), ...get(I), ...i32(2), ...op.i32shl, ...op.i32add,
+  ...get(A0), ...get(A1), ...op.f32x4add, ...tee(A0), ...op.lane(0),
+  ...get(A0), ...op.lane(1), ...op.f32add, ...get(A0), ...op.lane(2), ...op.f32add, ...get(A0), ...op.lane(3), ...op.f32add,
+  ...op.f32store,
+  ...get(ROW), ...get(D), ...op.i32add, ...set(ROW),
+  ...get(I), ...i32(1), ...op.i32add, ...tee(I), ...get(N), ...op.i32ltu, op.brIf, 0,
+  ...op.end,
+  ...op.end,
+  ...op.end, // function
+];
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
+const name = (s: string) => [s.length, ...Buffer.from(s, "ascii")];
+
+export const KERNEL_BYTES = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]), // type: (i32 × 5) → ()
+  ...section(2, [1, ...name("env"), ...name("mem"), 0x02, 0x00, 0x01]), // import memory, min 1 page
+  ...section(3, [1, 0]), // one function of type 0
+  ...section(7, [1, ...name("scores"), 0x00, 0]), // export it
+  ...section(10, [1, ...uleb(BODY.length), ...BODY]),
+]);
+
+let kernel: WebAssembly.Module | null | undefined;
+function wasmKernel(): WebAssembly.Module | null {
+  if (kernel === undefined) {
+    try {
+      kernel = WebAssembly.validate(KERNEL_BYTES) ? new WebAssembly.Module(KERNEL_BYTES) : null;
+    } catch {
+      kernel = null;
+    }
+  }
+  return kernel;
+}
+
+class WasmMatrix implements ScoreMatrix {
+  readonly kernel = "wasm-simd";
+  readonly data: Float32Array;
+  private readonly query: Float32Array;
+  private readonly out: Float32Array;
+  private readonly run: (q: number, m: number, n: number, d: number, out: number) => void;
+  private readonly at: { q: number; out: number; m: number };
+
+  constructor(readonly rows: number, readonly dims: number, bytes: number, module: WebAssembly.Module) {
+    const q = 0;
+    const out = dims * 4;
+    const m = out + Math.ceil((rows * 4) / 16) * 16;
+    const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65_536)) });
+    const instance = new WebAssembly.Instance(module, { env: { mem: memory } });
+    this.run = instance.exports.scores as WasmMatrix["run"];
+    this.at = { q, out, m };
+    this.query = new Float32Array(memory.buffer, q, dims);
+    this.out = new Float32Array(memory.buffer, out, rows);
+    this.data = new Float32Array(memory.buffer, m, rows * dims);
+  }
+
+  scores(q: Float32Array): Float32Array {
+    this.query.set(q.subarray(0, this.dims));
+    if (this.rows > 0) this.run(this.at.q, this.at.m, this.rows, this.dims, this.at.out);
+    return this.out;
+  }
+}
+
+class JsMatrix implements ScoreMatrix {
+  readonly kernel = "js";
+  readonly data: Float32Array;
+  private readonly out: Float32Array;
+
+  constructor(readonly rows: number, readonly dims: number) {
+    this.data = new Float32Array(rows * dims);
+    this.out = new Float32Array(rows);
+  }
+
+  scores(q: Float32Array): Float32Array {
+    const { data: m, dims: d, rows: n, out } = this;
+    for (let i = 0; i < n; i++) {
+      // four accumulators: about 1.4x faster than one on V8
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      const o = i * d;
+      let j = 0;
+      for (; j + 3 < d; j += 4) {
+        s0 += m[o + j]! * q[j]!;
+        s1 += m[o + j + 1]! * q[j + 1]!;
+        s2 += m[o + j + 2]! * q[j + 2]!;
+        s3 += m[o + j + 3]! * q[j + 3]!;
+      }
+      for (; j < d; j++) s0 += m[o + j]! * q[j]!;
+      out[i] = s0 + s1 + s2 + s3;
+    }
+    return out;
+  }
+}
+
+/** A rows × dims matrix with the fastest kernel that fits; `prefer: "js"` forces the fallback. */
+export function scoreMatrix(rows: number, dims: number, prefer?: "js"): ScoreMatrix {
+  const bytes = dims * 4 + Math.ceil((rows * 4) / 16) * 16 + rows * dims * 4;
+  const module = prefer === "js" || dims % 8 !== 0 || bytes > MAX_WASM_BYTES ? null : wasmKernel();
+  return module ? new WasmMatrix(rows, dims, bytes, module) : new JsMatrix(rows, dims);
+}
