@@ -9,7 +9,7 @@
 import { writeSync } from "node:fs";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
-import { readFd0, type StdinResult } from "./stdin.cjs";
+import { readStdin, type StdinResult } from "./stdin.cjs";
 import { captureViaDaemon, promptRequest, promptViaDaemon } from "./via-daemon.cjs";
 
 /** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
@@ -45,7 +45,7 @@ export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<ne
       const deadlineAt = Date.now() + DEADLINE_MS[name];
       // The last guard: whatever is still pending at the deadline, the hook ends without output.
       setTimeout(() => process.exit(0), DEADLINE_MS[name] + 100).unref();
-      const input = await readFd0(MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
+      const input = await readStdin(process.stdin, MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
       let out = await viaDaemon(name, input, env);
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
@@ -56,5 +56,5 @@ export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<ne
   } catch (err) {
     hookLog(env, `${name}: ${(err as Error).stack ?? String(err)}`);
   }
-  process.exit(0); // a read of a stdin left open would otherwise keep the process alive
+  process.exit(0); // a stdin left open, or a socket, would otherwise keep the process alive
 }

@@ -1,9 +1,11 @@
-import { read } from "node:fs";
-
 /**
- * Bounded readers for a hook's stdin. Both stop at EOF, `maxBytes` or `deadlineMs`, whichever
- * comes first, and never reject. Past `maxBytes` the rest is drained and dropped so the writer
- * never blocks on a full pipe.
+ * A bounded reader for a hook's stdin: stops at EOF, `maxBytes` or `deadlineMs`, whichever comes
+ * first, and never rejects. Past `maxBytes` the rest is drained and dropped so the writer never
+ * blocks on a full pipe.
+ *
+ * It reads a stream (process.stdin), never fd 0 through fs.read: a read blocked on a pipe that is
+ * never closed occupies a libuv pool thread, and process.exit() then hangs joining that thread.
+ * With the `net` module already loaded for the daemon socket, the stream costs no more.
  */
 export type StdinResult = { text: string; truncated: boolean; timedOut: boolean };
 
@@ -31,7 +33,6 @@ class Collector {
   }
 }
 
-/** Reads a stream (tests pass a Readable; the CLI's `mem hook` passes process.stdin). */
 export function readStdin(stream: NodeJS.ReadableStream, maxBytes: number, deadlineMs: number): Promise<StdinResult> {
   return new Promise((resolve) => {
     const got = new Collector(maxBytes);
@@ -48,40 +49,5 @@ export function readStdin(stream: NodeJS.ReadableStream, maxBytes: number, deadl
     stream.on("data", (chunk: Buffer | string) => got.add(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
     stream.once("end", () => finish(false));
     stream.once("error", () => finish(false));
-  });
-}
-
-/**
- * Reads file descriptor 0 directly: about 4 ms cheaper at start-up than `process.stdin`, which
- * builds a stream stack. A read that never returns (stdin left open) is abandoned at the
- * deadline; the caller must then end the process with process.exit(), since the pending read
- * keeps the event loop alive. A non-blocking descriptor (EAGAIN) falls back to the stream reader.
- */
-export function readFd0(maxBytes: number, deadlineMs: number): Promise<StdinResult> {
-  return new Promise((resolve) => {
-    const got = new Collector(maxBytes);
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    let done = false;
-    const finish = (r: StdinResult) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const timer = setTimeout(() => finish(got.result(true)), deadlineMs);
-    const next = () =>
-      read(0, buf, 0, buf.length, null, (err, n) => {
-        if (done) return;
-        if (err && (err.code === "EAGAIN" || err.code === "EWOULDBLOCK")) {
-          clearTimeout(timer);
-          done = true;
-          void readStdin(process.stdin, maxBytes, deadlineMs).then(resolve);
-          return;
-        }
-        if (err || n === 0) return finish(got.result(false)); // EOF, or no usable stdin (closed, a directory…)
-        got.add(Buffer.from(buf.subarray(0, n)));
-        next();
-      });
-    next();
   });
 }

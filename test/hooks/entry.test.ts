@@ -1,0 +1,95 @@
+/**
+ * The hook process entry (bin/mem.cjs → entry.cts): how it reads stdin and when it hands over to
+ * the full runner. Real processes, real daemon.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, describe, test } from "node:test";
+import { ask } from "../../src/daemon/client.cjs";
+import { DEADLINE_MS } from "../../src/hooks/contract.cjs";
+import { spawnHook } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "mem-entry-"));
+const homes: string[] = [];
+after(async () => {
+  for (const h of homes) await ask(h, { op: "stop" }, 2_000);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+let n = 0;
+function memHome(): string {
+  const h = join(tmp, `h${++n}`);
+  mkdirSync(h, { recursive: true });
+  homes.push(h);
+  return h;
+}
+
+/** Spawns a hook whose stdin is written but never closed (or never written: `payload` undefined). */
+function spawnOpen(name: string, payload: string | undefined, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t = Date.now();
+    const child = spawn(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, ...env }, timeout: 20_000 });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, ms: Date.now() - t }));
+    if (payload !== undefined) child.stdin.write(payload);
+  });
+}
+
+describe("the hook entry", () => {
+  test("stdin left open: the hook still answers within its deadline and exits 0", async () => {
+    const h = memHome();
+    writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server.\n");
+    const env = { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1", MEM_EMBED_ORDER: "none" };
+    const open = await spawnOpen("user-prompt-submit", JSON.stringify({ session_id: "s", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }), env);
+    assert.equal(open.code, 0);
+    assert.ok(open.ms < DEADLINE_MS["user-prompt-submit"] + 1_500, `took ${open.ms} ms`);
+    const silent = await spawnOpen("session-end", undefined, env);
+    assert.deepEqual({ code: silent.code, stdout: silent.stdout }, { code: 0, stdout: "" });
+    assert.ok(silent.ms < DEADLINE_MS["session-end"] + 1_500, `took ${silent.ms} ms`);
+  });
+
+  test("stdin from /dev/null or an empty file: exit 0, nothing printed", async () => {
+    const h = memHome();
+    const empty = join(h, "empty");
+    writeFileSync(empty, "");
+    for (const stdin of ["ignore", openSync(empty, "r")] as const) {
+      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, "hook", "user-prompt-submit"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1" }, stdio: [stdin, "pipe", "ignore"] });
+        let stdout = "";
+        child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.on("close", (code) => resolve({ code, stdout }));
+      });
+      assert.deepEqual(r, { code: 0, stdout: "" });
+    }
+  });
+
+  test("a spawned prompt with no daemon answers from BM25 and starts one; the next spawned prompt is answered by it", async () => {
+    const h = memHome();
+    writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: [] } }));
+    writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n");
+    const env = { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "0" };
+    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, ...env } });
+    await new Promise((r) => idx.on("exit", r));
+    const payload = (session: string) => JSON.stringify({ session_id: session, cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" });
+    const first = await spawnHook("user-prompt-submit", payload("a"), env);
+    assert.equal(first.code, 0);
+    assert.match(first.stdout, /We chose SQLite over Postgres/);
+    const end = Date.now() + 10_000;
+    while ((await ask(h, { op: "ping" }, 300)).kind !== "reply" && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    const before = await ask(h, { op: "status" }, 2_000);
+    const second = await spawnHook("user-prompt-submit", payload("b"), env);
+    assert.match(second.stdout, /We chose SQLite over Postgres/);
+    const afterIt = await ask(h, { op: "status" }, 2_000);
+    const requests = (r: typeof before) => (r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : NaN);
+    assert.equal(requests(afterIt), requests(before) + 2, "the second prompt went to the daemon (its request, then our status)");
+    const same = await spawnHook("user-prompt-submit", payload("b"), env);
+    assert.equal(same.stdout, "", "the same session never gets the same memory twice");
+  });
+});

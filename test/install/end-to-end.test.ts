@@ -1,0 +1,128 @@
+/**
+ * The issue's "done when": installed into a real settings file, the hooks do what they promise.
+ * `mem install` writes the settings; then each registered handler is run exactly as Claude Code
+ * would run it (its `command` with its `args`, the payload on stdin, within its `timeout`) through
+ * a short session: start, a prompt, tool calls, a stop with a [MEMORY:] tag, a compaction, a
+ * restart, the end. The warm daemon is allowed, as in real use.
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, test } from "node:test";
+import { ask } from "../../src/daemon/client.cjs";
+import { openDb } from "../../src/store/db.js";
+
+const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-e2e-")));
+const home = join(tmp, "home");
+const memHome = join(tmp, "mem-home");
+const repo = join(tmp, "repo");
+after(async () => {
+  await ask(memHome, { op: "stop" }, 2_000);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
+
+interface Handler {
+  type: string;
+  command: string;
+  args: string[];
+  timeout: number;
+  async?: boolean;
+}
+
+function run(command: string, args: string[], input: string, timeoutS: number): Promise<{ code: number | null; stdout: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t = Date.now();
+    const child = spawn(command, args, { cwd: repo, env, timeout: timeoutS * 1000, killSignal: "SIGKILL" });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code, signal) => (signal ? reject(new Error(`${args.join(" ")}: killed (${signal}) past its ${timeoutS} s timeout`)) : resolve({ code, stdout, ms: Date.now() - t })));
+    child.stdin.end(input);
+  });
+}
+
+/** What the one handler of ours for `event` prints, run as Claude Code runs it. */
+async function fire(settings: Record<string, { hooks: Handler[] }[]>, event: string, payload: Record<string, unknown>): Promise<string | undefined> {
+  const handlers = (settings[event] ?? []).flatMap((g) => g.hooks).filter((h) => h.args?.includes("hook"));
+  assert.equal(handlers.length, 1, `one handler of ours for ${event}`);
+  const h = handlers[0]!;
+  assert.equal(h.type, "command");
+  const r = await run(h.command, h.args, JSON.stringify({ session_id: "e2e-session", transcript_path: transcript, cwd: repo, hook_event_name: event, ...payload }), h.timeout);
+  assert.equal(r.code, 0, `${event} exits 0`);
+  if (r.stdout === "") return undefined;
+  const o = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.deepEqual(Object.keys(o), ["hookSpecificOutput"], `${event}: context only in hookSpecificOutput`);
+  assert.equal(o.hookSpecificOutput.hookEventName, event);
+  return o.hookSpecificOutput.additionalContext;
+}
+
+const transcript = join(tmp, "transcript.jsonl");
+const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: "e2e-session", timestamp: "2026-11-20T10:00:00.000Z", cwd: repo, ...o })}\n`;
+
+test("installed into a settings file that has other hooks, every hook works as Claude Code runs it", { timeout: 120_000 }, async () => {
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  mkdirSync(join(repo, "memory"), { recursive: true });
+  try {
+    execFileSync("git", ["init", "-q", repo], { stdio: "ignore" });
+  } catch {
+    mkdirSync(join(repo, ".git"), { recursive: true });
+  }
+  const other = { type: "command", command: "npx prettier --write ." };
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ model: "opus", hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [other] }] } }, null, 2));
+  writeFileSync(join(repo, "memory", "storage.md"), "# Storage\n\n## Why SQLite\n\nWe chose SQLite over Postgres for the metadata store because it needs no server and FTS5 gives BM25.\n");
+  writeFileSync(join(repo, "memory", "state.md"), "# State\n\nRelease 0.3 is in progress: the tasks table lands first.\n");
+  execFileSync(process.execPath, [BIN, "index", join(repo, "memory"), "-q"], { cwd: repo, env });
+  execFileSync(process.execPath, [BIN, "install", "--scope", "user"], { cwd: repo, env });
+
+  const settings = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8")) as { model: string; hooks: Record<string, { matcher?: string; hooks: Handler[] }[]> };
+  assert.equal(settings.model, "opus", "other settings kept");
+  assert.deepEqual(settings.hooks.PostToolUse!.find((g) => g.matcher === "Edit|Write")?.hooks, [other], "other hooks kept");
+  for (const h of Object.values(settings.hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).filter((x) => x.args?.includes("hook"))) {
+    assert.ok(h.command.startsWith("/") && h.args[0]!.startsWith("/"), "exec form with absolute paths");
+  }
+  const s = settings.hooks;
+  writeFileSync(transcript, line({ type: "user", message: { role: "user", content: "set up the store" } }));
+
+  const briefing = await fire(s, "SessionStart", { source: "startup" });
+  assert.match(briefing ?? "", /may be outdated/i, "the briefing starts with the caveat");
+  assert.match(briefing ?? "", /Release 0\.3 is in progress/, "and holds the hot-tier state file");
+
+  const context = await fire(s, "UserPromptSubmit", { prompt: "why did we choose SQLite over Postgres for metadata?" });
+  assert.match(context ?? "", /We chose SQLite over Postgres/, "the prompt gets the memory that matters");
+  assert.match(context ?? "", /storage\.md:\d+/, "with provenance");
+  assert.equal(await fire(s, "UserPromptSubmit", { prompt: "thanks" }), undefined, "an acknowledgement gets nothing");
+
+  const todo = { todos: [{ content: "Add the migration for the tasks table", status: "in_progress", activeForm: "Adding the migration" }, { content: "Write the release notes", status: "pending", activeForm: "Writing" }] };
+  assert.equal(await fire(s, "PostToolUse", { tool_name: "TodoWrite", tool_use_id: "toolu_e2e_1", tool_input: todo, tool_response: { oldTodos: [], newTodos: todo.todos } }), undefined);
+  assert.equal(await fire(s, "PostToolUseFailure", { tool_name: "Bash", tool_use_id: "toolu_e2e_2", tool_input: { command: "npm test" }, error: "Exit code 1: 3 tests failed" }), undefined);
+
+  const assistant = "I chose better-sqlite3 over node-sqlite3 because it is synchronous and faster. [MEMORY: decision] Keep the task list in SQLite, not in markdown.";
+  writeFileSync(transcript, line({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: assistant }] } }), { flag: "a" });
+  assert.equal(await fire(s, "Stop", { stop_hook_active: false, last_assistant_message: assistant }), undefined, "Stop never returns context");
+  assert.equal(await fire(s, "SubagentStop", { stop_hook_active: false, agent_id: "a1", agent_transcript_path: transcript, last_assistant_message: "done" }), undefined);
+  assert.equal(await fire(s, "PreCompact", { trigger: "auto", custom_instructions: "" }), undefined);
+
+  const restored = await fire(s, "SessionStart", { source: "compact" });
+  assert.match(restored ?? "", /Add the migration for the tasks table/, "open tasks come back after a compaction");
+  assert.match(restored ?? "", /Keep the task list in SQLite/, "and the decisions");
+  const end = Date.now();
+  assert.equal(await fire(s, "SessionEnd", { reason: "prompt_input_exit" }), undefined);
+  assert.ok(Date.now() - end < 2_000, "SessionEnd within its budget");
+
+  const db = openDb(join(memHome, "mem.sqlite"), { readonly: true });
+  const types = db.prepare("SELECT type FROM events WHERE session = 'e2e-session' ORDER BY type").pluck().all() as string[];
+  db.close();
+  assert.ok(types.includes("error"), `the failed tool call is an error event (${types.join(", ")})`);
+  assert.ok(types.some((t) => t.startsWith("task")), "the TodoWrite items are tasks");
+  assert.ok(types.includes("decision"), "the tag and the keyword decision are stored");
+
+  execFileSync(process.execPath, [BIN, "uninstall", "--scope", "user"], { cwd: repo, env });
+  const left = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8")) as { model: string; hooks: unknown };
+  assert.deepEqual(left, { model: "opus", hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [other] }] } }, "uninstall leaves exactly what was there");
+});
