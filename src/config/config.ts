@@ -65,6 +65,8 @@ export interface Config {
     idleMs: number;
     /** The prompt hook waits at most this long for the daemon, then injects nothing. */
     clientBudgetMs: number;
+    /** The daemon waits at most this long for the prompt's embedding, then answers from BM25 alone. */
+    vectorBudgetMs: number;
     /** How often the daemon turns captured events into chunks and vectors. */
     indexEveryMs: number;
   };
@@ -89,7 +91,7 @@ export function defaultConfig(): Config {
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
-    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, indexEveryMs: 5_000 },
+    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000 },
   };
 }
 
@@ -146,6 +148,7 @@ function validate(c: Config): void {
   pos(c.inject.maxItems, "inject.maxItems");
   pos(c.daemon.idleMs, "daemon.idleMs");
   pos(c.daemon.clientBudgetMs, "daemon.clientBudgetMs");
+  pos(c.daemon.vectorBudgetMs, "daemon.vectorBudgetMs");
   pos(c.daemon.indexEveryMs, "daemon.indexEveryMs");
   if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
     throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);

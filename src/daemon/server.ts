@@ -87,10 +87,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
+        const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
-        return { ok: true, ...(text ? { text } : {}) };
+        return { ok: true, ...(text ? { text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {
         // PostToolUse(Failure) from the capture client: durable in SQLite before the reply.

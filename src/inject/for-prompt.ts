@@ -36,7 +36,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   const q = ctx.config.query;
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs },
   );
   const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);
   const out = formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);

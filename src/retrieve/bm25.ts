@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import type { Db } from "../store/db.js";
+import { prepared } from "../store/statements.js";
 import { sqlWhere, type Filters } from "./filters.js";
 import { toMatchExpression } from "./fts-query.js";
 import type { LegHit } from "./rrf.js";
@@ -15,19 +15,6 @@ export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1 };
  * The lexical leg: FTS5 `bm25()` over heading and body (Porter-stemmed), best first, restricted
  * by the SQL filters. Scores are negated so higher is better.
  */
-const cache = new WeakMap<Db, Map<string, Statement>>();
-/** Prepared statements are reused per connection: preparing an FTS5 query costs more than running a small one. */
-function prepared(db: Db, sql: string): Statement {
-  let m = cache.get(db);
-  if (!m) cache.set(db, (m = new Map()));
-  let st = m.get(sql);
-  if (!st) {
-    if (m.size > 64) m.clear();
-    m.set(sql, (st = db.prepare(sql)));
-  }
-  return st;
-}
-
 export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
   const match = toMatchExpression(text);
   if (!match) return [];

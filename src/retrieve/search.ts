@@ -1,5 +1,6 @@
 import { describeUnhealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { ChunkStore, type ChunkRow } from "../store/chunks.js";
+import { prepared } from "../store/statements.js";
 import type { Db } from "../store/db.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName, type VectorHit, type VectorStore } from "../store/vectors.js";
@@ -24,6 +25,12 @@ export interface SearchOptions {
    * prompt hook has no use for the warning and skips the counting.
    */
   checkCoverage?: boolean;
+  /**
+   * How long the vector leg may take, from the start of the search; past it the answer comes from
+   * BM25 alone, with a warning (the prompt hook's daemon: a slow or busy embedder must not cost
+   * the prompt its memories). Default: no limit.
+   */
+  vectorBudgetMs?: number;
 }
 
 export interface SearchContext {
@@ -122,8 +129,16 @@ function toResult(row: ChunkRow, score: number, legs: SearchResult["legs"], dupl
   };
 }
 
+/** The promise's value, or undefined once `ms` have passed. */
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), undefined)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF, near-duplicates collapsed. */
 export async function search(ctx: SearchContext, opts: SearchOptions): Promise<SearchResponse> {
+  const started = performance.now();
   const warnings: string[] = [];
   const ran: SearchResponse["legs"] = [];
   const post = needsPostFilter(opts.filters);
@@ -148,7 +163,8 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     legs.push({ name: "bm25", weight: opts.weights.bm25, hits: bm25Hits });
   }
   if (vectorPending) {
-    const v = await vectorPending;
+    const budget = opts.vectorBudgetMs;
+    const v = (budget === undefined ? await vectorPending : await within(vectorPending, budget - (performance.now() - started))) ?? { hits: [], reason: `no embedding within ${budget} ms` };
     if (v.warning) warnings.push(v.warning);
     if (v.reason && opts.mode === "vector") throw new SearchError(`vector search unavailable: ${v.reason}`);
     if (v.reason) warnings.push(`vector leg skipped, answering from BM25 only: ${v.reason}`);
@@ -159,21 +175,21 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     }
   }
 
-  // Load every candidate once; drop those the filters exclude before ranks are fused.
+  // Load every candidate once, with whether the filters keep it (one query, its statement reused);
+  // drop the excluded before ranks are fused.
   const ids = [...new Set(legs.flatMap((l) => l.hits.map((h) => h.id)))];
-  const store = new ChunkStore(ctx.db);
   const where = sqlWhere(opts.filters);
   const allowed = new Set<string>();
   const rows = new Map<string, ChunkRow>();
   const pathOk = pathFilter(opts.filters.path, ctx.projectRoot);
-  for (const row of store.chunksByIds(ids)) rows.set(row.id, row);
   if (ids.length > 0) {
-    const ok = ctx.db
-      // CROSS JOIN pins the loop order: look candidates up by id instead of scanning the project.
-      .prepare(`SELECT c.id FROM json_each(?) AS j CROSS JOIN chunks c ON c.id = j.value WHERE ${where.sql}`)
-      .pluck()
-      .all(JSON.stringify(ids), ...where.params) as string[];
-    for (const id of ok) if (pathOk(rows.get(id)!)) allowed.add(id);
+    // CROSS JOIN pins the loop order: look candidates up by id instead of scanning the project.
+    const found = prepared(ctx.db, `SELECT c.*, (${where.sql}) AS keep FROM json_each(?) AS j CROSS JOIN chunks c ON c.id = j.value`)
+      .all(...where.params, JSON.stringify(ids)) as (ChunkRow & { keep: number })[];
+    for (const { keep, ...row } of found) {
+      rows.set(row.id, row);
+      if (keep && pathOk(row)) allowed.add(row.id);
+    }
   }
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
   const fused = rrf(filtered, opts.rrfK);

@@ -125,16 +125,6 @@ export class ChunkStore {
     })();
   }
 
-  chunksByIds(ids: string[]): ChunkRow[] {
-    if (ids.length === 0) return [];
-    const rows: ChunkRow[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      const part = ids.slice(i, i + 500);
-      rows.push(...(this.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`).all(...part) as ChunkRow[]));
-    }
-    return rows;
-  }
-
   countChunks(project?: string): number {
     return project === undefined
       ? (this.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number)

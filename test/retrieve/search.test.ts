@@ -352,6 +352,25 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     }
   });
 
+  test("an embedder slower than vectorBudgetMs: hybrid answers from BM25 alone with a warning; without a budget it waits", async () => {
+    class Slow extends HashEmbedder {
+      override async embed(texts: string[]): Promise<Float32Array[]> {
+        await new Promise((r) => setTimeout(r, 300));
+        return super.embed(texts);
+      }
+    }
+    const { ctx } = ctxWith([new Slow("hash-test", DIMS)]);
+    const t = Date.now();
+    const res = await search(ctx, opts("schema migrations rollback", { filters: { projects: [A] }, vectorBudgetMs: 50 }));
+    assert.ok(Date.now() - t < 250, `answered in ${Date.now() - t} ms`);
+    assert.deepEqual(res.legs, ["bm25"]);
+    assert.deepEqual(res.warnings, ["vector leg skipped, answering from BM25 only: no embedding within 50 ms"]);
+    assert.deepEqual(res.results.map(rel), ["notes/db.md"]);
+    await assert.rejects(search(ctx, opts("schema migrations", { mode: "vector", vectorBudgetMs: 50 })), /no embedding within 50 ms/);
+    const patient = await search(ctx, opts("schema migrations rollback", { filters: { projects: [A] } }));
+    assert.deepEqual(patient.legs, ["bm25", "vector"]);
+  });
+
   test("empty or stop-word-only text: BM25 has nothing to match, no crash", async () => {
     const res = await search(ctxWith([]).ctx, opts("?!", { filters: { projects: [A] } }));
     assert.deepEqual(res.results, []);
@@ -375,5 +394,8 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     assert.ok(onlyC.results.every((r) => r.project === C));
     const onlyA = await search(ctx, opts("schema migrations", { filters: { projects: [A] } }));
     assert.deepEqual(onlyA.warnings, []);
+    const unchecked = await search(ctx, opts("schema migrations", { checkCoverage: false }));
+    assert.deepEqual(unchecked.warnings, [], "the prompt path skips the counting, and the warning with it");
+    assert.deepEqual(unchecked.legs, ["bm25", "vector"]);
   });
 });
