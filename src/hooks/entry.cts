@@ -49,6 +49,7 @@ export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<ne
       let out = await viaDaemon(name, input, env);
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
+        // A payload that parses reached the daemon above (when allowed): the runner must not ask again.
         out = await answerHook(name, input, { env, daemonTried: DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" }, deadlineAt);
       }
       if (out) writeAll(1, `${out}\n`);
