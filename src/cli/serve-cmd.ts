@@ -13,7 +13,8 @@ events into chunks and vectors in the background, and exits after daemon.idleMs 
 a request. The prompt hook starts it on its own when none is running; one runs per data home.
 
 Options:
-  --status     is a daemon running? (pid, socket, requests, provider); exit 1 if not
+  --status     is a daemon running? (pid, socket, requests, provider, vectors held in
+               memory); exit 1 if not
   --stop       ask the running daemon to exit
   --json       machine-readable --status / --stop
   -q, --quiet  no log lines on stderr

@@ -83,7 +83,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         return { ok: true, pid: process.pid };
       case "status": {
         const p = await pickProvider();
-        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null };
+        const inMemory = [...memory.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel }));
+        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory };
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };

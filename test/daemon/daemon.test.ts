@@ -131,6 +131,42 @@ describe("the warm daemon", () => {
     }
   });
 
+  test("the in-memory vectors follow the table: reloaded after an edit that removes as many vectors as it adds", async () => {
+    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
+    try {
+      const h = home("reload");
+      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+      const docs = join(h, "docs");
+      mkdirSync(docs);
+      writeFileSync(join(docs, "a.md"), "# Alpha\n\nThe alpha service writes its journal to disk every second.\n");
+      const index = () => new Promise((r) => spawn(process.execPath, [BIN, "index", docs, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } }).on("exit", r));
+      await index();
+      const d = serve(h);
+      await until(up(h));
+      const held = async () => {
+        const r = await ask(h, { op: "status" }, 2_000);
+        return r.kind === "reply" && r.reply.ok ? (r.reply.inMemory as { rows: number; version: string; kernel: string }[]) : [];
+      };
+      await until(async () => (await held()).length === 1); // loaded at warm-up
+      const first = (await held())[0]!;
+      assert.equal(first.rows, 1);
+      assert.equal(first.kernel, "wasm-simd");
+      writeFileSync(join(docs, "a.md"), "# Beta\n\nThe beta service keeps its journal in memory only.\n"); // one chunk out, one in
+      await index();
+      await ask(h, { op: "prompt", prompt: "where does the beta service keep its journal", cwd: docs, session: "r1" }, 5_000); // notices the change
+      await until(async () => (await held())[0]!.version !== first.version);
+      const db = openDb(join(h, "mem.sqlite"), { readonly: true });
+      const row = db.prepare("SELECT created_at, version FROM vec_tables").get() as { created_at: number; version: number };
+      db.close();
+      const now = (await held())[0]!;
+      assert.deepEqual({ rows: now.rows, version: now.version }, { rows: 1, version: `${row.created_at}:${row.version}` });
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+    } finally {
+      await fake.close();
+    }
+  });
+
   test("a PostToolUse hook process hands its event to the running daemon, which stores it before replying", async () => {
     const h = home("capture");
     const d = serve(h);
