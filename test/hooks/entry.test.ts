@@ -70,6 +70,25 @@ describe("the hook entry", () => {
     }
   });
 
+  test("bin/mem.js, which settings written by earlier builds still name, runs the same entry", async () => {
+    const h = memHome();
+    writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server.\n");
+    const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1", MEM_EMBED_ORDER: "none" };
+    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env });
+    await new Promise((r) => idx.on("exit", r));
+    const legacy = BIN.replace(/mem\.cjs$/, "mem.js");
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [legacy, "hook", "user-prompt-submit"], { env });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout }));
+      child.stdin.end(JSON.stringify({ session_id: "old", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }));
+    });
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /We chose SQLite over Postgres/);
+  });
+
   test("a spawned prompt with no daemon answers from BM25 and starts one; the next spawned prompt is answered by it", async () => {
     const h = memHome();
     writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: [] } }));
