@@ -9,8 +9,6 @@ import { captureToolPayload } from "../capture/record.js";
 import { memoriesForPrompt } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
-import { Bm25Thread } from "../retrieve/bm25-thread.js";
-import type { Filters } from "../retrieve/filters.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
@@ -70,14 +68,6 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }
     return idx?.search(vec, projects, limit); // undefined: LanceDB answers
   };
-  // The BM25 leg on a second core, alongside the embedding; in-process if the thread is gone.
-  let bm25Thread: Bm25Thread | undefined;
-  try {
-    bm25Thread = new Bm25Thread(app.paths.sqlite);
-  } catch (err) {
-    opts.log(`BM25 thread not started, ranking in-process: ${(err as Error).message}`);
-  }
-  const bm25 = bm25Thread && ((text: string, filters: Filters, limit: number) => bm25Thread!.query(text, filters, limit));
   let stopping = false;
 
   const server = createServer((conn) => handle(conn));
@@ -99,7 +89,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
         const t0 = performance.now();
-        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, ...(bm25 ? { bm25 } : {}) };
+        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
         return { ok: true, ...(text ? { text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
@@ -172,7 +162,6 @@ export async function serve(opts: ServeOptions): Promise<number> {
     clearTimeout(idle);
     server.close();
     await background.onIdle().catch(() => undefined);
-    await bm25Thread?.close().catch(() => undefined);
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     release();
     await app.close().catch(() => undefined);

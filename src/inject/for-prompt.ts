@@ -17,7 +17,6 @@ export interface PromptContext {
   pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
   projectRoot: (project: string) => string | undefined;
   vectorSearch?: SearchContext["vectorSearch"];
-  bm25?: SearchContext["bm25"];
 }
 
 export interface PromptRequest {
@@ -36,7 +35,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
   const res = await search(
-    { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}), ...(ctx.bm25 ? { bm25: ctx.bm25 } : {}) },
+    { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs },
   );
   const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);

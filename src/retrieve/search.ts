@@ -40,8 +40,6 @@ export interface SearchContext {
   vectors: () => Promise<VectorStore>;
   /** Project id → root directory, for relative paths and path globs. */
   projectRoot: (project: string) => string | undefined;
-  /** Runs the BM25 leg elsewhere (the daemon's thread); when it rejects, the leg runs in-process. */
-  bm25?: (text: string, filters: Filters, limit: number) => Promise<LegHit[]>;
   /**
    * Replaces the LanceDB vector search (the daemon searches an in-memory copy). Resolving to
    * undefined lets LanceDB answer.
@@ -148,22 +146,18 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const legs: Leg[] = [];
   let vectorInfo: SearchResponse["vector"];
 
-  // The vector leg is dispatched first (embedding and LanceDB work off the main thread); the BM25
-  // leg runs on the daemon's thread when there is one, else synchronously on the next turn of the
-  // event loop, while the embedding is under way.
+  // The vector leg is dispatched first (embedding and LanceDB work off the main thread); the
+  // synchronous BM25 leg runs on the next turn of the event loop, while they are under way.
   const vectorPending = opts.mode !== "bm25" ? vectorLeg(ctx, opts, limit) : undefined;
   vectorPending?.catch(() => undefined); // handled below, after the BM25 leg; never "unhandled" meanwhile
-  const inProcess = () =>
-    new Promise<LegHit[]>((resolve, reject) =>
-      setImmediate(() => {
-        try {
-          resolve(bm25Leg(ctx.db, opts.text, opts.filters, limit));
-        } catch (err) {
-          reject(err);
-        }
-      }),
-    );
-  const bm25Hits = opts.mode === "vector" ? undefined : ctx.bm25 ? await ctx.bm25(opts.text, opts.filters, limit).catch(inProcess) : await inProcess();
+  const bm25Hits =
+    opts.mode !== "vector" ? await new Promise<LegHit[]>((resolve, reject) => setImmediate(() => {
+      try {
+        resolve(bm25Leg(ctx.db, opts.text, opts.filters, limit));
+      } catch (err) {
+        reject(err);
+      }
+    })) : undefined;
   if (bm25Hits) {
     ran.push("bm25");
     legs.push({ name: "bm25", weight: opts.weights.bm25, hits: bm25Hits });

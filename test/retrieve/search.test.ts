@@ -8,9 +8,6 @@ import { defaultConfig } from "../../src/config/config.js";
 import { firstHealthy } from "../../src/embed/chain.js";
 import type { EmbeddingProvider, Health } from "../../src/embed/provider.js";
 import { resolveProject } from "../../src/project/identity.js";
-import { bm25Leg } from "../../src/retrieve/bm25.js";
-import type { Filters } from "../../src/retrieve/filters.js";
-import { Bm25Thread } from "../../src/retrieve/bm25-thread.js";
 import { search, SearchError, type SearchContext, type SearchOptions, type SearchResult } from "../../src/retrieve/search.js";
 import { openDb, type Db } from "../../src/store/db.js";
 import { VectorStore, vectorTableName } from "../../src/store/vectors.js";
@@ -372,27 +369,6 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     await assert.rejects(search(ctx, opts("schema migrations", { mode: "vector", vectorBudgetMs: 50 })), /no embedding within 50 ms/);
     const patient = await search(ctx, opts("schema migrations rollback", { filters: { projects: [A] } }));
     assert.deepEqual(patient.legs, ["bm25", "vector"]);
-  });
-
-  test("the BM25 leg on the daemon's thread ranks as in-process does; a dead thread falls back to in-process", async () => {
-    const thread = new Bm25Thread(join(tmp, "home", "mem.sqlite"));
-    try {
-      const cases: [string, Filters][] = [["schema migrations rollback", { projects: [A] }], ["schema migrations", {}], ["?!", {}], ["journal", { projects: [B], kinds: ["note"] }]];
-      for (const [q, filters] of cases) {
-        assert.deepEqual(await thread.query(q, filters, 20), bm25Leg(db, q, filters, 20), q);
-      }
-      const { ctx } = ctxWith([new HashEmbedder("hash-test", DIMS)]);
-      const plain = await search(ctx, opts("schema migrations rollback", { filters: { projects: [A] } }));
-      const threaded = await search({ ...ctx, bm25: (t, f, l) => thread.query(t, f, l) }, opts("schema migrations rollback", { filters: { projects: [A] } }));
-      assert.deepEqual(threaded, plain);
-      await thread.close();
-      assert.equal(thread.alive, false);
-      await assert.rejects(thread.query("schema", {}, 5));
-      const fallback = await search({ ...ctx, bm25: (t, f, l) => thread.query(t, f, l) }, opts("schema migrations rollback", { filters: { projects: [A] } }));
-      assert.deepEqual(fallback, plain);
-    } finally {
-      await thread.close();
-    }
   });
 
   test("empty or stop-word-only text: BM25 has nothing to match, no crash", async () => {
