@@ -1,4 +1,5 @@
-import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, withDeadline, type HookName, type Payload } from "./contract.cjs";
+import { withDeadline } from "../util/deadline.js";
+import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import { readStdin, type StdinResult } from "./stdin.cjs";
 import { captureViaDaemon } from "./via-daemon.cjs";

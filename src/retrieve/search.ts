@@ -1,6 +1,7 @@
 import { describeUnhealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { ChunkStore, type ChunkRow } from "../store/chunks.js";
 import { prepared } from "../store/statements.js";
+import { withDeadline } from "../util/deadline.js";
 import type { Db } from "../store/db.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName, type VectorHit, type VectorStore } from "../store/vectors.js";
@@ -129,13 +130,6 @@ function toResult(row: ChunkRow, score: number, legs: SearchResult["legs"], dupl
   };
 }
 
-/** The promise's value, or undefined once `ms` have passed. */
-function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), undefined)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 /** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF, near-duplicates collapsed. */
 export async function search(ctx: SearchContext, opts: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
@@ -164,7 +158,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   }
   if (vectorPending) {
     const budget = opts.vectorBudgetMs;
-    const v = (budget === undefined ? await vectorPending : await within(vectorPending, budget - (performance.now() - started))) ?? { hits: [], reason: `no embedding within ${budget} ms` };
+    const v = (budget === undefined ? await vectorPending : await withDeadline(vectorPending, budget - (performance.now() - started))) ?? { hits: [], reason: `no embedding within ${budget} ms` };
     if (v.warning) warnings.push(v.warning);
     if (v.reason && opts.mode === "vector") throw new SearchError(`vector search unavailable: ${v.reason}`);
     if (v.reason) warnings.push(`vector leg skipped, answering from BM25 only: ${v.reason}`);
