@@ -7,9 +7,9 @@
  * (other events, no daemon, bad input) goes on to the full runner (run.ts) with what was read.
  */
 import { writeSync } from "node:fs";
-import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName } from "./contract.cjs";
+import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
-import { readStdin, type StdinResult } from "./stdin.cjs";
+import { readStdin } from "./stdin.cjs";
 import { captureViaDaemon, promptRequest, promptViaDaemon } from "./via-daemon.cjs";
 
 /** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
@@ -25,10 +25,8 @@ function writeAll(fd: number, text: string): void {
 }
 
 /** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
-async function viaDaemon(name: HookName, input: StdinResult, env: NodeJS.ProcessEnv): Promise<string | null | undefined> {
-  if (!DAEMON_HOOKS.has(name) || env.MEM_NO_DAEMON === "1" || input.truncated) return undefined;
-  const payload = parsePayload(input.text);
-  if (!payload) return undefined; // the runner logs it
+async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv): Promise<string | null | undefined> {
+  if (!DAEMON_HOOKS.has(name) || env.MEM_NO_DAEMON === "1" || !payload) return undefined; // a bad payload: the runner logs it
   if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env)) ? null : undefined;
   const req = promptRequest(payload);
   if (!req) return null;
@@ -46,11 +44,12 @@ export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<ne
       // The last guard: whatever is still pending at the deadline, the hook ends without output.
       setTimeout(() => process.exit(0), DEADLINE_MS[name] + 100).unref();
       const input = await readStdin(process.stdin, MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
-      let out = await viaDaemon(name, input, env);
+      const payload = input.truncated ? undefined : parsePayload(input.text);
+      let out = await viaDaemon(name, payload, env);
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
         // A payload that parses reached the daemon above (when allowed): the runner must not ask again.
-        out = await answerHook(name, input, { env, daemonTried: DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" }, deadlineAt);
+        out = await answerHook(name, input, { env, daemonTried: DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" }, deadlineAt, payload);
       }
       if (out) writeAll(1, `${out}\n`);
     }

@@ -31,16 +31,17 @@ const HANDLERS: Record<HookName, () => Promise<Handler>> = {
 };
 
 /**
- * Answers one hook the way Claude Code expects, from stdin already read: within the hook's
- * deadline, only a valid context object (or nothing), never a failure. Returns the line to print.
+ * Answers one hook the way Claude Code expects, from stdin already read (and maybe already parsed):
+ * within the hook's deadline, only a valid context object (or nothing), never a failure. Returns
+ * the line to print.
  */
-export async function answerHook(name: HookName, input: StdinResult, io: HookIO, deadlineAt: number): Promise<string | undefined> {
+export async function answerHook(name: HookName, input: StdinResult, io: HookIO, deadlineAt: number, parsed?: Payload): Promise<string | undefined> {
   try {
     if (input.truncated) {
       hookLog(io.env, `${name}: stdin over ${MAX_STDIN_BYTES} bytes dropped`);
       return undefined;
     }
-    const payload = parsePayload(input.text);
+    const payload = parsed ?? parsePayload(input.text);
     if (!payload) {
       hookLog(io.env, `${name}: stdin is not a JSON object (${input.text.length} chars${input.timedOut ? ", timed out" : ""}); ignored`);
       return undefined;
