@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { socketPath } from "./paths.cjs";
 
 /** One request to the daemon, one newline-terminated JSON answer. */
@@ -6,14 +6,39 @@ export type DaemonReply = { ok: true; [k: string]: unknown } | { ok: false; erro
 export type ClientResult = { kind: "reply"; reply: DaemonReply } | { kind: "absent" } | { kind: "timeout" } | { kind: "error"; error: string };
 
 /**
- * Asks the daemon and waits at most `budgetMs`. "absent" means nothing listens (start one);
- * "timeout" means it is there but slow (answer nothing this time). Never rejects.
+ * A connection to the daemon, opened before the request is known: the hook dials while it is
+ * still reading stdin, so connecting costs nothing on its path. It remembers how the connect went
+ * until `ask` takes it over; `hangUp` when it ends up unused.
  */
-export function ask(home: string, request: Record<string, unknown>, budgetMs: number): Promise<ClientResult> {
+export class Dial {
+  readonly sock: Socket;
+  connected = false;
+  failure: NodeJS.ErrnoException | undefined;
+
+  constructor(home: string) {
+    this.sock = connect(socketPath(home));
+    this.sock.once("connect", () => (this.connected = true));
+    this.sock.on("error", (err: NodeJS.ErrnoException) => (this.failure ??= err));
+  }
+
+  hangUp(): void {
+    this.sock.destroy();
+  }
+}
+
+const failed = (err: NodeJS.ErrnoException): ClientResult =>
+  err.code === "ENOENT" || err.code === "ECONNREFUSED" ? { kind: "absent" } : { kind: "error", error: err.message };
+
+/**
+ * Asks the daemon (on `dial`, or a new connection) and waits at most `budgetMs`. "absent" means
+ * nothing listens (start one); "timeout" means it is there but slow (answer nothing this time).
+ * Never rejects.
+ */
+export function ask(home: string, request: Record<string, unknown>, budgetMs: number, dial: Dial = new Dial(home)): Promise<ClientResult> {
   return new Promise((resolve) => {
     let buf = "";
     let settled = false;
-    const sock = connect(socketPath(home));
+    const sock = dial.sock;
     const done = (r: ClientResult) => {
       if (settled) return;
       settled = true;
@@ -22,8 +47,12 @@ export function ask(home: string, request: Record<string, unknown>, budgetMs: nu
       resolve(r);
     };
     const timer = setTimeout(() => done({ kind: "timeout" }), budgetMs);
+    if (dial.failure) return done(failed(dial.failure));
+    if (sock.destroyed) return done({ kind: "error", error: "closed before the request" });
+    const send = () => sock.write(`${JSON.stringify(request)}\n`);
     sock.setEncoding("utf8");
-    sock.on("connect", () => sock.write(`${JSON.stringify(request)}\n`));
+    if (dial.connected) send();
+    else sock.once("connect", send);
     sock.on("data", (d: string) => {
       buf += d;
       const nl = buf.indexOf("\n");
@@ -34,7 +63,7 @@ export function ask(home: string, request: Record<string, unknown>, budgetMs: nu
         done({ kind: "error", error: "malformed reply" });
       }
     });
-    sock.on("error", (err: NodeJS.ErrnoException) => done(err.code === "ENOENT" || err.code === "ECONNREFUSED" ? { kind: "absent" } : { kind: "error", error: err.message }));
+    sock.on("error", (err: NodeJS.ErrnoException) => done(failed(err)));
     sock.on("close", () => done({ kind: "error", error: "closed without a reply" }));
   });
 }

@@ -1,7 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** The daemon's Unix socket (a named pipe on Windows), one per data home. Kept tiny: the hook client imports it. */
 /** FNV-1a, 32 bits: a short stable tag for a path (node:crypto would cost the hook its load time). */
 function tagOf(s: string): string {
   let h = 0x811c9dc5;
@@ -9,6 +8,7 @@ function tagOf(s: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
+/** The daemon's Unix socket (a named pipe on Windows), one per data home. Kept tiny: the hook client imports it. */
 export function socketPath(home: string, platform: string = process.platform): string {
   const tag = tagOf(home);
   if (platform === "win32") return `\\\\.\\pipe\\mem-${tag}`;

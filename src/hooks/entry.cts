@@ -8,6 +8,8 @@
  */
 import { writeSync } from "node:fs";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
+import { dataHome } from "../config/paths.cjs";
+import { Dial } from "../daemon/client.cjs";
 import { hookLog } from "./log.cjs";
 import { readStdin } from "./stdin.cjs";
 import { captureViaDaemon, promptRequest, promptViaDaemon } from "./via-daemon.cjs";
@@ -25,12 +27,12 @@ function writeAll(fd: number, text: string): void {
 }
 
 /** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
-async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv): Promise<string | null | undefined> {
-  if (!DAEMON_HOOKS.has(name) || env.MEM_NO_DAEMON === "1" || !payload) return undefined; // a bad payload: the runner logs it
-  if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env)) ? null : undefined;
+async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv, dial: Dial | undefined): Promise<string | null | undefined> {
+  if (!dial || !payload) return undefined; // a bad payload: the runner logs it
+  if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;
   const req = promptRequest(payload);
   if (!req) return null;
-  const r = await promptViaDaemon(req, env);
+  const r = await promptViaDaemon(req, env, dial);
   return r.answered ? (contextOutput(HOOK_EVENTS[name], r.text) ?? null) : undefined;
 }
 
@@ -43,13 +45,16 @@ export async function hookMain(name: string, env: NodeJS.ProcessEnv): Promise<ne
       const deadlineAt = Date.now() + DEADLINE_MS[name];
       // The last guard: whatever is still pending at the deadline, the hook ends without output.
       setTimeout(() => process.exit(0), DEADLINE_MS[name] + 100).unref();
+      // Hooks the daemon answers dial it now: the connect overlaps the wait for stdin.
+      const dial = DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" ? new Dial(dataHome(env)) : undefined;
       const input = await readStdin(process.stdin, MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
       const payload = input.truncated ? undefined : parsePayload(input.text);
-      let out = await viaDaemon(name, payload, env);
+      let out = await viaDaemon(name, payload, env, dial);
+      dial?.hangUp(); // unused when the prompt needed no memory or the payload was bad
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
         // A payload that parses reached the daemon above (when allowed): the runner must not ask again.
-        out = await answerHook(name, input, { env, daemonTried: DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" }, deadlineAt, payload);
+        out = await answerHook(name, input, { env, daemonTried: dial !== undefined }, deadlineAt, payload);
       }
       if (out) writeAll(1, `${out}\n`);
     }

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
-import { ask } from "../daemon/client.cjs";
+import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
 import { HOOK_EVENTS, str, type Payload } from "./contract.cjs";
@@ -41,10 +41,10 @@ export type PromptOutcome = { answered: true; text?: string } | { answered: fals
  * counts as answered (with nothing: the prompt goes on without memories); only a missing or
  * broken daemon leaves the prompt to the in-process fallback.
  */
-export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv): Promise<PromptOutcome> {
+export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv, dial?: Dial): Promise<PromptOutcome> {
   const home = dataHome(env);
   const budget = clientBudget(home);
-  const r = await ask(home, { op: "prompt", ...req }, budget);
+  const r = await ask(home, { op: "prompt", ...req }, budget, dial);
   switch (r.kind) {
     case "reply":
       if (!r.reply.ok) hookLog(env, `user-prompt-submit: the daemon failed: ${r.reply.error}`);
@@ -65,8 +65,8 @@ export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv
  * before it replies. False when the hook must write the event itself (no daemon, or no reply in
  * time); capture is idempotent on the tool_use_id, so a late daemon write and ours never make two.
  */
-export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv, dial?: Dial): Promise<boolean> {
   const event = payload.hook_event_name === HOOK_EVENTS["post-tool-use-failure"] ? HOOK_EVENTS["post-tool-use-failure"] : HOOK_EVENTS["post-tool-use"];
-  const r = await ask(dataHome(env), { op: "capture", event, payload }, CAPTURE_BUDGET_MS);
+  const r = await ask(dataHome(env), { op: "capture", event, payload }, CAPTURE_BUDGET_MS, dial);
   return r.kind === "reply" && r.reply.ok;
 }
