@@ -3,12 +3,17 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../config/config.js";
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
 import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
-import type { HookTarget } from "./hooks.js";
+import { SH, type HookTarget } from "./hooks.js";
 import { SettingsError } from "./settings.js";
 
-/** This process's node and this checkout's `bin/mem.cjs`, both absolute. */
-export function currentTarget(): HookTarget {
-  return { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.cjs") };
+/**
+ * This process's node and this checkout's `bin/mem.cjs`, both absolute; through `bin/mem-hook.sh`
+ * when this environment sets NODE_EXTRA_CA_CERTS (not on Windows), which Claude Code, started
+ * from the same environment, would pass on to every hook.
+ */
+export function currentTarget(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): HookTarget {
+  const target: HookTarget = { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.cjs") };
+  return env.NODE_EXTRA_CA_CERTS && platform !== "win32" ? { ...target, caWrapper: join(PACKAGE_ROOT, "bin", "mem-hook.sh") } : target;
 }
 
 export function scopeHelp(): string {
@@ -41,7 +46,11 @@ export function render(r: ApplyReport, target?: HookTarget): string {
     const verb = r.dryRun ? `dry run, nothing written: ${DRY[r.status] ?? HUMAN[r.status]}` : HUMAN[r.status];
     lines.push(`${verb} ${where}${r.created ? " (new file)" : ""}`);
     lines.push(`  events: ${r.events.join(", ")}`);
-    if (r.action === "install" && target) lines.push(`  each runs: ${target.node} ${target.bin} hook <event>`);
+    if (r.action === "install" && target) {
+      const run = target.caWrapper ? `${SH} ${target.caWrapper} ${target.node}` : target.node;
+      lines.push(`  each runs: ${run} ${target.bin} hook <event>`);
+      if (target.caWrapper) lines.push("  (NODE_EXTRA_CA_CERTS is set here: the wrapper keeps Node from parsing that bundle at every hook; the daemon still gets it)");
+    }
     if (r.backup) lines.push(`  backup of the previous file: ${r.backup}`);
     if (!r.dryRun && r.action === "install") lines.push("Claude Code reloads settings files by itself; interactive sessions run the hooks once the folder is trusted.");
   }
@@ -53,7 +62,7 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const scope = oneOf(values.scope, "scope", SCOPES) ?? "user";
   const dryRun = values["dry-run"] === true;
-  const target = action === "install" ? currentTarget() : undefined;
+  const target = action === "install" ? currentTarget(where.env) : undefined;
   let report: ApplyReport;
   try {
     report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });

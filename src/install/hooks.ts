@@ -3,7 +3,9 @@
  * paths) and the plugin's `hooks/hooks.json` (`${CLAUDE_PLUGIN_ROOT}`). See HOOKS.md §1.2, §1.4, §2.4, §8.
  *
  * Every handler uses the exec form (`command` = the executable, `args` = its arguments; no shell,
- * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.cjs> hook <name>`.
+ * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.cjs> hook <name>`, or
+ * `/bin/sh <…/bin/mem-hook.sh> <node> <…/bin/mem.cjs> hook <name>` where the hooks must not pay
+ * for NODE_EXTRA_CA_CERTS (see that script).
  */
 
 export interface MemHook {
@@ -52,17 +54,25 @@ export interface MatcherGroup {
   hooks: CommandHandler[];
 }
 
-/** Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.cjs`. */
+/**
+ * Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.cjs`; with
+ * `caWrapper` (`bin/mem-hook.sh`), through it and `/bin/sh`.
+ */
 export interface HookTarget {
   node: string;
   bin: string;
+  caWrapper?: string;
 }
 
+/** The shell that runs `bin/mem-hook.sh` (POSIX: always there, and needs no exec bit on the script). */
+export const SH = "/bin/sh";
+
 export function handlerFor(hook: MemHook, target: HookTarget): CommandHandler {
+  const direct = [target.bin, "hook", hook.name];
   return {
     type: "command",
-    command: target.node,
-    args: [target.bin, "hook", hook.name],
+    command: target.caWrapper ? SH : target.node,
+    args: target.caWrapper ? [target.caWrapper, target.node, ...direct] : direct,
     ...(hook.async ? { async: true as const } : {}),
     timeout: hook.timeout,
   };

@@ -36,11 +36,11 @@ function sandbox() {
   return { dir, home, memHome, repo, sub };
 }
 
-/** The parent's environment minus anything that steers mem or Claude Code paths, with a temp HOME and MEM_HOME. */
+/** The parent's environment minus anything that steers mem, Claude Code paths or how the hooks are installed, with a temp HOME and MEM_HOME. */
 function env(box: { home: string; memHome: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith("MEM_") || k.startsWith("CLAUDE") || k === "NODE_TEST_CONTEXT" || k === "NODE_OPTIONS" || k === "USERPROFILE") continue;
+    if (k.startsWith("MEM_") || k.startsWith("CLAUDE") || k === "NODE_TEST_CONTEXT" || k === "NODE_OPTIONS" || k === "NODE_EXTRA_CA_CERTS" || k === "USERPROFILE") continue;
     out[k] = v;
   }
   // git must not read the developer's global config or excludes

@@ -3,11 +3,12 @@
  * `mem install` writes the settings; then each registered handler is run exactly as Claude Code
  * would run it (its `command` with its `args`, the payload on stdin, within its `timeout`) through
  * a short session: start, a prompt, tool calls, a stop with a [MEMORY:] tag, a compaction, a
- * restart, the end. The warm daemon is allowed, as in real use.
+ * restart, the end. The warm daemon is allowed, as in real use. Run twice: in a plain environment,
+ * and in one that sets NODE_EXTRA_CA_CERTS, where the hooks go through bin/mem-hook.sh.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,15 +18,11 @@ import { openDb } from "../../src/store/db.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-e2e-")));
-const home = join(tmp, "home");
-const memHome = join(tmp, "mem-home");
-const repo = join(tmp, "repo");
+const homes: string[] = [];
 after(async () => {
-  await ask(memHome, { op: "stop" }, 2_000);
+  for (const h of homes) await ask(h, { op: "stop" }, 2_000);
   rmSync(tmp, { recursive: true, force: true });
 });
-
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
 
 interface Handler {
   type: string;
@@ -35,37 +32,61 @@ interface Handler {
   async?: boolean;
 }
 
-function run(command: string, args: string[], input: string, timeoutS: number): Promise<{ code: number | null; stdout: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t = Date.now();
-    const child = spawn(command, args, { cwd: repo, env, timeout: timeoutS * 1000, killSignal: "SIGKILL" });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code, signal) => (signal ? reject(new Error(`${args.join(" ")}: killed (${signal}) past its ${timeoutS} s timeout`)) : resolve({ code, stdout, ms: Date.now() - t })));
-    child.stdin.end(input);
-  });
+/** One user's machine: a HOME with Claude Code settings, a data home, a git repo, a transcript. */
+class Box {
+  readonly home: string;
+  readonly memHome: string;
+  readonly repo: string;
+  readonly transcript: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(name: string, extraEnv: NodeJS.ProcessEnv = {}) {
+    const dir = join(tmp, name);
+    this.home = join(dir, "home");
+    this.memHome = join(dir, "mem-home");
+    this.repo = join(dir, "repo");
+    this.transcript = join(dir, "transcript.jsonl");
+    this.env = { PATH: process.env.PATH, HOME: this.home, MEM_HOME: this.memHome, MEM_EMBED_ORDER: "none", ...extraEnv };
+    homes.push(this.memHome);
+  }
+
+  run(command: string, args: string[], input: string, timeoutS: number): Promise<{ code: number | null; stdout: string; ms: number }> {
+    return new Promise((resolve, reject) => {
+      const t = Date.now();
+      const child = spawn(command, args, { cwd: this.repo, env: this.env, timeout: timeoutS * 1000, killSignal: "SIGKILL" });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code, signal) => (signal ? reject(new Error(`${args.join(" ")}: killed (${signal}) past its ${timeoutS} s timeout`)) : resolve({ code, stdout, ms: Date.now() - t })));
+      child.stdin.end(input);
+    });
+  }
+
+  /** What the one handler of ours for `event` prints, run as Claude Code runs it. */
+  async fire(settings: Record<string, { hooks: Handler[] }[]>, event: string, payload: Record<string, unknown>): Promise<string | undefined> {
+    const handlers = (settings[event] ?? []).flatMap((g) => g.hooks).filter((h) => h.args?.includes("hook"));
+    assert.equal(handlers.length, 1, `one handler of ours for ${event}`);
+    const h = handlers[0]!;
+    assert.equal(h.type, "command");
+    const r = await this.run(h.command, h.args, JSON.stringify({ session_id: "e2e-session", transcript_path: this.transcript, cwd: this.repo, hook_event_name: event, ...payload }), h.timeout);
+    assert.equal(r.code, 0, `${event} exits 0`);
+    if (r.stdout === "") return undefined;
+    const o = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.deepEqual(Object.keys(o), ["hookSpecificOutput"], `${event}: context only in hookSpecificOutput`);
+    assert.equal(o.hookSpecificOutput.hookEventName, event);
+    return o.hookSpecificOutput.additionalContext;
+  }
+
+  line(o: Record<string, unknown>): string {
+    return `${JSON.stringify({ sessionId: "e2e-session", timestamp: "2026-11-20T10:00:00.000Z", cwd: this.repo, ...o })}\n`;
+  }
 }
 
-/** What the one handler of ours for `event` prints, run as Claude Code runs it. */
-async function fire(settings: Record<string, { hooks: Handler[] }[]>, event: string, payload: Record<string, unknown>): Promise<string | undefined> {
-  const handlers = (settings[event] ?? []).flatMap((g) => g.hooks).filter((h) => h.args?.includes("hook"));
-  assert.equal(handlers.length, 1, `one handler of ours for ${event}`);
-  const h = handlers[0]!;
-  assert.equal(h.type, "command");
-  const r = await run(h.command, h.args, JSON.stringify({ session_id: "e2e-session", transcript_path: transcript, cwd: repo, hook_event_name: event, ...payload }), h.timeout);
-  assert.equal(r.code, 0, `${event} exits 0`);
-  if (r.stdout === "") return undefined;
-  const o = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
-  assert.deepEqual(Object.keys(o), ["hookSpecificOutput"], `${event}: context only in hookSpecificOutput`);
-  assert.equal(o.hookSpecificOutput.hookEventName, event);
-  return o.hookSpecificOutput.additionalContext;
-}
-
-const transcript = join(tmp, "transcript.jsonl");
-const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: "e2e-session", timestamp: "2026-11-20T10:00:00.000Z", cwd: repo, ...o })}\n`;
-
-test("installed into a settings file that has other hooks, every hook works as Claude Code runs it", { timeout: 120_000 }, async () => {
+/** The whole session against `box`; returns the installed settings' hooks. */
+async function session(box: Box): Promise<Record<string, { matcher?: string; hooks: Handler[] }[]>> {
+  const { home, memHome, repo, transcript, env } = box;
+  const fire = box.fire.bind(box);
+  const line = box.line.bind(box);
   mkdirSync(join(home, ".claude"), { recursive: true });
   mkdirSync(join(repo, "memory"), { recursive: true });
   try {
@@ -125,4 +146,30 @@ test("installed into a settings file that has other hooks, every hook works as C
   execFileSync(process.execPath, [BIN, "uninstall", "--scope", "user"], { cwd: repo, env });
   const left = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8")) as { model: string; hooks: unknown };
   assert.deepEqual(left, { model: "opus", hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [other] }] } }, "uninstall leaves exactly what was there");
+  return settings.hooks;
+}
+
+test("installed into a settings file that has other hooks, every hook works as Claude Code runs it", { timeout: 120_000 }, async () => {
+  const hooks = await session(new Box("plain"));
+  for (const h of Object.values(hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).filter((x) => x.args?.includes("hook"))) {
+    assert.ok(h.args[0]!.endsWith("mem.cjs"), "node runs bin/mem.cjs directly");
+  }
+});
+
+test("installed where NODE_EXTRA_CA_CERTS is set: the hooks run through bin/mem-hook.sh without it, and the daemon they start gets it back", { timeout: 120_000, skip: process.platform === "win32" }, async () => {
+  const certs = join(tmp, "extra-ca.pem");
+  writeFileSync(certs, ""); // Node only warns about a bundle it cannot use
+  const box = new Box("extra-ca", { NODE_EXTRA_CA_CERTS: certs });
+  const hooks = await session(box);
+  for (const h of Object.values(hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).filter((x) => x.args?.includes("hook"))) {
+    assert.equal(h.command, "/bin/sh");
+    assert.ok(h.args[0]!.endsWith("mem-hook.sh") && h.args[2]!.endsWith("mem.cjs"), `wrapper, node, bin/mem.cjs: ${h.args.join(" ")}`);
+  }
+  const status = await ask(box.memHome, { op: "status" }, 2_000);
+  assert.equal(status.kind, "reply", "the prompt hook started a daemon");
+  const pid = status.kind === "reply" && status.reply.ok ? Number(status.reply.pid) : 0;
+  if (existsSync(`/proc/${pid}/environ`)) {
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    assert.ok(environ.includes(`NODE_EXTRA_CA_CERTS=${certs}`), "the daemon has the certificates back");
+  }
 });

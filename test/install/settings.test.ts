@@ -202,6 +202,18 @@ describe("installHooks / uninstallHooks", () => {
     assert.deepEqual(withoutOurs(r.settings), realisticSettings());
   });
 
+  test("through the NODE_EXTRA_CA_CERTS wrapper: /bin/sh runs it with node and bin/mem.cjs; switching form updates in place, and uninstall finds it", () => {
+    const wrapped: HookTarget = { ...TARGET_A, caWrapper: "/home/ann/src/mem/bin/mem-hook.sh" };
+    const first = installHooks(realisticSettings(), TARGET_A).settings;
+    const r = installHooks(first, wrapped);
+    assert.equal(r.status, "updated");
+    assert.deepEqual(r.added, []);
+    assert.deepEqual(hooksOf(r.settings).Stop![1], { hooks: [{ type: "command", command: "/bin/sh", args: [wrapped.caWrapper, TARGET_A.node, TARGET_A.bin, "hook", "stop"], timeout: 10 }] });
+    assert.deepEqual(findMemHooks(r.settings).map((f) => f.name).sort(), MEM_HOOKS.map((h) => h.name).sort());
+    assert.equal(installHooks(r.settings, wrapped).changed, false);
+    assert.deepEqual(uninstallHooks(r.settings).settings, realisticSettings());
+  });
+
   test("duplicates, shell-form leftovers and entries under a stale matcher collapse to one per event; a user's handler sharing our group stays", () => {
     const s = realisticSettings();
     const hooks = hooksOf(s);
