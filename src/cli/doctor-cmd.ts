@@ -2,12 +2,14 @@ import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { openApp, type App } from "../app.js";
 import { VecState } from "../store/vec-state.js";
+import { hookChecks } from "./doctor-hooks.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
 
 const usage = `Usage: mem doctor [--json]
 
-Checks the data home, SQLite + FTS5, LanceDB tables and each embedding provider, and says how
+Checks the data home, SQLite + FTS5, LanceDB tables, each embedding provider and mem's hooks
+in the Claude Code settings files (user, project and local scope, seen from here), and says how
 to fix what is wrong. Exit 1 when something needs fixing (an unreachable provider is a warning:
 search still works from BM25).
 
@@ -109,7 +111,7 @@ export const doctorCommand: Command = {
       const checks: Check[] = [homeCheck(app)];
       if (app.configError) checks.push({ name: "config", status: "error", detail: `${app.configError} (the checks below use the defaults)`, fix: `fix or remove ${app.paths.config}` });
       checks.push(...app.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${app.paths.config}` })));
-      checks.push(...sqliteChecks(app), ...(await lanceChecks(app)), ...(await providerChecks(app)));
+      checks.push(...sqliteChecks(app), ...(await lanceChecks(app)), ...(await providerChecks(app)), ...hookChecks({ env: process.env, cwd: process.cwd() }));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
       else {

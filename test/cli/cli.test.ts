@@ -18,14 +18,17 @@ interface Run {
   stderr: string;
 }
 
-/** The parent's environment without anything that would steer mem (MEM_*, OLLAMA_*) or the test runner. */
+/**
+ * The parent's environment without anything that would steer mem (MEM_*, OLLAMA_*) or the test
+ * runner, and with an empty Claude Code config directory (doctor reads the settings files).
+ */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith("MEM_") || k.startsWith("OLLAMA_") || k === "NODE_TEST_CONTEXT" || k === "NODE_OPTIONS") continue;
     env[k] = v;
   }
-  return env;
+  return { ...env, CLAUDE_CONFIG_DIR: join(tmp, "claude-config") };
 }
 
 /** Runs `node bin/mem.cjs ARGS` asynchronously (the fake Ollama server lives in this process). */
@@ -392,14 +395,16 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.match(missing.stderr, /^mem query: cannot read batch file .*no-such\.jsonl: ENOENT\n$/);
   });
 
-  test("doctor --json: every check ok while Ollama is up", async () => {
+  test("doctor --json: every check ok while Ollama is up and the hooks are installed", async () => {
+    const inst = await mem(["install", "--scope", "user"], { home, env });
+    assert.equal(inst.code, 0, show(inst));
     const r = await mem(["doctor", "--json"], { home, env });
     assert.equal(r.code, 0, show(r));
     const d = json(r);
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", `lancedb ${TABLE}`, "ollama"]);
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", `lancedb ${TABLE}`, "ollama", "hooks (user)"]);
     for (const c of byName.values()) assert.equal(c.status, "ok", JSON.stringify(c));
     assert.equal(byName.get("data home")!.detail, home);
     assert.match(byName.get("fts5")!.detail, /\(3 chunks\)/);
@@ -424,7 +429,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const emb = d.checks.find((c: { name: string }) => c.name === "embedding");
     assert.equal(emb.status, "warn");
     assert.ok(emb.fix);
-    assert.ok(d.checks.filter((c: { status: string }) => c.status !== "ok").every((c: { name: string }) => c.name === "ollama" || c.name === "embedding"));
+    assert.ok(d.checks.filter((c: { status: string }) => c.status !== "ok").every((c: { name: string }) => c.name === "ollama" || c.name === "embedding" || c.name.startsWith("hooks")));
     assert.equal(docHuman.code, 0, show(docHuman));
     assert.match(docHuman.stdout, /^\[warn\] ollama: .*ECONNREFUSED.*\n {7}fix: start it: `ollama serve`/m);
     assert.match(docHuman.stdout, /^\[ok {2}\] sqlite: /m);

@@ -1,0 +1,54 @@
+import { existsSync } from "node:fs";
+import { currentTarget } from "../install/cli.js";
+import { readSettingsFile, SCOPES, settingsPath, type Where } from "../install/files.js";
+import { findMemHooks, installHooks } from "../install/settings.js";
+import type { Check } from "./doctor-cmd.js";
+
+/** The absolute `…/bin/mem.cjs` (or earlier `mem.js`) a handler runs, if it names one. */
+function binOf(handler: Record<string, unknown>): string | undefined {
+  const words = Array.isArray(handler.args) ? (handler.args as unknown[]).filter((a): a is string => typeof a === "string") : [];
+  return words.find((w) => /^(\/|[A-Za-z]:[\\/]).*[\\/]bin[\\/]mem\.c?js$/.test(w));
+}
+
+/**
+ * mem's hooks in the Claude Code settings files of every scope, seen from `where`: present, all
+ * eight, runnable (the files they run exist), and as this checkout would install them here (its
+ * node, its paths, the NODE_EXTRA_CA_CERTS wrapper when that is set).
+ */
+export function hookChecks(where: Where, platform: string = process.platform): Check[] {
+  const checks: Check[] = [];
+  const target = currentTarget(where.env, platform);
+  for (const scope of SCOPES) {
+    const file = settingsPath(scope, where);
+    const name = `hooks (${scope})`;
+    let settings;
+    try {
+      const read = readSettingsFile(file);
+      if (!read.exists) continue;
+      settings = read.settings;
+    } catch (err) {
+      checks.push({ name, status: "error", detail: `${file}: ${(err as Error).message}`, fix: "fix the file's JSON; Claude Code ignores a settings file it cannot parse" });
+      continue;
+    }
+    const found = findMemHooks(settings);
+    if (found.length === 0) continue;
+    const missingBins = [...new Set(found.map((f) => binOf(f.handler)).filter((b): b is string => b !== undefined && !existsSync(b)))];
+    if (missingBins.length > 0) {
+      checks.push({ name, status: "error", detail: `${file}: the hooks run ${missingBins.join(", ")}, which is not there (a moved or deleted checkout?)`, fix: `\`mem install --scope ${scope}\` from the checkout to use` });
+      continue;
+    }
+    const r = installHooks(settings, target);
+    if (!r.changed) {
+      checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this checkout installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : ""}` });
+      continue;
+    }
+    const why = [
+      r.added.length > 0 ? `missing ${r.added.join(", ")}` : "",
+      r.updated.length > 0 ? `${r.updated.length} differ from what this checkout would install (another node or checkout${target.caWrapper ? ", or not through bin/mem-hook.sh although NODE_EXTRA_CA_CERTS is set" : ""})` : "",
+      r.removed.length > 0 ? `extra copies under ${r.removed.join(", ")}` : "",
+    ].filter(Boolean);
+    checks.push({ name, status: "warn", detail: `${file}: ${why.join("; ")}`, fix: `\`mem install --scope ${scope}\`` });
+  }
+  if (checks.length === 0) checks.push({ name: "hooks", status: "warn", detail: "no mem hooks in any Claude Code settings file (fine if mem is installed as a plugin)", fix: "`mem install --scope user`" });
+  return checks;
+}

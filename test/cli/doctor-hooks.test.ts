@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { hookChecks } from "../../src/cli/doctor-hooks.js";
+import { currentTarget } from "../../src/install/cli.js";
+import { installToFile, type Where } from "../../src/install/files.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-doctor-hooks-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+
+/** A HOME and a project directory of their own (a .git marks the project's top level). */
+function where(env: Record<string, string> = {}): Where & { home: string; repo: string } {
+  const dir = join(tmp, `w${n++}`);
+  const home = join(dir, "home");
+  const repo = join(dir, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  return { env: { HOME: home, ...env }, cwd: repo, home, repo };
+}
+
+test("doctor on hooks: none installed is a warning that points at mem install", () => {
+  const w = where();
+  const checks = hookChecks(w, "linux");
+  assert.deepEqual(checks.map((c) => [c.name, c.status]), [["hooks", "warn"]]);
+  assert.match(checks[0]!.fix!, /mem install --scope user/);
+});
+
+test("doctor on hooks: installed by this checkout is ok, per scope", () => {
+  const w = where();
+  installToFile({ scope: "user", where: w, target: currentTarget(w.env, "linux") });
+  installToFile({ scope: "local", where: w, target: currentTarget(w.env, "linux") });
+  assert.deepEqual(hookChecks(w, "linux").map((c) => [c.name, c.status]), [["hooks (user)", "ok"], ["hooks (local)", "ok"]]);
+});
+
+test("doctor on hooks: a missing event, or installed without the wrapper where NODE_EXTRA_CA_CERTS is set, is a warning to reinstall", () => {
+  const w = where();
+  const r = installToFile({ scope: "project", where: w, target: currentTarget(w.env, "linux") });
+  const settings = JSON.parse(readFileSync(r.file, "utf8")) as { hooks: Record<string, unknown> };
+  delete settings.hooks.PreCompact;
+  writeFileSync(r.file, JSON.stringify(settings));
+  const [missing] = hookChecks(w, "linux");
+  assert.equal(missing!.status, "warn");
+  assert.match(missing!.detail, /missing PreCompact/);
+  assert.equal(missing!.fix, "`mem install --scope project`");
+
+  const ca = where({ NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem" });
+  installToFile({ scope: "user", where: ca, target: currentTarget({}, "linux") }); // installed from a shell without it
+  const [direct] = hookChecks(ca, "linux");
+  assert.equal(direct!.status, "warn");
+  assert.match(direct!.detail, /8 differ[\s\S]*not through bin\/mem-hook\.sh/);
+  installToFile({ scope: "user", where: ca, target: currentTarget(ca.env, "linux") });
+  assert.equal(hookChecks(ca, "linux")[0]!.status, "ok");
+});
+
+test("doctor on hooks: hooks that run a mem that is gone, or an unreadable settings file, are errors", () => {
+  const w = where();
+  installToFile({ scope: "user", where: w, target: { node: "/usr/bin/node", bin: join(tmp, "moved", "bin", "mem.cjs") } });
+  const [gone] = hookChecks(w, "linux");
+  assert.equal(gone!.status, "error");
+  assert.match(gone!.detail, /moved[\\/]bin[\\/]mem\.cjs, which is not there/);
+
+  const bad = where();
+  mkdirSync(join(bad.repo, ".claude"));
+  writeFileSync(join(bad.repo, ".claude", "settings.json"), '{ "hooks": ');
+  const [broken] = hookChecks(bad, "linux");
+  assert.equal(broken!.name, "hooks (project)");
+  assert.equal(broken!.status, "error");
+});
