@@ -112,6 +112,19 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   return { chunks, metadata, tier };
 }
 
+/** How long after a file's mtime another write may still carry the same mtime (coarse clocks: FAT 2 s, HFS+ 1 s, Linux a few ms). */
+export const RACY_MS = 2_000;
+
+/**
+ * Whether a file's size and mtime alone prove it is what was indexed, without reading it. Only
+ * when that mtime was already older than the read by `racyMs`: a file written within that
+ * window of being read (a save right after an index run, on a coarse clock) may have changed
+ * again under the same size and mtime, and is read and hashed once more. Pure.
+ */
+export function provablyUnchanged(recorded: { size: number; mtime_ms: number; indexed_at: number }, file: { size: number; mtimeMs: number }, racyMs = RACY_MS): boolean {
+  return recorded.size === file.size && recorded.mtime_ms === file.mtimeMs && recorded.mtime_ms <= recorded.indexed_at - racyMs;
+}
+
 const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
@@ -139,7 +152,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   walked.files.forEach((file, i) => {
     ctx.onProgress?.("scan", i, walked.files.length);
     const existing = store.getSource(project, file.path);
-    if (!req.full && existing && existing.size === file.size && existing.mtime_ms === file.mtimeMs) {
+    if (!req.full && existing && provablyUnchanged(existing, file)) {
       files.unchanged++;
       return;
     }
@@ -151,7 +164,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     }
     const hash = sha(read.text);
     if (!req.full && existing && existing.content_hash === hash) {
-      store.touchSource(existing.id, file.size, file.mtimeMs);
+      store.touchSource(existing.id, file.size, file.mtimeMs, now());
       files.unchanged++;
       return;
     }

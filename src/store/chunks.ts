@@ -61,8 +61,9 @@ export class ChunkStore {
     return this.db.prepare("SELECT * FROM sources WHERE project = ? ORDER BY path").all(project) as SourceRow[];
   }
 
-  touchSource(id: number, size: number, mtimeMs: number): void {
-    this.db.prepare("UPDATE sources SET size = ?, mtime_ms = ? WHERE id = ?").run(size, mtimeMs, id);
+  /** Records a new size and mtime for a source whose content was just read and found unchanged, at `now`. */
+  touchSource(id: number, size: number, mtimeMs: number, now: number): void {
+    this.db.prepare("UPDATE sources SET size = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?").run(size, mtimeMs, now, id);
   }
 
   /**

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { embedText } from "../../indexer/embed-step.js";
-import { chunksOf } from "../../indexer/pipeline.js";
+import { chunksOf, provablyUnchanged, RACY_MS } from "../../indexer/pipeline.js";
 import { defaultConfig } from "../../src/config/config.js";
 import { bm25Leg } from "../../src/retrieve/bm25.js";
 import type { VectorStore } from "../../src/store/vectors.js";
@@ -199,6 +199,43 @@ describe("incremental re-indexing", () => {
     assert.equal(fourth.files.unchanged, 7);
     assert.equal(embedder.calls, before.calls);
     assert.equal((await (await e.vectors()).count(table)), before.ids.length);
+  });
+
+  test("provablyUnchanged trusts size and mtime only when that mtime was older than the last read by the racy window", () => {
+    const rec = { size: 100, mtime_ms: 50_000, indexed_at: 60_000 };
+    assert.equal(provablyUnchanged(rec, { size: 100, mtimeMs: 50_000 }), true);
+    assert.equal(provablyUnchanged(rec, { size: 101, mtimeMs: 50_000 }), false, "size differs");
+    assert.equal(provablyUnchanged(rec, { size: 100, mtimeMs: 50_001 }), false, "mtime differs");
+    assert.equal(provablyUnchanged({ ...rec, indexed_at: 50_000 + RACY_MS - 1 }, { size: 100, mtimeMs: 50_000 }), false, "read within the window");
+    assert.equal(provablyUnchanged({ ...rec, indexed_at: 50_000 + RACY_MS }, { size: 100, mtimeMs: 50_000 }), true);
+    assert.equal(provablyUnchanged({ ...rec, indexed_at: 40_000 }, { size: 100, mtimeMs: 50_000 }), false, "an mtime in the future of the read");
+  });
+
+  test("a same-size edit that keeps the mtime is found when the file was read within the racy window of that mtime", async () => {
+    const e = env("racy");
+    const path = e.write("mem/notes.md", "# Notes\n\nThe heron flies north in spring.\n");
+    const recent = Math.floor(Date.now() / 1000) - 1; // whole seconds: stat gives them back exactly
+    utimesSync(path, recent, recent);
+    const embedder = new HashEmbedder();
+    await e.run({ roots: ["mem"], providers: [embedder] });
+    assert.equal(bm25(e, "north").length, 1);
+
+    writeFileSync(path, "# Notes\n\nThe heron flies south in spring.\n"); // same size
+    utimesSync(path, recent, recent); // same mtime, as a coarse clock would give
+    const second = await e.run({ roots: ["mem"], providers: [embedder] });
+    assert.equal(second.files.indexed, 1, "read again, the change found");
+    assert.equal(bm25(e, "south").length, 1);
+    assert.equal(bm25(e, "north").length, 0);
+
+    // Once the recorded mtime is older than the last read by the window, size and mtime are
+    // trusted and the file is not read at all (the fast path of a no-op run).
+    const old = recent - 3_600;
+    utimesSync(path, old, old);
+    assert.equal((await e.run({ roots: ["mem"], providers: [embedder] })).files.unchanged, 1); // read, same hash: the new mtime recorded
+    const calls = embedder.calls;
+    const fast = await e.run({ roots: ["mem"], providers: [embedder] });
+    assert.deepEqual([fast.files.unchanged, fast.files.indexed, embedder.calls], [1, 0, calls]);
+    assert.equal(sourceRows(e.db, "p1")[0]!.mtime_ms, old * 1000);
   });
 
   test("editing one paragraph re-embeds only that chunk and keeps the other chunks' ids", async () => {
