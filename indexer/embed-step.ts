@@ -27,7 +27,10 @@ export interface EmbedStepOptions {
   vectors: () => Promise<VectorStore>;
   batchSize: number;
   concurrency: number;
-  /** Drop this project's vectors in the active table (or the whole table if unreadable) and re-embed. */
+  /**
+   * Drop this project's vectors in the active table and re-embed them. A table that cannot be read
+   * is dropped and rebuilt whole, with every project's vectors (the same as for a lost table).
+   */
   full: boolean;
   now: () => number;
   onProgress?: (done: number, total: number) => void;
@@ -55,22 +58,28 @@ async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans. */
-async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, dims: number): Promise<number> {
+/**
+ * Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans.
+ * `rebuilt`: the table was recreated empty, so every project's vectors must go back in.
+ */
+async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, dims: number): Promise<{ removed: number; rebuilt: boolean }> {
+  let rebuilt = false;
   try {
     if (o.full && (await store.has(table))) {
       try {
         await store.deleteProject(table, o.project);
         o.state.clear(table, o.project);
       } catch (err) {
-        o.warn(`vector table ${table} is unreadable (${(err as Error).message}); rebuilding it from scratch`);
+        o.warn(`vector table ${table} is unreadable (${(err as Error).message}); rebuilding it from scratch, with every project's vectors`);
         await store.drop(table).catch(() => undefined);
         o.state.clear(table);
+        rebuilt = true;
       }
     }
     if (!(await store.has(table)) && o.state.count(table) > 0) {
-      o.warn(`vector table ${table} is missing; its ${o.state.count(table)} vectors will be rebuilt`);
+      o.warn(`vector table ${table} is missing; its ${o.state.count(table)} vectors, of every project, are rebuilt`);
       o.state.clear(table);
+      rebuilt = true;
     }
     await store.ensure(table, dims);
     const orphans = o.state.orphans(table);
@@ -78,14 +87,15 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
       await store.delete(table, orphans);
       o.state.unmark(table, orphans);
     }
-    return orphans.length;
+    return { removed: orphans.length, rebuilt };
   } catch (err) {
     throw new StoreError(`vector table ${table} is unreadable (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
   }
 }
 
-async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string): Promise<number> {
-  const missing = o.state.missing(table, o.project);
+/** Embeds what `table` lacks for the projects (this run's first, then the others). */
+async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<number> {
+  const missing = projects.flatMap((p) => o.state.missing(table, p));
   const total = missing.length;
   let done = 0;
   o.onProgress?.(0, total);
@@ -114,7 +124,7 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
       if (failure) return;
       try {
         const vecs = await withRetry(() => provider.embed(batch.map(embedText)));
-        batch.forEach((c, j) => pending.push({ id: c.id, project: o.project, vector: vecs[j]! }));
+        batch.forEach((c, j) => pending.push({ id: c.id, project: c.project, vector: vecs[j]! }));
         if (pending.length >= WRITE_ROWS) flush();
       } catch (err) {
         failure ??= err;
@@ -140,6 +150,7 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
   let removed = 0;
   let from = 0;
   let recoveries = 0;
+  const rebuilt = new Set<string>();
   for (;;) {
     const { selected, unhealthy } = await firstHealthy(o.providers, from);
     unavailable.push(...unhealthy.map((u) => `${u.provider} (${u.model}): ${u.reason}`));
@@ -152,8 +163,11 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
     try {
       const store = await o.vectors();
       o.state.register(table, provider.name, provider.model, dims, o.now());
-      removed += await prepare(o, store, table, dims);
-      const embedded = await embedAll(o, store, provider, table);
+      const prepared = await prepare(o, store, table, dims);
+      removed += prepared.removed;
+      if (prepared.rebuilt) rebuilt.add(table); // and stays so if this provider is retried
+      const others = rebuilt.has(table) ? o.state.projectsMissing(table).filter((p) => p !== o.project) : [];
+      const embedded = await embedAll(o, store, provider, table, [o.project, ...others]);
       // Many small writes leave many fragments, and flat search slows with each: compact.
       if (embedded > 0 || removed > 0) await store.optimize(table).catch((err: Error) => o.warn(`compacting ${table} failed: ${err.message}`));
       return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers };

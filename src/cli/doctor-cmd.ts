@@ -72,7 +72,7 @@ async function lanceChecks(app: App): Promise<Check[]> {
     const name = `lancedb ${t.name}`;
     try {
       if (!(await store.has(t.name))) {
-        checks.push({ name, status: expected > 0 ? "error" : "warn", detail: `table is missing (${expected} vectors recorded)`, fix: "run `mem index --full` in each indexed project to rebuild it" });
+        checks.push({ name, status: expected > 0 ? "error" : "warn", detail: `table is missing (${expected} vectors recorded)`, fix: "run `mem index` in any indexed project: it rebuilds the table with every project's vectors" });
         continue;
       }
       const count = await store.count(t.name);
@@ -83,7 +83,7 @@ async function lanceChecks(app: App): Promise<Check[]> {
           : { name, status: "warn", detail: `${count} rows, ${expected} recorded: out of sync (an interrupted run?)`, fix: "run `mem index` to reconcile" },
       );
     } catch (err) {
-      checks.push({ name, status: "error", detail: `table is unreadable: ${(err as Error).message.split("\n")[0]}`, fix: "run `mem index --full` to rebuild it" });
+      checks.push({ name, status: "error", detail: `table is unreadable: ${(err as Error).message.split("\n")[0]}`, fix: "run `mem index --full` in any indexed project: it rebuilds the table with every project's vectors" });
     }
   }
   return checks;

@@ -29,14 +29,22 @@ export class VecState {
   }
 
   /** Chunks of `project` that `table` lacks, in source order. */
-  missing(table: string, project: string): { id: string; heading: string; text: string }[] {
+  missing(table: string, project: string): { id: string; project: string; heading: string; text: string }[] {
     return this.db
       .prepare(
-        `SELECT c.id, c.heading, c.text FROM chunks c
+        `SELECT c.id, c.project, c.heading, c.text FROM chunks c
          WHERE c.project = ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)
          ORDER BY c.source_id, c.seq`,
       )
-      .all(project, table) as { id: string; heading: string; text: string }[];
+      .all(project, table) as { id: string; project: string; heading: string; text: string }[];
+  }
+
+  /** Every project with chunks that `table` has no vector for. */
+  projectsMissing(table: string): string[] {
+    return this.db
+      .prepare("SELECT DISTINCT c.project FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id) ORDER BY c.project")
+      .pluck()
+      .all(table) as string[];
   }
 
   /** Ids recorded in `table` whose chunk no longer exists. */

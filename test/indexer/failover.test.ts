@@ -133,30 +133,32 @@ describe("interrupted vector step", () => {
 });
 
 describe("damaged LanceDB tables", () => {
-  test("a table deleted behind our back is detected and rebuilt by the next run", async () => {
+  test("a table deleted behind our back is detected and rebuilt by the next run, with every project's vectors", async () => {
     const e = env("table-deleted");
     const total = writeSections(e, 3);
+    e.write("other/shared.md", "# Shared\n\nThe narwhal belongs to p2.\n");
     const embedder = new HashEmbedder();
     await e.run({ roots: ["mem"], providers: [embedder] });
+    await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
     const table = tableOf(embedder, 64);
     assert.deepEqual(readdirSync(e.lanceDir), [`${table}.lance`]);
 
     rmSync(join(e.lanceDir, `${table}.lance`), { recursive: true });
     const texts = embedder.texts;
     const s = await e.run({ roots: ["mem"], providers: [embedder] });
-    assert.ok(s.warnings.some((w) => w.includes(table) && /missing; its 9 vectors will be rebuilt/.test(w)), s.warnings.join("\n"));
+    assert.ok(s.warnings.some((w) => w.includes(table) && /missing; its 10 vectors, of every project, are rebuilt/.test(w)), s.warnings.join("\n"));
     assert.equal(s.vector.status, "ok");
-    assert.equal(s.vector.embedded, total);
-    assert.equal(embedder.texts - texts, total);
-    await assertVectorsMatch(e, table, { complete: true, projects: ["p1"] });
+    assert.equal(s.vector.embedded, total + 1, "p1's and p2's");
+    assert.equal(embedder.texts - texts, total + 1);
+    await assertVectorsMatch(e, table, { complete: true, projects: ["p1", "p2"] });
 
     // Same again seen by a fresh connection (a new `mem` process), with the whole lance dir gone.
     e.reopenVectors();
     rmSync(e.lanceDir, { recursive: true });
     const s2 = await e.run({ roots: ["mem"], providers: [embedder] });
     assert.equal(s2.vector.status, "ok");
-    assert.equal(s2.vector.embedded, total);
-    await assertVectorsMatch(e, table, { complete: true, projects: ["p1"] });
+    assert.equal(s2.vector.embedded, total + 1);
+    await assertVectorsMatch(e, table, { complete: true, projects: ["p1", "p2"] });
   });
 
   test("a corrupted manifest makes a normal run skip the vector step with a `mem index --full` hint; --full rebuilds it", async () => {
@@ -195,15 +197,13 @@ describe("damaged LanceDB tables", () => {
     const full = await e.run({ roots: ["mem"], full: true, providers: [embedder] });
     const p1Total = chunkRows(e.db, "p1").length;
     assert.equal(full.vector.status, "ok", full.vector.reason);
-    assert.ok(full.warnings.some((w) => w.includes(table) && /rebuilding it from scratch/.test(w)), full.warnings.join("\n"));
-    assert.equal(full.vector.embedded, p1Total);
+    assert.ok(full.warnings.some((w) => w.includes(table) && /rebuilding it from scratch, with every project's vectors/.test(w)), full.warnings.join("\n"));
     assert.equal(p1Total, total - 2, "section 0 of notes-0 replaced three sections");
-    await assertVectorsMatch(e, table, { complete: true, projects: ["p1"] });
-    // The rebuilt table lost p2's vectors, and SQLite knows it: p2's next run puts them back.
-    assert.equal(e.state.count(table, "p2"), 0);
-    const p2 = await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
-    assert.equal(p2.vector.embedded, 1);
+    // The old table held p2's vectors too: they go back in the same run, nothing is left without.
+    assert.equal(full.vector.embedded, p1Total + 1);
     await assertVectorsMatch(e, table, { complete: true, projects: ["p1", "p2"] });
+    const p2 = await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
+    assert.equal(p2.vector.embedded, 0);
   });
 
   test("corrupted data files make a run that has to touch them skip with a `mem index --full` hint; --full rebuilds", async () => {
