@@ -59,7 +59,26 @@ async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans.
+ * LanceDB and SQLite disagree on what the table holds (a run killed between the two writes,
+ * SQLite restored from a backup, rows deleted behind our back): rows of existing chunks are
+ * recorded, rows of no chunk deleted, and records of rows that are gone dropped so those chunks
+ * are embedded again. Returns how many rows were deleted.
+ */
+async function reconcile(o: EmbedStepOptions, store: VectorStore, table: string): Promise<number> {
+  const inLance = new Set(await store.ids(table));
+  const recorded = new Set(o.state.ids(table));
+  const gone = [...recorded].filter((id) => !inLance.has(id));
+  const strays = o.state.adopt(table, [...inLance].filter((id) => !recorded.has(id)));
+  if (strays.length > 0) await store.delete(table, strays);
+  o.state.unmark(table, gone);
+  const adopted = inLance.size - (recorded.size - gone.length) - strays.length;
+  o.warn(`vector table ${table} was out of step with SQLite: ${adopted} rows recorded, ${strays.length} stray rows deleted, ${gone.length} lost vectors to embed again`);
+  return strays.length;
+}
+
+/**
+ * Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans,
+ * reconciles the two when their counts differ.
  * `rebuilt`: the table was recreated empty, so every project's vectors must go back in.
  */
 async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, dims: number): Promise<{ removed: number; rebuilt: boolean }> {
@@ -87,7 +106,8 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
       await store.delete(table, orphans);
       o.state.unmark(table, orphans);
     }
-    return { removed: orphans.length, rebuilt };
+    const strays = (await store.count(table)) !== o.state.count(table) ? await reconcile(o, store, table) : 0;
+    return { removed: orphans.length + strays, rebuilt };
   } catch (err) {
     throw new StoreError(`vector table ${table} is unreadable (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
   }

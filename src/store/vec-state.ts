@@ -55,6 +55,29 @@ export class VecState {
       .all(table) as string[];
   }
 
+  /** Every chunk id recorded in `table`. */
+  ids(table: string): string[] {
+    return this.db.prepare("SELECT chunk_id FROM vec_rows WHERE table_name = ?").pluck().all(table) as string[];
+  }
+
+  /**
+   * Records rows found in `table` but not here, when their chunk exists (the id is the content
+   * hash and the table is one model's, so the vector is right); returns the ids with no chunk.
+   */
+  adopt(table: string, ids: string[]): string[] {
+    const projectOf = this.db.prepare("SELECT project FROM chunks WHERE id = ?").pluck();
+    const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
+    const strays: string[] = [];
+    this.db.transaction(() => {
+      for (const id of ids) {
+        const project = projectOf.get(id) as string | undefined;
+        if (project === undefined) strays.push(id);
+        else ins.run(table, id, project);
+      }
+    })();
+    return strays;
+  }
+
   mark(table: string, rows: { id: string; project: string }[]): void {
     const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
     this.db.transaction(() => {

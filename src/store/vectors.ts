@@ -79,6 +79,12 @@ export class VectorStore {
     await (await this.table(name)).delete(`project = ${quote(project)}`);
   }
 
+  /** Every id in the table (the id column alone). */
+  async ids(name: string): Promise<string[]> {
+    const rows = (await (await this.table(name)).query().select(["id"]).toArray()) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
   async count(name: string): Promise<number> {
     return (await this.table(name)).countRows();
   }

@@ -111,7 +111,7 @@ describe("interrupted vector step", () => {
     assert.equal(await assertRowsAreModel(e, table, 64), total);
   });
 
-  test("a crash between the LanceDB write and the SQLite record re-embeds those chunks without duplicating rows", async () => {
+  test("a crash between the LanceDB write and the SQLite record: the next run adopts those rows, embeds nothing again, duplicates nothing", async () => {
     const e = env("crash-window");
     const total = writeSections(e, 3);
     const embedder = new HashEmbedder();
@@ -125,8 +125,9 @@ describe("interrupted vector step", () => {
 
     const texts = embedder.texts;
     const s = await e.run({ roots: ["mem"], providers: [embedder] });
-    assert.equal(s.vector.embedded, 4);
-    assert.equal(embedder.texts - texts, 4);
+    assert.equal(s.vector.embedded, 0, "the vectors were written: same content hash, same model");
+    assert.equal(embedder.texts, texts);
+    assert.ok(s.warnings.some((w) => w.includes("out of step with SQLite: 4 rows recorded, 0 stray rows deleted, 0 lost")), s.warnings.join("\n"));
     const ids = await assertVectorsMatch(e, table, { complete: true, projects: ["p1"] });
     assert.equal(ids.length, total, "upsert by id: no duplicate rows");
   });
@@ -159,6 +160,36 @@ describe("damaged LanceDB tables", () => {
     assert.equal(s2.vector.status, "ok");
     assert.equal(s2.vector.embedded, total + 1);
     await assertVectorsMatch(e, table, { complete: true, projects: ["p1", "p2"] });
+  });
+
+  test("LanceDB and SQLite out of step: rows SQLite lost are adopted without re-embedding, stray rows deleted, rows LanceDB lost embedded again", async () => {
+    const e = env("out-of-step");
+    const total = writeSections(e, 3);
+    const embedder = new HashEmbedder();
+    await e.run({ roots: ["mem"], providers: [embedder] });
+    const table = tableOf(embedder, 64);
+    const store = await e.vectors();
+    const [lostInLance, ...rest] = chunkRows(e.db, "p1").map((c) => c.id);
+
+    // SQLite forgot half its records (restored from an older backup, say); LanceDB gained a row of
+    // no chunk (a run killed between its two writes, for a chunk since deleted) and lost one.
+    const forgotten = rest.slice(0, 4);
+    e.state.unmark(table, forgotten);
+    await store.upsert(table, [{ id: "no-such-chunk", project: "p1", vector: hashVector("gone", 64) }]);
+    await store.delete(table, [lostInLance!]);
+
+    const texts = embedder.texts;
+    const s = await e.run({ roots: ["mem"], providers: [embedder] });
+    assert.equal(s.vector.status, "ok", s.vector.reason);
+    assert.ok(s.warnings.some((w) => w.includes(`${table} was out of step with SQLite: 4 rows recorded, 1 stray rows deleted, 1 lost vectors to embed again`)), s.warnings.join("\n"));
+    assert.equal(s.vector.embedded, 1, "only the vector LanceDB lost");
+    assert.equal(embedder.texts - texts, 1);
+    assert.equal(s.vector.removed, 1);
+    await assertVectorsMatch(e, table, { complete: true, projects: ["p1"] });
+    assert.equal(await store.count(table), total);
+
+    const again = await e.run({ roots: ["mem"], providers: [embedder] });
+    assert.deepEqual([again.vector.embedded, again.vector.removed, again.warnings], [0, 0, []], "in step again: nothing to do");
   });
 
   test("a corrupted manifest makes a normal run skip the vector step with a `mem index --full` hint; --full rebuilds it", async () => {
