@@ -7,7 +7,7 @@
  * and the real hybrid search, without a model.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,6 +126,15 @@ try {
     if (r.kind === "reply" && r.reply.ok && typeof r.reply.ms === "number") inside.push(r.reply.ms);
   }
   log(`  of which the daemon's answer (socket round trip from an open client, no spawn): ${fmt(stats(direct))}; its own work (search, format, record): ${fmt(stats(inside))}`);
+  // Whatever went wrong is in the hooks' log (a daemon past the client's budget, a daemon error):
+  // every prompt above that got nothing for such a reason is counted here.
+  const logged = existsSync(join(home, "hooks.log")) ? readFileSync(join(home, "hooks.log"), "utf8").split("\n").filter(Boolean) : [];
+  const kinds = new Map<string, number>();
+  for (const l of logged) {
+    const k = l.slice(25).replace(/\d+/g, "N").slice(0, 90);
+    kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  }
+  log(`  hooks.log: ${logged.length === 0 ? "empty (no budget missed, no error)" : [...kinds].map(([k, n]) => `${n}× "${k}"`).join("; ")}`);
   const status = await ask(home, { op: "status" }, 2_000);
   if (status.kind === "reply") log(`  daemon: ${JSON.stringify(status.reply)}`);
 
