@@ -3,7 +3,6 @@
  * the full runner. Real processes, real daemon.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { DEADLINE_MS } from "../../src/hooks/contract.cjs";
+import { runChild } from "../helpers/run-child.js";
 import { spawnHook } from "./helpers.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
@@ -31,15 +31,7 @@ function memHome(): string {
 
 /** Spawns a hook whose stdin is written but never closed (or never written: `payload` undefined). */
 function spawnOpen(name: string, payload: string | undefined, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t = Date.now();
-    const child = spawn(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, ...env }, timeout: 20_000 });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, ms: Date.now() - t }));
-    if (payload !== undefined) child.stdin.write(payload);
-  });
+  return runChild(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, ...env }, timeout: 20_000, keepStdinOpen: true, ...(payload !== undefined ? { input: payload } : {}) });
 }
 
 describe("the hook entry", () => {
@@ -60,13 +52,8 @@ describe("the hook entry", () => {
     const empty = join(h, "empty");
     writeFileSync(empty, "");
     for (const stdin of ["ignore", openSync(empty, "r")] as const) {
-      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, "hook", "user-prompt-submit"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1" }, stdio: [stdin, "pipe", "ignore"] });
-        let stdout = "";
-        child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.on("close", (code) => resolve({ code, stdout }));
-      });
-      assert.deepEqual(r, { code: 0, stdout: "" });
+      const r = await runChild(process.execPath, [BIN, "hook", "user-prompt-submit"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1" }, stdio: [stdin, "pipe", "ignore"] });
+      assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
     }
   });
 
@@ -74,17 +61,9 @@ describe("the hook entry", () => {
     const h = memHome();
     writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server.\n");
     const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1", MEM_EMBED_ORDER: "none" };
-    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env });
-    await new Promise((r) => idx.on("exit", r));
+    await runChild(process.execPath, [BIN, "index", h, "-q"], { env });
     const legacy = BIN.replace(/mem\.cjs$/, "mem.js");
-    const r = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [legacy, "hook", "user-prompt-submit"], { env });
-      let stdout = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout }));
-      child.stdin.end(JSON.stringify({ session_id: "old", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }));
-    });
+    const r = await runChild(process.execPath, [legacy, "hook", "user-prompt-submit"], { env, input: JSON.stringify({ session_id: "old", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }) });
     assert.equal(r.code, 0);
     assert.match(r.stdout, /We chose SQLite over Postgres/);
   });
@@ -94,8 +73,7 @@ describe("the hook entry", () => {
     writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: [] } }));
     writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n");
     const env = { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "0" };
-    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, ...env } });
-    await new Promise((r) => idx.on("exit", r));
+    await runChild(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, ...env } });
     const payload = (session: string) => JSON.stringify({ session_id: session, cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" });
     const first = await spawnHook("user-prompt-submit", payload("a"), env);
     assert.equal(first.code, 0);

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runHook } from "../../src/hooks/run.js";
+import { runChild } from "../helpers/run-child.js";
 
 /** Runs a hook in-process the way the CLI does (no daemon is started unless env says MEM_NO_DAEMON=0), with the payload on a stream; returns what it printed. */
 export async function hook(name: string, payload: unknown, env: NodeJS.ProcessEnv, now?: number): Promise<{ code: number; stdout: string }> {
@@ -36,15 +36,5 @@ const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "m
 
 /** Runs `mem hook NAME` as Claude Code does: a new process, the payload on stdin. */
 export function spawnHook(name: string, input: string | Buffer, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, MEM_NO_DAEMON: "1", ...env }, timeout: 30_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on("error", () => undefined); // the hook may stop reading a huge input early
-    child.stdin.end(input);
-  });
+  return runChild(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, MEM_NO_DAEMON: "1", ...env }, timeout: 30_000, input });
 }

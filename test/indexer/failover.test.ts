@@ -52,6 +52,16 @@ function writeSections(e: IndexerEnv, files: number, root = "mem"): number {
   return files * 3;
 }
 
+/** Nine chunks of p1 (under mem/) and one of p2 (under other/), all embedded by one hash model. */
+async function indexTwoProjects(e: IndexerEnv): Promise<{ total: number; embedder: HashEmbedder; table: string }> {
+  const total = writeSections(e, 3);
+  e.write("other/shared.md", "# Shared\n\nThe narwhal belongs to p2.\n");
+  const embedder = new HashEmbedder();
+  await e.run({ roots: ["mem"], providers: [embedder] });
+  await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
+  return { total, embedder, table: tableOf(embedder, 64) };
+}
+
 /** Every row of `table` has `dims` numbers, equal to the given model's vector for that chunk's text. */
 async function assertRowsAreModel(e: IndexerEnv, table: string, dims: number): Promise<number> {
   const rows = await lanceRows(await e.vectors(), table);
@@ -136,12 +146,7 @@ describe("interrupted vector step", () => {
 describe("damaged LanceDB tables", () => {
   test("a table deleted behind our back is detected and rebuilt by the next run, with every project's vectors", async () => {
     const e = env("table-deleted");
-    const total = writeSections(e, 3);
-    e.write("other/shared.md", "# Shared\n\nThe narwhal belongs to p2.\n");
-    const embedder = new HashEmbedder();
-    await e.run({ roots: ["mem"], providers: [embedder] });
-    await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
-    const table = tableOf(embedder, 64);
+    const { total, embedder, table } = await indexTwoProjects(e);
     assert.deepEqual(readdirSync(e.lanceDir), [`${table}.lance`]);
 
     rmSync(join(e.lanceDir, `${table}.lance`), { recursive: true });
@@ -194,12 +199,7 @@ describe("damaged LanceDB tables", () => {
 
   test("a corrupted manifest makes a normal run skip the vector step with a `mem index --full` hint; --full rebuilds it", async () => {
     const e = env("corrupt-manifest");
-    const total = writeSections(e, 3);
-    e.write("other/shared.md", "# Shared\n\nThe narwhal belongs to p2.\n");
-    const embedder = new HashEmbedder();
-    await e.run({ roots: ["mem"], providers: [embedder] });
-    await e.run({ roots: ["other"], project: "p2", providers: [embedder] });
-    const table = tableOf(embedder, 64);
+    const { total, embedder, table } = await indexTwoProjects(e);
     await assertVectorsMatch(e, table, { complete: true, projects: ["p1", "p2"] });
 
     // A new process finds every version manifest of the table overwritten (e.g. a torn write).

@@ -7,7 +7,7 @@
  * and in one that sets NODE_EXTRA_CA_CERTS, where the hooks go through bin/mem-hook.sh.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
+import { runChild } from "../helpers/run-child.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-e2e-")));
@@ -50,16 +51,10 @@ class Box {
     homes.push(this.memHome);
   }
 
-  run(command: string, args: string[], input: string, timeoutS: number): Promise<{ code: number | null; stdout: string; ms: number }> {
-    return new Promise((resolve, reject) => {
-      const t = Date.now();
-      const child = spawn(command, args, { cwd: this.repo, env: this.env, timeout: timeoutS * 1000, killSignal: "SIGKILL" });
-      let stdout = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.on("error", reject);
-      child.on("close", (code, signal) => (signal ? reject(new Error(`${args.join(" ")}: killed (${signal}) past its ${timeoutS} s timeout`)) : resolve({ code, stdout, ms: Date.now() - t })));
-      child.stdin.end(input);
-    });
+  async run(command: string, args: string[], input: string, timeoutS: number): Promise<{ code: number | null; stdout: string; ms: number }> {
+    const r = await runChild(command, args, { cwd: this.repo, env: this.env, timeout: timeoutS * 1000, killSignal: "SIGKILL", input });
+    if (r.signal) throw new Error(`${args.join(" ")}: killed (${r.signal}) past its ${timeoutS} s timeout`);
+    return r;
   }
 
   /** What the one handler of ours for `event` prints, run as Claude Code runs it. */

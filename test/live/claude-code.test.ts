@@ -8,7 +8,7 @@
  * without one, as in CI.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeAnthropic, type Block } from "../helpers/fake-anthropic.js";
+import { runChild } from "../helpers/run-child.js";
 
 function findClaude(): string | undefined {
   if (process.env.MEM_CLAUDE_BIN) return existsSync(process.env.MEM_CLAUDE_BIN) ? process.env.MEM_CLAUDE_BIN : undefined;
@@ -66,16 +67,7 @@ function script(body: Record<string, unknown>): Block[] {
 }
 
 function claude(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE!, args, { cwd: proj, env, timeout: 120_000, killSignal: "SIGKILL" });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+  return runChild(CLAUDE!, args, { cwd: proj, env, timeout: 120_000, killSignal: "SIGKILL" });
 }
 
 test("a live Claude Code session: briefing and memories reach the model, tool calls and decisions are captured, a resume restores them", { skip: CLAUDE ? false : "no Claude Code binary (set MEM_CLAUDE_BIN)", timeout: 300_000 }, async (t) => {
