@@ -6,7 +6,7 @@ import { embedStep } from "../../indexer/embed-step.js";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
-import { memoriesForPrompt } from "../inject/for-prompt.js";
+import { memoriesForPrompt, recordInjected } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
@@ -77,7 +77,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
     idle = setTimeout(() => void shutdown("idle"), app.config.daemon.idleMs);
   };
 
-  async function answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /**
+   * The reply to one request. `delivered` runs once the reply is written to a client still waiting
+   * for it: a prompt's memories count as injected only then (a client past its budget has hung up).
+   */
+  async function answer(req: Record<string, unknown>, delivered: (then: () => void) => void): Promise<Record<string, unknown>> {
     switch (req.op) {
       case "ping":
         return { ok: true, pid: process.pid };
@@ -91,8 +95,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
-        const text = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session: typeof req.session === "string" ? req.session : "" }, mode, Date.now());
-        return { ok: true, ...(text ? { text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
+        const session = typeof req.session === "string" ? req.session : "";
+        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
+        if (found) delivered(() => recordInjected(app.db, session, found.ids, Date.now()));
+        return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {
         // PostToolUse(Failure) from the capture client: durable in SQLite before the reply.
@@ -113,8 +119,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
 
   function handle(conn: Socket): void {
     let buf = "";
+    let hungUp = false;
     conn.setEncoding("utf8");
-    conn.on("error", () => undefined);
+    conn.on("error", () => (hungUp = true));
+    conn.on("end", () => (hungUp = true)); // clients keep their end open until the reply (no half-open)
     conn.on("data", (d: string) => {
       buf += d;
       if (buf.length > 1_000_000) return conn.destroy();
@@ -131,9 +139,15 @@ export async function serve(opts: ServeOptions): Promise<number> {
         conn.end(`${JSON.stringify({ ok: false, error: "not JSON" })}\n`);
         return;
       }
-      answer(req)
+      let then: (() => void) | undefined;
+      answer(req, (fn) => (then = fn))
         .catch((err: Error) => ({ ok: false, error: err.message }))
-        .then((reply) => conn.end(`${JSON.stringify(reply)}\n`));
+        .then((reply) => {
+          if (hungUp) return conn.destroy();
+          conn.end(`${JSON.stringify(reply)}\n`, (err?: Error | null) => {
+            if (!err && !hungUp) then?.();
+          });
+        });
     });
   }
 

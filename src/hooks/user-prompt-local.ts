@@ -1,5 +1,5 @@
 import { openApp } from "../app.js";
-import { memoriesForPrompt, type PromptRequest } from "../inject/for-prompt.js";
+import { memoriesForPrompt, recordInjected, type PromptRequest } from "../inject/for-prompt.js";
 import type { HookIO } from "./run.js";
 
 /** The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. */
@@ -7,7 +7,9 @@ export async function localMemories(req: PromptRequest, io: HookIO): Promise<str
   const app = openApp(io.env, { tolerateConfigErrors: true });
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
-    return await memoriesForPrompt(ctx, req, "bm25", (io.now ?? Date.now)());
+    const found = await memoriesForPrompt(ctx, req, "bm25");
+    if (found) recordInjected(app.db, req.session, found.ids, (io.now ?? Date.now)());
+    return found?.text;
   } finally {
     await app.close();
   }

@@ -25,12 +25,19 @@ export interface PromptRequest {
   session: string;
 }
 
+/** What to put before a prompt, and the chunks it shows. */
+export interface Injection {
+  text: string;
+  ids: string[];
+}
+
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
  * skip prompts that need none, search the hook's project, drop what this session already got,
- * apply the floor and budget, redact, and record what was injected.
+ * apply the floor and budget, and redact. The caller records the injection once it is delivered
+ * (`recordInjected`): a chunk whose answer came too late for the hook is still new to the session.
  */
-export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode, now: number): Promise<string | undefined> {
+export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   if (skipReason(req.prompt)) return undefined;
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
@@ -39,9 +46,11 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs },
   );
   const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);
-  const out = formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
-  if (!out) return undefined;
-  const ins = ctx.db.prepare("INSERT OR IGNORE INTO injections (session, chunk_id, at) VALUES (?, ?, ?)");
-  ctx.db.transaction(() => out.ids.forEach((id) => ins.run(req.session, id, now)))();
-  return out.text;
+  return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
+}
+
+/** Marks chunks as injected into a session, so that later prompts of it do not repeat them. */
+export function recordInjected(db: Db, session: string, ids: string[], now: number): void {
+  const ins = db.prepare("INSERT OR IGNORE INTO injections (session, chunk_id, at) VALUES (?, ?, ?)");
+  db.transaction(() => ids.forEach((id) => ins.run(session, id, now)))();
 }

@@ -167,6 +167,46 @@ describe("the warm daemon", () => {
     }
   });
 
+  test("memories whose answer came after the client's budget are not marked injected: the session's next prompt still gets them", async () => {
+    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
+    try {
+      const h = home("late");
+      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, vectorBudgetMs: 2_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+      await new Promise((r) => spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } }).on("exit", r));
+      const d = serve(h);
+      await until(up(h));
+      const prompt = { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "late-1" };
+      const injected = () => {
+        const db = openDb(join(h, "mem.sqlite"), { readonly: true });
+        const n = db.prepare("SELECT count(*) FROM injections WHERE session = 'late-1'").pluck().get() as number;
+        db.close();
+        return n;
+      };
+
+      await until(async () => {
+        const r = await ask(h, { op: "status" }, 2_000);
+        return r.kind === "reply" && r.reply.ok && (r.reply.inMemory as unknown[]).length === 1; // warmed up
+      });
+      fake.setDelayMs(500); // the embedder is slow: the daemon answers after the client gave up
+      const embedded = fake.texts;
+      assert.equal((await ask(h, prompt, 50)).kind, "timeout");
+      await until(() => fake.texts > embedded); // the daemon got its embedding and answered...
+      await new Promise((r) => setTimeout(r, 300)); // ...to a client no longer there
+      assert.equal(injected(), 0, "nothing reached the session, so nothing is marked");
+
+      fake.setDelayMs(0);
+      const onTime = await ask(h, prompt, 5_000);
+      assert.ok(onTime.kind === "reply" && onTime.reply.ok && /We chose SQLite over Postgres/.test(String(onTime.reply.text)), JSON.stringify(onTime));
+      await until(() => injected() > 0);
+      const again = await ask(h, prompt, 5_000);
+      assert.ok(again.kind === "reply" && again.reply.ok && again.reply.text === undefined, "delivered once: not repeated in the session");
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+    } finally {
+      await fake.close();
+    }
+  });
+
   test("a PostToolUse hook process hands its event to the running daemon, which stores it before replying", async () => {
     const h = home("capture");
     const d = serve(h);

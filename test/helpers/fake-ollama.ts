@@ -24,6 +24,8 @@ export interface FakeOllama {
   dieAfterEmbedRequests(n: number): void;
   /** Spoils every following embed answer in the given way; `null` goes back to good answers. */
   setMalformed(kind: MalformedKind | null): void;
+  /** Changes the delay before every following answer. */
+  setDelayMs(ms: number): void;
   /** Stops the server (idempotent, also fine after it died). */
   close(): Promise<void>;
 }
@@ -58,7 +60,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<FakeOllama> {
   const models = opts.models ?? ["nomic-embed-text:latest"];
   const dims = opts.dims ?? 768;
-  const delayMs = opts.delayMs ?? 0;
+  let delayMs = opts.delayMs ?? 0;
   const scale = opts.scale ?? 1;
   let requests = 0;
   let texts = 0;
@@ -154,6 +156,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     url: `http://127.0.0.1:${port}`,
     get requests() { return requests; },
     get texts() { return texts; },
+    setDelayMs(ms: number) {
+      delayMs = ms;
+    },
     dieAfterEmbedRequests(n: number) {
       dieAfter = n;
       if (n <= 0 && !closed) die();
