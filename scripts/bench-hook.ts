@@ -125,7 +125,7 @@ try {
     direct.push(performance.now() - t);
     if (r.kind === "reply" && r.reply.ok && typeof r.reply.ms === "number") inside.push(r.reply.ms);
   }
-  log(`  of which the daemon's answer (socket round trip from an open client, no spawn): ${fmt(stats(direct))}; its own work (search, format, record): ${fmt(stats(inside))}`);
+  log(`  of which the daemon's answer (socket round trip from an open client, no spawn): ${fmt(stats(direct))}; its own work (search and format; the injection is recorded after the reply): ${fmt(stats(inside))}`);
   // Whatever went wrong is in the hooks' log (a daemon past the client's budget, a daemon error):
   // every prompt above that got nothing for such a reason is counted here.
   const logged = existsSync(join(home, "hooks.log")) ? readFileSync(join(home, "hooks.log"), "utf8").split("\n").filter(Boolean) : [];
