@@ -9,10 +9,15 @@
  * - A fenced code block is never cut unless it alone exceeds `chunkTokens`; then it is cut at line
  *   boundaries. A single line longer than a chunk is cut at word boundaries.
  * - Each chunk keeps its heading path and 1-based inclusive line range in the original file.
+ * - A section smaller than `minChunkTokens` ("Status: Accepted", a one-line "Decision") joins its
+ *   neighbour under the same top heading, while the two fit in `chunkTokens`: alone it would rank
+ *   on its heading and say nothing. The joined chunk's heading path is what the two share.
  */
 export interface ChunkOptions {
   chunkTokens: number;
   overlapTokens: number;
+  /** Sections below this many tokens join a neighbour. Default 0: every heading starts a chunk. */
+  minChunkTokens?: number;
 }
 
 export interface Chunk {
@@ -185,5 +190,35 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions, firstLine = 
     }
   }
   emit();
-  return chunks;
+  return joinSmall(chunks, opts);
+}
+
+function sharedPath(a: string[], b: string[]): string[] {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
+}
+
+/** Joins each chunk below `minChunkTokens` with the next (or the previous) one, as the options allow. */
+function joinSmall(chunks: Chunk[], opts: ChunkOptions): Chunk[] {
+  const min = opts.minChunkTokens ?? 0;
+  if (min <= 0) return chunks;
+  const out: Chunk[] = [];
+  for (const c of chunks) {
+    const prev = out[out.length - 1];
+    const small = (x: Chunk) => estimateTokens(x.text) < min;
+    const joinable =
+      prev !== undefined &&
+      (small(prev) || small(c)) &&
+      c.startLine > prev.endLine && // not the overlapping continuation of a section cut in two
+      sharedPath(prev.headingPath, c.headingPath).length > 0 &&
+      estimateTokens(prev.text) + estimateTokens(c.text) <= opts.chunkTokens;
+    if (!joinable) {
+      out.push(c);
+      continue;
+    }
+    const text = prev.text + "\n".repeat(c.startLine - prev.endLine) + c.text; // blank lines between, as emitted
+    out[out.length - 1] = { text, headingPath: sharedPath(prev.headingPath, c.headingPath), startLine: prev.startLine, endLine: c.endLine };
+  }
+  return out;
 }

@@ -6,11 +6,12 @@ import type { EmbeddingProvider } from "../src/embed/provider.js";
 import type { Project } from "../src/project/identity.js";
 import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
+import { getMeta, setMeta } from "../src/store/meta.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
 import { redact, redactDeep } from "../src/capture/redact.js";
 import { chunkCapturedEvents } from "./captured.js";
-import { chunkMarkdown } from "./chunk.js";
+import { chunkMarkdown, type ChunkOptions } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -112,6 +113,15 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   return { chunks, metadata, tier };
 }
 
+/**
+ * Names the chunker and its options. Files a project indexed under another value are chunked
+ * again on its next run, changed or not (chunks that come out the same keep their ids, so their
+ * vectors too). Bump the version when the chunker's output changes.
+ */
+export function chunkingKey(o: ChunkOptions): string {
+  return `chunker 2: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
+}
+
 /** How long after a file's mtime another write may still carry the same mtime (coarse clocks: FAT 2 s, HFS+ 1 s, Linux a few ms). */
 export const RACY_MS = 2_000;
 
@@ -146,13 +156,18 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
 
   const walked = walkSources(req.roots, ctx.config.index.ignore);
   walked.warnings.forEach(warn);
+  const chunking = chunkingKey(ctx.config.index);
+  const chunkedWith = getMeta(ctx.db, `chunking:${project}`);
+  const rechunk = !req.full && chunkedWith !== chunking && store.sourcesOf(project).length > 0;
+  if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
+  const reread = req.full || rechunk;
   const files = { seen: walked.files.length, indexed: 0, unchanged: 0, skipped: 0, deleted: 0 };
   const chunks = { added: 0, removed: 0, kept: 0, total: 0 };
 
   walked.files.forEach((file, i) => {
     ctx.onProgress?.("scan", i, walked.files.length);
     const existing = store.getSource(project, file.path);
-    if (!req.full && existing && provablyUnchanged(existing, file)) {
+    if (!reread && existing && provablyUnchanged(existing, file)) {
       files.unchanged++;
       return;
     }
@@ -163,7 +178,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
       return;
     }
     const hash = sha(read.text);
-    if (!req.full && existing && existing.content_hash === hash) {
+    if (!reread && existing && existing.content_hash === hash) {
       store.touchSource(existing.id, file.size, file.mtimeMs, now());
       files.unchanged++;
       return;
@@ -180,6 +195,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     chunks.kept += r.kept;
   });
   ctx.onProgress?.("scan", walked.files.length, walked.files.length);
+  setMeta(ctx.db, `chunking:${project}`, chunking);
 
   // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
   const found = new Set(walked.files.map((f) => f.path));

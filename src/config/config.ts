@@ -41,6 +41,8 @@ export interface Config {
     maxFileBytes: number;
     chunkTokens: number;
     overlapTokens: number;
+    /** Sections smaller than this join a neighbour under the same top heading (0: never). */
+    minChunkTokens: number;
   };
   query: {
     k: number;
@@ -88,6 +90,7 @@ export function defaultConfig(): Config {
       maxFileBytes: 2 * 1024 * 1024,
       chunkTokens: 400,
       overlapTokens: 80,
+      minChunkTokens: 64,
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
@@ -152,6 +155,9 @@ function validate(c: Config): void {
   pos(c.daemon.indexEveryMs, "daemon.indexEveryMs");
   if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
     throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);
+  }
+  if (!Number.isFinite(c.index.minChunkTokens) || c.index.minChunkTokens < 0 || c.index.minChunkTokens >= c.index.chunkTokens) {
+    throw new ConfigError(`config: "index.minChunkTokens" must be ≥ 0 and below index.chunkTokens`);
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);

@@ -1,5 +1,6 @@
 import { basename, relative } from "node:path";
 import type { SearchResult } from "../retrieve/search.js";
+import { snippet } from "./snippet.js";
 
 /**
  * What goes into the model's context for a prompt: the few results that clear the relevance
@@ -19,7 +20,7 @@ export interface InjectOptions {
 export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 };
 
 /** A crude stem: lower case, common English suffixes off, first 6 letters ("indexing", "indexer" → "index"). */
-const stem = (w: string) => {
+export const stem = (w: string) => {
   const l = w.toLowerCase();
   return (l.length > 5 ? l.replace(/(ations?|ings?|ers?|ed|es|s|ly)$/, "") : l).slice(0, 6);
 };
@@ -62,6 +63,7 @@ export function formatInjection(cands: Candidate[], queryTerms: string[], o: Inj
   const header = "Possibly relevant project memory (from mem; may be outdated, verify before relying on it):";
   const lines: string[] = [header];
   const ids: string[] = [];
+  const wanted = new Set(queryTerms.map(stem));
   let used = header.length;
   for (const c of kept) {
     const meta = [c.kind, where(c), c.date ? c.date.slice(0, 10) : undefined].filter(Boolean).join(" · ");
@@ -69,8 +71,7 @@ export function formatInjection(cands: Candidate[], queryTerms: string[], o: Inj
     const prefix = `- [${meta}] ${heading}`;
     const room = o.budgetChars - used - prefix.length - 2;
     if (room < 60) break;
-    let body = redact(squash(c.text));
-    if (body.length > Math.min(room, 600)) body = `${body.slice(0, Math.min(room, 600) - 1).replace(/\s+\S*$/, "")}…`;
+    const body = snippet(redact(squash(c.text)), wanted, stem, Math.min(room, 600));
     const line = `${prefix}${body}`;
     lines.push(line);
     ids.push(c.id);

@@ -49,6 +49,7 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.embedding.ollama.host, "http://127.0.0.1:11434");
     assert.equal(config.index.chunkTokens, 400);
     assert.equal(config.index.overlapTokens, 80);
+    assert.equal(config.index.minChunkTokens, 64);
     assert.equal(config.query.rrfK, 60);
     assert.equal(config.embedding.transformers.cacheDir, join(PACKAGE_ROOT, "models"));
     assert.equal(DEFAULT_MODELS_DIR, join(PACKAGE_ROOT, "models"));
@@ -128,6 +129,8 @@ describe("loadConfig: config.json", () => {
       [{ embedding: { batchSize: -1 } }, /"embedding\.batchSize" must be a positive number/],
       [{ index: { chunkTokens: 100, overlapTokens: 100 } }, /"index\.overlapTokens" must be ≥ 0 and below index\.chunkTokens/],
       [{ index: { overlapTokens: -1 } }, /"index\.overlapTokens"/],
+      [{ index: { chunkTokens: 100, overlapTokens: 10, minChunkTokens: 100 } }, /"index\.minChunkTokens" must be ≥ 0 and below index\.chunkTokens/],
+      [{ index: { minChunkTokens: -5 } }, /"index\.minChunkTokens"/],
       [{ embedding: { order: ["ollama", "openai"] } }, /unknown provider "openai" in embedding\.order/],
     ];
     for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);

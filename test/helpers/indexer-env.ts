@@ -155,7 +155,7 @@ export async function assertVectorsMatch(env: IndexerEnv, table: string, opts: {
 export function writeMemoryTree(env: IndexerEnv, root = "mem"): void {
   env.write(`${root}/identity.md`, "---\ntitle: Who I am\ntags: [identity, profile]\ndate: 2026-01-05\n---\n# Identity\n\nI am the assistant of the zephyrine project. I prefer terse answers.\n");
   env.write(`${root}/state.md`, "---\nkind: Status\ntags: status, current\nupdated: 2026-02-01\n---\n# Current state\n\nWorking on the quokka migration this week.\n");
-  env.write(`${root}/reference/x.md`, "# API reference\n\nThe flibbertigibbet endpoint returns JSON.\n\n## Errors\n\nIt answers 429 when throttled.\n");
+  env.write(`${root}/reference/x.md`, "# API reference\n\nThe flibbertigibbet endpoint returns JSON for every record it is asked about, one object a record, with its id, its owner, the time it last changed and the fields the caller named in the query string (all of them when it named none), sorted by id unless the caller asked for another order.\n\n## Errors\n\nIt answers 429 when throttled, with a Retry-After header that says how many seconds to wait, and 503 while the store behind it is being migrated; both are safe to retry after the wait it names. A malformed query string gets 400 with a JSON body naming the parameter at fault.\n");
   env.write(`${root}/sessions/y.md`, "---\ndate: 2026-03-10\ntags: [debugging]\n---\n# Session\n\nWe debugged the marmalade cache eviction.\n");
   env.write(`${root}/archive/z.md`, "# Old notes\n\nThe obsolete wombat service was retired.\n");
   env.write(

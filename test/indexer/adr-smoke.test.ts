@@ -42,11 +42,16 @@ describe("ingesting real architecture decision records", { skip: present ? false
     }
   });
 
-  test("chunks keep the record's heading path and real line numbers", () => {
+  test("chunks keep the record's heading path and real line numbers; one-line sections join their neighbours", () => {
     const rows = env.db.prepare("SELECT heading, start_line, end_line, text FROM chunks WHERE path LIKE '%0018-%' ORDER BY seq").all() as { heading: string; start_line: number; end_line: number; text: string }[];
-    assert.ok(rows.some((r) => r.heading === "18. Use RDS instead of provisioned EC2 databases > Context"));
+    assert.ok(rows.some((r) => r.heading === "18. Use RDS instead of provisioned EC2 databases > Decision"));
+    // "Date: …", "## Status / Accepted" alone would rank on the title and say nothing: they open the Context chunk.
+    assert.equal(rows[0]!.heading, "18. Use RDS instead of provisioned EC2 databases");
     assert.equal(rows[0]!.start_line, 1);
+    assert.match(rows[0]!.text, /^# 18\. Use RDS[^\n]*\n\nDate: 2017-08-01\n\n## Status\n\nAccepted\n\n## Context\n\nWe use both MySQL/);
     for (const r of rows) assert.ok(r.end_line >= r.start_line);
+    const tiny = env.db.prepare("SELECT count(*) FROM chunks WHERE project = 'adr' AND length(text) < 256").pluck().get() as number;
+    assert.ok(tiny <= 2, `${tiny} chunks under 64 tokens in 38 records`);
   });
 
   test("re-indexing the unchanged records costs no embedding", async () => {

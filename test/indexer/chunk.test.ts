@@ -126,6 +126,66 @@ describe("chunkMarkdown: headings", () => {
   });
 });
 
+describe("chunkMarkdown: small sections", () => {
+  /** The shape of a real architecture decision record: three one-line sections around two real ones. */
+  const ADR = [
+    "# 8. Postgres on the build host", // 1
+    "", // 2
+    "Date: 2017-07-04", // 3
+    "", // 4
+    "## Status", // 5
+    "", // 6
+    "Accepted", // 7
+    "", // 8
+    "## Context", // 9
+    "", // 10
+    "We need to decide whether to keep PostgreSQL on the build host or move it to a managed service.", // 11
+    "Moving would remove the puppet code that configures it, and cost some Terraform work instead.", // 12
+    "", // 13
+    "## Decision", // 14
+    "", // 15
+    "The build host keeps its local PostgreSQL.", // 16
+    "", // 17
+    "## Consequences", // 18
+    "", // 19
+    "Fewer changes to existing code and less new Terraform work; the backup scripts stay as they are.", // 20
+    "We cannot use the build host as a test bed for the managed service, and its disk must keep room", // 21
+    "for a week of write-ahead log, which the monitoring now checks every hour.", // 22
+  ].join("\n");
+  const JOIN: ChunkOptions = { chunkTokens: 400, overlapTokens: 80, minChunkTokens: 64 };
+
+  test("sections below minChunkTokens join their neighbours; the joined chunk's path is what they share", () => {
+    const chunks = chunkMarkdown(ADR, JOIN);
+    assert.deepEqual(chunks.map((c) => [c.startLine, c.endLine, c.headingPath]), [
+      [1, 16, ["8. Postgres on the build host"]],
+      [18, 22, ["8. Postgres on the build host", "Consequences"]],
+    ]);
+    assertRangesMatch(ADR, chunks);
+    assertNoLineLost(ADR, chunks);
+    assert.deepEqual(chunkMarkdown(ADR, { ...JOIN, minChunkTokens: 0 }).map((c) => c.startLine), [1, 5, 9, 14, 18], "0: every heading starts a chunk");
+  });
+
+  test("never across top-level headings, and never past chunkTokens", () => {
+    const topics = "# Preferences\n\nUse pnpm.\n\n# Build\n\nRun make.\n";
+    assert.deepEqual(chunkMarkdown(topics, JOIN).map((c) => c.headingPath), [["Preferences"], ["Build"]]);
+    const small = chunkMarkdown(ADR, { chunkTokens: 60, overlapTokens: 0, minChunkTokens: 20 });
+    for (const c of small) assert.ok(estimateTokens(c.text) <= 60, `${c.startLine}-${c.endLine} has ${estimateTokens(c.text)} tokens`);
+    assert.ok(small.some((c) => c.startLine === 1 && c.endLine === 7), "the first three small pieces still join, as far as they fit");
+    assertNoLineLost(ADR, small);
+  });
+
+  test("a long section cut with overlap stays cut: every chunk within chunkTokens and equal to its source lines", () => {
+    const long = ["# Notes", "", ...Array.from({ length: 12 }, (_, i) => `Paragraph ${i} about the heron migration and its many stops.\n`), "## Tail", "", "End."].join("\n");
+    const chunks = chunkMarkdown(long, { chunkTokens: 60, overlapTokens: 20, minChunkTokens: 16 });
+    for (let i = 1; i < chunks.length; i++) {
+      const [a, b] = [chunks[i - 1]!, chunks[i]!];
+      assert.ok(estimateTokens(a.text) <= 60 && estimateTokens(b.text) <= 60);
+    }
+    assertRangesMatch(long, chunks);
+    assertNoLineLost(long, chunks);
+  });
+});
+
 describe("chunkMarkdown: line ranges", () => {
   test("line ranges are 1-based, inclusive and reproduce the original lines", () => {
     for (const chunkTokens of [30, 60, 2_000]) {

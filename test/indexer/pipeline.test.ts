@@ -482,15 +482,35 @@ describe("projects", () => {
     const ids = await assertVectorsMatch(e, table, { complete: true, projects: ["alpha", "beta"] });
     assert.equal(ids.length, alpha.length + beta.length, "no duplicates after the rebuild");
 
-    // And it picked up a config change that only a re-chunk can apply.
+  });
+
+  test("a chunking change (options or chunker) re-chunks every file of the project on its next normal run, once", async () => {
+    const e = env("rechunk");
+    writeMemoryTree(e);
+    const embedder = new HashEmbedder();
+    await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
+    await e.run({ roots: ["mem"], project: "beta", providers: [embedder] });
+    const table = tableOf(embedder, 64);
+    const alpha = idsOf(chunkRows(e.db, "alpha"));
+    const beta = idsOf(chunkRows(e.db, "beta"));
+    const events = idsOf(chunkRows(e.db, "alpha").filter((c) => c.path.endsWith(".jsonl")));
+
     e.config.index.chunkTokens = 8;
     e.config.index.overlapTokens = 0;
-    const unchanged = await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
-    assert.equal(unchanged.files.unchanged, 7, "a normal run does not re-chunk unchanged files");
-    const rechunked = await e.run({ roots: ["mem"], project: "alpha", full: true, providers: [embedder] });
+    e.config.index.minChunkTokens = 0;
+    const texts = embedder.texts;
+    const rechunked = await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
+    assert.equal(rechunked.files.indexed, 7, "unchanged files too");
+    assert.ok(rechunked.warnings.some((w) => w.startsWith("chunking changed since this project was last indexed (chunker 2: 400/80/64 tokens → chunker 2: 8/0/0 tokens)")), rechunked.warnings.join("\n"));
     assert.ok(rechunked.chunks.total > alpha.length, "smaller chunks → more of them");
+    const now = idsOf(chunkRows(e.db, "alpha"));
+    for (const id of events) assert.ok(now.includes(id), "chunks that come out the same keep their ids");
+    assert.equal(embedder.texts - texts, now.filter((id) => !alpha.includes(id)).length, "and their vectors: only new chunks are embedded");
     await assertVectorsMatch(e, table, { complete: true, projects: ["alpha", "beta"] });
-    assert.deepEqual(idsOf(chunkRows(e.db, "beta")), beta);
+    assert.deepEqual(idsOf(chunkRows(e.db, "beta")), beta, "another project is untouched until it is indexed");
+
+    const again = await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
+    assert.deepEqual([again.files.unchanged, again.warnings], [7, []], "once");
   });
 });
 
@@ -540,6 +560,7 @@ describe("chunk ids", () => {
 
     // chunksOf itself: deterministic, sensitive to project, path and content, and repeated passages stay distinct.
     const cfg = defaultConfig();
+    cfg.index.minChunkTokens = 0; // two sections, not one joined chunk
     const file = { path: "/m/a.md", rel: "a.md", kind: "markdown" as const };
     const text = "# H\n\nsame words\n\n# H\n\nsame words\n";
     const one = chunksOf(file, text, "p", cfg, () => undefined).chunks.map((c) => c.id);
