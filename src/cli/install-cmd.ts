@@ -5,7 +5,8 @@ const usage = `Usage: mem install [--scope user|project|local] [--dry-run] [--js
 
 Registers mem's Claude Code hooks (SessionStart, UserPromptSubmit, PostToolUse,
 PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings file.
-Each runs \`<node> <this checkout>/bin/mem.cjs hook <event>\` with absolute paths.
+Each runs \`<node> <this checkout>/bin/mem.cjs hook <event>\` with absolute paths (through
+\`/bin/sh bin/mem-hook.sh\` where NODE_EXTRA_CA_CERTS is set, which Node would load at every start).
 Other hooks and settings are kept; the old file is backed up to <file>.bak-<time>
 and the new one written atomically. Running it again changes nothing; running it
 from a moved checkout rewrites the paths in place. Refuses (exit 1, file untouched)
