@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import { isOpenTask } from "../capture/extract/tasks.js";
 
 /**
@@ -34,6 +35,8 @@ export interface BriefingInput {
   events: BriefEvent[];
   hot: HotNote[];
   budgetTokens: number;
+  /** The project's directory: paths under it are shown relative to it. */
+  root?: string;
 }
 
 /** Decisions below this confidence stay out of the briefing ("decided to read the file"). */
@@ -49,6 +52,20 @@ function ago(iso: string, now: number): string {
   if (Number.isNaN(t)) return "";
   const h = Math.max(0, (now - t) / 3_600_000);
   return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
+}
+
+/** A path as the briefing shows it: relative to the project's directory when it lies under it. */
+function shown(path: string, root: string | undefined): string {
+  if (!root || !isAbsolute(path)) return path;
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/** Lines in first-seen order, a repeated one once with its count. */
+function counted(lines: string[]): string[] {
+  const n = new Map<string, number>();
+  for (const l of lines) n.set(l, (n.get(l) ?? 0) + 1);
+  return [...n].map(([l, k]) => (k > 1 ? `${l} (×${k})` : l));
 }
 
 function oneLine(s: string, max: number): string {
@@ -73,14 +90,14 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   sections.push({ title: "Learned", items: byType(["learned"], 0.8).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)})`) });
 
   const recent = input.events.filter((e) => e.type === "file_modified" || e.type === "error" || e.type === "command_run").sort((a, b) => b.time.localeCompare(a.time));
-  const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files))].slice(0, 15);
+  const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files.map((f) => shown(f, input.root))))].slice(0, 15);
   const work: string[] = [];
   const last = recent[0];
   if (last) work.push(`- Last activity ${ago(last.time, input.now)} (session ${short(last.session)})`);
   if (files.length > 0) work.push(`- Files modified: ${files.join(", ")}`);
-  for (const e of recent.filter((x) => x.type === "error").slice(0, 3)) work.push(`- Error: ${oneLine(e.text, 200)} (${day(e.time)})`);
+  work.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${oneLine(e.text, 200)} (${day(e.time)})`)).slice(0, 3));
   sections.push({ title: "Recent work", items: work });
-  for (const h of input.hot) sections.push({ title: `From ${h.path}`, items: [oneLine(h.text, 800)] });
+  for (const h of input.hot) sections.push({ title: `From ${shown(h.path, input.root)}`, items: [oneLine(h.text, 800)] });
 
   const preamble = "Project memory from mem (captured from earlier sessions; it may be outdated, so verify before relying on it).";
   const out: string[] = [preamble];

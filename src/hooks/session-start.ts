@@ -18,7 +18,7 @@ export const BRIEFING_TOKENS = 2_500;
 export async function sessionStart(payload: Payload, io: HookIO): Promise<string | undefined> {
   const app = openApp(io.env, { tolerateConfigErrors: true });
   try {
-    const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
+    const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
     const now = (io.now ?? Date.now)();
     const session = str(payload, "session_id") ?? "";
     const source = str(payload, "source") ?? "startup";
@@ -41,7 +41,7 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     const hot = app.db
       .prepare("SELECT path, text, json_extract(metadata, '$.layout') AS layout FROM chunks WHERE project = ? AND tier = 'hot' ORDER BY path, seq LIMIT 6")
       .all(project) as { path: string; text: string; layout: string }[];
-    const text = buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS });
+    const text = buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS, ...(root ? { root } : {}) });
     return text === undefined ? undefined : redact(text).text;
   } finally {
     await app.close();

@@ -46,6 +46,21 @@ describe("the SessionStart briefing", () => {
     assert.ok(big.length <= 9_000, "never above Claude Code's 10,000-character hook output cap");
   });
 
+  test("paths under the project's directory are shown relative to it; a repeated error once, with its count", () => {
+    const events = [
+      ev("file_modified", "edited", { files: ["/home/u/proj/src/db.ts", "/elsewhere/notes.md"] }),
+      ev("error", "$ git push failed: no upstream branch", { time: "2026-11-21T11:00:00Z" }),
+      ev("error", "$ npm test failed: 3 failing", { time: "2026-11-21T10:30:00Z" }),
+      ev("error", "$ git push failed: no upstream branch", { time: "2026-11-21T11:00:00Z" }),
+    ];
+    const text = buildBriefing(base({ events, root: "/home/u/proj", hot: [{ layout: "state", path: "/home/u/proj/memory/state.md", text: "Migrating to WAL." }] }))!;
+    assert.match(text, /- Files modified: src\/db\.ts, \/elsewhere\/notes\.md\n/);
+    assert.match(text, /## From memory\/state\.md\n/);
+    assert.equal(text.match(/git push failed/g)?.length, 1);
+    assert.match(text, /- Error: \$ git push failed: no upstream branch \(2026-11-21\) \(×2\)\n- Error: \$ npm test failed/);
+    assert.match(buildBriefing(base({ events }))!, /- Files modified: \/home\/u\/proj\/src\/db\.ts/, "no root: as stored");
+  });
+
   test("the same input gives the same briefing (pure, clock injected)", () => {
     const input = base({ events: [ev("decision", "Chose A over B because C.", { confidence: 0.9 })] });
     assert.equal(buildBriefing(input), buildBriefing(input));
