@@ -145,7 +145,12 @@ export async function serve(opts: ServeOptions): Promise<number> {
         .then((reply) => {
           if (hungUp) return conn.destroy();
           conn.end(`${JSON.stringify(reply)}\n`, (err?: Error | null) => {
-            if (!err && !hungUp) then?.();
+            if (err || hungUp) return;
+            try {
+              then?.();
+            } catch (e) {
+              opts.log(`recording a delivered answer failed: ${(e as Error).message}`);
+            }
           });
         });
     });

@@ -35,6 +35,16 @@ function env(tag: string, configure?: Parameters<typeof makeEnv>[1]): IndexerEnv
 const bm25 = (e: IndexerEnv, q: string, projects = ["p1"]) => bm25Leg(e.db, q, { projects }, 20).map((h) => h.id);
 const idsOf = (rows: { id: string }[]) => rows.map((r) => r.id);
 
+/** The memory tree indexed as project "alpha" and again as "beta", with one hash embedder. */
+async function twoProjectsOneTree(tag: string) {
+  const e = env(tag);
+  writeMemoryTree(e);
+  const embedder = new HashEmbedder();
+  await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
+  await e.run({ roots: ["mem"], project: "beta", providers: [embedder] });
+  return { e, embedder, table: tableOf(embedder, 64), alpha: idsOf(chunkRows(e.db, "alpha")), beta: idsOf(chunkRows(e.db, "beta")) };
+}
+
 /** Three sections, one chunk each at the default chunk size. */
 const THREE_SECTIONS = [
   "# Alpha",
@@ -461,14 +471,7 @@ describe("projects", () => {
   });
 
   test("--full re-chunks and re-embeds this project's vectors only", async () => {
-    const e = env("full");
-    writeMemoryTree(e);
-    const embedder = new HashEmbedder();
-    await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
-    await e.run({ roots: ["mem"], project: "beta", providers: [embedder] });
-    const table = tableOf(embedder, 64);
-    const alpha = idsOf(chunkRows(e.db, "alpha"));
-    const beta = idsOf(chunkRows(e.db, "beta"));
+    const { e, embedder, table, alpha, beta } = await twoProjectsOneTree("full");
     const texts = embedder.texts;
 
     const s = await e.run({ roots: ["mem"], project: "alpha", full: true, providers: [embedder] });
@@ -481,18 +484,10 @@ describe("projects", () => {
     assert.equal(e.state.count(table, "beta"), beta.length);
     const ids = await assertVectorsMatch(e, table, { complete: true, projects: ["alpha", "beta"] });
     assert.equal(ids.length, alpha.length + beta.length, "no duplicates after the rebuild");
-
   });
 
   test("a chunking change (options or chunker) re-chunks every file of the project on its next normal run, once", async () => {
-    const e = env("rechunk");
-    writeMemoryTree(e);
-    const embedder = new HashEmbedder();
-    await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
-    await e.run({ roots: ["mem"], project: "beta", providers: [embedder] });
-    const table = tableOf(embedder, 64);
-    const alpha = idsOf(chunkRows(e.db, "alpha"));
-    const beta = idsOf(chunkRows(e.db, "beta"));
+    const { e, embedder, table, alpha, beta } = await twoProjectsOneTree("rechunk");
     const events = idsOf(chunkRows(e.db, "alpha").filter((c) => c.path.endsWith(".jsonl")));
 
     e.config.index.chunkTokens = 8;
