@@ -1,7 +1,8 @@
-import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openApp, type App } from "../app.js";
 import { VecState } from "../store/vec-state.js";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks } from "./doctor-hooks.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
@@ -26,11 +27,15 @@ export interface Check {
 
 function homeCheck(app: App): Check {
   try {
-    mkdirSync(app.paths.home, { recursive: true });
+    ensurePrivateDir(app.paths.home);
     accessSync(app.paths.home, constants.W_OK);
     const probe = join(app.paths.home, `.doctor-${process.pid}`);
     writeFileSync(probe, "ok");
     rmSync(probe);
+    const mode = statSync(app.paths.home).mode & 0o777;
+    if (process.platform !== "win32" && (mode & 0o077) !== 0) {
+      return { name: "data home", status: "warn", detail: `${app.paths.home} is open to other users (mode ${mode.toString(8)}), and it holds what was captured from your sessions`, fix: `chmod 700 ${app.paths.home}` };
+    }
     return { name: "data home", status: "ok", detail: app.paths.home };
   } catch (err) {
     return { name: "data home", status: "error", detail: `${app.paths.home}: ${(err as Error).message}`, fix: "make it writable, or point MEM_HOME elsewhere" };

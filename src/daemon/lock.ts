@@ -1,4 +1,5 @@
-import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { dirname } from "node:path";
 
 /** Is a process with this pid running? (EPERM: it exists but belongs to someone else.) */
@@ -25,7 +26,7 @@ export function readLock(path: string): number | undefined {
  * process is gone (kill -9, a crash) is stale and is taken over.
  */
 export function acquireLock(path: string): { ok: true; release: () => void } | { ok: false; pid: number } {
-  mkdirSync(dirname(path), { recursive: true });
+  ensurePrivateDir(dirname(path));
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx" });

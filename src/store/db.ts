@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { dirname } from "node:path";
 
 export type Db = Database.Database;
@@ -160,7 +160,7 @@ export function migrate(db: Db): void {
 
 /** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
 export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
-  if (!opts.readonly) mkdirSync(dirname(path), { recursive: true });
+  if (!opts.readonly) ensurePrivateDir(dirname(path));
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma("busy_timeout = 5000");
   if (!opts.readonly) {
