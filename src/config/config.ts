@@ -71,6 +71,8 @@ export interface Config {
     vectorBudgetMs: number;
     /** How often the daemon turns captured events into chunks and vectors. */
     indexEveryMs: number;
+    /** Largest vector table the daemon copies into memory (MiB of float32); a larger one is searched in LanceDB. */
+    vectorMemoryMB: number;
   };
 }
 
@@ -94,7 +96,7 @@ export function defaultConfig(): Config {
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
-    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000 },
+    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
   };
 }
 
@@ -153,6 +155,7 @@ function validate(c: Config): void {
   pos(c.daemon.clientBudgetMs, "daemon.clientBudgetMs");
   pos(c.daemon.vectorBudgetMs, "daemon.vectorBudgetMs");
   pos(c.daemon.indexEveryMs, "daemon.indexEveryMs");
+  pos(c.daemon.vectorMemoryMB, "daemon.vectorMemoryMB");
   if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
     throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);
   }

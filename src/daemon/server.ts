@@ -54,10 +54,20 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const state = new VecState(app.db);
   const memory = new Map<string, MemoryIndex>();
   const loading = new Set<string>();
+  const tooBig = new Map<string, string>(); // table → the version found too big to hold
   const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
     const version = state.version(table);
+    if (version !== undefined && tooBig.get(table) === version) return undefined;
     const idx = memory.get(table);
     if (version !== undefined && idx?.version !== version && !loading.has(table)) {
+      const mib = (state.count(table) * dims * 4) / 2 ** 20;
+      if (mib > app.config.daemon.vectorMemoryMB) {
+        // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
+        memory.delete(table);
+        tooBig.set(table, version);
+        opts.log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${app.config.daemon.vectorMemoryMB}); searching it in LanceDB`);
+        return undefined;
+      }
       loading.add(table);
       void app
         .vectors()

@@ -50,6 +50,7 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.index.chunkTokens, 400);
     assert.equal(config.index.overlapTokens, 80);
     assert.equal(config.index.minChunkTokens, 64);
+    assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 });
     assert.equal(config.query.rrfK, 60);
     assert.equal(config.embedding.transformers.cacheDir, join(PACKAGE_ROOT, "models"));
     assert.equal(DEFAULT_MODELS_DIR, join(PACKAGE_ROOT, "models"));
@@ -131,6 +132,7 @@ describe("loadConfig: config.json", () => {
       [{ index: { overlapTokens: -1 } }, /"index\.overlapTokens"/],
       [{ index: { chunkTokens: 100, overlapTokens: 10, minChunkTokens: 100 } }, /"index\.minChunkTokens" must be ≥ 0 and below index\.chunkTokens/],
       [{ index: { minChunkTokens: -5 } }, /"index\.minChunkTokens"/],
+      [{ daemon: { vectorMemoryMB: 0 } }, /"daemon\.vectorMemoryMB" must be a positive number/],
       [{ embedding: { order: ["ollama", "openai"] } }, /unknown provider "openai" in embedding\.order/],
     ];
     for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);

@@ -10,6 +10,7 @@ import { lockPath, socketPath } from "../../src/daemon/paths.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
+import { runChild } from "../helpers/run-child.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(REPO, "bin", "mem.cjs");
@@ -160,6 +161,30 @@ describe("the warm daemon", () => {
       db.close();
       const now = (await held())[0]!;
       assert.deepEqual({ rows: now.rows, version: now.version }, { rows: 1, version: `${row.created_at}:${row.version}` });
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test("a vector table over daemon.vectorMemoryMB is searched in LanceDB, not copied into memory", async () => {
+    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
+    try {
+      const h = home("too-big");
+      // One chunk of 64 dims is 256 bytes: over a limit of 0.0001 MiB (105 bytes).
+      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, vectorMemoryMB: 0.0001 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+      await runChild(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } });
+      const d = serve(h);
+      await until(up(h));
+      await until(() => d.stderr().includes("over daemon.vectorMemoryMB"));
+      assert.match(d.stderr(), /v_ollama_nomic_embed_text_64: 0 MiB of vectors is over daemon\.vectorMemoryMB \(0\.0001\); searching it in LanceDB/);
+      const r = await ask(h, { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "big-1" }, 5_000);
+      assert.ok(r.kind === "reply" && r.reply.ok && /We chose SQLite over Postgres/.test(String(r.reply.text)), JSON.stringify(r));
+      const status = await ask(h, { op: "status" }, 2_000);
+      assert.ok(status.kind === "reply" && status.reply.ok);
+      assert.deepEqual(status.reply.inMemory, []);
+      assert.equal(d.stderr().match(/over daemon\.vectorMemoryMB/g)?.length, 1, "said once, not at every prompt");
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
     } finally {
