@@ -1,7 +1,9 @@
 /**
  * A real Claude Code, with mem installed into its user settings, runs a scripted session against
  * a loopback server that speaks the Anthropic Messages API (test/helpers/fake-anthropic.ts): the
- * hooks' context must reach the model's request, and what the session did must be captured.
+ * hooks' context must reach the model's request, and what the session did must be captured; a
+ * `/compact` in print mode must keep the session's open task (PreCompact's snapshot, then the
+ * SessionStart:compact briefing).
  *
  * Needs a Claude Code binary: `MEM_CLAUDE_BIN=/path/to/claude`, or `claude` on PATH (for example
  * `npm install @anthropic-ai/claude-code` somewhere, then node_modules/.bin/claude). Skipped
@@ -70,7 +72,15 @@ function claude(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   return runChild(CLAUDE!, args, { cwd: proj, env, timeout: 120_000, killSignal: "SIGKILL" });
 }
 
-test("a live Claude Code session: briefing and memories reach the model, tool calls and decisions are captured, a resume restores them", { skip: CLAUDE ? false : "no Claude Code binary (set MEM_CLAUDE_BIN)", timeout: 300_000 }, async (t) => {
+const memEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
+const claudeEnv = (apiUrl: string) => ({ ...memEnv, ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: "sk-ant-api03-test-key-for-a-loopback-server", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1" });
+const SKIP = { skip: CLAUDE ? false : "no Claude Code binary (set MEM_CLAUDE_BIN)", timeout: 300_000 };
+
+/** A git project with two memory files, indexed, and mem installed into the user settings; once. */
+let prepared = false;
+function prepare(): void {
+  if (prepared) return;
+  prepared = true;
   mkdirSync(home, { recursive: true });
   mkdirSync(join(proj, "memory"), { recursive: true });
   try {
@@ -80,13 +90,15 @@ test("a live Claude Code session: briefing and memories reach the model, tool ca
   }
   writeFileSync(join(proj, "memory", "storage.md"), "# Storage\n\n## Why SQLite\n\nWe chose SQLite over Postgres for the metadata store because it needs no server and FTS5 gives BM25.\n");
   writeFileSync(join(proj, "memory", "state.md"), "# State\n\nRelease 0.3 is in progress: the tasks table lands first.\n");
-  const memEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
   execFileSync(process.execPath, [BIN, "index", join(proj, "memory"), "-q"], { cwd: proj, env: memEnv, stdio: "ignore" });
   execFileSync(process.execPath, [BIN, "install", "--scope", "user"], { cwd: proj, env: memEnv, stdio: "ignore" });
+}
 
+test("a live Claude Code session: briefing and memories reach the model, tool calls and decisions are captured, a resume restores them", SKIP, async (t) => {
+  prepare();
   const api = await startFakeAnthropic(script);
   try {
-    const env = { ...memEnv, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "sk-ant-api03-test-key-for-a-loopback-server", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1" };
+    const env = claudeEnv(api.url);
     const first = await claude(["-p", "why did we choose SQLite over Postgres for metadata?", "--output-format", "json", "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], env);
     assert.equal(first.code, 0, first.stderr);
     const result = JSON.parse(first.stdout) as { session_id: string; result: string; is_error: boolean };
@@ -116,6 +128,49 @@ test("a live Claude Code session: briefing and memories reach the model, tool ca
     const again = JSON.stringify(api.requests.slice(before));
     assert.match(again, /SessionStart hook additional context/);
     assert.ok(again.includes(DECISION), "the resumed session's briefing restores the decision");
+  } finally {
+    await api.close();
+  }
+});
+
+const TASK = "Ship the tasks table";
+
+/** Creates one task with whichever task tool this Claude Code offers, then answers in text (the compaction's summary too). */
+function taskScript(body: Record<string, unknown>): Block[] {
+  const tools = new Set(((body.tools ?? []) as { name?: string }[]).map((t) => t.name));
+  const done = toolResults(body);
+  const text = JSON.stringify(body.messages ?? []);
+  if (!text.includes("plan the release work") || done.has("toolu_live_task")) return [{ type: "text", text: "<summary>The release work is planned.</summary>" }];
+  if (tools.has("TaskCreate")) return [{ type: "tool_use", id: "toolu_live_task", name: "TaskCreate", input: { subject: TASK, description: "The tasks table lands first.", activeForm: "Shipping the tasks table" } }];
+  if (tools.has("TodoWrite")) return [{ type: "tool_use", id: "toolu_live_task", name: "TodoWrite", input: { todos: [{ content: TASK, status: "pending", activeForm: "Shipping the tasks table" }] } }];
+  return [{ type: "text", text: "no task tool offered" }];
+}
+
+test("a live /compact: PreCompact snapshots the open task and the SessionStart:compact briefing brings it back", SKIP, async () => {
+  prepare();
+  const api = await startFakeAnthropic(taskScript);
+  try {
+    const env = claudeEnv(api.url);
+    const first = await claude(["-p", "plan the release work", "--output-format", "json"], env);
+    assert.equal(first.code, 0, first.stderr);
+    const session = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+    const offered = ((api.requests[0]!.tools ?? []) as { name?: string }[]).map((x) => x.name);
+    assert.ok(offered.includes("TaskCreate") || offered.includes("TodoWrite"), `a task tool: ${offered.join(", ")}`);
+
+    const compact = await claude(["-p", "/compact", "--output-format", "json", "--resume", session], env);
+    assert.equal(compact.code, 0, compact.stderr);
+    const db = openDb(join(memHome, "mem.sqlite"), { readonly: true });
+    const snapshot = db.prepare("SELECT text FROM events WHERE session = ? AND type = 'snapshot'").pluck().all(session) as string[];
+    db.close();
+    assert.ok(snapshot.some((x) => x.includes("1 open task(s)") && x.includes(TASK)), `PreCompact's snapshot: ${JSON.stringify(snapshot)}`);
+
+    const before = api.requests.length;
+    const after = await claude(["-p", "what is still open?", "--output-format", "json", "--resume", session], env);
+    assert.equal(after.code, 0, after.stderr);
+    const sent = JSON.stringify(api.requests.slice(before));
+    const briefings = [...sent.matchAll(/SessionStart hook additional context: Project memory from mem/g)].length;
+    assert.ok(briefings >= 2, `the compact briefing (kept in the compacted conversation) and the resume's: ${briefings}`);
+    assert.match(sent, new RegExp(`## Open tasks\\\\n- \\[pending\\] ${TASK}`), "the open task is back after the compaction");
   } finally {
     await api.close();
   }
