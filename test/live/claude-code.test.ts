@@ -73,7 +73,18 @@ function claude(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
 }
 
 const memEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
-const claudeEnv = (apiUrl: string) => ({ ...memEnv, ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: "sk-ant-api03-test-key-for-a-loopback-server", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1" });
+// ENABLE_TOOL_SEARCH / CLAUDE_CODE_ENABLE_TODO_TOOLS: the task tools offered, and directly (2.1.3xx defers
+// them behind ToolSearch, and keeps them from its newer default model).
+const claudeEnv = (apiUrl: string) => ({
+  ...memEnv,
+  ANTHROPIC_BASE_URL: apiUrl,
+  ANTHROPIC_API_KEY: "sk-ant-api03-test-key-for-a-loopback-server",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_AUTOUPDATER: "1",
+  ENABLE_TOOL_SEARCH: "false",
+  CLAUDE_CODE_ENABLE_TODO_TOOLS: "true",
+});
 const SKIP = { skip: CLAUDE ? false : "no Claude Code binary (set MEM_CLAUDE_BIN)", timeout: 300_000 };
 
 /** A git project with two memory files, indexed, and mem installed into the user settings; once. */
