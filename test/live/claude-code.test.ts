@@ -3,15 +3,16 @@
  * a loopback server that speaks the Anthropic Messages API (test/helpers/fake-anthropic.ts): the
  * hooks' context must reach the model's request, and what the session did must be captured; a
  * `/compact` in print mode must keep the session's open task (PreCompact's snapshot, then the
- * SessionStart:compact briefing).
+ * SessionStart:compact briefing); an interactive session (in a pseudo-terminal made by `script`)
+ * must get its prompt's memories and record its end when `/exit` fires SessionEnd.
  *
  * Needs a Claude Code binary: `MEM_CLAUDE_BIN=/path/to/claude`, or `claude` on PATH (for example
  * `npm install @anthropic-ai/claude-code` somewhere, then node_modules/.bin/claude). Skipped
  * without one, as in CI.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -186,3 +187,77 @@ test("a live /compact: PreCompact snapshots the open task and the SessionStart:c
     await api.close();
   }
 });
+
+function hasScript(): boolean {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(what: string, cond: () => boolean, screen: () => string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms; the screen ends with:\n${screen().slice(-1500)}`);
+    await sleep(100);
+  }
+}
+
+test(
+  "a live interactive session (in a pseudo-terminal): the prompt's memories reach the model, and /exit's SessionEnd records the end",
+  { skip: !CLAUDE ? "no Claude Code binary (set MEM_CLAUDE_BIN)" : hasScript() ? false : "no `script` (util-linux) for a pseudo-terminal", timeout: 180_000 },
+  async () => {
+    prepare();
+    // What the first interactive start would ask (onboarding, trust in this folder, the API key), answered in advance.
+    const state = join(home, ".claude.json");
+    const KEY = claudeEnv("").ANTHROPIC_API_KEY;
+    const known = existsSync(state) ? (JSON.parse(readFileSync(state, "utf8")) as Record<string, unknown>) : {};
+    const projects = { ...(known.projects as Record<string, unknown> | undefined), [proj]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } };
+    writeFileSync(state, JSON.stringify({ ...known, hasCompletedOnboarding: true, theme: "dark", customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects }));
+
+    const before = openDb(join(memHome, "mem.sqlite"), { readonly: true });
+    const earlier = new Set(before.prepare("SELECT session FROM sessions").pluck().all() as string[]); // the other tests' sessions
+    before.close();
+    const api = await startFakeAnthropic(() => [{ type: "text", text: "Hello from the fake model." }]);
+    const child = spawn("script", ["-qfec", CLAUDE!, "/dev/null"], { cwd: proj, env: { ...claudeEnv(api.url), TERM: "xterm-256color" } });
+    let raw = "";
+    child.stdout.on("data", (d: Buffer) => (raw += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (raw += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    // The screen as text: escape sequences out, and spaces too (the TUI moves the cursor instead of printing them).
+    const screen = () => raw.replace(/\x1b\[[0-9;?>]*[a-zA-Z]/g, "").replace(/\x1b\][^\x07]*\x07/g, "").replace(/\s+/g, "");
+    try {
+      await waitFor("the prompt box", () => screen().includes("❯"), screen);
+      await sleep(1_000);
+      child.stdin.write("why did we choose SQLite over Postgres for metadata?");
+      await sleep(500);
+      child.stdin.write("\r");
+      await waitFor("the model's answer", () => screen().includes("Hellofromthefakemodel"), screen);
+      const sent = JSON.stringify(api.requests);
+      assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem/, "the prompt's memories reached the model");
+      assert.match(sent, /SessionStart hook additional context: Project memory from mem/);
+
+      const db = openDb(join(memHome, "mem.sqlite"), { readonly: true });
+      type Row = { session: string; offset: number; ended_at: number | null; end_reason: string | null };
+      const row = () => (db.prepare("SELECT session, offset, ended_at, end_reason FROM sessions").all() as Row[]).find((r) => !earlier.has(r.session));
+      try {
+        await waitFor("the Stop hook's read of the transcript", () => (row()?.offset ?? 0) > 0, screen);
+        child.stdin.write("/exit");
+        await sleep(500);
+        child.stdin.write("\r");
+        assert.equal(await Promise.race([exited, sleep(20_000).then(() => "still running")]), 0);
+        const end = row();
+        assert.equal(end?.end_reason, "prompt_input_exit", JSON.stringify(end));
+        assert.ok(end?.ended_at, "SessionEnd recorded when the session ended");
+      } finally {
+        db.close();
+      }
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await api.close();
+    }
+  },
+);
