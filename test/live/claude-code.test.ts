@@ -4,7 +4,8 @@
  * hooks' context must reach the model's request, and what the session did must be captured; a
  * `/compact` in print mode must keep the session's open task (PreCompact's snapshot, then the
  * SessionStart:compact briefing); an interactive session (in a pseudo-terminal made by `script`)
- * must get its prompt's memories and record its end when `/exit` fires SessionEnd.
+ * must get its prompt's memories and record its end when `/exit` fires SessionEnd; and the
+ * plugin layout (.claude-plugin/, hooks/hooks.json) must work loaded with --plugin-dir.
  *
  * Needs a Claude Code binary: `MEM_CLAUDE_BIN=/path/to/claude`, or `claude` on PATH (for example
  * `npm install @anthropic-ai/claude-code` somewhere, then node_modules/.bin/claude). Skipped
@@ -261,3 +262,31 @@ test(
     }
   },
 );
+
+test("installed as a plugin instead (--plugin-dir, no settings entries): the briefing and the prompt's memories reach the model", SKIP, async () => {
+  // A home of its own: the user settings of the other tests register mem's hooks, and both would run.
+  const pluginHome = join(tmp, "plugin-home");
+  const pluginMem = join(tmp, "plugin-mem-home");
+  mkdirSync(pluginHome, { recursive: true });
+  prepare(); // the project and its memory files
+  const env = { ...claudeEnv(""), HOME: pluginHome, MEM_HOME: pluginMem };
+  execFileSync(process.execPath, [BIN, "index", join(proj, "memory"), "-q"], { cwd: proj, env, stdio: "ignore" });
+  const api = await startFakeAnthropic(() => [{ type: "text", text: "ok" }]);
+  try {
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const r = await claude(["-p", "why did we choose SQLite over Postgres for metadata?", "--output-format", "json", "--plugin-dir", root], { ...env, ANTHROPIC_BASE_URL: api.url });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(pluginHome, ".claude", "settings.json")), false, "nothing installed into settings");
+    const sent = JSON.stringify(api.requests);
+    assert.match(sent, /SessionStart hook additional context: Project memory from mem[^"]*Release 0\.3 is in progress/, "hooks/hooks.json's SessionStart ran from the plugin root");
+    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem[^"]*We chose SQLite over Postgres/);
+    const session = (JSON.parse(r.stdout) as { session_id: string }).session_id;
+    const db = openDb(join(pluginMem, "mem.sqlite"), { readonly: true });
+    const known = db.prepare("SELECT count(*) FROM sessions WHERE session = ?").pluck().get(session);
+    db.close();
+    assert.equal(known, 1, "the plugin's hooks recorded the session");
+  } finally {
+    await api.close();
+    await ask(pluginMem, { op: "stop" }, 2_000);
+  }
+});
