@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { lockPath, socketPath } from "../../src/daemon/paths.cjs";
 import { openDb } from "../../src/store/db.js";
-import { startFakeOllama } from "../helpers/fake-ollama.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
 import { runChild } from "../helpers/run-child.js";
 
@@ -48,6 +48,27 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promi
 }
 
 const up = (h: string) => async () => (await ask(h, { op: "ping" }, 500)).kind === "reply";
+
+/** `mem index DIR -q` into data home `h`. */
+const memIndex = (h: string, dir = h) => runChild(process.execPath, [BIN, "index", dir, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } });
+
+/** The vector tables the daemon holds in memory, from its status. */
+async function inMemory(h: string): Promise<{ rows: number; version: string; kernel: string }[]> {
+  const r = await ask(h, { op: "status" }, 2_000);
+  return r.kind === "reply" && r.reply.ok ? (r.reply.inMemory as { rows: number; version: string; kernel: string }[]) : [];
+}
+
+/** A data home embedding through a fake Ollama (64 dims), `daemon` config over the tests' own; the server is closed after `body`. */
+async function withFakeOllama(name: string, daemon: Record<string, number>, body: (h: string, fake: FakeOllama) => Promise<void>): Promise<void> {
+  const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
+  try {
+    const h = home(name);
+    writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, ...daemon }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+    await body(h, fake);
+  } finally {
+    await fake.close();
+  }
+}
 
 describe("the warm daemon", () => {
   test("starts, answers two clients at once, and exits by itself when idle, cleaning up", async () => {
@@ -98,8 +119,7 @@ describe("the warm daemon", () => {
     const h = home("autostart");
     const env = { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" };
     await hook("stop", { session_id: "x", cwd: h, hook_event_name: "Stop", stop_hook_active: false }, env); // creates the store
-    const idx = spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } });
-    await new Promise((r) => idx.on("exit", r));
+    await memIndex(h);
     const first = await hook("user-prompt-submit", { session_id: "s1", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }, env);
     assert.equal(first.code, 0);
     assert.match(first.stdout, /We chose SQLite over Postgres/);
@@ -113,10 +133,7 @@ describe("the warm daemon", () => {
   });
 
   test("events captured by the hooks become chunks and vectors in the background, within seconds", async () => {
-    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
-    try {
-      const h = home("background");
-      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+    await withFakeOllama("background", { indexEveryMs: 200 }, async (h) => {
       const d = serve(h);
       await until(up(h));
       await hook("post-tool-use", { session_id: "bg", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_bg_1", tool_input: { command: "npm run migrate -- --to 42" }, tool_response: { stdout: "migrated", stderr: "" } }, { MEM_HOME: h, HOME: tmp });
@@ -127,27 +144,19 @@ describe("the warm daemon", () => {
       db.close();
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test("the in-memory vectors follow the table: reloaded after an edit that removes as many vectors as it adds", async () => {
-    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
-    try {
-      const h = home("reload");
-      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
+    await withFakeOllama("reload", {}, async (h) => {
       const docs = join(h, "docs");
       mkdirSync(docs);
       writeFileSync(join(docs, "a.md"), "# Alpha\n\nThe alpha service writes its journal to disk every second.\n");
-      const index = () => new Promise((r) => spawn(process.execPath, [BIN, "index", docs, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } }).on("exit", r));
+      const index = () => memIndex(h, docs);
       await index();
       const d = serve(h);
       await until(up(h));
-      const held = async () => {
-        const r = await ask(h, { op: "status" }, 2_000);
-        return r.kind === "reply" && r.reply.ok ? (r.reply.inMemory as { rows: number; version: string; kernel: string }[]) : [];
-      };
+      const held = () => inMemory(h);
       await until(async () => (await held()).length === 1); // loaded at warm-up
       const first = (await held())[0]!;
       assert.equal(first.rows, 1);
@@ -163,18 +172,13 @@ describe("the warm daemon", () => {
       assert.deepEqual({ rows: now.rows, version: now.version }, { rows: 1, version: `${row.created_at}:${row.version}` });
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test("a vector table over daemon.vectorMemoryMB is searched in LanceDB, not copied into memory", async () => {
-    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
-    try {
-      const h = home("too-big");
-      // One chunk of 64 dims is 256 bytes: over a limit of 0.0001 MiB (105 bytes).
-      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, vectorMemoryMB: 0.0001 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
-      await runChild(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } });
+    // One chunk of 64 dims is 256 bytes: over a limit of 0.0001 MiB (105 bytes).
+    await withFakeOllama("too-big", { vectorMemoryMB: 0.0001 }, async (h) => {
+      await memIndex(h);
       const d = serve(h);
       await until(up(h));
       await until(() => d.stderr().includes("over daemon.vectorMemoryMB"));
@@ -187,17 +191,12 @@ describe("the warm daemon", () => {
       assert.equal(d.stderr().match(/over daemon\.vectorMemoryMB/g)?.length, 1, "said once, not at every prompt");
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test("memories whose answer came after the client's budget are not marked injected: the session's next prompt still gets them", async () => {
-    const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });
-    try {
-      const h = home("late");
-      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, vectorBudgetMs: 2_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
-      await new Promise((r) => spawn(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h } }).on("exit", r));
+    await withFakeOllama("late", { vectorBudgetMs: 2_000 }, async (h, fake) => {
+      await memIndex(h);
       const d = serve(h);
       await until(up(h));
       const prompt = { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "late-1" };
@@ -208,10 +207,7 @@ describe("the warm daemon", () => {
         return n;
       };
 
-      await until(async () => {
-        const r = await ask(h, { op: "status" }, 2_000);
-        return r.kind === "reply" && r.reply.ok && (r.reply.inMemory as unknown[]).length === 1; // warmed up
-      });
+      await until(async () => (await inMemory(h)).length === 1); // warmed up
       fake.setDelayMs(500); // the embedder is slow: the daemon answers after the client gave up
       const embedded = fake.texts;
       assert.equal((await ask(h, prompt, 50)).kind, "timeout");
@@ -227,9 +223,7 @@ describe("the warm daemon", () => {
       assert.ok(again.kind === "reply" && again.reply.ok && again.reply.text === undefined, "delivered once: not repeated in the session");
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test("a PostToolUse hook process hands its event to the running daemon, which stores it before replying", async () => {

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { installToFile, settingsPath, uninstallFromFile, writeFileAtomic, type Where } from "../../src/install/files.js";
 import type { HookTarget } from "../../src/install/hooks.js";
 import { findMemHooks, SettingsError, type JsonObject } from "../../src/install/settings.js";
+import { hasCommand } from "../helpers/has-command.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-files-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -50,14 +51,6 @@ function write(path: string, content: string): string {
 const listing = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const events = (file: string) => findMemHooks(JSON.parse(readFileSync(file, "utf8"))).map((f) => f.event).sort();
 
-function gitAvailable(): boolean {
-  try {
-    execFileSync("git", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("settingsPath", () => {
   test("user: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json (relative to cwd; empty ignored)", () => {
@@ -263,7 +256,7 @@ describe("installToFile / uninstallFromFile", () => {
     assert.ok(u.warnings.some((w) => /still installed in .*settings\.local\.json .*--scope local/.test(w)), u.warnings.join("\n"));
   });
 
-  test("local scope: warns when .claude/settings.local.json is not git-ignored", { skip: !gitAvailable() && "git not available" }, () => {
+  test("local scope: warns when .claude/settings.local.json is not git-ignored", { skip: !hasCommand("git") && "git not available" }, () => {
     const s = sandbox();
     const repo = join(s.dir, "repo");
     mkdirSync(repo, { recursive: true });

@@ -21,6 +21,7 @@ import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeAnthropic, type Block } from "../helpers/fake-anthropic.js";
+import { hasCommand } from "../helpers/has-command.js";
 import { runChild } from "../helpers/run-child.js";
 
 function findClaude(): string | undefined {
@@ -189,15 +190,6 @@ test("a live /compact: PreCompact snapshots the open task and the SessionStart:c
   }
 });
 
-function hasScript(): boolean {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitFor(what: string, cond: () => boolean, screen: () => string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
@@ -209,7 +201,7 @@ async function waitFor(what: string, cond: () => boolean, screen: () => string, 
 
 test(
   "a live interactive session (in a pseudo-terminal): the prompt's memories reach the model, and /exit's SessionEnd records the end",
-  { skip: !CLAUDE ? "no Claude Code binary (set MEM_CLAUDE_BIN)" : hasScript() ? false : "no `script` (util-linux) for a pseudo-terminal", timeout: 180_000 },
+  { skip: !CLAUDE ? "no Claude Code binary (set MEM_CLAUDE_BIN)" : hasCommand("script") ? false : "no `script` (util-linux) for a pseudo-terminal", timeout: 180_000 },
   async () => {
     prepare();
     // What the first interactive start would ask (onboarding, trust in this folder, the API key), answered in advance.
