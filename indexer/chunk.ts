@@ -206,19 +206,20 @@ function joinSmall(chunks: Chunk[], opts: ChunkOptions): Chunk[] {
   const out: Chunk[] = [];
   for (const c of chunks) {
     const prev = out[out.length - 1];
-    const small = (x: Chunk) => estimateTokens(x.text) < min;
+    const shared = prev ? sharedPath(prev.headingPath, c.headingPath) : [];
+    const [a, b] = [prev ? estimateTokens(prev.text) : 0, estimateTokens(c.text)];
     const joinable =
       prev !== undefined &&
-      (small(prev) || small(c)) &&
+      (a < min || b < min) &&
       c.startLine > prev.endLine && // not the overlapping continuation of a section cut in two
-      sharedPath(prev.headingPath, c.headingPath).length > 0 &&
-      estimateTokens(prev.text) + estimateTokens(c.text) <= opts.chunkTokens;
+      shared.length > 0 &&
+      a + b <= opts.chunkTokens;
     if (!joinable) {
       out.push(c);
       continue;
     }
     const text = prev.text + "\n".repeat(c.startLine - prev.endLine) + c.text; // blank lines between, as emitted
-    out[out.length - 1] = { text, headingPath: sharedPath(prev.headingPath, c.headingPath), startLine: prev.startLine, endLine: c.endLine };
+    out[out.length - 1] = { text, headingPath: shared, startLine: prev.startLine, endLine: c.endLine };
   }
   return out;
 }

@@ -158,7 +158,8 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   walked.warnings.forEach(warn);
   const chunking = chunkingKey(ctx.config.index);
   const chunkedWith = getMeta(ctx.db, `chunking:${project}`);
-  const rechunk = !req.full && chunkedWith !== chunking && store.sourcesOf(project).length > 0;
+  const known = store.sourcesOf(project); // before this run: only these can be gone now
+  const rechunk = !req.full && chunkedWith !== chunking && known.length > 0;
   if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
   const reread = req.full || rechunk;
   const files = { seen: walked.files.length, indexed: 0, unchanged: 0, skipped: 0, deleted: 0 };
@@ -200,7 +201,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
   const found = new Set(walked.files.map((f) => f.path));
   const roots = req.roots.map((r) => walkedRoot(r));
-  for (const src of store.sourcesOf(project)) {
+  for (const src of known) {
     if (!found.has(src.path) && roots.some((r) => under(src.path, r))) {
       chunks.removed += store.deleteSource(src.id);
       files.deleted++;

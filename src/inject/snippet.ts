@@ -6,7 +6,10 @@
  */
 export function snippet(text: string, terms: Set<string>, stem: (w: string) => string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const words = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => ({ at: m.index, hit: terms.has(stem(m[0])) ? stem(m[0]) : undefined }));
+  const words = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => {
+    const s = stem(m[0]);
+    return { at: m.index, hit: terms.has(s) ? s : undefined };
+  });
   // Candidate starts: the beginning and every sentence start.
   const starts = [0, ...[...text.matchAll(/[.!?]\s+(?=\S)/g)].map((m) => m.index + m[0].length)];
   let best = { start: 0, distinct: -1, total: -1, leadIn: 0 };
