@@ -1,6 +1,7 @@
 import PQueue from "p-queue";
 import { describeUnhealthy, firstHealthy } from "../src/embed/chain.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
+import { cleanText } from "../src/redact/clean.cjs";
 import type { VecState } from "../src/store/vec-state.js";
 import { vectorTableName, type VectorRow, type VectorStore } from "../src/store/vectors.js";
 
@@ -182,7 +183,7 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
     const table = vectorTableName(provider.name, provider.model, dims);
     try {
       const store = await o.vectors();
-      o.state.register(table, provider.name, provider.model, dims, o.now());
+      o.state.register(cleanText(table), cleanText(provider.name), cleanText(provider.model), dims, o.now());
       const prepared = await prepare(o, store, table, dims);
       removed += prepared.removed;
       if (prepared.rebuilt) rebuilt.add(table); // and stays so if this provider is retried

@@ -9,7 +9,9 @@ import type { Db } from "../src/store/db.js";
 import { getMeta, setMeta } from "../src/store/meta.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
-import { redact, redactDeep } from "../src/capture/redact.js";
+import { redact } from "../src/redact/redact.cjs";
+import { clean, cleanText, type Clean } from "../src/redact/clean.cjs";
+import { finishRun, startRun } from "../src/store/runs.js";
 import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown, type ChunkOptions } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
@@ -48,8 +50,12 @@ export interface IndexSummary {
 
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
 
-/** Turns one file's text into chunks with content-hash ids. Exported for tests. */
-export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: string, project: string, config: Config, warn: (m: string) => void): { chunks: NewChunk[]; metadata: Record<string, unknown>; tier: string } {
+/**
+ * Turns one file's text into chunks with content-hash ids, through the redaction boundary: every field
+ * (text, heading, kind, tags, event metadata such as files, session and id, frontmatter keys and
+ * values) comes out clean. Exported for tests.
+ */
+export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: string, project: string, config: Config, warn: (m: string) => void): { chunks: Clean<NewChunk[]>; metadata: Clean<Record<string, unknown>>; tier: string } {
   const seen = new Map<string, number>();
   const idOf = (heading: string, body: string) => {
     const key = sha(heading, body);
@@ -88,7 +94,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
         metadata: { source: "event", ...(ev.session ? { session: ev.session } : {}), files: ev.files, ...(ev.id ? { eventId: ev.id } : {}) },
       };
     });
-    return { chunks, metadata: { events: kept.length }, tier: "warm" };
+    return { chunks: clean(chunks), metadata: clean({ events: kept.length }), tier: "warm" };
   }
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
@@ -103,14 +109,14 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
       heading,
       startLine: c.startLine,
       endLine: c.endLine,
-      text: redact(c.text).text, // nothing secret is stored, whatever the memory files hold
+      text: c.text,
       tags: fm.meta.tags,
       date: fm.meta.date ?? null,
       metadata: { layout, ...(fm.meta.title ? { title: fm.meta.title } : {}) },
     };
   });
-  const metadata = redactDeep({ ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) }).value;
-  return { chunks, metadata, tier };
+  const metadata = { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) };
+  return { chunks: clean(chunks), metadata: clean(metadata), tier };
 }
 
 /**
@@ -152,12 +158,13 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   };
   const store = new ChunkStore(ctx.db);
   const project = req.project.id;
-  const run = Number(ctx.db.prepare("INSERT INTO runs (project, started_at, status) VALUES (?, ?, 'running')").run(project, now()).lastInsertRowid);
+  const run = startRun(ctx.db, project, now());
 
   const walked = walkSources(req.roots, ctx.config.index.ignore);
   walked.warnings.forEach(warn);
   const chunking = chunkingKey(ctx.config.index);
-  const chunkedWith = getMeta(ctx.db, `chunking:${project}`);
+  const chunkingMeta = cleanText(`chunking:${project}`);
+  const chunkedWith = getMeta(ctx.db, chunkingMeta);
   const known = store.sourcesOf(project); // before this run: only these can be gone now
   const rechunk = !req.full && chunkedWith !== chunking && known.length > 0;
   if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
@@ -167,7 +174,8 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
 
   walked.files.forEach((file, i) => {
     ctx.onProgress?.("scan", i, walked.files.length);
-    const existing = store.getSource(project, file.path);
+    const path = cleanText(file.path); // as stored: a secret in a file's name is not
+    const existing = store.getSource(project, path);
     if (!reread && existing && provablyUnchanged(existing, file)) {
       files.unchanged++;
       return;
@@ -186,7 +194,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     }
     const parsed = chunksOf(file, read.text, project, ctx.config, warn);
     const r = store.replaceSource(
-      { project, path: file.path, kind: file.kind, tier: parsed.tier, size: file.size, mtimeMs: file.mtimeMs, hash, metadata: parsed.metadata },
+      clean({ project, path, kind: file.kind, tier: parsed.tier, size: file.size, mtimeMs: file.mtimeMs, hash, metadata: parsed.metadata }),
       parsed.chunks,
       now(),
     );
@@ -196,11 +204,11 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     chunks.kept += r.kept;
   });
   ctx.onProgress?.("scan", walked.files.length, walked.files.length);
-  setMeta(ctx.db, `chunking:${project}`, chunking);
+  setMeta(ctx.db, chunkingMeta, cleanText(chunking));
 
   // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
-  const found = new Set(walked.files.map((f) => f.path));
-  const roots = req.roots.map((r) => walkedRoot(r));
+  const found = new Set(walked.files.map((f) => cleanText(f.path) as string));
+  const roots = req.roots.map((r) => cleanText(walkedRoot(r)));
   for (const src of known) {
     if (!found.has(src.path) && roots.some((r) => under(src.path, r))) {
       chunks.removed += store.deleteSource(src.id);
@@ -224,9 +232,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
   const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, durationMs: Date.now() - started };
-  ctx.db
-    .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
-    .run(now(), vector.status === "ok" ? "ok" : "vector-skipped", JSON.stringify({ files, chunks, vector: { ...vector } }), run);
+  finishRun(ctx.db, run, vector.status === "ok" ? "ok" : "vector-skipped", clean({ files, chunks, vector: { ...vector } }), now());
   return summary;
 }
 

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cleanText } from "../../src/redact/clean.cjs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/config.js";
@@ -73,7 +74,7 @@ export async function scale(chunks: number, queries: number, log: (s: string) =>
     const vectors = async () => (store ??= await VectorStore.open(join(work, "vectors")));
     const embedder = new HashEmbedder("hash-bench", 384);
     const ctx = { db, config, providers: [embedder], vectors };
-    const project = { id: "bench", name: "bench", root: docs };
+    const project = { id: cleanText("bench"), name: "bench", root: docs };
     let t = performance.now();
     const first = await indexPaths(ctx, { roots: [docs], project, full: false });
     const indexSeconds = (performance.now() - t) / 1000;

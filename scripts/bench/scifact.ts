@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cleanText } from "../../src/redact/clean.cjs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { defaultConfig, type Config } from "../../src/config/config.js";
@@ -45,7 +46,7 @@ export async function scifact(dataDir: string, provider: EmbeddingProvider | und
     const vectors = async () => (store ??= await VectorStore.open(join(work, "vectors")));
     const providers = provider ? [provider] : [];
     const t0 = Date.now();
-    const summary = await indexPaths({ db, config, providers, vectors }, { roots: [docs], project: { id: "scifact", name: "scifact", root: docs }, full: false });
+    const summary = await indexPaths({ db, config, providers, vectors }, { roots: [docs], project: { id: cleanText("scifact"), name: "scifact", root: docs }, full: false });
     log(`  indexed ${summary.files.indexed} docs → ${summary.chunks.total} chunks in ${((Date.now() - t0) / 1000).toFixed(1)} s (vectors: ${summary.vector.status === "ok" ? `${summary.vector.embedded} with ${providerLabel}` : `skipped: ${summary.vector.reason}`})`);
 
     const modes: Mode[] = provider && summary.vector.status === "ok" ? ["bm25", "vector", "hybrid"] : ["bm25"];

@@ -1,3 +1,4 @@
+import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
@@ -8,7 +9,8 @@ import type { CapturedEvent, TranscriptLine } from "./types.js";
 /**
  * Durable capture: turns hook input into typed events and writes them to SQLite before the hook
  * returns. Everything runs inside one IMMEDIATE transaction per hook, so parallel hooks of one
- * session never lose each other's task-list changes. No LLM calls.
+ * session never lose each other's task-list changes. No LLM calls. What is stored (events, the
+ * task list, session ids and paths) passes the redaction boundary here, on its way to the stores.
  */
 
 const MAX_RESPONSE_CHARS = 20_000;
@@ -40,31 +42,32 @@ export function toolPayloadLines(p: Record<string, unknown>, time: string): Tran
   ];
 }
 
-export function captureToolPayload(db: Db, project: string, payload: Record<string, unknown>, now: number): number {
+export function captureToolPayload(db: Db, project: Clean<string>, payload: Record<string, unknown>, now: number): number {
   const session = typeof payload.session_id === "string" ? payload.session_id : "";
   const lines = toolPayloadLines(payload, new Date(now).toISOString());
   if (!lines) return 0;
-  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? payload.transcript_path : undefined);
+  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined);
 }
 
 /**
  * Reads the transcript from the saved offset of `key` (a session, or `<session>/agent-<id>` for a
  * subagent's own file) and captures what is new under `session`.
  */
-export function captureTranscript(db: Db, project: string, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): number {
+export function captureTranscript(db: Db, project: Clean<string>, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): number {
   const sessions = new SessionStore(db);
-  const row = sessions.touch(key, project, now, transcriptPath);
+  const storedPath = transcriptPath === undefined ? undefined : cleanText(transcriptPath);
+  const row = sessions.touch(cleanText(key), project, now, storedPath);
   let lines: TranscriptLine[] = [];
   let nextOffset = row.offset;
-  if (transcriptPath) {
-    const r = readTranscriptFrom(transcriptPath, row.transcript_path === transcriptPath ? row.offset : 0);
+  if (transcriptPath && storedPath) {
+    const r = readTranscriptFrom(transcriptPath, row.transcript_path === storedPath ? row.offset : 0);
     lines = r.lines;
     nextOffset = r.nextOffset;
   }
   // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
   const extra = lastMessage ? textEvents(lastMessage, session, new Date(now).toISOString()) : [];
   const n = capture(db, project, session, now, lines, extra);
-  if (transcriptPath) sessions.saveOffset(key, transcriptPath, nextOffset, now);
+  if (storedPath) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
   return n;
 }
 
@@ -75,13 +78,14 @@ export function textEvents(text: string, session: string, time: string): Capture
 }
 
 /** Extracts `lines` from the session's saved task state and stores events and state in one IMMEDIATE transaction. */
-function capture(db: Db, project: string, session: string, now: number, lines: TranscriptLine[], extra: CapturedEvent[], transcriptPath?: string): number {
+function capture(db: Db, project: Clean<string>, session: string, now: number, lines: TranscriptLine[], extra: CapturedEvent[], transcriptPath?: Clean<string>): number {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
+  const key = cleanText(session);
   return db.transaction(() => {
-    const from = sessions.taskState(sessions.touch(session, project, now, transcriptPath));
+    const from = sessions.taskState(sessions.touch(key, project, now, transcriptPath));
     const { events: found, tasks } = extractWithTasks(lines, { session, ...(from ? { tasksFrom: from } : {}) });
-    sessions.saveTasks(session, tasks, now);
-    return events.insert(project, [...found, ...extra], () => now);
+    sessions.saveTasks(key, clean(tasks), now);
+    return events.insert(project, clean([...found, ...extra]), () => now);
   }).immediate();
 }

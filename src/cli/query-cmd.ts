@@ -151,7 +151,7 @@ export const queryCommand: Command = {
         warned.add(w);
       };
       app.configWarnings.forEach(warn);
-      if (p.projects && !p.projects.some((id) => storedProjects(app.db).includes(id))) {
+      if (p.projects && !p.projects.some((id) => new Set<string>(storedProjects(app.db)).has(id))) {
         const known = storedProjects(app.db);
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }

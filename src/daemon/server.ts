@@ -1,4 +1,5 @@
 import { createServer, type Socket } from "node:net";
+import { cleanText } from "../redact/clean.cjs";
 import { existsSync, unlinkSync } from "node:fs";
 import PQueue from "p-queue";
 import { chunkCapturedEvents } from "../../indexer/captured.js";
@@ -9,6 +10,7 @@ import { captureToolPayload } from "../capture/record.js";
 import { memoriesForPrompt, recordInjected } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
+import { EventStore } from "../store/events.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
@@ -105,7 +107,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
-        const session = typeof req.session === "string" ? req.session : "";
+        const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
         if (found) delivered(() => recordInjected(app.db, session, found.ids, Date.now()));
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
@@ -170,7 +172,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   function indexCaptured(): void {
     if (background.size > 0 || stopping) return;
     void background.add(async () => {
-      const projects = app.db.prepare("SELECT DISTINCT project FROM events WHERE chunked = 0").pluck().all() as string[];
+      const projects = new EventStore(app.db).projectsToChunk();
       const store = new ChunkStore(app.db);
       for (const project of projects) {
         chunkCapturedEvents(app.db, store, project, Date.now());

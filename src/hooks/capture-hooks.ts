@@ -4,6 +4,7 @@ import { MIN_DECISION_CONFIDENCE } from "../brief/briefing.js";
 import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
 import { resolveProject } from "../project/identity.js";
+import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
@@ -18,7 +19,7 @@ function open(payload: Payload, io: HookIO) {
   const app = openApp(io.env, { tolerateConfigErrors: true });
   const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
   const now = (io.now ?? Date.now)();
-  const session = str(payload, "session_id") ?? "";
+  const session = cleanText(str(payload, "session_id") ?? "");
   return { app, project, now, session };
 }
 
@@ -62,7 +63,7 @@ export async function preCompact(payload: Payload, io: HookIO): Promise<undefine
   return undefined;
 }
 
-export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: string, session: string, now: number, trigger: string): void {
+export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: Clean<string>, session: Clean<string>, now: number, trigger: string): void {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const state = sessions.taskState(sessions.get(session));
@@ -75,7 +76,8 @@ export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: st
     decisions.length ? `Decisions: ${decisions.map((d) => d.text).join(" | ")}` : "",
     files.length ? `Files touched: ${files.join(", ")}` : "",
   ].filter(Boolean).join("\n");
-  events.insert(project, [{ id: `snapshot:${session}:${now}`, type: "snapshot", time: new Date(now).toISOString(), session, files, text, metadata: { trigger, openTasks: open.length } }], () => now);
+  const snapshot = { id: `snapshot:${session}:${now}`, type: "snapshot" as const, time: new Date(now).toISOString(), session, files, text, metadata: { trigger, openTasks: open.length } };
+  events.insert(project, clean([snapshot]), () => now);
 }
 
 /** SessionEnd: a quick end marker (the budget is 1.5 s shared by every SessionEnd hook). */
@@ -83,8 +85,9 @@ export async function sessionEnd(payload: Payload, io: HookIO): Promise<undefine
   const { app, project, now, session } = open(payload, io);
   try {
     const sessions = new SessionStore(app.db);
-    sessions.touch(session, project, now, str(payload, "transcript_path"));
-    sessions.end(session, str(payload, "reason") ?? "other", now);
+    const transcript = str(payload, "transcript_path");
+    sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
+    sessions.end(session, cleanText(str(payload, "reason") ?? "other"), now);
   } finally {
     await app.close();
   }

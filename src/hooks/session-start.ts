@@ -2,7 +2,8 @@ import { openApp } from "../app.js";
 import { buildBriefing, type BriefTask } from "../brief/briefing.js";
 import { listTasks } from "../capture/extract/tasks.js";
 import { captureTranscript } from "../capture/record.js";
-import { redact } from "../capture/redact.js";
+import { redact } from "../redact/redact.cjs";
+import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
@@ -20,11 +21,12 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
   try {
     const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
     const now = (io.now ?? Date.now)();
-    const session = str(payload, "session_id") ?? "";
+    const session = cleanText(str(payload, "session_id") ?? "");
+    const transcript = str(payload, "transcript_path");
     const source = str(payload, "source") ?? "startup";
     const sessions = new SessionStore(app.db);
-    if (source === "compact" || source === "resume") captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
-    sessions.touch(session, project, now, str(payload, "transcript_path"));
+    if (source === "compact" || source === "resume") captureTranscript(app.db, project, session, transcript, undefined, now);
+    sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
 
     // Open tasks: this session's list after a compaction or resume, else the latest session that has one.
     const tasks: BriefTask[] = [];

@@ -1,6 +1,8 @@
 import type { Selected, Unhealthy } from "../embed/chain.js";
 import type { Config } from "../config/config.js";
-import { redact } from "../capture/redact.js";
+import { redact } from "../redact/redact.cjs";
+import { cleanText } from "../redact/clean.cjs";
+import { injectedIn, recordInjected } from "../store/injections.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { queryTerms } from "../retrieve/fts-query.js";
@@ -45,12 +47,8 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs },
   );
-  const seen = new Set(ctx.db.prepare("SELECT chunk_id FROM injections WHERE session = ?").pluck().all(req.session) as string[]);
+  const seen = injectedIn(ctx.db, cleanText(req.session));
   return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
 }
 
-/** Marks chunks as injected into a session, so that later prompts of it do not repeat them. */
-export function recordInjected(db: Db, session: string, ids: string[], now: number): void {
-  const ins = db.prepare("INSERT OR IGNORE INTO injections (session, chunk_id, at) VALUES (?, ?, ?)");
-  db.transaction(() => ids.forEach((id) => ins.run(session, id, now)))();
-}
+export { recordInjected };

@@ -1,9 +1,13 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { cleanText, type Clean } from "../redact/clean.cjs";
 
 export interface Project {
-  /** The stored key: the real path of the git top level or directory, or the name given with --project. */
-  id: string;
+  /**
+   * The stored key: the real path of the git top level or directory, or the name given with --project;
+   * redacted (a secret-shaped directory name is stored as its redaction, everywhere alike).
+   */
+  id: Clean<string>;
   /** Short human name (basename of the root, or the override). */
   name: string;
   /** Directory the project lives in, when it is path-based. */
@@ -34,7 +38,7 @@ function real(path: string): string {
 export function resolveProject(path: string, override?: string): Project {
   if (override !== undefined && override.trim() !== "") {
     const name = override.trim();
-    return { id: name, name, root: undefined };
+    return { id: cleanText(name), name, root: undefined };
   }
   let dir = real(path);
   try {
@@ -43,8 +47,8 @@ export function resolveProject(path: string, override?: string): Project {
     // a path that does not exist yet: treat it as a directory
   }
   for (let cur = dir; ; cur = dirname(cur)) {
-    if (existsSync(join(cur, ".git"))) return { id: cur, name: basename(cur) || cur, root: cur };
+    if (existsSync(join(cur, ".git"))) return { id: cleanText(cur), name: basename(cur) || cur, root: cur };
     if (dirname(cur) === cur) break;
   }
-  return { id: dir, name: basename(dir) || dir, root: dir };
+  return { id: cleanText(dir), name: basename(dir) || dir, root: dir };
 }

@@ -1,11 +1,10 @@
 import { resolve } from "node:path";
 import { GLOBAL_PROJECT } from "../config/config.js";
+import { storedProjects } from "../store/chunks.js";
 import type { Db } from "../store/db.js";
 import { resolveProject, type Project } from "./identity.js";
 
-export function storedProjects(db: Db): string[] {
-  return db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[];
-}
+export { storedProjects };
 
 /**
  * Interprets `--project VALUE` for reading commands: a path (contains a slash, or is "." or "..")
@@ -16,7 +15,7 @@ export function projectFromArg(db: Db, value: string | undefined, cwd: string): 
   if (value === undefined) return resolveProject(cwd);
   if (value.includes("/") || value.includes("\\") || value === "." || value === "..") return resolveProject(resolve(cwd, value));
   const stored = storedProjects(db);
-  if (stored.includes(value)) return resolveProject(cwd, value);
+  if (new Set<string>(stored).has(value)) return resolveProject(cwd, value);
   const byName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
   if (byName.length === 1) return { id: byName[0]!, name: value, root: byName[0]! };
   return resolveProject(cwd, value);

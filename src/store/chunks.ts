@@ -1,3 +1,4 @@
+import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 
 export interface SourceRow {
@@ -43,10 +44,27 @@ export interface ChunkRow {
   metadata: string;
 }
 
+/** A source as `replaceSource` records it. */
+export interface SourceInput {
+  project: string;
+  path: string;
+  kind: string;
+  tier: string | null;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  metadata: Record<string, unknown>;
+}
+
 export interface ReplaceResult {
   added: number;
   removed: number;
   kept: number;
+}
+
+/** Every project with indexed sources, sorted. */
+export function storedProjects(db: Db): Clean<string>[] {
+  return (db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[]).map(asStored);
 }
 
 /** SQLite access for sources and chunks (FTS5 follows through triggers). */
@@ -67,14 +85,10 @@ export class ChunkStore {
   }
 
   /**
-   * Writes a source and its chunks in one transaction: chunks whose id (content hash) is unchanged
+   * Writes a source and its chunks (both through the redaction boundary) in one transaction: chunks whose id (content hash) is unchanged
    * are kept (only their position is updated), new ones inserted, vanished ones deleted.
    */
-  replaceSource(
-    src: { project: string; path: string; kind: string; tier: string | null; size: number; mtimeMs: number; hash: string; metadata: Record<string, unknown> },
-    chunks: NewChunk[],
-    now: number,
-  ): ReplaceResult {
+  replaceSource(src: Clean<SourceInput>, chunks: Clean<NewChunk[]> | readonly Clean<NewChunk>[], now: number): ReplaceResult {
     return this.db.transaction((): ReplaceResult => {
       const existing = this.getSource(src.project, src.path);
       let sourceId: number;

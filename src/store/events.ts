@@ -1,5 +1,5 @@
 import type { CapturedEvent } from "../capture/types.js";
-import { redact } from "../capture/redact.js";
+import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 
 export interface StoredEvent extends CapturedEvent {
@@ -19,29 +19,28 @@ export interface EventRow {
 }
 
 const MAX_TEXT = 4_000;
+const MAX_LIST = 200;
 
-function clean(text: string): string {
-  const t = redact(text).text;
-  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)} …[truncated]` : t;
-}
+/** Cut after redaction, so a secret is never cut into a piece the rules no longer recognise. */
+const clip = (t: string) => (t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)} …[truncated]` : t);
 
-/** Redacts every string inside JSON-like metadata (keys are kept). */
-function cleanDeep(v: unknown, depth = 0): unknown {
-  if (typeof v === "string") return clean(v);
-  if (depth > 8 || v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.slice(0, 200).map((x) => cleanDeep(x, depth + 1));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanDeep(x, depth + 1)]));
+/** Long strings and lists in metadata cut to size. */
+function clipDeep(v: unknown): unknown {
+  if (typeof v === "string") return clip(v);
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.slice(0, MAX_LIST).map(clipDeep);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipDeep(x)]));
 }
 
 /**
- * Captured session events in SQLite. Redaction runs here, on every write, so nothing secret is
- * stored whichever hook captured it. Inserts are idempotent on the event id.
+ * Captured session events in SQLite. Events come in through the redaction boundary (`Clean`), so
+ * nothing secret is stored whichever hook captured them. Inserts are idempotent on the event id.
  */
 export class EventStore {
   constructor(readonly db: Db) {}
 
   /** Returns how many events were new. */
-  insert(project: string, events: CapturedEvent[], now: () => number = Date.now): number {
+  insert(project: Clean<string>, events: Clean<CapturedEvent[]>, now: () => number = Date.now): number {
     if (events.length === 0) return 0;
     const ins = this.db.prepare(
       "INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -50,14 +49,37 @@ export class EventStore {
       let n = 0;
       for (const e of events) {
         const time = e.time || new Date(now()).toISOString();
-        const meta = cleanDeep({ ...e.metadata, ...(e.confidence !== undefined ? { confidence: e.confidence } : {}) });
-        n += ins.run(e.id, project, e.session || null, e.type, time, JSON.stringify(e.files.map(clean)), clean(e.text), JSON.stringify(meta)).changes;
+        const meta = clipDeep({ ...e.metadata, ...(e.confidence !== undefined ? { confidence: e.confidence } : {}) });
+        n += ins.run(e.id, project, e.session || null, e.type, time, JSON.stringify(e.files.slice(0, MAX_LIST).map(clip)), clip(e.text), JSON.stringify(meta)).changes;
       }
       return n;
     }).immediate();
   }
 
-  recent(project: string, opts: { types?: string[]; session?: string; limit: number }): StoredEvent[] {
+  /** Projects with events not yet turned into chunks. */
+  projectsToChunk(): Clean<string>[] {
+    return (this.db.prepare("SELECT DISTINCT project FROM events WHERE chunked = 0").pluck().all() as string[]).map(asStored);
+  }
+
+  /** Sessions of a project with events not yet turned into chunks ("" for events without one). */
+  sessionsToChunk(project: string): Clean<string>[] {
+    return (this.db.prepare("SELECT DISTINCT coalesce(session, '') FROM events WHERE project = ? AND chunked = 0").pluck().all(project) as string[]).map(asStored);
+  }
+
+  /** Every event of a session in time order, as stored (clean). */
+  ofSession(project: string, session: string): CleanFields<Omit<EventRow, "project">>[] {
+    const rows = this.db
+      .prepare("SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND coalesce(session, '') = ? ORDER BY time, rowid")
+      .all(project, session) as Omit<EventRow, "project">[];
+    return rows.map(asStoredRow);
+  }
+
+  /** Marks a session's events of a project as turned into chunks. */
+  markChunked(project: Clean<string>, session: string): number {
+    return this.db.prepare("UPDATE events SET chunked = 1 WHERE project = ? AND coalesce(session, '') = ? AND chunked = 0").run(project, session).changes;
+  }
+
+  recent(project: string, opts: { types?: string[]; session?: string; limit: number }): Clean<StoredEvent[]> {
     const where = ["project = ?"];
     const params: unknown[] = [project];
     if (opts.types && opts.types.length > 0) {
@@ -69,21 +91,23 @@ export class EventStore {
       params.push(opts.session);
     }
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY time DESC, rowid DESC LIMIT ?`).all(...params, opts.limit) as EventRow[];
-    return rows.map((r) => {
-      const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
-      const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
-      return {
-        id: r.id,
-        project: r.project,
-        session: r.session ?? "",
-        type: r.type as CapturedEvent["type"],
-        time: r.time,
-        files: JSON.parse(r.files) as string[],
-        text: r.text,
-        metadata,
-        ...(confidence !== undefined ? { confidence } : {}),
-      };
-    });
+    return asStored(
+      rows.map((r) => {
+        const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
+        const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
+        return {
+          id: r.id,
+          project: r.project,
+          session: r.session ?? "",
+          type: r.type as CapturedEvent["type"],
+          time: r.time,
+          files: JSON.parse(r.files) as string[],
+          text: r.text,
+          metadata,
+          ...(confidence !== undefined ? { confidence } : {}),
+        };
+      }),
+    );
   }
 
   count(project?: string): number {

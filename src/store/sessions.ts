@@ -1,4 +1,5 @@
 import type { TaskListState } from "../capture/extract/tasks.js";
+import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 
 export interface SessionRow {
@@ -13,7 +14,11 @@ export interface SessionRow {
   updated_at: number;
 }
 
-/** Per-session capture state: transcript offset, task list, start and end. */
+/**
+ * Per-session capture state: transcript offset, task list, start and end. Everything written comes
+ * through the redaction boundary: session ids, paths, reasons and the task list (subjects,
+ * descriptions and the inputs of calls still waiting for their result) are `Clean`.
+ */
 export class SessionStore {
   constructor(readonly db: Db) {}
 
@@ -22,7 +27,7 @@ export class SessionStore {
   }
 
   /** Creates the row if missing; never overwrites what is known. */
-  touch(session: string, project: string, now: number, transcriptPath?: string): SessionRow {
+  touch(session: Clean<string>, project: Clean<string>, now: number, transcriptPath?: Clean<string>): SessionRow {
     this.db
       .prepare(
         `INSERT INTO sessions (session, project, transcript_path, started_at, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -33,24 +38,24 @@ export class SessionStore {
     return this.get(session)!;
   }
 
-  taskState(row: SessionRow | undefined): TaskListState | undefined {
+  taskState(row: SessionRow | undefined): Clean<TaskListState> | undefined {
     if (!row?.task_state) return undefined;
     try {
-      return JSON.parse(row.task_state) as TaskListState;
+      return asStored(JSON.parse(row.task_state) as TaskListState);
     } catch {
       return undefined;
     }
   }
 
-  saveTasks(session: string, state: TaskListState, now: number): void {
+  saveTasks(session: Clean<string>, state: Clean<TaskListState>, now: number): void {
     this.db.prepare("UPDATE sessions SET task_state = ?, updated_at = ? WHERE session = ?").run(JSON.stringify(state), now, session);
   }
 
-  saveOffset(session: string, path: string, offset: number, now: number): void {
+  saveOffset(session: Clean<string>, path: Clean<string>, offset: number, now: number): void {
     this.db.prepare("UPDATE sessions SET transcript_path = ?, offset = ?, updated_at = ? WHERE session = ?").run(path, offset, now, session);
   }
 
-  end(session: string, reason: string, now: number): void {
+  end(session: Clean<string>, reason: Clean<string>, now: number): void {
     this.db.prepare("UPDATE sessions SET ended_at = ?, end_reason = ?, updated_at = ? WHERE session = ?").run(now, reason, now, session);
   }
 

@@ -1,4 +1,13 @@
+import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+
+/** A chunk as the vector step embeds it: read from the store, so its id and project are clean. */
+export interface ChunkToEmbed {
+  id: Clean<string>;
+  project: Clean<string>;
+  heading: string;
+  text: string;
+}
 
 export interface VecTableRow {
   name: string;
@@ -18,7 +27,7 @@ export interface VecTableRow {
 export class VecState {
   constructor(readonly db: Db) {}
 
-  register(name: string, provider: string, model: string, dims: number, now: number): void {
+  register(name: Clean<string>, provider: Clean<string>, model: Clean<string>, dims: number, now: number): void {
     this.db
       .prepare("INSERT INTO vec_tables (name, provider, model, dims, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING")
       .run(name, provider, model, dims, now);
@@ -29,22 +38,23 @@ export class VecState {
   }
 
   /** Chunks of `project` that `table` lacks, in source order. */
-  missing(table: string, project: string): { id: string; project: string; heading: string; text: string }[] {
-    return this.db
+  missing(table: string, project: string): ChunkToEmbed[] {
+    const rows = this.db
       .prepare(
         `SELECT c.id, c.project, c.heading, c.text FROM chunks c
          WHERE c.project = ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)
          ORDER BY c.source_id, c.seq`,
       )
       .all(project, table) as { id: string; project: string; heading: string; text: string }[];
+    return rows.map((r) => ({ ...r, id: asStored(r.id), project: asStored(r.project) }));
   }
 
   /** Every project with chunks that `table` has no vector for. */
-  projectsMissing(table: string): string[] {
+  projectsMissing(table: string): Clean<string>[] {
     return this.db
       .prepare("SELECT DISTINCT c.project FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id) ORDER BY c.project")
       .pluck()
-      .all(table) as string[];
+      .all(table) as Clean<string>[];
   }
 
   /** Ids recorded in `table` whose chunk no longer exists. */
@@ -63,6 +73,7 @@ export class VecState {
   /**
    * Records rows found in `table` but not here, when their chunk exists (the id is the content
    * hash and the table is one model's, so the vector is right); returns the ids with no chunk.
+   * The project recorded is the chunk's own, read from the store.
    */
   adopt(table: string, ids: string[]): string[] {
     const projectOf = this.db.prepare("SELECT project FROM chunks WHERE id = ?").pluck();
@@ -78,7 +89,7 @@ export class VecState {
     return strays;
   }
 
-  mark(table: string, rows: { id: string; project: string }[]): void {
+  mark(table: string, rows: { id: Clean<string>; project: Clean<string> }[]): void {
     const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const r of rows) ins.run(table, r.id, r.project);

@@ -1,5 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from "apache-arrow";
+import type { Clean } from "../redact/clean.cjs";
 
 /** One LanceDB table per provider/model and dimension: vectors of two models never share a table. */
 export function vectorTableName(provider: string, model: string, dims: number): string {
@@ -7,9 +8,10 @@ export function vectorTableName(provider: string, model: string, dims: number): 
   return `v_${slug}_${dims}`;
 }
 
+/** A LanceDB row: its id and project come from a stored chunk (clean by the redaction boundary). */
 export interface VectorRow {
-  id: string;
-  project: string;
+  id: Clean<string>;
+  project: Clean<string>;
   vector: Float32Array;
 }
 

@@ -10,6 +10,7 @@ import { VectorStore } from "../../src/store/vectors.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
 import { secretCases } from "../helpers/secrets.js";
 import { hook } from "../hooks/helpers.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-nosecret-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ test("no secret of the corpus reaches SQLite, FTS5, LanceDB or an injection, whi
   let store: VectorStore | undefined;
   const summary = await indexPaths(
     { db, config: defaultConfig(), providers: [new HashEmbedder("hash-secrets", 32)], vectors: async () => (store ??= await VectorStore.open(join(home, "vectors"))) },
-    { roots: [join(project, "notes")], project: { id: project, name: "p", root: project }, full: false },
+    { roots: [join(project, "notes")], project: { id: cleanText(project), name: "p", root: project }, full: false },
   );
   assert.equal(summary.files.indexed, cases.length);
   assert.ok((db.prepare("SELECT count(*) FROM events").pluck().get() as number) >= cases.length * 3);

@@ -10,6 +10,7 @@ import type { ChunkRow, SourceRow } from "../../src/store/chunks.js";
 import { openDb, type Db } from "../../src/store/db.js";
 import { VecState } from "../../src/store/vec-state.js";
 import { vectorTableName, VectorStore } from "../../src/store/vectors.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 
 /**
  * A throw-away indexing environment for pipeline tests: a real temp directory, a real SQLite file
@@ -44,7 +45,7 @@ export interface RunOptions {
 }
 
 export function project(id: string): Project {
-  return { id, name: id, root: undefined };
+  return { id: cleanText(id), name: id, root: undefined };
 }
 
 export function makeEnv(tag: string, configure?: (c: Config) => void): IndexerEnv {

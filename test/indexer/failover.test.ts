@@ -9,6 +9,7 @@ import type { EmbeddingProvider } from "../../src/embed/provider.js";
 import { bm25Leg } from "../../src/retrieve/bm25.js";
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from "../helpers/fake-ollama.js";
 import { HashEmbedder, hashVector } from "../helpers/hash-embedder.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 import {
   assertFtsConsistent,
   assertVectorsMatch,
@@ -180,7 +181,7 @@ describe("damaged LanceDB tables", () => {
     // no chunk (a run killed between its two writes, for a chunk since deleted) and lost one.
     const forgotten = rest.slice(0, 4);
     e.state.unmark(table, forgotten);
-    await store.upsert(table, [{ id: "no-such-chunk", project: "p1", vector: hashVector("gone", 64) }]);
+    await store.upsert(table, [{ id: cleanText("no-such-chunk"), project: cleanText("p1"), vector: hashVector("gone", 64) }]);
     await store.delete(table, [lostInLance!]);
 
     const texts = embedder.texts;

@@ -9,6 +9,7 @@ import { resolveProject } from "../../src/project/identity.js";
 import { projectFromArg, searchScope, storedProjects } from "../../src/project/scope.js";
 import { ChunkStore } from "../../src/store/chunks.js";
 import { openDb, type Db } from "../../src/store/db.js";
+import { clean } from "../../src/redact/clean.cjs";
 
 /** Real path of a fresh temp dir (the OS temp dir may itself sit behind a symlink). */
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-identity-")));
@@ -148,7 +149,7 @@ describe("projectFromArg and searchScope", () => {
     db = openDb(join(tmp, "scope", "mem.sqlite"));
     const store = new ChunkStore(db);
     const src = (project: string, path: string) =>
-      store.replaceSource({ project, path, kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: "h", metadata: {} }, [], 1);
+      store.replaceSource(clean({ project, path, kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: "h", metadata: {} }), [], 1);
     src(a, join(a, "n.md"));
     src(b, join(b, "n.md"));
     src(c, join(c, "n.md"));

@@ -7,6 +7,7 @@ import { bm25Leg } from "../../src/retrieve/bm25.js";
 import { MAX_QUERY_TERMS, queryTerms, toMatchExpression } from "../../src/retrieve/fts-query.js";
 import { ChunkStore, type NewChunk } from "../../src/store/chunks.js";
 import { openDb, type Db } from "../../src/store/db.js";
+import { clean } from "../../src/redact/clean.cjs";
 
 describe("queryTerms", () => {
   test("lower-cases words and drops stop words", () => {
@@ -94,11 +95,11 @@ describe("bm25Leg with hostile queries on a real FTS5 index", () => {
     dir = mkdtempSync(join(tmpdir(), "mem-fts-query-"));
     db = openDb(join(dir, "mem.sqlite"));
     new ChunkStore(db).replaceSource(
-      { project: "p1", path: "reference/storage.md", kind: "markdown", tier: "warm", size: 100, mtimeMs: 1, hash: "h1", metadata: {} },
-      [
+      clean({ project: "p1", path: "reference/storage.md", kind: "markdown", tier: "warm", size: 100, mtimeMs: 1, hash: "h1", metadata: {} }),
+      clean([
         chunk("c-sqlite", "Storage decisions > Why SQLite", "We chose SQLite in WAL mode so hooks write events while the indexer reads. Column col foo."),
         chunk("c-lance", "Storage decisions > Why LanceDB", "Vectors live in LanceDB, one table per embedding model. NEAR the end: unterminated quotes."),
-      ],
+      ]),
       1_000,
     );
   });

@@ -6,6 +6,7 @@ import { after, test } from "node:test";
 import { MemoryIndex } from "../../src/retrieve/memory-index.js";
 import { VectorStore } from "../../src/store/vectors.js";
 import { hashVector } from "../helpers/hash-embedder.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 
 const dir = mkdtempSync(join(tmpdir(), "mem-memidx-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,8 +16,8 @@ test("the daemon's in-memory copy ranks as LanceDB does, with either kernel, wit
   await store.ensure("t", 48);
   const words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(" ");
   const rows = Array.from({ length: 3000 }, (_, i) => ({
-    id: `c${i}`,
-    project: i % 3 === 0 ? "a" : "b",
+    id: cleanText(`c${i}`),
+    project: cleanText(i % 3 === 0 ? "a" : "b"),
     vector: hashVector(`${words[i % 19]} ${words[(i * 7) % 19]} ${words[(i * 13) % 19]} n${i % 101}`, 48),
   }));
   for (let i = 0; i < rows.length; i += 1000) await store.upsert("t", rows.slice(i, i + 1000));

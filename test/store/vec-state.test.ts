@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
 import { VecState } from "../../src/store/vec-state.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 
+const c = cleanText;
+const row = (id: string, project: string) => ({ id: c(id), project: c(project) });
 const dir = mkdtempSync(join(tmpdir(), "mem-vecstate-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -14,28 +17,28 @@ test("a table's version changes on every add and remove, also when as many rows 
   const state = new VecState(db);
   assert.equal(state.version("t"), undefined, "unknown table");
   assert.equal(state.has("t"), false);
-  state.register("t", "ollama", "m", 8, 1000);
+  state.register(c("t"), c("ollama"), c("m"), 8, 1000);
   const seen = new Set([state.version("t")]);
-  state.mark("t", [{ id: "a", project: "p" }, { id: "b", project: "p" }]);
+  state.mark("t", [row("a", "p"), row("b", "p")]);
   assert.ok(state.has("t"));
   seen.add(state.version("t"));
-  state.mark("t", [{ id: "a", project: "p" }]); // already there: no change
+  state.mark("t", [row("a", "p")]); // already there: no change
   assert.equal(seen.size, 2);
   assert.ok(seen.has(state.version("t")));
   state.unmark("t", ["a"]);
-  state.mark("t", [{ id: "c", project: "p" }]);
+  state.mark("t", [row("c", "p")]);
   assert.equal(state.count("t"), 2, "same count as before…");
   assert.ok(!seen.has(state.version("t")), "…but a new version");
   seen.add(state.version("t"));
   state.forget("t");
   assert.equal(state.version("t"), undefined);
-  state.register("t", "ollama", "m", 8, 2000);
-  state.mark("t", [{ id: "a", project: "p" }, { id: "b", project: "p" }]);
+  state.register(c("t"), c("ollama"), c("m"), 8, 2000);
+  state.mark("t", [row("a", "p"), row("b", "p")]);
   assert.ok(!seen.has(state.version("t")), "a table built again never reuses an old version");
   // other tables are not touched
-  state.register("u", "ollama", "m2", 8, 1000);
+  state.register(c("u"), c("ollama"), c("m2"), 8, 1000);
   const u = state.version("u");
-  state.mark("t", [{ id: "d", project: "p" }]);
+  state.mark("t", [row("d", "p")]);
   assert.equal(state.version("u"), u);
   db.close();
 });
@@ -43,8 +46,8 @@ test("a table's version changes on every add and remove, also when as many rows 
 test("versions are stored: reopening the data home keeps them", () => {
   const db = openDb(join(dir, "b.sqlite"));
   const state = new VecState(db);
-  state.register("t", "ollama", "m", 8, 1000);
-  state.mark("t", [{ id: "a", project: "p" }]);
+  state.register(c("t"), c("ollama"), c("m"), 8, 1000);
+  state.mark("t", [row("a", "p")]);
   const v = state.version("t");
   db.close();
   const again = openDb(join(dir, "b.sqlite"));

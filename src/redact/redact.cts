@@ -241,15 +241,27 @@ export function redact(text: string): Redaction {
   return { text: redactInto(text, tally), ...summary(tally) };
 }
 
+export interface DeepOptions {
+  /** Also redact object keys (a key can hold a secret too: a frontmatter key, a map keyed by token). */
+  keys?: boolean;
+  /** Values nested deeper than this become a short marker instead of being walked (default: unbounded). */
+  maxDepth?: number;
+}
+
+/** What stands for a subtree cut at `maxDepth`. */
+export const TOO_DEEP = "[truncated: nested too deep]";
+
 /**
- * Redacts every string inside a JSON-like value (plain objects, arrays), keys untouched; other values are
- * returned as they are. A string under a secret-named key (`{ "DB_PASSWORD": "…" }`) is replaced whole when
- * it looks like a secret, since it has no `key=` context of its own. Input is not mutated; cycles are kept.
+ * Redacts every string inside a JSON-like value (plain objects, arrays); other values are returned as they are.
+ * A string under a secret-named key (`{ "DB_PASSWORD": "…" }`) is replaced whole when it looks like a secret,
+ * since it has no `key=` context of its own. Keys are kept unless `keys` is set. Input is not mutated; cycles
+ * are kept.
  */
-export function redactDeep<T>(value: T): { value: T; count: number; kinds: string[] } {
+export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; count: number; kinds: string[] } {
   const tally = new Map<string, number>();
   const seen = new Map<object, unknown>();
-  const walk = (v: unknown, key: string | undefined): unknown => {
+  const maxDepth = opts.maxDepth ?? Infinity;
+  const walk = (v: unknown, key: string | undefined, depth: number): unknown => {
     if (typeof v === "string") {
       const before = total(tally);
       const out = redactInto(v, tally);
@@ -261,19 +273,20 @@ export function redactDeep<T>(value: T): { value: T; count: number; kinds: strin
     }
     if (typeof v !== "object" || v === null) return v;
     if (seen.has(v)) return seen.get(v);
+    if (depth >= maxDepth) return TOO_DEEP;
     if (Array.isArray(v)) {
       const out: unknown[] = [];
       seen.set(v, out);
-      for (const item of v) out.push(walk(item, key));
+      for (const item of v) out.push(walk(item, key, depth + 1));
       return out;
     }
     const proto: unknown = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) return v;
     const out: Record<string, unknown> = {};
     seen.set(v, out);
-    for (const [k, item] of Object.entries(v)) out[k] = walk(item, k);
+    for (const [k, item] of Object.entries(v)) out[opts.keys ? redactInto(k, tally) : k] = walk(item, k, depth + 1);
     return out;
   };
-  const out = walk(value, undefined) as T;
+  const out = walk(value, undefined, 0) as T;
   return { value: out, ...summary(tally) };
 }

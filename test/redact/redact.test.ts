@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { keyKind, redact, redactDeep, shannonEntropy, stripPrivate } from "../../src/capture/redact.js";
+import { keyKind, redact, redactDeep, shannonEntropy, stripPrivate } from "../../src/redact/redact.cjs";
 
 import { B64, HEX, rand, secretCases, type Case } from "../helpers/secrets.js";
 
