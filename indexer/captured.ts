@@ -20,8 +20,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
   for (const session of events.sessionsToChunk(project)) {
     const rows = events.ofSession(project, session);
     const chunks = rows.map((r, i) => {
-      const files = JSON.parse(r.files) as Clean<string[]>;
-      const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
+      const { files, metadata } = r;
       return fromClean<NewChunk>({
         id: cleanText(sha(project, "event", r.id)),
         kind: r.type,

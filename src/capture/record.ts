@@ -65,7 +65,7 @@ export function captureTranscript(db: Db, project: Clean<string>, key: string, t
     nextOffset = r.nextOffset;
   }
   // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
-  const extra = lastMessage ? textEvents(lastMessage, session, new Date(now).toISOString()) : [];
+  const extra = lastMessage ? textEvents(cleanText(lastMessage), cleanText(session), new Date(now).toISOString()) : [];
   const n = capture(db, project, session, now, lines, extra);
   if (storedPath) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
   return n;
@@ -82,9 +82,12 @@ function capture(db: Db, project: Clean<string>, session: string, now: number, l
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const key = cleanText(session);
+  // Redacted before extraction too: extractors cut long text (a command at 1,000 characters), and a
+  // secret cut in two is no longer recognised by the rules, so the cut must come after redaction.
+  const input = clean(lines);
   return db.transaction(() => {
     const from = sessions.taskState(sessions.touch(key, project, now, transcriptPath));
-    const { events: found, tasks } = extractWithTasks(lines, { session, ...(from ? { tasksFrom: from } : {}) });
+    const { events: found, tasks } = extractWithTasks(input, { session: key, ...(from ? { tasksFrom: from } : {}) });
     sessions.saveTasks(key, clean(tasks), now);
     return events.insert(project, clean([...found, ...extra]), () => now);
   }).immediate();

@@ -1,6 +1,7 @@
 import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openApp, type App } from "../app.js";
+import { checkFtsIntegrity } from "../store/chunks.js";
 import { VecState } from "../store/vec-state.js";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks } from "./doctor-hooks.js";
@@ -52,7 +53,7 @@ function sqliteChecks(app: App): Check[] {
     checks.push({ name: "sqlite", status: "error", detail: (err as Error).message, fix: "delete the database file and run `mem index` again" });
   }
   try {
-    app.db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+    checkFtsIntegrity(app.db);
     const n = app.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
     checks.push({ name: "fts5", status: "ok", detail: `BM25 index consistent (${n} chunks)` });
   } catch (err) {

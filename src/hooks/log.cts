@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 
-/** Appends one line to `<data home>/hooks.log` (rotated at 1 MiB). Never throws: logging must never break a hook. */
+/**
+ * Appends one line to `<data home>/hooks.log` (rotated at 1 MiB), redacted like everything else mem keeps
+ * (an error can quote its input) and on one line. Never throws: logging must never break a hook.
+ */
 export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
   try {
     const home = dataHome(env);
@@ -14,7 +17,9 @@ export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
     } catch {
       // no log yet
     }
-    appendFileSync(file, `${new Date().toISOString()} ${line.replace(/\s+/g, " ").slice(0, 2000)}\n`);
+    // Loaded here, not at the top: a hook that logs nothing never pays for the redaction rules.
+    const { cleanText } = require("../redact/clean.cjs") as typeof import("../redact/clean.cjs");
+    appendFileSync(file, `${new Date().toISOString()} ${cleanText(line.replace(/\s+/g, " ").slice(0, 4000)).slice(0, 2000)}\n`);
   } catch {
     // nowhere to log to
   }

@@ -101,6 +101,7 @@ export function keyKind(key: string): string | null {
 function computeKeyKind(key: string): string | null {
   if (/^(?:old)?pwd$/i.test(key)) return null; // the shell's working directory
   const words = splitWords(key);
+  if (words.join(" ") === "private key id") return "gcp-private-key-id"; // a service account's key id
   if (words.length === 0 || NOT_SECRET_LAST.has(words.at(-1) ?? "")) return null;
   const has = (re: RegExp) => words.some((w) => re.test(w));
   const qualifiedKey = (q: (w: string) => boolean) => words.some((w, i) => w === "key" && q(words[i - 1] ?? ""));
@@ -127,35 +128,44 @@ const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, g: Grou
 };
 const notPlaceholder = (s: string) => !isPlaceholder(s);
 
+/** Base64 that decodes to `user:password` (printable, one colon, something after it): a Basic credential. */
+function isBase64Credential(v: string): boolean {
+  if (v.length % 4 === 1) return false;
+  const decoded = Buffer.from(v, "base64").toString("latin1");
+  return /^[\x21-\x7e]{1,256}:[\x20-\x7e]{1,512}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(":") + 1));
+}
+
 const RULES: Rule[] = [
   // Whole blocks first: their base64 bodies would otherwise feed other rules.
   { kind: "private-key", re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)/g },
   { kind: "jwt", re: /(?<![\w-])eyJ[\w-]{8,8192}\.[\w-]{8,8192}\.[\w-]{8,8192}/g },
-  // Provider token formats.
+  // Provider token formats. A distinctive prefix may follow a dash or an underscore (`proj-ghp_…`).
   { kind: "aws-access-key-id", re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g },
-  { kind: "gcp-api-key", re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
-  { kind: "google-oauth-client-secret", re: /(?<![\w-])GOCSPX-[\w-]{24,40}(?![\w-])/g },
-  { kind: "google-oauth-token", re: /(?<![\w-])ya29\.[\w-]{20,2048}/g },
-  { kind: "github-token", re: /(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_\w{22,255})(?![\w-])/g },
-  { kind: "gitlab-token", re: /(?<![\w-])gl(?:pat|dt|rt|ptt|cbt|ft|soat)-[\w-]{20,255}/g },
-  { kind: "anthropic-api-key", re: /(?<![\w-])sk-ant-[\w-]{20,255}/g },
+  { kind: "gcp-api-key", re: /(?<![A-Za-z0-9])AIza[\w-]{35}(?![\w-])/g },
+  { kind: "google-oauth-client-secret", re: /(?<![A-Za-z0-9])GOCSPX-[\w-]{24,40}(?![\w-])/g },
+  { kind: "google-oauth-token", re: /(?<![A-Za-z0-9])ya29\.[\w-]{20,2048}/g },
+  { kind: "github-token", re: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_\w{22,255})(?![\w-])/g },
+  { kind: "gitlab-token", re: /(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|ft|soat)-[\w-]{20,255}/g },
+  { kind: "anthropic-api-key", re: /(?<![A-Za-z0-9])sk-ant-[\w-]{20,255}/g },
   { kind: "openai-api-key", re: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[\w-]{20,255}/g, check: looksRandom },
-  { kind: "slack-token", re: /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,255}/g },
+  { kind: "slack-token", re: /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,255}/g },
   { kind: "slack-webhook", re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<s>[\w\/-]{16,256})/g },
-  { kind: "stripe-secret-key", re: /(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}/g },
-  { kind: "stripe-webhook-secret", re: /(?<![\w-])whsec_[A-Za-z0-9+\/=]{20,255}/g },
+  { kind: "stripe-secret-key", re: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}/g },
+  { kind: "stripe-webhook-secret", re: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+\/=]{20,255}/g },
   { kind: "twilio-api-key", re: /(?<![\w-])SK[0-9a-f]{32}(?![\w-])/g },
   { kind: "sendgrid-api-key", re: /(?<![\w.-])SG\.[\w-]{16,32}\.[\w-]{16,64}(?![\w-])/g },
-  { kind: "npm-token", re: /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g },
-  { kind: "pypi-token", re: /(?<![\w-])pypi-[\w-]{50,1024}/g },
-  { kind: "huggingface-token", re: /(?<![\w-])hf_[A-Za-z0-9]{30,64}(?![\w-])/g },
-  { kind: "digitalocean-token", re: /(?<![\w-])do[por]_v1_[a-f0-9]{64}(?![\w-])/g },
-  { kind: "shopify-token", re: /(?<![\w-])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w-])/g },
-  { kind: "vault-token", re: /(?<![\w-])hv[sbr]\.[\w-]{24,255}/g },
+  { kind: "npm-token", re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![\w-])/g },
+  { kind: "pypi-token", re: /(?<![A-Za-z0-9])pypi-[\w-]{50,1024}/g },
+  { kind: "huggingface-token", re: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,64}(?![\w-])/g },
+  { kind: "digitalocean-token", re: /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![\w-])/g },
+  { kind: "shopify-token", re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w-])/g },
+  { kind: "vault-token", re: /(?<![A-Za-z0-9])hv[sbr]\.[\w-]{24,255}/g },
   { kind: "discord-bot-token", re: /(?<![\w.-])[MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/g },
   { kind: "discord-webhook", re: /discord(?:app)?\.com\/api\/webhooks\/\d{5,25}\/(?<s>[\w-]{20,128})/g },
   { kind: "telegram-bot-token", re: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g },
   { kind: "azure-storage-key", re: /(?<![\w-])(?:AccountKey|SharedAccessKey)=(?<s>[A-Za-z0-9+\/]{20,1024}={0,2})/gi },
+  { kind: "mailgun-api-key", check: looksRandom, re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
+  { kind: "mailgun-api-key", re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
   { kind: "azure-sas-signature", re: /[?&]sig=(?<s>[A-Za-z0-9%+\/]{20,512}(?:=|%3D){0,2})/gi },
   // Credentials in context.
   { kind: "url-password", check: notPlaceholder, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?#'"]{1,512})(?=@)/g },
@@ -168,6 +178,11 @@ const RULES: Rule[] = [
   { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]{1,256}:(?<s>[^\s"'\\]{1,512})/g },
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])machine\s{1,64}\S{1,256}\s{1,64}login\s{1,64}\S{1,256}\s{1,64}password[ \t]{1,64}(?<s>\S{1,512})/g },
   { kind: "connection-string-password", check: notPlaceholder, re: /(?<=;[ \t]{0,4})(?:password|pwd)[ \t]*=(?<s>[^;\r\n"']{1,256})/gi },
+  // A Docker `config.json` (or Kubernetes dockerconfigjson) entry: `"auth": "<base64 of user:password>"`.
+  { kind: "docker-auth", check: isBase64Credential, re: /(?<![\w-])\\?["']?auth\\?["']?[ \t]*[:=][ \t]*\\?["']?(?<s>[A-Za-z0-9+\/]{8,4096}={0,2})/g },
+  // Passwords glued to a short flag: `mysql -uroot -pS3cret`, `sshpass -p 'S3cret' ssh host`.
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]{0,512}?[ \t]-p(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"][^\s'"]{0,255}))/g },
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])sshpass\b[^\n|;&]{0,256}?[ \t]-p[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))/g },
   // `--password xyz`, `--api-key=xyz`, `-Dx.keyStorePassword=xyz`.
   { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${VALUE}`, "gi") },
   // `KEY=value`, `key: value`, `"key": "value"`, `key := "value"`, `'key' => 'value'`.

@@ -62,6 +62,11 @@ export interface ReplaceResult {
   kept: number;
 }
 
+/** Throws when the FTS5 index disagrees with the chunks it indexes (FTS5's own integrity check). */
+export function checkFtsIntegrity(db: Db): void {
+  db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+}
+
 /** Every project with indexed sources, sorted. */
 export function storedProjects(db: Db): Clean<string>[] {
   return (db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[]).map(asStored);

@@ -18,6 +18,12 @@ export interface EventRow {
   metadata: string;
 }
 
+/** An event read back for chunking: every field clean. */
+export type SessionEvent = CleanFields<{ id: string; session: string | null; type: string; time: string; text: string }> & {
+  files: Clean<string[]>;
+  metadata: Clean<Record<string, unknown>>;
+};
+
 const MAX_TEXT = 4_000;
 const MAX_LIST = 200;
 
@@ -66,12 +72,12 @@ export class EventStore {
     return (this.db.prepare("SELECT DISTINCT coalesce(session, '') FROM events WHERE project = ? AND chunked = 0").pluck().all(project) as string[]).map(asStored);
   }
 
-  /** Every event of a session in time order, as stored (clean). */
-  ofSession(project: string, session: string): CleanFields<Omit<EventRow, "project">>[] {
+  /** Every event of a session in time order, as stored (clean), JSON columns parsed. */
+  ofSession(project: string, session: string): SessionEvent[] {
     const rows = this.db
       .prepare("SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND coalesce(session, '') = ? ORDER BY time, rowid")
       .all(project, session) as Omit<EventRow, "project">[];
-    return rows.map(asStoredRow);
+    return rows.map((r) => ({ ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) }));
   }
 
   /** Marks a session's events of a project as turned into chunks. */

@@ -54,7 +54,8 @@ export class VecState {
     return this.db
       .prepare("SELECT DISTINCT c.project FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id) ORDER BY c.project")
       .pluck()
-      .all(table) as Clean<string>[];
+      .all(table)
+      .map((p) => asStored(p as string));
   }
 
   /** Ids recorded in `table` whose chunk no longer exists. */

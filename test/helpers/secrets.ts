@@ -52,8 +52,8 @@ export function secretCases(): Case[] {
     (id, key) => `$ cat ~/.aws/credentials\n[default]\naws_access_key_id = ${id}\naws_secret_access_key = ${key}\nregion = eu-west-1\n`);
   add("AWS STS JSON output", [["AS" + "IA" + rand(16, UPPER + DIGITS), "aws-access-key-id"], [rand(40, B64), "aws-secret-access-key"], ["IQoJb3JpZ2luX2Vj" + rand(180, B64), "token"]],
     (id, key, st) => `{\n  "Credentials": {\n    "AccessKeyId": "${id}",\n    "SecretAccessKey": "${key}",\n    "SessionToken": "${st}",\n    "Expiration": "2024-05-01T12:00:00+00:00"\n  }\n}`);
-  add("GCP service-account JSON private_key", [[pem("PRIVATE KEY", 8, "\\n"), "private-key"]],
-    (pk) => `{\n  "type": "service_account",\n  "project_id": "demo-project-4711",\n  "private_key_id": "${rand(40, HEX)}",\n  "private_key": "${pk}\\n",\n  "client_email": "ci@demo-project-4711.iam.gserviceaccount.com"\n}`);
+  add("GCP service-account JSON private_key and private_key_id", [[rand(40, HEX), "gcp-private-key-id"], [pem("PRIVATE KEY", 8, "\\n"), "private-key"]],
+    (id, pk) => `{\n  "type": "service_account",\n  "project_id": "demo-project-4711",\n  "private_key_id": "${id}",\n  "private_key": "${pk}\\n",\n  "client_email": "ci@demo-project-4711.iam.gserviceaccount.com"\n}`);
   add("GCP API key in a curl URL", [["AI" + "za" + rand(35, B64URL), "gcp-api-key"]],
     (k) => `curl -s "https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key=${k}" | jq .status`);
   add("GitHub PAT in a git remote URL", [["gh" + "p_" + rand(36), "github-token"]],
@@ -142,6 +142,12 @@ export function secretCases(): Case[] {
   add("PowerShell env assignment", [[rand(24, B64URL), "token"]], (t) => `PS> $env:API_TOKEN = "${t}"\nPS> ./deploy.ps1`);
   add("Go short variable declaration", [[rand(30), "token"]], (t) => `func main() {\n\ttoken := "${t}"\n\tfmt.Println(len(token))\n}`);
   add("PHP array config", [[rand(15) + "%", "password"]], (p) => `return [\n    'host' => 'localhost',\n    'password' => '${p}',\n];`);
+  add("Docker config.json registry auth", [[Buffer.from("ci-bot:" + rand(20)).toString("base64"), "docker-auth"]],
+    (a) => `$ cat ~/.docker/config.json\n{\n  "auths": {\n    "ghcr.io": {\n      "auth": "${a}"\n    }\n  },\n  "credsStore": "desktop"\n}`);
+  add("Mailgun keys, old and new format", [["key-" + rand(32, LOWER + DIGITS), "mailgun-api-key"], [rand(32, HEX) + "-" + rand(8, HEX) + "-" + rand(8, HEX), "mailgun-api-key"]],
+    (a, b) => `Rotate the mailgun key ${a} (legacy) and the sending key ${b} before Friday`);
+  add("mysql -p with the password glued on", [[rand(14) + "!", "password"]], (p) => `$ mysql -h db.internal -u root -p${p} shop -e "select count(*) from orders"`);
+  add("sshpass -p before ssh", [[rand(16), "password"]], (p) => `$ sshpass -p '${p}' ssh -o StrictHostKeyChecking=no deploy@10.0.0.7 'systemctl restart api'`);
   return c;
 }
 

@@ -174,7 +174,8 @@ describe("helpers", () => {
     assert.equal(keyKind("APIKey"), "api-key");
     assert.equal(keyKind("x-api-key"), "api-key");
     assert.equal(keyKind("client_secret"), "secret");
-    for (const k of ["tokenizer", "max_tokens", "token_type", "password_file", "PWD", "private_key_id", "key", "publishable_key"]) assert.equal(keyKind(k), null, k);
+    assert.equal(keyKind("private_key_id"), "gcp-private-key-id");
+    for (const k of ["tokenizer", "max_tokens", "token_type", "password_file", "PWD", "key_id", "key", "publishable_key"]) assert.equal(keyKind(k), null, k);
   });
 });
 
@@ -202,6 +203,10 @@ describe("hostile inputs complete in linear time", () => {
     ["unterminated single quotes after keys", () => fill("token='")],
     ["URL prefixes without @", () => fill("postgres://u:")],
     ["repeated Authorization headers", () => fill("Authorization: Bearer ")],
+    ["mysql commands with no -p", () => fill("mysql -u root ")],
+    ["sshpass without a password", () => fill("sshpass -x ")],
+    ["auth keys with base64 values", () => fill('"auth": "dXNlcjpwYXNz')],
+    ["hex runs with dashes", () => fill("0123456789abcdef-")],
   ];
   for (const [name, make] of inputs) {
     test(`5 MB of ${name}`, { timeout: 60_000 }, () => {
