@@ -1,6 +1,6 @@
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
-import { alive, readLock } from "../daemon/lock.js";
+import { holderAlive, readLock } from "../daemon/lock.js";
 import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -35,8 +35,9 @@ export const serveCommand: Command = {
         print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}`);
         return EXIT.ok;
       }
-      const pid = readLock(lockPath(home));
-      const stale = pid !== undefined && !alive(pid);
+      const holder = readLock(lockPath(home));
+      const stale = holder !== undefined && !holderAlive(holder);
+      const pid = holder?.pid;
       print({ running: false, ...(stale ? { staleLock: pid } : {}) }, `no daemon running for ${home}${stale ? ` (stale lock of pid ${pid} will be taken over)` : ""}`);
       return values.stop ? EXIT.ok : EXIT.failure;
     }
