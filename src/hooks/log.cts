@@ -14,7 +14,7 @@ export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
     } catch {
       // no log yet
     }
-    appendFileSync(file, `${new Date().toISOString()} ${line.replace(/\s+/g, " ").slice(0, 2000)}\n`);
+    appendFileSync(file, `${new Date().toISOString()} ${line.replace(/\s+/g, " ").slice(0, 2000)}\n`, { mode: 0o600 });
   } catch {
     // nowhere to log to
   }
