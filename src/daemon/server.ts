@@ -217,7 +217,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   process.once("SIGINT", () => void shutdown("SIGINT"));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    const umask = process.umask(0o177); // the socket is made 0600 (bind is synchronous)
+    const umask = process.umask(0o077); // no moment open to others (bind is synchronous); 0600 below
     try {
       server.listen(sock, () => resolve());
     } finally {
