@@ -3,6 +3,9 @@
 // Entry point of the `mem` command: compiled code only, no TypeScript loader at run time.
 // CommonJS, because hooks run on every prompt and tool call: they go straight to the hook entry
 // (no ESM loader on the hot path); every other command loads the CLI.
+// Whatever mem creates (the store, its WAL, logs, the lock, the socket, LanceDB's files) is the
+// user's alone: what was captured from their sessions. Files 0600, directories 0700.
+process.umask(0o077);
 const [cmd, sub] = process.argv.slice(2);
 if (cmd === "hook" && sub !== undefined && sub !== "--help" && sub !== "-h") {
   let entry;

@@ -1,6 +1,6 @@
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
-import { alive, readLock } from "../daemon/lock.js";
+import { holderAlive, readLock } from "../daemon/lock.js";
 import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -8,9 +8,11 @@ import type { Command } from "./main.js";
 const usage = `Usage: mem serve [--status | --stop] [--json] [-q]
 
 Runs the warm daemon for this data home in the foreground: it holds SQLite, LanceDB and the
-embedding model open, answers the prompt hook over a Unix socket in the data home, turns captured
-events into chunks and vectors in the background, and exits after daemon.idleMs (30 min) without
-a request. The prompt hook starts it on its own when none is running; one runs per data home.
+embedding model open, answers the prompt hook over a Unix socket in the data home (when that
+path is too long for a socket: in $XDG_RUNTIME_DIR, else in a private mem-<uid> directory
+under the temp directory; never where others can write), turns captured events into chunks and
+vectors in the background, and exits after daemon.idleMs (30 min) without a request. The prompt
+hook starts it on its own when none is running; one runs per data home.
 
 Options:
   --status     is a daemon running? (pid, socket, requests, provider, vectors held in
@@ -35,8 +37,13 @@ export const serveCommand: Command = {
         print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}`);
         return EXIT.ok;
       }
-      const pid = readLock(lockPath(home));
-      const stale = pid !== undefined && !alive(pid);
+      if (r.kind === "refused") {
+        print({ running: false, refused: r.reason }, `refused the daemon's socket: ${r.reason}`);
+        return EXIT.failure;
+      }
+      const holder = readLock(lockPath(home));
+      const stale = holder !== undefined && !holderAlive(holder);
+      const pid = holder?.pid;
       print({ running: false, ...(stale ? { staleLock: pid } : {}) }, `no daemon running for ${home}${stale ? ` (stale lock of pid ${pid} will be taken over)` : ""}`);
       return values.stop ? EXIT.ok : EXIT.failure;
     }

@@ -1,28 +1,40 @@
 import { connect, type Socket } from "node:net";
 import { socketPath } from "./paths.cjs";
+import { checkSocket } from "./socket-guard.cjs";
 
 /** One request to the daemon, one newline-terminated JSON answer. */
 export type DaemonReply = { ok: true; [k: string]: unknown } | { ok: false; error: string };
-export type ClientResult = { kind: "reply"; reply: DaemonReply } | { kind: "absent" } | { kind: "timeout" } | { kind: "error"; error: string };
+/** "refused": the socket could be someone else's (see socket-guard.cts); nothing was sent. */
+export type ClientResult = { kind: "reply"; reply: DaemonReply } | { kind: "absent" } | { kind: "refused"; reason: string } | { kind: "timeout" } | { kind: "error"; error: string };
 
 /**
  * A connection to the daemon, opened before the request is known: the hook dials while it is
  * still reading stdin, so connecting costs nothing on its path. It remembers how the connect went
- * until `ask` takes it over; `hangUp` when it ends up unused.
+ * until `ask` takes it over; `hangUp` when it ends up unused. It connects only to a socket of
+ * this user's in a directory no one else can write to; otherwise `refused` says why.
  */
 export class Dial {
-  readonly sock: Socket;
+  readonly path: string;
+  readonly sock: Socket | undefined;
   connected = false;
   failure: NodeJS.ErrnoException | undefined;
+  refused: string | undefined;
 
   constructor(home: string) {
-    this.sock = connect(socketPath(home));
+    this.path = socketPath(home);
+    const check = checkSocket(this.path);
+    if (!check.ok) {
+      if ("refused" in check) this.refused = check.refused;
+      else this.failure = check.failure;
+      return;
+    }
+    this.sock = connect(this.path);
     this.sock.once("connect", () => (this.connected = true));
     this.sock.on("error", (err: NodeJS.ErrnoException) => (this.failure ??= err));
   }
 
   hangUp(): void {
-    this.sock.destroy();
+    this.sock?.destroy();
   }
 }
 
@@ -31,7 +43,7 @@ const failed = (err: NodeJS.ErrnoException): ClientResult =>
 
 /**
  * Asks the daemon (on `dial`, or a new connection) and waits at most `budgetMs`. "absent" means
- * nothing listens (start one); "timeout" means it is there but slow (answer nothing this time).
+ * nothing listens (start one); "refused" that the socket may not be the user's (nothing sent); "timeout" means it is there but slow (answer nothing this time).
  * Never rejects.
  */
 export function ask(home: string, request: Record<string, unknown>, budgetMs: number, dial: Dial = new Dial(home)): Promise<ClientResult> {
@@ -43,12 +55,13 @@ export function ask(home: string, request: Record<string, unknown>, budgetMs: nu
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      sock.destroy();
+      sock?.destroy();
       resolve(r);
     };
     const timer = setTimeout(() => done({ kind: "timeout" }), budgetMs);
+    if (dial.refused !== undefined) return done({ kind: "refused", reason: dial.refused });
     if (dial.failure) return done(failed(dial.failure));
-    if (sock.destroyed) return done({ kind: "error", error: "closed before the request" });
+    if (!sock || sock.destroyed) return done({ kind: "error", error: "closed before the request" });
     const send = () => sock.write(`${JSON.stringify(request)}\n`);
     sock.setEncoding("utf8");
     if (dial.connected) send();

@@ -12,28 +12,79 @@ export function alive(pid: number): boolean {
   }
 }
 
-export function readLock(path: string): number | undefined {
+const read = (path: string): string | undefined => {
   try {
-    const pid = Number.parseInt(readFileSync(path, "utf8").trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
+};
+
+/** Linux: when the process started (clock ticks since boot, field 22 of /proc/<pid>/stat); undefined without /proc. */
+export function procStart(pid: number): string | undefined {
+  const stat = read(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]; // after "(comm) ": field 3 is index 0
+}
+
+/** Does pid `pid` run `mem serve` (bin/mem.cjs serve, `mem serve`)? Undefined where /proc cannot tell. */
+function runsMemServe(pid: number): boolean | undefined {
+  const cmdline = read(`/proc/${pid}/cmdline`);
+  if (cmdline === undefined) return undefined;
+  const args = cmdline.split("\0");
+  return args.includes("serve") && args.some((a) => /(^|[/\\])mem(\.c?js)?$/.test(a));
+}
+
+/** Who holds the lock: its pid and, where /proc has it, its start time (an older mem wrote a bare pid). */
+export interface LockHolder {
+  pid: number;
+  start?: string;
+}
+
+export function readLock(path: string): LockHolder | undefined {
+  const text = read(path)?.trim();
+  if (!text) return undefined;
+  let pid: unknown = Number(text);
+  let start: unknown;
+  if (text.startsWith("{")) {
+    try {
+      ({ pid, start } = JSON.parse(text) as { pid?: unknown; start?: unknown });
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return typeof start === "string" ? { pid, start } : { pid };
 }
 
 /**
- * One daemon per data home: the lock file holds its pid, created exclusively. A lock whose
- * process is gone (kill -9, a crash) is stale and is taken over.
+ * Is the lock's holder the daemon that wrote it? Its pid must be alive and, where /proc tells,
+ * be the same process (same start time) or, for a lock without one, run `mem serve`: after a
+ * crash and a reboot the pid may name any process (pid 1), which must not keep the daemon out.
+ * Without /proc (macOS) a live pid is all there is to check.
+ */
+export function holderAlive(h: LockHolder): boolean {
+  if (!alive(h.pid)) return false;
+  if (read("/proc/self/stat") === undefined) return true;
+  if (h.start !== undefined) return procStart(h.pid) === h.start;
+  return runsMemServe(h.pid) === true;
+}
+
+/**
+ * One daemon per data home: the lock file holds its pid and start time (JSON), created
+ * exclusively and readable by its owner only. A lock whose process is gone (kill -9, a crash) or
+ * is another process by now is stale and is taken over.
  */
 export function acquireLock(path: string): { ok: true; release: () => void } | { ok: false; pid: number } {
   ensurePrivateDir(dirname(path));
+  const start = procStart(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
+      writeFileSync(path, `${JSON.stringify({ pid: process.pid, ...(start !== undefined ? { start } : {}) })}\n`, { flag: "wx", mode: 0o600 });
       return {
         ok: true,
         release: () => {
-          if (readLock(path) === process.pid) {
+          if (readLock(path)?.pid === process.pid) {
             try {
               unlinkSync(path);
             } catch {
@@ -44,8 +95,8 @@ export function acquireLock(path: string): { ok: true; release: () => void } | {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = readLock(path);
-      if (pid !== undefined && pid !== process.pid && alive(pid)) return { ok: false, pid };
+      const holder = readLock(path);
+      if (holder !== undefined && holder.pid !== process.pid && holderAlive(holder)) return { ok: false, pid: holder.pid };
       try {
         unlinkSync(path); // stale
       } catch {
@@ -53,6 +104,5 @@ export function acquireLock(path: string): { ok: true; release: () => void } | {
       }
     }
   }
-  const pid = readLock(path);
-  return { ok: false, pid: pid ?? -1 };
+  return { ok: false, pid: readLock(path)?.pid ?? -1 };
 }

@@ -1,5 +1,6 @@
+import { lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 
 /** FNV-1a, 32 bits: a short stable tag for a path (node:crypto would cost the hook its load time). */
 function tagOf(s: string): string {
@@ -8,12 +9,34 @@ function tagOf(s: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
-/** The daemon's Unix socket (a named pipe on Windows), one per data home. Kept tiny: the hook client imports it. */
-export function socketPath(home: string, platform: string = process.platform): string {
+/** This user's directory for sockets under the shared temp directory; the daemon makes it (0700) and checks it is ours alone. */
+export const privateTmpDir = (): string => join(tmpdir(), `mem-${process.getuid?.() ?? "user"}`);
+
+/** Is `dir` a real directory of ours that no one else may enter? ($XDG_RUNTIME_DIR is, when set up as the spec says.) */
+function ownPrivateDir(dir: string): boolean {
+  try {
+    const s = lstatSync(dir);
+    return s.isDirectory() && s.uid === process.getuid?.() && (s.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The daemon's Unix socket (a named pipe on Windows), one per data home, always in a directory
+ * only this user can write to: the data home when the path fits in a socket address (~104
+ * bytes), else $XDG_RUNTIME_DIR when it is absolute and private, else this user's own directory
+ * under the temp directory. Never a guessable name in a shared directory. Kept tiny: the hook
+ * client computes it on every prompt (one lstat, and only for a long data home path).
+ */
+export function socketPath(home: string, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): string {
   const tag = tagOf(home);
   if (platform === "win32") return `\\\\.\\pipe\\mem-${tag}`;
   const p = join(home, "mem.sock");
-  return p.length < 100 ? p : join(tmpdir(), `mem-${tag}.sock`); // sun_path is ~104 bytes
+  if (Buffer.byteLength(p) < 100) return p;
+  const run = env.XDG_RUNTIME_DIR;
+  if (run && isAbsolute(run) && ownPrivateDir(run)) return join(run, `mem-${tag}.sock`);
+  return join(privateTmpDir(), `${tag}.sock`);
 }
 
 export const lockPath = (home: string) => join(home, "daemon.lock");

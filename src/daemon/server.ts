@@ -1,6 +1,6 @@
 import { createServer, type Socket } from "node:net";
 import { cleanText } from "../redact/clean.cjs";
-import { existsSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import PQueue from "p-queue";
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { embedStep } from "../../indexer/embed-step.js";
@@ -14,8 +14,12 @@ import { EventStore } from "../store/events.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
+import { dataHome } from "../config/paths.cjs";
+import { hookLog } from "../hooks/log.cjs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { acquireLock } from "./lock.js";
 import { lockPath, socketPath } from "./paths.cjs";
+import { prepareSocketDir } from "./socket-guard.cjs";
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -25,9 +29,20 @@ export interface ServeOptions {
 /**
  * The warm daemon: holds SQLite, LanceDB and the embedder open, answers prompt hooks over a Unix
  * socket, and in the background turns captured events into chunks and vectors. One per data
- * home (lock file); exits after `daemon.idleMs` without a request.
+ * home (lock file); exits after `daemon.idleMs` without a request. It listens only in a
+ * directory no one else can write to, on a socket only its user can use (0600).
  */
 export async function serve(opts: ServeOptions): Promise<number> {
+  const home = dataHome(opts.env);
+  ensurePrivateDir(home);
+  const sock = socketPath(home, opts.env);
+  const unsafe = prepareSocketDir(sock); // before SQLite is opened: a refused daemon costs little
+  if (unsafe !== undefined) {
+    const why = `refusing to listen on ${sock}: ${unsafe}`;
+    opts.log(why);
+    hookLog(opts.env, `mem serve: ${why}`); // a daemon the hook started logs nowhere else
+    return 1;
+  }
   const app = openApp(opts.env, { tolerateConfigErrors: true });
   const lock = acquireLock(lockPath(app.paths.home));
   if (!lock.ok) {
@@ -36,8 +51,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 0;
   }
   const release = lock.release;
-  const sock = socketPath(app.paths.home);
-  if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock); // left by a killed daemon; we hold the lock
+  if (process.platform !== "win32") removeStale(sock); // left by a killed daemon; we hold the lock
   const started = Date.now();
   let requests = 0;
   let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
@@ -205,8 +219,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
   process.once("SIGINT", () => void shutdown("SIGINT"));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(sock, () => resolve());
+    const umask = process.umask(0o077); // no moment open to others (bind is synchronous); 0600 below
+    try {
+      server.listen(sock, () => resolve());
+    } finally {
+      process.umask(umask);
+    }
   });
+  if (process.platform !== "win32") chmodSync(sock, 0o600);
   touch();
   opts.log(`daemon ${process.pid} listening on ${sock}`);
   // Warm up: pick the provider, load its model and its table into memory now, not on the first prompt.
@@ -219,4 +239,12 @@ export async function serve(opts: ServeOptions): Promise<number> {
     })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));
   return done;
+}
+
+function removeStale(sock: string): void {
+  try {
+    unlinkSync(sock);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
 }

@@ -19,7 +19,7 @@ export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
     }
     // Loaded here, not at the top: a hook that logs nothing never pays for the redaction rules.
     const { cleanText } = require("../redact/clean.cjs") as typeof import("../redact/clean.cjs");
-    appendFileSync(file, `${new Date().toISOString()} ${cleanText(line.replace(/\s+/g, " ").slice(0, 4000)).slice(0, 2000)}\n`);
+    appendFileSync(file, `${new Date().toISOString()} ${cleanText(line.replace(/\s+/g, " ").slice(0, 4000)).slice(0, 2000)}\n`, { mode: 0o600 });
   } catch {
     // nowhere to log to
   }

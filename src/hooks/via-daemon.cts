@@ -55,6 +55,9 @@ export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv
     case "error":
       hookLog(env, `user-prompt-submit: daemon error: ${r.error}`);
       return { answered: false };
+    case "refused":
+      hookLog(env, `user-prompt-submit: refused the daemon's socket (${r.reason}); nothing sent, answered in-process`);
+      return { answered: false };
     case "absent":
       return { answered: false };
   }

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 export type Db = Database.Database;
@@ -161,6 +162,7 @@ export function migrate(db: Db): void {
 /** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
 export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
   if (!opts.readonly) ensurePrivateDir(dirname(path));
+  if (!opts.readonly && path !== ":memory:" && path !== "") closeSync(openSync(path, "a", 0o600)); // SQLite gives -wal/-shm its mode
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma("busy_timeout = 5000");
   if (!opts.readonly) {

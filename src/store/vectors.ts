@@ -1,6 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from "apache-arrow";
 import type { Clean } from "../redact/clean.cjs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 
 /** One LanceDB table per provider/model and dimension: vectors of two models never share a table. */
 export function vectorTableName(provider: string, model: string, dims: number): string {
@@ -31,6 +32,7 @@ export class VectorStore {
 
   static async open(dir: string): Promise<VectorStore> {
     const lancedb = await import("@lancedb/lancedb");
+    ensurePrivateDir(dir); // 0700; LanceDB's files inside get the process umask (bin/mem.cjs: 077)
     return new VectorStore(await lancedb.connect(dir));
   }
 

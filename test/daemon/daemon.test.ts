@@ -76,7 +76,7 @@ describe("the warm daemon", () => {
     const d = serve(h);
     await until(up(h));
     assert.ok(existsSync(lockPath(h)));
-    assert.equal(readFileSync(lockPath(h), "utf8").trim(), String(d.child.pid));
+    assert.equal((JSON.parse(readFileSync(lockPath(h), "utf8")) as { pid: number }).pid, d.child.pid);
     const req = { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "s" };
     const [a, b] = await Promise.all([ask(h, req, 5_000), ask(h, { ...req, session: "t" }, 5_000)]);
     for (const r of [a, b]) {
@@ -110,7 +110,7 @@ describe("the warm daemon", () => {
     assert.equal((await ask(h, { op: "ping" }, 500)).kind, "absent");
     const next = serve(h);
     await until(up(h));
-    assert.equal(readFileSync(lockPath(h), "utf8").trim(), String(next.child.pid));
+    assert.equal((JSON.parse(readFileSync(lockPath(h), "utf8")) as { pid: number }).pid, next.child.pid);
     await ask(h, { op: "stop" }, 2_000);
     assert.equal(await next.exited, 0);
   });

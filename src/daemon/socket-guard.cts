@@ -1,0 +1,71 @@
+import { lstatSync, mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { privateTmpDir } from "./paths.cjs";
+
+/**
+ * Who may hold the daemon's socket: the user, in a directory no one else can write to (anyone
+ * who may write there may put their own socket in its place, and would receive every prompt and
+ * tool payload). The client checks before it sends anything, the daemon before it listens.
+ * CommonJS and cheap (two lstat calls): the hook client runs it on every prompt.
+ */
+
+const octal = (mode: number) => (mode & 0o777).toString(8);
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** Why a socket in `dir` might not be ours; undefined when it is safe. Throws what lstat throws (ENOENT: no daemon). */
+function dirRefusal(dir: string, uid: number): string | undefined {
+  const l = lstatSync(dir);
+  if (l.isSymbolicLink() && l.uid !== uid) return `${dir} is a symlink of uid ${l.uid}, not ${uid}`;
+  const s = l.isSymbolicLink() ? statSync(dir) : l;
+  if (!s.isDirectory()) return `${dir} is not a directory`;
+  if (s.uid !== uid) return `${dir} belongs to uid ${s.uid}, not ${uid}`;
+  if ((s.mode & 0o022) !== 0) return `${dir} is writable by others (mode ${octal(s.mode)})`;
+  return undefined;
+}
+
+export type SocketCheck = { ok: true } | { ok: false; failure: NodeJS.ErrnoException } | { ok: false; refused: string };
+
+/** Before a client connects: is the socket at `path` a socket of ours, in a directory only we can write to? */
+export function checkSocket(path: string): SocketCheck {
+  const uid = process.getuid?.();
+  if (uid === undefined) return { ok: true }; // Windows: named pipes
+  try {
+    const why = dirRefusal(dirname(path), uid);
+    if (why) return { ok: false, refused: why };
+    const s = lstatSync(path);
+    if (!s.isSocket()) return { ok: false, refused: `${path} is not a socket` };
+    if (s.uid !== uid) return { ok: false, refused: `${path} belongs to uid ${s.uid}, not ${uid}` };
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, failure: err as NodeJS.ErrnoException }; // ENOENT: nothing listens
+  }
+}
+
+/**
+ * Before the daemon listens on `sock`: makes this user's directory under the temp directory when
+ * the socket goes there (mode 0700; one that already exists must be a real directory of ours with
+ * no permission for group or other, else it is refused, never reused), then checks the socket's
+ * directory as the client will. Returns why it must not be used; undefined when it is safe.
+ */
+export function prepareSocketDir(sock: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const dir = dirname(sock);
+  try {
+    if (dir === privateTmpDir()) {
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+      } catch (err) {
+        if (codeOf(err) !== "EEXIST") throw err;
+      }
+      const s = lstatSync(dir);
+      if (s.isSymbolicLink()) return `${dir} is a symlink, not a directory of ours`;
+      if (!s.isDirectory()) return `${dir} is not a directory`;
+      if (s.uid !== uid) return `${dir} belongs to uid ${s.uid}, not ${uid}`;
+      if ((s.mode & 0o077) !== 0) return `${dir} is open to others (mode ${octal(s.mode)}); remove it, or chmod 700 it if it is yours`;
+    }
+    return dirRefusal(dir, uid);
+  } catch (err) {
+    return `${dir}: ${(err as Error).message}`;
+  }
+}
