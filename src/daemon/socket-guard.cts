@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { privateTmpDir } from "./paths.cjs";
 
@@ -21,6 +21,16 @@ function dirRefusal(dir: string, uid: number): string | undefined {
   if (s.uid !== uid) return `${dir} belongs to uid ${s.uid}, not ${uid}`;
   if ((s.mode & 0o022) !== 0) return `${dir} is writable by others (mode ${octal(s.mode)})`;
   return undefined;
+}
+
+/**
+ * A data home of ours that others may write to (made under umask 002 by an older mem, or by hand)
+ * is closed (0700) rather than refused: it is ours, it holds what was captured, and the daemon
+ * could not start in it otherwise.
+ */
+function tighten(dir: string, uid: number): void {
+  const s = lstatSync(dir);
+  if (s.isDirectory() && s.uid === uid && (s.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 export type SocketCheck = { ok: true } | { ok: false; failure: NodeJS.ErrnoException } | { ok: false; refused: string };
@@ -64,6 +74,7 @@ export function prepareSocketDir(sock: string): string | undefined {
       if (s.uid !== uid) return `${dir} belongs to uid ${s.uid}, not ${uid}`;
       if ((s.mode & 0o077) !== 0) return `${dir} is open to others (mode ${octal(s.mode)}); remove it, or chmod 700 it if it is yours`;
     }
+    else tighten(dir, uid);
     return dirRefusal(dir, uid);
   } catch (err) {
     return `${dir}: ${(err as Error).message}`;

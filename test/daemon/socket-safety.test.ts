@@ -200,6 +200,18 @@ describe("the daemon's socket is reachable by its owner only", { skip: process.p
     assert.deepEqual(l.lines, []);
     assert.match(readFileSync(join(home, "hooks.log"), "utf8"), /refused the daemon's socket .*writable by others/);
   });
+
+  test("a data home of ours that others could write to is closed (0700) by the daemon, which then serves", async () => {
+    const home = join(tmp, "group-writable-home");
+    mkdirSync(home);
+    chmodSync(home, 0o775); // made under umask 002 by an older mem
+    const env = envFor(home, tmp, { MEM_NO_DAEMON: "0" });
+    const r = await spawnHook("user-prompt-submit", PROMPT, env); // starts the daemon
+    assert.equal(r.code, 0);
+    await until(async () => (await status(env)).running === true);
+    assert.equal(lstatSync(home).mode & 0o777, 0o700);
+    assert.equal((await status(env)).running, true);
+  });
 });
 
 describe("two local users: another uid squatting the socket's place", { skip: UID !== 0 ? "needs root to run a second user (uid 65534)" : process.platform === "win32" ? "named pipes" : false }, () => {
