@@ -1,9 +1,13 @@
 import { isAbsolute, relative } from "node:path";
 import { isOpenTask } from "../capture/extract/tasks.js";
+import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
+import { field, prose } from "../render/line.js";
 
 /**
  * The SessionStart briefing: a projection of stored events, task lists and hot-tier memory into
- * compact markdown within a budget. Pure: everything, the clock included, comes in as input.
+ * compact markdown within a budget, inside the briefing frame. Every stored value is rendered by
+ * render/line.ts (one line, markup defused), so a captured path or text can never add a section,
+ * an item or an instruction of its own. Pure: everything, the clock included, comes in as input.
  */
 export interface BriefTask {
   content: string;
@@ -44,8 +48,8 @@ export const MIN_DECISION_CONFIDENCE = 0.6;
 /** Claude Code moves hook output above 10,000 characters to a file. */
 const HARD_CAP_CHARS = 9_000;
 
-const short = (session: string) => session.slice(0, 8);
-const day = (iso: string) => iso.slice(0, 10);
+const short = (session: string) => field(session.slice(0, 8));
+const day = (iso: string) => field(iso.slice(0, 10));
 
 function ago(iso: string, now: number): string {
   const t = Date.parse(iso);
@@ -54,11 +58,11 @@ function ago(iso: string, now: number): string {
   return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
 }
 
-/** A path as the briefing shows it: relative to the project's directory when it lies under it. */
+/** A path as the briefing shows it: relative to the project's directory when it lies under it; one line. */
 function shown(path: string, root: string | undefined): string {
-  if (!root || !isAbsolute(path)) return path;
+  if (!root || !isAbsolute(path)) return field(path);
   const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  return field(rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path);
 }
 
 /** Lines in first-seen order, a repeated one once with its count. */
@@ -68,26 +72,22 @@ function counted(lines: string[]): string[] {
   return [...n].map(([l, k]) => (k > 1 ? `${l} (×${k})` : l));
 }
 
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
 
 export function buildBriefing(input: BriefingInput): string | undefined {
-  const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS);
+  const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS) - frameOverhead(BRIEFING);
   const sections: { title: string; items: string[] }[] = [];
   const open = input.tasks.filter(isOpenTask);
   sections.push({
     title: "Open tasks",
-    items: open.map((t) => `- [${t.status}] ${oneLine(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),
+    items: open.map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),
   });
   const byType = (types: string[], min = 0) =>
     input.events
       .filter((e) => types.includes(e.type) && (e.confidence ?? 1) >= min)
       .sort((a, b) => (b.confidence ?? 1) - (a.confidence ?? 1) || b.time.localeCompare(a.time));
-  sections.push({ title: "Decisions", items: byType(["decision", "preference"], MIN_DECISION_CONFIDENCE).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
-  sections.push({ title: "Rejected approaches", items: byType(["rejected"], MIN_DECISION_CONFIDENCE).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
-  sections.push({ title: "Learned", items: byType(["learned"], 0.8).map((e) => `- ${oneLine(e.text, 240)} (${day(e.time)})`) });
+  sections.push({ title: "Decisions", items: byType(["decision", "preference"], MIN_DECISION_CONFIDENCE).map((e) => `- ${prose(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
+  sections.push({ title: "Rejected approaches", items: byType(["rejected"], MIN_DECISION_CONFIDENCE).map((e) => `- ${prose(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
+  sections.push({ title: "Learned", items: byType(["learned"], 0.8).map((e) => `- ${prose(e.text, 240)} (${day(e.time)})`) });
 
   const recent = input.events.filter((e) => e.type === "file_modified" || e.type === "error" || e.type === "command_run").sort((a, b) => b.time.localeCompare(a.time));
   const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files.map((f) => shown(f, input.root))))].slice(0, 15);
@@ -95,13 +95,12 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   const last = recent[0];
   if (last) work.push(`- Last activity ${ago(last.time, input.now)} (session ${short(last.session)})`);
   if (files.length > 0) work.push(`- Files modified: ${files.join(", ")}`);
-  work.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${oneLine(e.text, 200)} (${day(e.time)})`)).slice(0, 3));
+  work.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${prose(e.text, 200)} (${day(e.time)})`)).slice(0, 3));
   sections.push({ title: "Recent work", items: work });
-  for (const h of input.hot) sections.push({ title: `From ${shown(h.path, input.root)}`, items: [oneLine(h.text, 800)] });
+  for (const h of input.hot) sections.push({ title: `From ${shown(h.path, input.root)}`, items: [prose(h.text, 800)] });
 
-  const preamble = "Project memory from mem (captured from earlier sessions; it may be outdated, so verify before relying on it).";
-  const out: string[] = [preamble];
-  let used = preamble.length;
+  const out: string[] = [];
+  let used = 0;
   let any = false;
   for (const s of sections) {
     if (s.items.length === 0) continue;
@@ -115,9 +114,9 @@ export function buildBriefing(input: BriefingInput): string | undefined {
       size += item.length + 1;
     }
     if (kept.length === 0) continue;
-    out.push(head, ...kept);
+    out.push(...(out.length > 0 ? [head] : [head.slice(1)]), ...kept);
     used += size;
     any = true;
   }
-  return any ? out.join("\n") : undefined;
+  return any ? framed(BRIEFING, out) : undefined;
 }

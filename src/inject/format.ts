@@ -1,5 +1,7 @@
 import { basename, relative } from "node:path";
 import type { SearchResult } from "../retrieve/search.js";
+import { RECALL, frameOverhead, framed } from "../render/frame.js";
+import { field, prose } from "../render/line.js";
 import { snippet } from "./snippet.js";
 
 /**
@@ -47,35 +49,40 @@ function where(c: Candidate): string {
   return `${rel.startsWith("..") ? c.path : rel}:${c.startLine}`;
 }
 
+/** A chunk's text without its markdown heading lines, on one line (see render/line.ts). */
 function squash(text: string): string {
-  return text
-    .split("\n")
-    .filter((l) => !/^ {0,3}#{1,6}\s/.test(l))
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return prose(
+    text
+      .split("\n")
+      .filter((l) => !/^ {0,3}#{1,6}\s/.test(l))
+      .join("\n"),
+  );
 }
 
-/** Formats the memories; undefined when nothing passes. `redact` runs on every snippet. */
+/**
+ * Formats the memories inside the recall frame; undefined when nothing passes. Every field is
+ * redacted and rendered on one line with markup defused, so a stored path, heading or body can
+ * neither add a line that looks like another memory nor close the frame.
+ */
 export function formatInjection(cands: Candidate[], queryTerms: string[], o: InjectOptions, redact: (s: string) => string): { text: string; ids: string[] } | undefined {
   const kept = cands.filter((c) => passesFloor(c, queryTerms, o)).slice(0, o.maxItems);
   if (kept.length === 0) return undefined;
-  const header = "Possibly relevant project memory (from mem; may be outdated, verify before relying on it):";
-  const lines: string[] = [header];
+  const lines: string[] = [];
   const ids: string[] = [];
   const wanted = new Set(queryTerms.map(stem));
-  let used = header.length;
+  let used = frameOverhead(RECALL);
   for (const c of kept) {
-    const meta = [c.kind, where(c), c.date ? c.date.slice(0, 10) : undefined].filter(Boolean).join(" · ");
-    const heading = c.headingPath.length > 0 ? `${c.headingPath[c.headingPath.length - 1]}: ` : "";
+    const meta = [field(redact(c.kind), 40), field(redact(where(c)), 160), c.date ? field(c.date.slice(0, 10), 10) : undefined].filter(Boolean).join(" · ");
+    const heading = c.headingPath.length > 0 ? `${field(redact(c.headingPath[c.headingPath.length - 1]!), 120)}: ` : "";
     const prefix = `- [${meta}] ${heading}`;
     const room = o.budgetChars - used - prefix.length - 2;
     if (room < 60) break;
-    const body = snippet(redact(squash(c.text)), wanted, stem, Math.min(room, 600));
+    // The window is chosen on the rendered text, so defusing can never push it over the room.
+    const body = snippet(squash(redact(c.text)), wanted, stem, Math.min(room, 600));
     const line = `${prefix}${body}`;
     lines.push(line);
     ids.push(c.id);
     used += line.length + 1;
   }
-  return ids.length > 0 ? { text: lines.join("\n"), ids } : undefined;
+  return ids.length > 0 ? { text: framed(RECALL, lines), ids } : undefined;
 }

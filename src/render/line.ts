@@ -1,0 +1,49 @@
+/**
+ * Rendering stored text for the model's context so that it can never pose as instructions or as
+ * another memory. Everything that goes into an injection or a briefing (paths, headings, kinds,
+ * session ids, task subjects, note bodies) passes through here: it comes out on one line, with
+ * control characters escaped or dropped, and with any markup that could open or close a tag
+ * (`</system-reminder>`, `<mem-recall>`, `<!--`) defused by turning its `<` into `‹`. Pure.
+ */
+
+/** C0 and C1 controls, DEL, line and paragraph separators, and the bidi controls that reorder what a reader sees. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+/** A `<` that starts a tag, a closing tag, a comment or a processing instruction. */
+const TAG_START = /<(?=[/!?\p{L}])/gu;
+/** What a defused `<` becomes. */
+export const DEFUSED_LT = "‹";
+
+const escapeControl = (c: string) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16)}}`;
+
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const end = max - 1;
+  // Never end inside a surrogate pair.
+  const at = s.charCodeAt(end - 1) >= 0xd800 && s.charCodeAt(end - 1) <= 0xdbff ? end - 1 : end;
+  return `${s.slice(0, at)}…`;
+}
+
+/** Defuses tag-like markup; everything else is kept. */
+export function defuse(s: string): string {
+  return s.replace(TAG_START, DEFUSED_LT);
+}
+
+/**
+ * A short field (a path, a kind, a heading, a session id) on one line: control characters shown
+ * as escapes (`\n`, `\u{1b}`), so an odd name stays visibly odd; markup defused; at most `max`
+ * characters.
+ */
+export function field(s: string, max = 200): string {
+  return cut(defuse(s.replace(CONTROL, escapeControl)).trim(), max);
+}
+
+/**
+ * Text to read (a note's body, a decision, a task) on one line: runs of whitespace, newlines
+ * included, become one space; other control characters are dropped; markup defused; at most
+ * `max` characters.
+ */
+export function prose(s: string, max = Infinity): string {
+  const flat = s.replace(/[\s\u2028\u2029\u0085]+/g, " ").replace(CONTROL, "");
+  return cut(defuse(flat).trim(), max);
+}
