@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { dirname } from "node:path";
+import { damageReason, isCorruptionCode, StoreDamagedError, storeFileProblem } from "./damage.js";
 
 export type Db = Database.Database;
 
@@ -158,8 +159,22 @@ export function migrate(db: Db): void {
   }
 }
 
-/** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
+/**
+ * Opens (creating if needed) the SQLite store. A damaged one (not SQLite, truncated to 0 bytes,
+ * malformed) throws StoreDamagedError instead of being silently recreated empty.
+ */
 export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
+  const problem = storeFileProblem(path);
+  if (problem) throw new StoreDamagedError(path, problem);
+  try {
+    return openStore(path, opts);
+  } catch (err) {
+    throw isCorruptionCode((err as { code?: unknown }).code) ? new StoreDamagedError(path, damageReason(err)) : err;
+  }
+}
+
+/** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
+function openStore(path: string, opts: { readonly?: boolean }): Db {
   if (!opts.readonly) ensurePrivateDir(dirname(path));
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma("busy_timeout = 5000");
