@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
@@ -7,6 +7,7 @@ import type { Project } from "../src/project/identity.js";
 import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { getMeta, setMeta } from "../src/store/meta.js";
+import { recordRoots } from "../src/store/roots.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
 import { redact, redactDeep } from "../src/capture/redact.js";
@@ -154,6 +155,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const project = req.project.id;
   const run = Number(ctx.db.prepare("INSERT INTO runs (project, started_at, status) VALUES (?, ?, 'running')").run(project, now()).lastInsertRowid);
 
+  recordRoots(ctx.db, project, req.roots.filter((r) => existsSync(r)).map(walkedRoot), now());
   const walked = walkSources(req.roots, ctx.config.index.ignore);
   walked.warnings.forEach(warn);
   const chunking = chunkingKey(ctx.config.index);

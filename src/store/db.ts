@@ -141,6 +141,16 @@ const MIGRATIONS: string[] = [
     UPDATE vec_tables SET version = version + 1 WHERE name = old.table_name;
   END;
   `,
+  `
+  -- The roots each project was indexed from: a repair re-indexes by root (tiers depend on the path
+  -- relative to the root), not file by file.
+  CREATE TABLE roots (
+    project  TEXT NOT NULL,
+    path     TEXT NOT NULL,
+    added_at INTEGER NOT NULL,
+    PRIMARY KEY (project, path)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Db): void {
