@@ -176,17 +176,20 @@ export function migrate(db: Db): void {
 export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
   const problem = storeFileProblem(path);
   if (problem) throw new StoreDamagedError(path, problem);
+  let opened: Db | undefined;
   try {
-    return openStore(path, opts);
+    return openStore(path, opts, (db) => (opened = db));
   } catch (err) {
+    opened?.close(); // now, not at garbage collection (when its WAL file name may be another store's)
     throw isCorruptionCode((err as { code?: unknown }).code) ? new StoreDamagedError(path, damageReason(err)) : err;
   }
 }
 
 /** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
-function openStore(path: string, opts: { readonly?: boolean }): Db {
+function openStore(path: string, opts: { readonly?: boolean }, opened: (db: Db) => void): Db {
   if (!opts.readonly) ensurePrivateDir(dirname(path));
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  opened(db);
   db.pragma("busy_timeout = 5000");
   if (!opts.readonly) {
     db.pragma("journal_mode = WAL");
