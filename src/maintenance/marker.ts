@@ -1,14 +1,13 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redact } from "../capture/redact.js";
+import { MARKER_FILE } from "./flags.js";
 
 /**
  * The marker a hook leaves in the data home when it finds the store damaged: what, since when.
  * The SessionStart briefing reads it, so the user hears of it in the next session rather than
  * only in hooks.log; the first hook that uses the store again (or a repair) removes it.
  */
-export const MARKER_FILE = "store-damaged.json";
-
 export interface DamageMarker {
   what: string;
   since: string;

@@ -1,16 +1,17 @@
-import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { redactDeep } from "../capture/redact.js";
 import type { Payload } from "../hooks/contract.cjs";
 import type { HookIO } from "../hooks/run.js";
+import { alive } from "../daemon/lock.js";
 import { isStoreDamage } from "../store/damage.js";
+import { SPOOL_FILE } from "./flags.js";
 
 /**
  * While the store is damaged, the capture hooks append their payload (redacted) here instead of
  * losing it; a repair, or the next capture that finds the store working, replays it through the
  * same handlers, at the time each was captured. Capture is idempotent, so a replay twice is harmless.
  */
-export const SPOOL_FILE = "capture-spool.jsonl";
 const MAX_SPOOL_BYTES = 32 * 1024 * 1024;
 
 export const SPOOLED_HOOKS: ReadonlySet<string> = new Set(["post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "pre-compact", "session-end"]);
@@ -48,23 +49,38 @@ async function handlerFor(hook: string): Promise<Handler | undefined> {
   return undefined;
 }
 
+/** Spool files left by a replay whose process died (killed at its deadline), to take over. */
+function orphans(home: string): string[] {
+  const prefix = `${SPOOL_FILE}.replaying-`;
+  return readdirSync(home)
+    .filter((n) => n.startsWith(prefix) && !alive(Number(n.slice(prefix.length))))
+    .map((n) => join(home, n));
+}
+
 /**
- * Replays the spool into the (working) store; returns how many captures were replayed. The file
- * is taken over first (renamed), so two processes never replay the same lines; what cannot be
- * replayed because the store broke again goes back to the spool.
+ * Replays the spool into the (working) store, until `until` (a time) if given; returns how many
+ * captures were replayed. The file is taken over first (renamed), so two processes never replay
+ * the same lines; what is left (out of time, or the store broke again) goes back to the spool.
  */
-export async function replaySpool(env: NodeJS.ProcessEnv, home: string): Promise<number> {
+export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = Infinity): Promise<number> {
   const path = spoolPath(home);
-  if (!existsSync(path)) return 0;
   const taken = `${path}.replaying-${process.pid}`;
-  try {
-    renameSync(path, taken);
-  } catch {
-    return 0; // another process took it
+  const lines: string[] = [];
+  for (const f of [path, ...orphans(home)]) {
+    try {
+      renameSync(f, taken);
+    } catch {
+      continue; // absent, or another process took it
+    }
+    lines.push(...readFileSync(taken, "utf8").split("\n").filter((l) => l.trim() !== ""));
   }
-  const lines = readFileSync(taken, "utf8").split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0) {
+    rmSync(taken, { force: true });
+    return 0;
+  }
   let done = 0;
-  for (let i = 0; i < lines.length; i++) {
+  let i = 0;
+  for (; i < lines.length && Date.now() < until; i++) {
     let entry: Entry;
     try {
       entry = JSON.parse(lines[i]!) as Entry;
@@ -77,11 +93,10 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string): Promise
       await handler(entry.payload, { env, now: () => entry.at, daemonTried: true });
       done++;
     } catch (err) {
-      if (!isStoreDamage(err)) continue;
-      appendFileSync(path, `${lines.slice(i).join("\n")}\n`, { mode: 0o600 });
-      break;
+      if (isStoreDamage(err)) break;
     }
   }
+  if (i < lines.length) appendFileSync(path, `${lines.slice(i).join("\n")}\n`, { mode: 0o600 });
   rmSync(taken, { force: true });
   return done;
 }
