@@ -200,6 +200,8 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
       : { status: "ok", detail: `${reports.reduce((n, r) => n + r.embedded, 0)} vector(s) embedded again${reports[0]?.table ? ` into ${reports[0].table}` : ""}` };
     report.recovered.chunks = app.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
     report.recovered.vectors = app.db.prepare("SELECT count(*) FROM vec_rows").pluck().get() as number;
+    const embedded = reports.reduce((n, r) => n + r.embedded, 0);
+    if (!skipped && report.recovered.vectors > embedded) report.vectors.detail += `; ${report.recovered.vectors - embedded} kept from the vector table (same chunks)`;
   } finally {
     await app.close();
   }
