@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
@@ -7,6 +7,7 @@ import type { Project } from "../src/project/identity.js";
 import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { getMeta, setMeta } from "../src/store/meta.js";
+import { recordRoots } from "../src/store/roots.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
 import { redact } from "../src/redact/redact.cjs";
@@ -160,6 +161,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const project = req.project.id;
   const run = startRun(ctx.db, project, now());
 
+  recordRoots(ctx.db, project, req.roots.filter((r) => existsSync(r)).map((r) => cleanText(walkedRoot(r))), now());
   const walked = walkSources(req.roots, ctx.config.index.ignore);
   walked.warnings.forEach(warn);
   const chunking = chunkingKey(ctx.config.index);

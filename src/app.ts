@@ -23,11 +23,19 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): App {
+/** The data home and the config, without opening any store (what `mem doctor` needs when the store is damaged). */
+export interface AppConfig {
+  paths: HomePaths;
+  config: Config;
+  configWarnings: string[];
+  configError?: string;
+}
+
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): AppConfig {
   const paths = homePaths(dataHome(env));
-  let loaded: { config: Config; warnings: string[]; error?: string };
   try {
-    loaded = loadConfig(paths.config, env);
+    const { config, warnings } = loadConfig(paths.config, env);
+    return { paths, config, configWarnings: warnings };
   } catch (err) {
     if (!(err instanceof ConfigError) || !opts.tolerateConfigErrors) throw err;
     let fallback: Config;
@@ -36,17 +44,25 @@ export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateCo
     } catch {
       fallback = defaultConfig();
     }
-    loaded = { config: fallback, warnings: [], error: err.message };
+    return { paths, config: fallback, configWarnings: [], configError: err.message };
   }
-  const { config, warnings } = loaded;
-  const db = openDb(paths.sqlite);
+}
+
+export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): App {
+  const base = loadAppConfig(env, opts);
+  return appWith(base, openDb(base.paths.sqlite));
+}
+
+/** An App over an already opened store. */
+export function appWith(base: AppConfig, db: Db): App {
+  const { paths, config } = base;
   let providers: Promise<EmbeddingProvider[]> | undefined;
   let vectors: Promise<VectorStore> | undefined;
   return {
     paths,
     config,
-    configWarnings: warnings,
-    ...(loaded.error ? { configError: loaded.error } : {}),
+    configWarnings: base.configWarnings,
+    ...(base.configError !== undefined ? { configError: base.configError } : {}),
     db,
     providers: () => (providers ??= createProviders(config)),
     vectors: () => (vectors ??= import("./store/vectors.js").then((m) => m.VectorStore.open(paths.lance))),

@@ -1,23 +1,35 @@
 import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openApp, type App } from "../app.js";
-import { checkFtsIntegrity } from "../store/chunks.js";
+import { appWith, loadAppConfig, type App, type AppConfig } from "../app.js";
+import { createProviders } from "../embed/chain.js";
+import type { EmbeddingProvider } from "../embed/provider.js";
+import { checkSqlite, scanVectorTables } from "../maintenance/health.js";
+import { openDb } from "../store/db.js";
+import { StoreDamagedError } from "../store/damage.js";
 import { VecState } from "../store/vec-state.js";
+import { VectorStore } from "../store/vectors.js";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks } from "./doctor-hooks.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
 
-const usage = `Usage: mem doctor [--json]
+const usage = `Usage: mem doctor [--repair] [--json]
 
-Checks the data home, SQLite + FTS5, LanceDB tables, each embedding provider and mem's hooks
-in the Claude Code settings files (user, project and local scope, seen from here), and says how
-to fix what is wrong. Exit 1 when something needs fixing (an unreachable provider is a warning:
-search still works from BM25).
+Checks the data home, SQLite + FTS5, every row of every LanceDB table, each embedding provider
+and mem's hooks in the Claude Code settings files (user, project and local scope, seen from
+here), and says how to fix what is wrong. Exit 1 when something needs fixing (an unreachable
+provider is a warning: search still works from BM25).
 
 Options:
+  --repair     repair a damaged store: keep a copy of the damaged files in <home>/backup-<time>/,
+               salvage what SQLite can still read (captured events, sessions, indexed roots),
+               re-index the markdown from disk, rebuild the vectors; says what was recovered and
+               what was lost. Stops the daemon first. A healthy store is left as it is.
   --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}]}
+               (with --repair: the repair report)
   -h, --help   this help`;
+
+export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
 
 export interface Check {
   name: string;
@@ -26,7 +38,7 @@ export interface Check {
   fix?: string;
 }
 
-function homeCheck(app: App): Check {
+function homeCheck(app: AppConfig): Check {
   try {
     ensurePrivateDir(app.paths.home);
     accessSync(app.paths.home, constants.W_OK);
@@ -44,59 +56,44 @@ function homeCheck(app: App): Check {
 }
 
 function sqliteChecks(app: App): Check[] {
-  const checks: Check[] = [];
-  try {
-    const quick = app.db.pragma("quick_check", { simple: true });
-    const mode = app.db.pragma("journal_mode", { simple: true });
-    checks.push(quick === "ok" ? { name: "sqlite", status: "ok", detail: `${app.paths.sqlite} (journal ${mode})` } : { name: "sqlite", status: "error", detail: String(quick), fix: "restore from backup, or delete the file and run `mem index` again" });
-  } catch (err) {
-    checks.push({ name: "sqlite", status: "error", detail: (err as Error).message, fix: "delete the database file and run `mem index` again" });
-  }
-  try {
-    checkFtsIntegrity(app.db);
-    const n = app.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
-    checks.push({ name: "fts5", status: "ok", detail: `BM25 index consistent (${n} chunks)` });
-  } catch (err) {
-    checks.push({ name: "fts5", status: "error", detail: (err as Error).message, fix: "run `mem index --full` to rebuild the text index" });
-  }
-  return checks;
+  const h = checkSqlite(app.db);
+  if (h.status === "damaged") return [{ name: "sqlite", status: "error", detail: `${app.paths.sqlite} is damaged: ${h.reason}`, fix: REPAIR_FIX }];
+  const mode = app.db.pragma("journal_mode", { simple: true });
+  return [
+    { name: "sqlite", status: "ok", detail: `${app.paths.sqlite} (journal ${mode})` },
+    h.ftsProblem
+      ? { name: "fts5", status: "error", detail: h.ftsProblem, fix: `${REPAIR_FIX}, or \`mem index --full\` to rebuild the text index` }
+      : { name: "fts5", status: "ok", detail: `BM25 index consistent (${h.chunks} chunks)` },
+  ];
 }
 
-async function lanceChecks(app: App): Promise<Check[]> {
-  const state = new VecState(app.db);
-  const tables = state.tables();
-  let store;
+/** Every row of every vector table is read; `app` is undefined when SQLite is damaged (nothing recorded to compare with). */
+async function lanceChecks(paths: AppConfig["paths"], app: App | undefined): Promise<Check[]> {
+  const state = app ? new VecState(app.db) : undefined;
+  let store: VectorStore;
   try {
-    store = await app.vectors();
+    store = app ? await app.vectors() : await VectorStore.open(paths.lance);
   } catch (err) {
-    return [{ name: "lancedb", status: "error", detail: `cannot open ${app.paths.lance}: ${(err as Error).message}`, fix: "check the directory's permissions; `mem index --full` rebuilds it" }];
+    return [{ name: "lancedb", status: "error", detail: `cannot open ${paths.lance}: ${(err as Error).message}`, fix: "check the directory's permissions; `mem doctor --repair` rebuilds it" }];
   }
-  if (tables.length === 0) return [{ name: "lancedb", status: "ok", detail: `${app.paths.lance} (no vector tables yet)` }];
-  const checks: Check[] = [];
-  for (const t of tables) {
-    const expected = state.count(t.name);
-    const name = `lancedb ${t.name}`;
-    try {
-      if (!(await store.has(t.name))) {
-        checks.push({ name, status: expected > 0 ? "error" : "warn", detail: `table is missing (${expected} vectors recorded)`, fix: "run `mem index` in any indexed project: it rebuilds the table with every project's vectors" });
-        continue;
-      }
-      const count = await store.count(t.name);
-      await store.search(t.name, new Float32Array(t.dims).fill(1 / Math.sqrt(t.dims)), undefined, 1);
-      checks.push(
-        count === expected
-          ? { name, status: "ok", detail: `${count} vectors, ${t.provider} ${t.model}, ${t.dims} dims` }
-          : { name, status: "warn", detail: `${count} rows, ${expected} recorded: out of sync (an interrupted run?)`, fix: "run `mem index` to reconcile" },
-      );
-    } catch (err) {
-      checks.push({ name, status: "error", detail: `table is unreadable: ${(err as Error).message.split("\n")[0]}`, fix: "run `mem index --full` in any indexed project: it rebuilds the table with every project's vectors" });
-    }
+  try {
+    const tables = await scanVectorTables(store, state?.tables(), (t) => state?.count(t) ?? 0);
+    if (tables.length === 0) return [{ name: "lancedb", status: "ok", detail: `${paths.lance} (no vector tables yet)` }];
+    return tables.map((t): Check => {
+      const name = `lancedb ${t.name}`;
+      const rec = state?.tables().find((r) => r.name === t.name);
+      if (t.status === "missing") return { name, status: (t.recorded ?? 0) > 0 ? "error" : "warn", detail: `table is missing (${t.recorded ?? 0} vectors recorded)`, fix: "run `mem index` in any indexed project: it rebuilds the table with every project's vectors" };
+      if (t.status === "damaged") return { name, status: "error", detail: `table is damaged: ${t.reason} (every row read in ${Math.round(t.ms)} ms)`, fix: `${REPAIR_FIX}; it moves the table into the backup and rebuilds it` };
+      if (state && !rec) return { name, status: "warn", detail: `${t.rows} vectors SQLite does not record (a repaired or replaced store?)`, fix: "run `mem index`: rows of existing chunks are adopted, the others deleted" };
+      if (t.recorded !== undefined && t.recorded !== t.rows) return { name, status: "warn", detail: `${t.rows} rows, ${t.recorded} recorded: out of sync (an interrupted run?)`, fix: "run `mem index` to reconcile" };
+      return { name, status: "ok", detail: `${t.rows} vectors${rec ? `, ${rec.provider} ${rec.model}` : ""}${t.dims ? `, ${t.dims} dims` : ""}, every row read in ${Math.round(t.ms)} ms` };
+    });
+  } finally {
+    if (!app) store.close();
   }
-  return checks;
 }
 
-async function providerChecks(app: App): Promise<Check[]> {
-  const providers = await app.providers();
+async function providerChecks(providers: EmbeddingProvider[]): Promise<Check[]> {
   if (providers.length === 0) return [{ name: "embedding", status: "warn", detail: "no provider configured: BM25 only", fix: 'set embedding.order in config.json, e.g. ["ollama", "transformers"]' }];
   const checks: Check[] = [];
   for (const p of providers) {
@@ -111,13 +108,26 @@ export const doctorCommand: Command = {
   summary: "check the installation",
   usage,
   async run(argv) {
-    const { values } = parse(argv, { json: { type: "boolean" } });
-    const app = openApp(process.env, { tolerateConfigErrors: true });
+    const { values } = parse(argv, { json: { type: "boolean" }, repair: { type: "boolean" } });
+    if (values.repair) return (await import("./doctor-repair.js")).runRepair(values.json === true);
+    const base = loadAppConfig(process.env, { tolerateConfigErrors: true });
+    // A damaged store is reported as a failed check; every other check still runs.
+    let app: App | undefined;
+    let damage: StoreDamagedError | undefined;
     try {
-      const checks: Check[] = [homeCheck(app)];
-      if (app.configError) checks.push({ name: "config", status: "error", detail: `${app.configError} (the checks below use the defaults)`, fix: `fix or remove ${app.paths.config}` });
-      checks.push(...app.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${app.paths.config}` })));
-      checks.push(...sqliteChecks(app), ...(await lanceChecks(app)), ...(await providerChecks(app)), ...hookChecks({ env: process.env, cwd: process.cwd() }));
+      app = appWith(base, openDb(base.paths.sqlite));
+    } catch (err) {
+      if (!(err instanceof StoreDamagedError)) throw err;
+      damage = err;
+    }
+    const providers = app ? undefined : createProviders(base.config);
+    try {
+      const checks: Check[] = [homeCheck(base)];
+      if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
+      checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
+      if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
+      else checks.push(...sqliteChecks(app!));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks({ env: process.env, cwd: process.cwd() }));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
       else {
@@ -126,7 +136,8 @@ export const doctorCommand: Command = {
       }
       return ok ? EXIT.ok : EXIT.failure;
     } finally {
-      await app.close();
+      if (app) await app.close();
+      else for (const p of await providers!.catch(() => [])) await p.close?.().catch(() => undefined);
     }
   },
 };

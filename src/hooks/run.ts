@@ -1,3 +1,6 @@
+import { dataHome } from "../config/paths.cjs";
+import { storeFlagged } from "../maintenance/flags.js";
+import { isStoreDamage } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
@@ -36,22 +39,37 @@ const HANDLERS: Record<HookName, () => Promise<Handler>> = {
  * the line to print.
  */
 export async function answerHook(name: HookName, input: StdinResult, io: HookIO, deadlineAt: number, parsed?: Payload): Promise<string | undefined> {
+  let payload: Payload | undefined;
   try {
     if (input.truncated) {
       hookLog(io.env, `${name}: stdin over ${MAX_STDIN_BYTES} bytes dropped`);
       return undefined;
     }
-    const payload = parsed ?? parsePayload(input.text);
+    payload = parsed ?? parsePayload(input.text);
     if (!payload) {
       hookLog(io.env, `${name}: stdin is not a JSON object (${input.text.length} chars${input.timedOut ? ", timed out" : ""}); ignored`);
       return undefined;
     }
     const handler = await HANDLERS[name]();
-    const text = await withDeadline(handler(payload, io, deadlineAt), deadlineAt - Date.now(), () =>
-      hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`),
+    let finished = false;
+    const text = await withDeadline(
+      handler(payload, io, deadlineAt).then((t) => ((finished = true), t)),
+      deadlineAt - Date.now(),
+      () => hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`),
     );
+    // The store worked for this hook: a damage marker left earlier goes, captures spooled meanwhile are replayed.
+    if (finished && name !== "user-prompt-submit" && storeFlagged(dataHome(io.env))) {
+      await (await import("../maintenance/hook-damage.js")).storeWorks(name, io.env, deadlineAt - 500).catch((e: Error) => hookLog(io.env, `${name}: ${e.stack ?? String(e)}`));
+    }
     return contextOutput(HOOK_EVENTS[name], text);
   } catch (err) {
+    if (isStoreDamage(err)) {
+      try {
+        return contextOutput(HOOK_EVENTS[name], (await import("../maintenance/hook-damage.js")).storeDamaged(name, err, payload, io.env, (io.now ?? Date.now)()));
+      } catch (e) {
+        err = e;
+      }
+    }
     hookLog(io.env, `${name}: ${(err as Error).stack ?? String(err)}`);
     return undefined;
   }

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { damageReason, isCorruptionCode, StoreDamagedError, storeFileProblem } from "./damage.js";
 
 export type Db = Database.Database;
 
@@ -141,6 +142,16 @@ const MIGRATIONS: string[] = [
     UPDATE vec_tables SET version = version + 1 WHERE name = old.table_name;
   END;
   `,
+  `
+  -- The roots each project was indexed from: a repair re-indexes by root (tiers depend on the path
+  -- relative to the root), not file by file.
+  CREATE TABLE roots (
+    project  TEXT NOT NULL,
+    path     TEXT NOT NULL,
+    added_at INTEGER NOT NULL,
+    PRIMARY KEY (project, path)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Db): void {
@@ -159,11 +170,28 @@ export function migrate(db: Db): void {
   }
 }
 
-/** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
+/**
+ * Opens (creating if needed) the SQLite store. A damaged one (not SQLite, truncated to 0 bytes,
+ * malformed) throws StoreDamagedError instead of being silently recreated empty.
+ */
 export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
+  const problem = storeFileProblem(path);
+  if (problem) throw new StoreDamagedError(path, problem);
+  let opened: Db | undefined;
+  try {
+    return openStore(path, opts, (db) => (opened = db));
+  } catch (err) {
+    opened?.close(); // now, not at garbage collection (when its WAL file name may be another store's)
+    throw isCorruptionCode((err as { code?: unknown }).code) ? new StoreDamagedError(path, damageReason(err)) : err;
+  }
+}
+
+/** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
+function openStore(path: string, opts: { readonly?: boolean }, opened: (db: Db) => void): Db {
   if (!opts.readonly) ensurePrivateDir(dirname(path));
   if (!opts.readonly && path !== ":memory:" && path !== "") closeSync(openSync(path, "a", 0o600)); // SQLite gives -wal/-shm its mode
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  opened(db);
   db.pragma("busy_timeout = 5000");
   if (!opts.readonly) {
     db.pragma("journal_mode = WAL");
@@ -172,4 +200,9 @@ export function openDb(path: string, opts: { readonly?: boolean } = {}): Db {
   db.pragma("foreign_keys = ON");
   if (!opts.readonly) migrate(db);
   return db;
+}
+
+/** Opens an existing SQLite file as it is (no pragmas, no migrations): for reading what is left of a damaged copy. */
+export function openExisting(path: string): Db {
+  return new Database(path, { fileMustExist: true });
 }

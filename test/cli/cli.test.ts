@@ -96,7 +96,7 @@ describe("mem CLI: help and usage errors", () => {
       [["index", "--help"], /^Usage: mem index \[PATH\.\.\.\] \[options\][\s\S]*--strict/],
       [["query", "--help"], /^Usage: mem query "TEXT" \[options\][\s\S]*--batch FILE\|-/],
       [["status", "--help"], /^Usage: mem status \[--project P\] \[--json\]/],
-      [["doctor", "--help"], /^Usage: mem doctor \[--json\]/],
+      [["doctor", "--help"], /^Usage: mem doctor \[--repair\] \[--json\]/],
       [["query", "anything", "--k", "abc", "-h"], /^Usage: mem query/],
     ];
     const runs = await Promise.all(cases.map(([args]) => mem(args, { home })));
@@ -408,7 +408,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     for (const c of byName.values()) assert.equal(c.status, "ok", JSON.stringify(c));
     assert.equal(byName.get("data home")!.detail, home);
     assert.match(byName.get("fts5")!.detail, /\(3 chunks\)/);
-    assert.match(byName.get(`lancedb ${TABLE}`)!.detail, /^3 vectors, ollama nomic-embed-text, 64 dims$/);
+    assert.match(byName.get(`lancedb ${TABLE}`)!.detail, /^3 vectors, ollama nomic-embed-text, 64 dims, every row read in \d+ ms$/);
     assert.match(byName.get("ollama")!.detail, /^nomic-embed-text, 64 dims/);
   });
 

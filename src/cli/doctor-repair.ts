@@ -1,0 +1,32 @@
+import { repair, type RepairReport } from "../maintenance/repair.js";
+import { EXIT } from "./args.js";
+
+function human(r: RepairReport): string {
+  if (!r.changed) {
+    return [`nothing to repair: the SQLite store ${r.sqlite.status === "absent" ? "does not exist yet" : "and every vector table read fine"}; no changes made`, ...r.notes].join("\n");
+  }
+  const c = r.recovered;
+  const lost = (n: number | null) => (n === null ? "an unknown number of" : String(n));
+  const lines = [
+    r.daemon === "stopped" ? "stopped the daemon first" : "",
+    r.sqlite.status === "damaged" ? `SQLite store damaged: ${r.sqlite.reason}` : "",
+    ...r.vectorTables.map((t) => `vector table ${t.name} damaged (${t.reason}): moved into the backup, rebuilt`),
+    r.backup ? `the damaged files are kept in ${r.backup}` : "",
+    r.sqlite.status === "damaged"
+      ? `recovered: ${c.events} captured event(s), ${c.sessions} session(s), ${c.roots} indexed root(s); ${c.markdownFiles} file(s) re-indexed from disk`
+      : "",
+    r.sqlite.status === "damaged" ? `lost: ${lost(r.lost.events)} event(s) and ${lost(r.lost.sessions)} session(s) on unreadable pages; ${r.lost.filesMissing} indexed file(s) no longer on disk` : "",
+    c.spooled > 0 ? `replayed ${c.spooled} capture(s) kept aside while the store was damaged` : "",
+    `now: ${c.chunks} chunk(s), ${c.vectors} vector(s); ${r.vectors.detail}`,
+    ...r.notes.map((n) => `note: ${n}`),
+    `done in ${(r.durationMs / 1000).toFixed(1)} s`,
+  ];
+  return lines.filter(Boolean).join("\n");
+}
+
+/** `mem doctor --repair [--json]`. */
+export async function runRepair(json: boolean): Promise<number> {
+  const report = await repair(process.env);
+  process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${human(report)}\n`);
+  return report.ok ? EXIT.ok : EXIT.failure;
+}

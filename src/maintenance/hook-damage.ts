@@ -1,0 +1,30 @@
+import { dataHome } from "../config/paths.cjs";
+import type { Payload } from "../hooks/contract.cjs";
+import { hookLog } from "../hooks/log.cjs";
+import { damageReason } from "../store/damage.js";
+import { clearMarker, damageLine, readMarker, recordMarker } from "./marker.js";
+import { replaySpool, SPOOLED_HOOKS, spoolCapture } from "./spool.js";
+
+/**
+ * What a hook does when the store turns out damaged: a marker (logged once), the capture kept in
+ * the spool, and for SessionStart the one line the briefing carries. And when a hook finds the
+ * store working again: the marker goes, the spool is replayed (within the hook's time).
+ */
+export function storeDamaged(name: string, err: unknown, payload: Payload | undefined, env: NodeJS.ProcessEnv, now: number): string | undefined {
+  const home = dataHome(env);
+  const reason = damageReason(err);
+  const spooled = payload !== undefined && SPOOLED_HOOKS.has(name) && spoolCapture(home, name, payload, now);
+  if (recordMarker(home, reason, now, name)) {
+    hookLog(env, `${name}: the memory store is damaged (${reason}); captures wait in the spool until \`mem doctor --repair\``);
+  }
+  if (payload !== undefined && SPOOLED_HOOKS.has(name) && !spooled) hookLog(env, `${name}: the spool is full; this capture is lost`);
+  const marker = readMarker(home);
+  return name === "session-start" && marker ? damageLine(marker, true) : undefined;
+}
+
+export async function storeWorks(name: string, env: NodeJS.ProcessEnv, until: number): Promise<void> {
+  const home = dataHome(env);
+  if (clearMarker(home)) hookLog(env, `${name}: the memory store works again; damage marker cleared`);
+  const n = await replaySpool(env, home, until);
+  if (n > 0) hookLog(env, `${name}: replayed ${n} capture(s) kept in the spool while the store was damaged`);
+}

@@ -1,0 +1,49 @@
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cleanText } from "../redact/clean.cjs";
+import { MARKER_FILE } from "./flags.js";
+
+/**
+ * The marker a hook leaves in the data home when it finds the store damaged: what, since when.
+ * The SessionStart briefing reads it, so the user hears of it in the next session rather than
+ * only in hooks.log; the first hook that uses the store again (or a repair) removes it.
+ */
+export interface DamageMarker {
+  what: string;
+  since: string;
+  hook?: string;
+}
+
+export const markerPath = (home: string) => join(home, MARKER_FILE);
+
+export function readMarker(home: string): DamageMarker | undefined {
+  try {
+    const m = JSON.parse(readFileSync(markerPath(home), "utf8")) as Partial<DamageMarker>;
+    return typeof m.what === "string" && typeof m.since === "string" ? (m as DamageMarker) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records the damage unless a marker is already there; true when this call created it. Private (0600), redacted. */
+export function recordMarker(home: string, what: string, now: number, hook?: string): boolean {
+  if (readMarker(home)) return false;
+  const path = markerPath(home);
+  const m: DamageMarker = { what: cleanText(what).slice(0, 500), since: new Date(now).toISOString(), ...(hook ? { hook } : {}) };
+  writeFileSync(path, `${JSON.stringify(m)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return true;
+}
+
+export function clearMarker(home: string): boolean {
+  if (!existsSync(markerPath(home))) return false;
+  rmSync(markerPath(home), { force: true });
+  return true;
+}
+
+/** The one briefing line. `spooled`: captures are kept aside until the repair. */
+export function damageLine(m: DamageMarker, spooled: boolean): string {
+  const since = m.since.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  const captures = spooled ? "captures are not being saved to it (they wait in a spool file until it is repaired)" : "captures are not being saved";
+  return `mem: the memory store is damaged (${m.what}) since ${since}; ${captures}. Run \`mem doctor --repair\`.`;
+}

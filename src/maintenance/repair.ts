@@ -1,0 +1,217 @@
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
+import { clean } from "../redact/clean.cjs";
+import { ask } from "../daemon/client.cjs";
+import { holderAlive, readLock } from "../daemon/lock.js";
+import { lockPath } from "../daemon/paths.cjs";
+import { StoreDamagedError } from "../store/damage.js";
+import { openDb } from "../store/db.js";
+import { restoreEvents, restoreRoots, restoreSessions } from "../store/restore.js";
+import { VecState } from "../store/vec-state.js";
+import { VectorStore } from "../store/vectors.js";
+import { checkSqlite, scanVectorTables, type TableHealth } from "./health.js";
+import { clearMarker } from "./marker.js";
+import { reindex, vectorsFor } from "./rebuild.js";
+import { salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
+import { replaySpool } from "./spool.js";
+
+export interface RepairReport {
+  ok: boolean;
+  /** False when the stores were healthy and nothing was touched. */
+  changed: boolean;
+  backup?: string;
+  daemon: "none" | "stopped";
+  sqlite: { status: "ok" | "damaged" | "absent"; reason?: string };
+  vectorTables: { name: string; status: "damaged"; reason: string }[];
+  recovered: { events: number; sessions: number; roots: number; markdownFiles: number; chunks: number; vectors: number; spooled: number };
+  lost: { events: number | null; sessions: number | null; filesMissing: number };
+  vectors: { status: "ok" | "pending" | "none"; detail: string };
+  notes: string[];
+  durationMs: number;
+}
+
+/** Stops a running daemon (it holds the store open); refuses when one holds it and will not stop. */
+async function stopDaemon(home: string): Promise<"none" | "stopped"> {
+  const r = await ask(home, { op: "stop" }, 2_000);
+  const holder = readLock(lockPath(home));
+  const pid = holder?.pid;
+  if (r.kind !== "reply" || !r.reply.ok) {
+    if (holder && holder.pid !== process.pid && holderAlive(holder)) throw new Error(`a daemon (pid ${holder.pid}) holds the store and does not answer; stop it (kill ${holder.pid}) and run \`mem doctor --repair\` again`);
+    return "none";
+  }
+  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((res) => setTimeout(res, 100))) {
+    const now = readLock(lockPath(home));
+    if (now === undefined || !holderAlive(now)) return "stopped";
+  }
+  throw new Error(`the daemon (pid ${pid ?? "?"}) did not stop within 15 s; stop it and run \`mem doctor --repair\` again`);
+}
+
+const stamp = (t: number) => new Date(t).toISOString().replace(/[:.]/g, "-");
+const SQLITE_FILES = ["", "-wal", "-shm"];
+
+/** A JSON column parsed, so its values (not the JSON text around them) are what redaction sees. */
+function parsedJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+const asJson = (v: unknown) => (v === null ? null : typeof v === "string" ? v : JSON.stringify(v));
+
+/** Salvaged rows are untrusted input: every value goes through the redaction boundary again. */
+function cleanEvents(events: SalvagedEvent[]) {
+  return clean(events.map((e) => ({ ...e, files: parsedJson(e.files), metadata: parsedJson(e.metadata) })))
+    .map((e) => ({ ...e, files: asJson(e.files) ?? "[]", metadata: asJson(e.metadata) ?? "{}" }));
+}
+
+function cleanSessions(sessions: SalvagedSession[]) {
+  return clean(sessions.map((s) => ({ ...s, task_state: parsedJson(s.task_state) }))).map((s) => ({ ...s, task_state: asJson(s.task_state) }));
+}
+
+/** Copies the SQLite files, as they are, into `dir` (private). */
+function snapshot(file: string, dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const s of SQLITE_FILES) {
+    if (!existsSync(file + s)) continue;
+    copyFileSync(file + s, join(dir, `mem.sqlite${s}`));
+    chmodSync(join(dir, `mem.sqlite${s}`), 0o600);
+  }
+}
+
+/** Salvages the damaged store (from a copy of the backup) into a fresh file and puts it in place. */
+function rebuildSqlite(base: AppConfig, backup: string): Salvage {
+  const file = base.paths.sqlite;
+  const work = join(backup, ".salvage");
+  if (existsSync(join(backup, "mem.sqlite"))) snapshot(join(backup, "mem.sqlite"), work);
+  const found = existsSync(join(work, "mem.sqlite")) ? salvage(join(work, "mem.sqlite")) : { events: [], sessions: [], sources: [], roots: [], counted: {}, notes: [] };
+  rmSync(work, { recursive: true, force: true });
+  const fresh = `${file}.repair-${process.pid}`;
+  const db = openDb(fresh);
+  try {
+    restoreEvents(db, clean(cleanEvents(found.events)));
+    restoreSessions(db, clean(cleanSessions(found.sessions)));
+    restoreRoots(db, clean(found.roots));
+  } finally {
+    db.close();
+  }
+  for (const s of SQLITE_FILES) rmSync(file + s, { force: true });
+  renameSync(fresh, file);
+  return found;
+}
+
+/**
+ * `mem doctor --repair`: with the daemon stopped, diagnoses both stores; a healthy pair is left as
+ * it is. Otherwise keeps the damaged files in `<home>/backup-<time>/`, salvages, rebuilds, and
+ * reports in counts what came back and what did not.
+ */
+export async function repair(env: NodeJS.ProcessEnv): Promise<RepairReport> {
+  const started = Date.now();
+  const base = loadAppConfig(env, { tolerateConfigErrors: true });
+  const daemon = await stopDaemon(base.paths.home);
+  // The files as they are now, before anything opens them: the backup, should they be damaged.
+  const pristine = join(base.paths.home, `.repair-${process.pid}`);
+  snapshot(base.paths.sqlite, pristine);
+  try {
+    return await diagnoseAndRepair(env, base, daemon, pristine, started);
+  } finally {
+    rmSync(pristine, { recursive: true, force: true });
+  }
+}
+
+async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon: RepairReport["daemon"], pristine: string, started: number): Promise<RepairReport> {
+  const { paths } = base;
+  const notes: string[] = [];
+
+  // Diagnose both stores.
+  let sqlite: RepairReport["sqlite"] = { status: existsSync(paths.sqlite) ? "ok" : "absent" };
+  let tables: TableHealth[] = [];
+  let recordedApp: ReturnType<typeof appWith> | undefined;
+  try {
+    recordedApp = sqlite.status === "ok" ? appWith(base, openDb(paths.sqlite)) : undefined;
+    const h = recordedApp ? checkSqlite(recordedApp.db) : undefined;
+    if (h?.status === "damaged") sqlite = { status: "damaged", reason: h.reason! };
+    else if (h?.ftsProblem) sqlite = { status: "damaged", reason: `the text index is inconsistent: ${h.ftsProblem}` };
+  } catch (err) {
+    if (!(err instanceof StoreDamagedError)) throw err;
+    sqlite = { status: "damaged", reason: err.reason };
+  }
+  const store = existsSync(paths.lance) ? await VectorStore.open(paths.lance) : undefined;
+  if (store) {
+    const state = sqlite.status === "ok" && recordedApp ? new VecState(recordedApp.db) : undefined;
+    tables = (await scanVectorTables(store, state?.tables(), (t) => state?.count(t) ?? 0)).filter((t) => t.status === "damaged");
+    store.close();
+  }
+  await recordedApp?.close();
+
+  const report: RepairReport = {
+    ok: true, changed: false, daemon, sqlite,
+    vectorTables: tables.map((t) => ({ name: t.name, status: "damaged", reason: t.reason ?? "unreadable" })),
+    recovered: { events: 0, sessions: 0, roots: 0, markdownFiles: 0, chunks: 0, vectors: 0, spooled: 0 },
+    lost: { events: 0, sessions: 0, filesMissing: 0 },
+    vectors: { status: "none", detail: "no vectors needed rebuilding" },
+    notes, durationMs: 0,
+  };
+  if (sqlite.status !== "damaged" && tables.length === 0) {
+    report.recovered.spooled = await replaySpool(env, paths.home);
+    if (report.recovered.spooled > 0) report.changed = true;
+    if (clearMarker(paths.home)) notes.push("a damage marker left by a hook was removed: the store opens and reads fine");
+    report.durationMs = Date.now() - started;
+    return report;
+  }
+
+  report.changed = true;
+  const backup = join(paths.home, `backup-${stamp(started)}`);
+  if (sqlite.status === "damaged") renameSync(pristine, backup);
+  else mkdirSync(backup, { recursive: true, mode: 0o700 });
+  report.backup = backup;
+  let found: Salvage | undefined;
+  if (sqlite.status === "damaged") {
+    found = rebuildSqlite(base, backup);
+    notes.push(...found.notes);
+  }
+  for (const t of tables) {
+    mkdirSync(join(backup, "vectors"), { recursive: true, mode: 0o700 });
+    renameSync(join(paths.lance, `${t.name}.lance`), join(backup, "vectors", `${t.name}.lance`));
+  }
+
+  const app = openApp(env, { tolerateConfigErrors: true });
+  try {
+    const state = new VecState(app.db);
+    for (const t of tables) state.forget(t.name);
+    const reports = [];
+    report.recovered.spooled = await replaySpool(env, paths.home); // captures made while the store was damaged
+    if (found) {
+      const eventProjects = app.db.prepare("SELECT DISTINCT project FROM events WHERE chunked = 0").pluck().all() as string[];
+      const r = await reindex(app, found.roots, found.sources, eventProjects);
+      report.recovered.markdownFiles = r.filesIndexed;
+      report.lost.filesMissing = r.filesMissing;
+      reports.push(...r.vectorReports);
+      notes.push(...r.warnings);
+      report.recovered.events = found.events.length;
+      report.recovered.sessions = found.sessions.length;
+      report.recovered.roots = found.roots.length;
+      const lost = (counted: number | undefined, got: number) => (counted === undefined ? null : Math.max(0, counted - got));
+      report.lost.events = lost(found.counted.events, found.events.length);
+      report.lost.sessions = lost(found.counted.sessions, found.sessions.length);
+    } else {
+      const projects = app.db.prepare("SELECT DISTINCT project FROM chunks ORDER BY project").pluck().all() as string[];
+      for (const p of projects) reports.push(await vectorsFor(app, p, (m) => notes.push(m)));
+    }
+    const skipped = reports.find((r) => r.status === "skipped");
+    report.vectors = skipped
+      ? { status: "pending", detail: `vectors will be rebuilt by the next \`mem index\` (${skipped.reason})` }
+      : { status: "ok", detail: `${reports.reduce((n, r) => n + r.embedded, 0)} vector(s) embedded again${reports[0]?.table ? ` into ${reports[0].table}` : ""}` };
+    report.recovered.chunks = app.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+    report.recovered.vectors = app.db.prepare("SELECT count(*) FROM vec_rows").pluck().get() as number;
+    const embedded = reports.reduce((n, r) => n + r.embedded, 0);
+    if (!skipped && report.recovered.vectors > embedded) report.vectors.detail += `; ${report.recovered.vectors - embedded} kept from the vector table (same chunks)`;
+  } finally {
+    await app.close();
+  }
+  clearMarker(paths.home);
+  report.durationMs = Date.now() - started;
+  return report;
+}

@@ -1,0 +1,229 @@
+import type Database from "better-sqlite3";
+import { openExisting } from "../store/db.js";
+import { rawRecords, type RawRecord, type Value } from "./raw-pages.js";
+
+/**
+ * Reads what can still be read from a damaged SQLite store (a copy of it: reading may replay its
+ * WAL). Table by table through SQLite; where a read fails part-way, on by rowid ranges past the
+ * unreadable pages. When the schema itself cannot be read, or a table could not be read whole,
+ * its records are also taken straight from the file's pages (raw-pages.ts). Only what a repair
+ * needs: captured events, sessions, the indexed sources and roots. Nothing here writes.
+ */
+
+export interface SalvagedEvent {
+  id: string;
+  project: string;
+  session: string | null;
+  type: string;
+  time: string;
+  files: string;
+  text: string;
+  metadata: string;
+}
+
+export interface SalvagedSession {
+  session: string;
+  project: string;
+  transcript_path: string | null;
+  offset: number;
+  task_state: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  end_reason: string | null;
+  updated_at: number;
+}
+
+export interface SalvagedSource {
+  project: string;
+  path: string;
+  kind: string;
+  tier: string | null;
+  indexed_at: number;
+}
+
+export interface SalvagedRoot {
+  project: string;
+  path: string;
+  added_at: number;
+}
+
+export interface Salvage {
+  events: SalvagedEvent[];
+  sessions: SalvagedSession[];
+  sources: SalvagedSource[];
+  roots: SalvagedRoot[];
+  /** Rows SQLite counted before reading (through an index, when the table's own pages are damaged); undefined when it could not. */
+  counted: { events?: number; sessions?: number };
+  /** How the salvage went, in plain words. */
+  notes: string[];
+}
+
+type Row = Record<string, unknown>;
+
+const str = (v: unknown): v is string => typeof v === "string";
+const int = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+const optStr = (v: unknown) => v === null || str(v);
+const optInt = (v: unknown) => v === null || int(v);
+const json = (v: unknown, array: boolean) => {
+  if (!str(v)) return false;
+  try {
+    const x = JSON.parse(v) as unknown;
+    return array ? Array.isArray(x) : x !== null && typeof x === "object" && !Array.isArray(x);
+  } catch {
+    return false;
+  }
+};
+const absolute = (v: unknown) => str(v) && (v.startsWith("/") || /^[A-Za-z]:[\\/]/.test(v));
+
+function asEvent(r: Row): SalvagedEvent | undefined {
+  if (!str(r.id) || !str(r.project) || !optStr(r.session) || !str(r.type) || !str(r.time) || !str(r.text) || !json(r.files, true) || !json(r.metadata, false)) return undefined;
+  return { id: r.id, project: r.project, session: (r.session as string | null) ?? null, type: r.type, time: r.time, files: r.files as string, text: r.text, metadata: r.metadata as string };
+}
+
+function asSession(r: Row): SalvagedSession | undefined {
+  if (!str(r.session) || !str(r.project) || !optStr(r.transcript_path) || !int(r.offset) || !optStr(r.task_state) || !optInt(r.started_at) || !optInt(r.ended_at) || !optStr(r.end_reason) || !int(r.updated_at)) return undefined;
+  return r as unknown as SalvagedSession;
+}
+
+function asSource(r: Row): SalvagedSource | undefined {
+  if (!str(r.project) || !absolute(r.path) || (r.kind !== "markdown" && r.kind !== "events") || !optStr(r.tier) || !int(r.indexed_at)) return undefined;
+  return { project: r.project, path: r.path as string, kind: r.kind, tier: (r.tier as string | null) ?? null, indexed_at: r.indexed_at };
+}
+
+function asRoot(r: Row): SalvagedRoot | undefined {
+  if (!str(r.project) || !absolute(r.path) || !int(r.added_at)) return undefined;
+  return { project: r.project, path: r.path as string, added_at: r.added_at };
+}
+
+/** The columns of each table, in schema order, to read a raw record by. */
+const SHAPES = {
+  events: ["id", "project", "session", "type", "time", "files", "text", "metadata", "chunked"],
+  sessions: ["session", "project", "transcript_path", "offset", "task_state", "started_at", "ended_at", "end_reason", "updated_at"],
+  sources: ["id", "project", "path", "kind", "tier", "size", "mtime_ms", "content_hash", "metadata", "indexed_at"],
+  roots: ["project", "path", "added_at"],
+} as const;
+
+const named = (cols: readonly string[], values: Value[]): Row => Object.fromEntries(cols.map((c, i) => [c, values[i]]));
+
+/** Raw records that have a table's shape and pass its checks. */
+function rawOf<T>(records: RawRecord[], table: keyof typeof SHAPES, check: (r: Row) => T | undefined): T[] {
+  const cols = SHAPES[table];
+  const out: T[] = [];
+  for (const rec of records) {
+    const rowTable = rec.rowid !== undefined;
+    if (rowTable !== (table !== "roots")) continue;
+    // events rows written before migration 2 have no `chunked` column
+    if (rec.values.length !== cols.length && !(table === "events" && rec.values.length === cols.length - 1)) continue;
+    if (table === "roots" && !(int(rec.values[2]) && (rec.values[2] as number) > 1e11)) continue; // not an index of (…, rowid)
+    const row = check(named(cols, rec.values));
+    if (row !== undefined) out.push(row);
+  }
+  return out;
+}
+
+/** Reads a rowid table, stepping over unreadable pages; returns the rows and how many reads failed. */
+export function readTable(db: Database.Database, table: string): { rows: Row[]; failures: number } {
+  const rows: Row[] = [];
+  let failures = 0;
+  let from = Number.MIN_SAFE_INTEGER;
+  const scan = db.prepare(`SELECT rowid AS _rowid_, * FROM ${table} WHERE rowid > ? ORDER BY rowid`);
+  const probe = db.prepare(`SELECT rowid FROM ${table} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
+  const readable = (x: number): boolean | "end" => {
+    try {
+      return probe.get(x) === undefined ? "end" : true;
+    } catch {
+      return false;
+    }
+  };
+  for (;;) {
+    try {
+      for (const r of scan.iterate(from) as IterableIterator<Row>) {
+        rows.push(r);
+        from = r._rowid_ as number;
+      }
+      return { rows, failures };
+    } catch {
+      failures++;
+    }
+    if (from === Number.MIN_SAFE_INTEGER) from = 0;
+    const stuck = from;
+    // Past the damage: the first rowid whose page reads again (stride doubling, then bisection back).
+    let step = 1;
+    let ok: boolean | "end" = false;
+    while (step < 2 ** 52 && !(ok = readable(from + step))) step *= 2;
+    if (ok !== true) return { rows, failures };
+    let lo = from + Math.floor(step / 2);
+    let hi = from + step;
+    while (hi - lo > 1) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if (readable(mid) === true) hi = mid;
+      else lo = mid;
+    }
+    from = Math.max(hi - 1, stuck + 1); // always onwards: a row whose own payload fails is stepped over
+  }
+}
+
+function count(db: Database.Database, table: string): number | undefined {
+  try {
+    return db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps one row per key: the one `better` prefers. */
+function dedupe<T>(rows: T[], key: (r: T) => string, better: (a: T, b: T) => boolean = () => false): T[] {
+  const m = new Map<string, T>();
+  for (const r of rows) {
+    const k = key(r);
+    const had = m.get(k);
+    if (!had || better(r, had)) m.set(k, r);
+  }
+  return [...m.values()];
+}
+
+/** Salvages the store at `path` (a copy the caller may lose: SQLite may replay its WAL into it). */
+export function salvage(path: string): Salvage {
+  const notes: string[] = [];
+  const sql: Partial<Record<keyof typeof SHAPES, Row[]>> = {};
+  const whole = new Set<keyof typeof SHAPES>();
+  const counted: Salvage["counted"] = {};
+  let db: Database.Database | undefined;
+  try {
+    db = openExisting(path);
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+    for (const t of Object.keys(SHAPES) as (keyof typeof SHAPES)[]) {
+      if (!tables.has(t)) continue;
+      if (t === "events" || t === "sessions") counted[t] = count(db, t);
+      if (t === "roots") {
+        try {
+          sql[t] = db.prepare("SELECT * FROM roots").all() as Row[];
+          whole.add(t);
+        } catch {
+          notes.push("the roots table is unreadable");
+        }
+        continue;
+      }
+      const r = readTable(db, t);
+      sql[t] = r.rows;
+      if (r.failures === 0) whole.add(t);
+      else notes.push(`${t}: ${r.rows.length} rows read, ${r.failures} unreadable stretch(es) of pages skipped`);
+    }
+  } catch (err) {
+    notes.push(`SQLite cannot read the schema (${(err as Error).message}); rows are read straight from the file's pages`);
+  } finally {
+    db?.close();
+  }
+  let raw: RawRecord[] | undefined;
+  const pick = <T>(t: keyof typeof SHAPES, check: (r: Row) => T | undefined): T[] => {
+    const fromSql = (sql[t] ?? []).map(check).filter((x): x is T => x !== undefined);
+    if (whole.has(t)) return fromSql;
+    raw ??= rawRecords(path);
+    return [...fromSql, ...rawOf(raw, t, check)];
+  };
+  const events = dedupe(pick("events", asEvent), (e) => e.id);
+  const sessions = dedupe(pick("sessions", asSession), (s) => s.session, (a, b) => a.updated_at > b.updated_at);
+  const sources = dedupe(pick("sources", asSource), (s) => `${s.project}\0${s.path}`, (a, b) => a.indexed_at > b.indexed_at);
+  const roots = dedupe(pick("roots", asRoot), (r) => `${r.project}\0${r.path}`);
+  return { events, sessions, sources, roots, counted, notes };
+}

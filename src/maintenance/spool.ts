@@ -1,0 +1,102 @@
+import { appendFileSync, chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { clean } from "../redact/clean.cjs";
+import type { Payload } from "../hooks/contract.cjs";
+import type { HookIO } from "../hooks/run.js";
+import { alive } from "../daemon/lock.js";
+import { isStoreDamage } from "../store/damage.js";
+import { SPOOL_FILE } from "./flags.js";
+
+/**
+ * While the store is damaged, the capture hooks append their payload (redacted) here instead of
+ * losing it; a repair, or the next capture that finds the store working, replays it through the
+ * same handlers, at the time each was captured. Capture is idempotent, so a replay twice is harmless.
+ */
+const MAX_SPOOL_BYTES = 32 * 1024 * 1024;
+
+export const SPOOLED_HOOKS: ReadonlySet<string> = new Set(["post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "pre-compact", "session-end"]);
+
+interface Entry {
+  hook: string;
+  at: number;
+  payload: Payload;
+}
+
+export const spoolPath = (home: string) => join(home, SPOOL_FILE);
+
+/** Appends one capture; false when the spool is full (it is never allowed to grow without bound). */
+export function spoolCapture(home: string, hook: string, payload: Payload, now: number): boolean {
+  const path = spoolPath(home);
+  try {
+    if (statSync(path).size > MAX_SPOOL_BYTES) return false;
+  } catch {
+    // no spool yet
+  }
+  const entry: Entry = { hook, at: now, payload: clean(payload) };
+  appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return true;
+}
+
+type Handler = (payload: Payload, io: HookIO) => Promise<undefined>;
+
+async function handlerFor(hook: string): Promise<Handler | undefined> {
+  const h = await import("../hooks/capture-hooks.js");
+  if (hook === "post-tool-use" || hook === "post-tool-use-failure") return h.postToolUse;
+  if (hook === "stop" || hook === "subagent-stop") return h.stop;
+  if (hook === "pre-compact") return h.preCompact;
+  if (hook === "session-end") return h.sessionEnd;
+  return undefined;
+}
+
+/** Spool files left by a replay whose process died (killed at its deadline), to take over. */
+function orphans(home: string): string[] {
+  const prefix = `${SPOOL_FILE}.replaying-`;
+  return readdirSync(home)
+    .filter((n) => n.startsWith(prefix) && !alive(Number(n.slice(prefix.length))))
+    .map((n) => join(home, n));
+}
+
+/**
+ * Replays the spool into the (working) store, until `until` (a time) if given; returns how many
+ * captures were replayed. The file is taken over first (renamed), so two processes never replay
+ * the same lines; what is left (out of time, or the store broke again) goes back to the spool.
+ */
+export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = Infinity): Promise<number> {
+  const path = spoolPath(home);
+  const taken = `${path}.replaying-${process.pid}`;
+  const lines: string[] = [];
+  for (const f of [path, ...orphans(home)]) {
+    try {
+      renameSync(f, taken);
+    } catch {
+      continue; // absent, or another process took it
+    }
+    lines.push(...readFileSync(taken, "utf8").split("\n").filter((l) => l.trim() !== ""));
+  }
+  if (lines.length === 0) {
+    rmSync(taken, { force: true });
+    return 0;
+  }
+  let done = 0;
+  let i = 0;
+  for (; i < lines.length && Date.now() < until; i++) {
+    let entry: Entry;
+    try {
+      entry = JSON.parse(lines[i]!) as Entry;
+    } catch {
+      continue; // a line cut short by a crash
+    }
+    const handler = await handlerFor(entry.hook);
+    if (!handler) continue;
+    try {
+      await handler(entry.payload, { env, now: () => entry.at, daemonTried: true });
+      done++;
+    } catch (err) {
+      if (isStoreDamage(err)) break;
+    }
+  }
+  if (i < lines.length) appendFileSync(path, `${lines.slice(i).join("\n")}\n`, { mode: 0o600 });
+  rmSync(taken, { force: true });
+  return done;
+}

@@ -1,0 +1,78 @@
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+
+/**
+ * The SQLite store cannot be used as it is: not a SQLite file, truncated to nothing, or pages
+ * SQLite reports as malformed. `mem doctor --repair` salvages what it can and rebuilds the rest.
+ * The reason is in plain words (no SQLite error codes needed to understand it).
+ */
+export class StoreDamagedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`the memory store ${path} is damaged: ${reason}; run \`mem doctor --repair\``);
+    this.name = "StoreDamagedError";
+  }
+}
+
+/** A 0-byte store younger than this may be one another process is creating right now. */
+export const EMPTY_GRACE_MS = 5_000;
+
+const HEADER = Buffer.from("SQLite format 3\0", "latin1");
+
+/** SQLite's own words for a damaged file (better-sqlite3's SqliteError codes). */
+export function isCorruptionCode(code: unknown): boolean {
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+}
+
+/** True for a StoreDamagedError, and for SQLite's corruption errors met after the store was opened. */
+export function isStoreDamage(err: unknown): boolean {
+  return err instanceof StoreDamagedError || (err instanceof Error && isCorruptionCode((err as { code?: unknown }).code));
+}
+
+/** The reason in plain words for an error `isStoreDamage` accepts. */
+export function damageReason(err: unknown): string {
+  if (err instanceof StoreDamagedError) return err.reason;
+  const e = err as { code?: unknown; message?: string };
+  return e.code === "SQLITE_NOTADB" ? "it is not a SQLite database" : `SQLite reports it malformed (${e.message ?? "corrupt"})`;
+}
+
+const sizeOf = (path: string): number => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Why the existing file at `path` cannot be a usable store, before SQLite opens it (SQLite takes
+ * a 0-byte file for a new empty database and the migrations would silently recreate the schema);
+ * undefined when it looks like one, or does not exist.
+ */
+export function storeFileProblem(path: string, now = Date.now()): string | undefined {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return undefined; // a fresh data home
+  }
+  if (!st.isFile()) return "it is not a regular file";
+  if (st.size === 0) {
+    // Only a WAL can hold the data of a 0-byte main file, and only for a moment after creation.
+    if (sizeOf(`${path}-wal`) > 0 || now - st.mtimeMs < EMPTY_GRACE_MS) return undefined;
+    return "the file is empty (0 bytes): it was truncated, and everything it held is gone unless it can be rebuilt";
+  }
+  const head = Buffer.alloc(HEADER.length);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    readSync(fd, head, 0, head.length, 0);
+  } catch {
+    return undefined; // unreadable (permissions): SQLite says why, and that is not damage
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (st.size < 100 || !head.equals(HEADER)) return `it is not a SQLite database (its first bytes are not SQLite's header; ${st.size} bytes)`;
+  return undefined;
+}

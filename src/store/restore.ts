@@ -1,0 +1,59 @@
+import type { Clean } from "../redact/clean.cjs";
+import type { Db } from "./db.js";
+
+/**
+ * Writes what a repair salvaged from a damaged store into a fresh one. Salvaged rows are untrusted
+ * input: they come in through the redaction boundary again (`Clean`). Events go in as not yet
+ * chunked, so the indexer turns them into chunks and vectors as it does for new captures.
+ */
+
+export interface RestoredEvent {
+  id: string;
+  project: string;
+  session: string | null;
+  type: string;
+  time: string;
+  files: string;
+  text: string;
+  metadata: string;
+}
+
+export interface RestoredSession {
+  session: string;
+  project: string;
+  transcript_path: string | null;
+  offset: number;
+  task_state: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  end_reason: string | null;
+  updated_at: number;
+}
+
+/** Returns how many events were written (an id already there is kept). */
+export function restoreEvents(db: Db, events: Clean<RestoredEvent[]>): number {
+  const ins = db.prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)");
+  return db.transaction(() => events.reduce((n, e) => n + ins.run(e.id, e.project, e.session, e.type, e.time, e.files, e.text, e.metadata).changes, 0))();
+}
+
+export function restoreSessions(db: Db, sessions: Clean<RestoredSession[]>): number {
+  const ins = db.prepare(
+    "INSERT OR IGNORE INTO sessions (session, project, transcript_path, offset, task_state, started_at, ended_at, end_reason, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  return db.transaction(() => sessions.reduce((n, s) => n + ins.run(s.session, s.project, s.transcript_path, s.offset, s.task_state, s.started_at, s.ended_at, s.end_reason, s.updated_at).changes, 0))();
+}
+
+export function restoreRoots(db: Db, roots: Clean<{ project: string; path: string; added_at: number }[]>): void {
+  const ins = db.prepare("INSERT OR IGNORE INTO roots (project, path, added_at) VALUES (?, ?, ?)");
+  db.transaction(() => roots.forEach((r) => ins.run(r.project, r.path, r.added_at)))();
+}
+
+/** Puts back the tier a file had (re-indexed on its own, its path relative to its old root is unknown). */
+export function restoreTier(db: Db, project: Clean<string>, path: Clean<string>, tier: Clean<string>): void {
+  db.transaction(() => {
+    const id = db.prepare("SELECT id FROM sources WHERE project = ? AND path = ?").pluck().get(project, path) as number | undefined;
+    if (id === undefined) return;
+    db.prepare("UPDATE sources SET tier = ? WHERE id = ?").run(tier, id);
+    db.prepare("UPDATE chunks SET tier = ? WHERE source_id = ?").run(tier, id);
+  })();
+}
