@@ -47,25 +47,35 @@ export function captureToolPayload(db: Db, project: string, payload: Record<stri
   return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? payload.transcript_path : undefined);
 }
 
+export interface TranscriptCapture {
+  /** Events stored. */
+  events: number;
+  /** Why the transcript was not read (not a regular file, unreadable): for the hook's log. */
+  warning?: string;
+}
+
 /**
  * Reads the transcript from the saved offset of `key` (a session, or `<session>/agent-<id>` for a
- * subagent's own file) and captures what is new under `session`.
+ * subagent's own file) and captures what is new under `session`. A transcript that is not a
+ * regular file is not read (the last message is still captured) and the offset is kept.
  */
-export function captureTranscript(db: Db, project: string, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): number {
+export function captureTranscript(db: Db, project: string, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): TranscriptCapture {
   const sessions = new SessionStore(db);
   const row = sessions.touch(key, project, now, transcriptPath);
   let lines: TranscriptLine[] = [];
-  let nextOffset = row.offset;
+  let nextOffset: number | undefined;
+  let warning: string | undefined;
   if (transcriptPath) {
     const r = readTranscriptFrom(transcriptPath, row.transcript_path === transcriptPath ? row.offset : 0);
     lines = r.lines;
-    nextOffset = r.nextOffset;
+    if (r.refused) warning = `transcript ${transcriptPath}: ${r.refused}; not read`;
+    else nextOffset = r.nextOffset;
   }
   // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
   const extra = lastMessage ? textEvents(lastMessage, session, new Date(now).toISOString()) : [];
-  const n = capture(db, project, session, now, lines, extra);
-  if (transcriptPath) sessions.saveOffset(key, transcriptPath, nextOffset, now);
-  return n;
+  const events = capture(db, project, session, now, lines, extra);
+  if (transcriptPath && nextOffset !== undefined) sessions.saveOffset(key, transcriptPath, nextOffset, now);
+  return warning ? { events, warning } : { events };
 }
 
 /** Tag and keyword events of one assistant message, with the same ids the transcript path gives. */

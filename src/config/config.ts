@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegular } from "../util/read-regular.cjs";
 
 /** Where transformers.js model files live by default: `models/` at the package root. */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -167,6 +167,9 @@ function validate(c: Config): void {
   }
 }
 
+/** A config.json larger than this is refused (a real one is a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export interface LoadedConfig {
   config: Config;
   warnings: string[];
@@ -181,11 +184,9 @@ export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.
   const config = defaultConfig();
   const warnings: string[] = [];
   let text: string | undefined;
-  try {
-    text = readFileSync(configPath, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`config: cannot read ${configPath}: ${(err as Error).message}`);
-  }
+  const read = readRegular(configPath, MAX_CONFIG_BYTES); // a FIFO or a device is refused, never waited on
+  if (read.ok) text = read.data.toString("utf8");
+  else if (read.why !== "absent") throw new ConfigError(`config: cannot read ${configPath}: ${read.reason}`);
   if (text !== undefined) {
     let parsed: Json;
     try {
