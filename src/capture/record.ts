@@ -1,6 +1,7 @@
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
+import { truncateDeep } from "../util/json-depth.cjs";
 import { extractFromLines, extractWithTasks } from "./extract/index.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
@@ -18,8 +19,12 @@ function clipDeep(v: unknown): unknown {
   return s.length > MAX_RESPONSE_CHARS ? `${s.slice(0, MAX_RESPONSE_CHARS)} …[truncated ${s.length - MAX_RESPONSE_CHARS} chars]` : v;
 }
 
-/** A PostToolUse(Failure) payload as the two transcript lines it stands for, so one extractor serves both paths. */
-export function toolPayloadLines(p: Record<string, unknown>, time: string): TranscriptLine[] | undefined {
+/**
+ * A PostToolUse(Failure) payload as the two transcript lines it stands for, so one extractor
+ * serves both paths. Nesting past MAX_JSON_DEPTH is cut first (the daemon parses its requests itself).
+ */
+export function toolPayloadLines(payload: Record<string, unknown>, time: string): TranscriptLine[] | undefined {
+  const p = truncateDeep(payload);
   const id = typeof p.tool_use_id === "string" ? p.tool_use_id : undefined;
   const name = typeof p.tool_name === "string" ? p.tool_name : undefined;
   if (!id || !name) return undefined;

@@ -4,6 +4,7 @@
  * last line for the next call. Malformed lines are skipped and counted, never thrown.
  */
 import { closeSync, readSync } from "node:fs";
+import { truncateDeep } from "../util/json-depth.cjs";
 import { openRegular } from "../util/read-regular.cjs";
 import type { TranscriptLine } from "./types.js";
 
@@ -37,13 +38,13 @@ export interface ReadOptions {
 
 const NL = 0x0a;
 
-/** Parses one line; undefined for blank lines, null for malformed ones. */
+/** Parses one line (nesting past MAX_JSON_DEPTH cut to a marker); undefined for blank lines, null for malformed ones. */
 function parseLine(raw: string): TranscriptLine | null | undefined {
   const s = raw.trim();
   if (s === "") return undefined;
   try {
     const v: unknown = JSON.parse(s.charCodeAt(0) === 0xfeff ? s.slice(1) : s);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as TranscriptLine) : null;
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? truncateDeep(v as TranscriptLine) : null;
   } catch {
     return null;
   }
