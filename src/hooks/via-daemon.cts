@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
+import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
@@ -19,7 +20,7 @@ export const DEFAULT_CLIENT_BUDGET_MS = 250;
 /**
  * `daemon.clientBudgetMs` from the config file, read without loading the config module. A
  * config.json that is not a regular file of at most 1 MiB (a FIFO would block the hook) gives
- * the default, as an unreadable one does.
+ * the default, as an unreadable one or a value out of its range does.
  */
 export function clientBudget(home: string): number {
   try {
@@ -27,7 +28,7 @@ export function clientBudget(home: string): number {
     if (!read.ok) return DEFAULT_CLIENT_BUDGET_MS;
     const c = JSON.parse(read.data.toString("utf8")) as { daemon?: { clientBudgetMs?: unknown } };
     const v = c.daemon?.clientBudgetMs;
-    return typeof v === "number" && v > 0 ? v : DEFAULT_CLIENT_BUDGET_MS;
+    return typeof v === "number" && inRange(v, RANGES["daemon.clientBudgetMs"]!) ? v : DEFAULT_CLIENT_BUDGET_MS;
   } catch {
     return DEFAULT_CLIENT_BUDGET_MS;
   }
