@@ -1,7 +1,10 @@
-import { appendFileSync, renameSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+
+/** Opening for append without waiting: a FIFO with no reader fails (ENXIO) instead of blocking the hook. */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
 
 /** Appends one line to `<data home>/hooks.log` (rotated at 1 MiB). Never throws: logging must never break a hook. */
 export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
@@ -14,7 +17,12 @@ export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
     } catch {
       // no log yet
     }
-    appendFileSync(file, `${new Date().toISOString()} ${line.replace(/\s+/g, " ").slice(0, 2000)}\n`);
+    const fd = openSync(file, APPEND, 0o666);
+    try {
+      if (fstatSync(fd).isFile()) writeSync(fd, `${new Date().toISOString()} ${line.replace(/\s+/g, " ").slice(0, 2000)}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // nowhere to log to
   }

@@ -85,3 +85,14 @@ describe("a config.json that is a FIFO", { skip: !canFifo && "no FIFOs" }, () =>
     }
   });
 });
+
+describe("a hooks.log that is a FIFO", { skip: !canFifo && "no FIFOs" }, () => {
+  test("a hook with something to log exits 0 at once instead of waiting for a reader", async () => {
+    const h = memHome();
+    mkfifo(join(h, "hooks.log"));
+    const r = await spawnHook("session-end", "not json", { HOME: tmp, MEM_HOME: h });
+    assert.equal(r.signal, null, `the hook was killed after ${r.ms} ms`);
+    assert.equal(r.code, 0);
+    assert.ok(r.ms < DEADLINE_MS["session-end"] + 1_000, `took ${r.ms} ms`);
+  });
+});
