@@ -12,6 +12,10 @@
  * - A section smaller than `minChunkTokens` ("Status: Accepted", a one-line "Decision") joins its
  *   neighbour under the same top heading, while the two fit in `chunkTokens`: alone it would rank
  *   on its heading and say nothing. The joined chunk's heading path is what the two share.
+ * - Whatever the input, no chunk is longer than `maxChunkChars` (twice the chunk size): a run of
+ *   headings with nothing under them is cut like any other content, and a chunk still too long
+ *   (long runs of blank lines) is cut at line, then word boundaries. Heading titles are cut at
+ *   MAX_TITLE_CHARS. Linear time: no regular expression here backtracks on long lines.
  */
 export interface ChunkOptions {
   chunkTokens: number;
@@ -32,6 +36,14 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** The hard limit on a chunk's text, in characters: twice the chunk size. */
+export function maxChunkChars(opts: ChunkOptions): number {
+  return opts.chunkTokens * 4 * 2;
+}
+
+/** Heading titles longer than this are cut (with "…") in heading paths. */
+export const MAX_TITLE_CHARS = 1_000;
+
 type BlockKind = "heading" | "code" | "text";
 interface Block {
   kind: BlockKind;
@@ -42,8 +54,37 @@ interface Block {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const LIST_ITEM = /^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+/;
+
+const isBlank = (c: string | undefined) => c === " " || c === "\t";
+
+/**
+ * An ATX heading: what `/^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/` matches (title:
+ * group 2, trimmed), found in linear time: that expression backtracks quadratically on a long run
+ * of spaces.
+ */
+export function parseHeading(line: string): { level: number; title: string } | undefined {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  let level = 0;
+  while (line[i + level] === "#") level++;
+  if (level === 0 || level > 6) return undefined;
+  const after = line.slice(i + level);
+  if (after === "") return { level, title: "" };
+  if (!isBlank(after[0]) || /[\r\n\u2028\u2029]/.test(after)) return undefined;
+  let start = 0;
+  while (isBlank(after[start])) start++;
+  // The title is what is left once the longest closing sequence ([ \t]+#+)?[ \t]* is taken off the end.
+  let end = after.length;
+  while (end > start && isBlank(after[end - 1])) end--;
+  let hashes = end;
+  while (hashes > start && after[hashes - 1] === "#") hashes--;
+  let blanks = hashes;
+  while (blanks > start && isBlank(after[blanks - 1])) blanks--;
+  if (hashes < end && blanks < hashes) end = blanks;
+  const title = after.slice(start, end).trim();
+  return { level, title: title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS)}…` : title };
+}
 
 function parseBlocks(lines: string[]): Block[] {
   const blocks: Block[] = [];
@@ -66,10 +107,10 @@ function parseBlocks(lines: string[]): Block[] {
       i = end;
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = line.includes("#") ? parseHeading(line) : undefined;
     if (heading) {
       closePara();
-      blocks.push({ kind: "heading", start: i, end: i, level: heading[1]!.length, title: (heading[2] ?? "").trim() });
+      blocks.push({ kind: "heading", start: i, end: i, level: heading.level, title: heading.title });
       continue;
     }
     if (line.trim() === "") {
@@ -93,18 +134,21 @@ interface Unit {
   text?: string;
 }
 
-function splitLongLine(line: string, index: number, maxTokens: number): Unit[] {
-  const maxChars = maxTokens * 4;
-  const units: Unit[] = [];
+/** Cuts a line into pieces of at most `maxChars`, at the last space of each when there is one past the middle. */
+function splitWords(line: string, maxChars: number): string[] {
+  const pieces: string[] = [];
   let rest = line;
   while (rest.length > 0) {
     let cut = rest.length <= maxChars ? rest.length : rest.lastIndexOf(" ", maxChars);
     if (cut <= maxChars / 2) cut = Math.min(rest.length, maxChars);
-    const piece = rest.slice(0, cut);
-    units.push({ start: index, end: index, tokens: estimateTokens(piece), heading: false, text: piece });
+    pieces.push(rest.slice(0, cut));
     rest = rest.slice(cut).replace(/^ +/, "");
   }
-  return units;
+  return pieces;
+}
+
+function splitLongLine(line: string, index: number, maxTokens: number): Unit[] {
+  return splitWords(line, maxTokens * 4).map((piece) => ({ start: index, end: index, tokens: estimateTokens(piece), heading: false, text: piece }));
 }
 
 /** Turns a block into packable units, cutting blocks larger than a chunk at line (then word) boundaries. */
@@ -158,18 +202,21 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions, firstLine = 
   };
 
   for (const block of parseBlocks(lines)) {
+    const units = unitsOf(block, lines, opts.chunkTokens);
     if (block.kind === "heading") {
-      if (current.some((u) => !u.heading)) {
+      // A heading ends the chunk before it; so does a run of headings alone that is full.
+      const size = current.reduce((s, u) => s + u.tokens, 0) + units.reduce((s, u) => s + u.tokens, 0);
+      if (current.some((u) => !u.heading) || (current.length > 0 && size > opts.chunkTokens)) {
         emit();
         current = [];
       }
       while (stack.length > 0 && stack[stack.length - 1]!.level >= block.level!) stack.pop();
       stack.push({ level: block.level!, title: block.title! });
       currentPath = stack.map((h) => h.title).filter((t) => t !== "");
-      current.push(...unitsOf(block, lines, opts.chunkTokens));
+      current.push(...units);
       continue;
     }
-    for (const unit of unitsOf(block, lines, opts.chunkTokens)) {
+    for (const unit of units) {
       const size = current.reduce((s, u) => s + u.tokens, 0);
       const partial = unit.text !== undefined || current.some((u) => u.text !== undefined);
       if (current.length > 0 && (size + unit.tokens > opts.chunkTokens || partial) && current.some((u) => !u.heading)) {
@@ -190,7 +237,44 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions, firstLine = 
     }
   }
   emit();
-  return joinSmall(chunks, opts);
+  const max = maxChunkChars(opts);
+  return joinSmall(chunks, opts).flatMap((c) => (c.text.length <= max ? [c] : capChunk(c, max)));
+}
+
+/**
+ * Cuts a chunk longer than `maxChars` (only pathological input makes one: thousands of blank
+ * lines inside a section) at line boundaries, a line longer than that at word boundaries. Blank
+ * lines at the edges of a piece are dropped; a piece's lines are counted from the chunk's first.
+ */
+function capChunk(c: Chunk, maxChars: number): Chunk[] {
+  const lines = c.text.split("\n");
+  const out: Chunk[] = [];
+  const push = (text: string, a: number, b: number) =>
+    out.push({ text, headingPath: c.headingPath, startLine: Math.min(c.startLine + a, c.endLine), endLine: Math.min(c.startLine + b, c.endLine) });
+  let from = -1; // first line of the piece being gathered
+  let len = 0;
+  const flush = (to: number) => {
+    if (from < 0) return;
+    let [a, b] = [from, to - 1];
+    while (a <= b && lines[a]!.trim() === "") a++;
+    while (b >= a && lines[b]!.trim() === "") b--;
+    if (a <= b) push(lines.slice(a, b + 1).join("\n"), a, b);
+    from = -1;
+    len = 0;
+  };
+  lines.forEach((line, i) => {
+    if (line.length > maxChars) {
+      flush(i);
+      for (const piece of splitWords(line, maxChars)) if (piece.trim() !== "") push(piece, i, i);
+      return;
+    }
+    if (from >= 0 && len + 1 + line.length > maxChars) flush(i);
+    if (from < 0 && line.trim() === "") return; // a piece never starts with a blank line
+    len = from < 0 ? line.length : len + 1 + line.length;
+    if (from < 0) from = i;
+  });
+  flush(lines.length);
+  return out;
 }
 
 function sharedPath(a: string[], b: string[]): string[] {

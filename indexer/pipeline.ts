@@ -126,7 +126,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
  * vectors too). Bump the version when the chunker's output changes.
  */
 export function chunkingKey(o: ChunkOptions): string {
-  return `chunker 2: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
+  return `chunker 3: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
 }
 
 /** How long after a file's mtime another write may still carry the same mtime (coarse clocks: FAT 2 s, HFS+ 1 s, Linux a few ms). */

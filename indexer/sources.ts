@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from "ignore";
-import { readFileSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { fileType, readRegular } from "../src/util/read-regular.cjs";
 
 export type SourceKind = "markdown" | "events";
 
@@ -35,16 +36,17 @@ interface Rules {
   ig: Ignore;
 }
 
+/** An ignore file larger than this is not parsed (its rules are not applied). */
+export const MAX_IGNORE_BYTES = 1024 * 1024;
+
 function loadGitignore(dir: string, warnings: string[]): Rules | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, ".gitignore"), "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${join(dir, ".gitignore")}: unreadable (${code}); its rules are not applied`);
+  const path = join(dir, ".gitignore");
+  const r = readRegular(path, MAX_IGNORE_BYTES);
+  if (!r.ok) {
+    if (r.why !== "absent") warnings.push(`${path}: ${r.reason}; its rules are not applied`);
     return undefined;
   }
-  return { dir, ig: ignore().add(text) };
+  return { dir, ig: ignore().add(r.data.toString("utf8")) };
 }
 
 function ignoredBy(rules: Rules[], path: string, isDir: boolean): boolean {
@@ -110,6 +112,7 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
       if (ignoredBy(active, path, st.isDirectory())) continue;
       if (st.isDirectory()) walk(root, path, active);
       else if (st.isFile()) add(path, toSlash(relative(root, path)), st, false);
+      else if (kindOf(path, false)) warnings.push(`${path}: not a regular file (${fileType(st)}); skipped`);
     }
   };
 
@@ -126,7 +129,8 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
       const realRoot = realpathSync(root);
       walk(realRoot, realRoot, [{ dir: realRoot, ig: ignore().add(ignorePatterns) }]);
     }
-    else add(root, basename(root), st, true);
+    else if (st.isFile()) add(root, basename(root), st, true);
+    else warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
   }
   return { files: [...files.values()], warnings };
 }
@@ -135,17 +139,17 @@ export type ReadResult = { ok: true; text: string; size: number } | { ok: false;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads a source as UTF-8 text, refusing huge, binary, non-UTF-8 and unreadable files with a reason. */
+/**
+ * Reads a source as UTF-8 text, refusing huge, binary, non-UTF-8, unreadable and special files
+ * (FIFOs, devices: never opened for a read that would not end) with a reason.
+ */
 export function readSource(path: string, maxBytes: number): ReadResult {
-  let buf: Buffer;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) return { ok: false, reason: `too large (${size} bytes, limit ${maxBytes}; raise index.maxFileBytes to include it)` };
-    buf = readFileSync(path);
-  } catch (err) {
-    return { ok: false, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  const r = readRegular(path, maxBytes);
+  if (!r.ok) {
+    if (r.why === "too-large") return { ok: false, reason: `too large (${r.size} bytes, limit ${maxBytes}; raise index.maxFileBytes to include it)` };
+    return { ok: false, reason: r.why === "absent" ? "unreadable (ENOENT)" : r.reason };
   }
-  if (buf.length > maxBytes) return { ok: false, reason: `too large (${buf.length} bytes, limit ${maxBytes})` };
+  const buf = r.data;
   if (buf.subarray(0, 8192).includes(0)) return { ok: false, reason: "binary content (NUL bytes)" };
   try {
     return { ok: true, text: utf8.decode(buf), size: buf.length };

@@ -2,6 +2,7 @@ import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
+import { truncateDeep } from "../util/json-depth.cjs";
 import { extractFromLines, extractWithTasks } from "./extract/index.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
@@ -20,8 +21,12 @@ function clipDeep(v: unknown): unknown {
   return s.length > MAX_RESPONSE_CHARS ? `${s.slice(0, MAX_RESPONSE_CHARS)} …[truncated ${s.length - MAX_RESPONSE_CHARS} chars]` : v;
 }
 
-/** A PostToolUse(Failure) payload as the two transcript lines it stands for, so one extractor serves both paths. */
-export function toolPayloadLines(p: Record<string, unknown>, time: string): TranscriptLine[] | undefined {
+/**
+ * A PostToolUse(Failure) payload as the two transcript lines it stands for, so one extractor
+ * serves both paths. Nesting past MAX_JSON_DEPTH is cut first (the daemon parses its requests itself).
+ */
+export function toolPayloadLines(payload: Record<string, unknown>, time: string): TranscriptLine[] | undefined {
+  const p = truncateDeep(payload);
   const id = typeof p.tool_use_id === "string" ? p.tool_use_id : undefined;
   const name = typeof p.tool_name === "string" ? p.tool_name : undefined;
   if (!id || !name) return undefined;
@@ -49,26 +54,36 @@ export function captureToolPayload(db: Db, project: Clean<string>, payload: Reco
   return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined);
 }
 
+export interface TranscriptCapture {
+  /** Events stored. */
+  events: number;
+  /** Why the transcript was not read (not a regular file, unreadable): for the hook's log. */
+  warning?: string;
+}
+
 /**
  * Reads the transcript from the saved offset of `key` (a session, or `<session>/agent-<id>` for a
- * subagent's own file) and captures what is new under `session`.
+ * subagent's own file) and captures what is new under `session`. A transcript that is not a
+ * regular file is not read (the last message is still captured) and the offset is kept.
  */
-export function captureTranscript(db: Db, project: Clean<string>, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): number {
+export function captureTranscript(db: Db, project: Clean<string>, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): TranscriptCapture {
   const sessions = new SessionStore(db);
   const storedPath = transcriptPath === undefined ? undefined : cleanText(transcriptPath);
   const row = sessions.touch(cleanText(key), project, now, storedPath);
   let lines: TranscriptLine[] = [];
-  let nextOffset = row.offset;
+  let nextOffset: number | undefined;
+  let warning: string | undefined;
   if (transcriptPath && storedPath) {
     const r = readTranscriptFrom(transcriptPath, row.transcript_path === storedPath ? row.offset : 0);
     lines = r.lines;
-    nextOffset = r.nextOffset;
+    if (r.refused) warning = `transcript ${transcriptPath}: ${r.refused}; not read`;
+    else nextOffset = r.nextOffset;
   }
   // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
   const extra = lastMessage ? textEvents(cleanText(lastMessage), cleanText(session), new Date(now).toISOString()) : [];
-  const n = capture(db, project, session, now, lines, extra);
-  if (storedPath) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
-  return n;
+  const events = capture(db, project, session, now, lines, extra);
+  if (storedPath && nextOffset !== undefined) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
+  return warning ? { events, warning: cleanText(warning) } : { events };
 }
 
 /** Tag and keyword events of one assistant message, with the same ids the transcript path gives. */

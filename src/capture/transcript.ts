@@ -3,7 +3,9 @@
  * Reads from a byte offset in bounded chunks, returns only complete lines, and leaves a partial
  * last line for the next call. Malformed lines are skipped and counted, never thrown.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { truncateDeep } from "../util/json-depth.cjs";
+import { openRegular } from "../util/read-regular.cjs";
 import type { TranscriptLine } from "./types.js";
 
 export interface ParsedLines {
@@ -19,6 +21,8 @@ export interface ReadResult extends ParsedLines {
   restarted: boolean;
   /** True when the byte budget stopped the read before the end of the file: call again. */
   more: boolean;
+  /** Set when the path is not a regular file (a FIFO, a device, a directory) or cannot be opened: nothing was read. */
+  refused?: string;
 }
 
 export interface ReadOptions {
@@ -34,13 +38,13 @@ export interface ReadOptions {
 
 const NL = 0x0a;
 
-/** Parses one line; undefined for blank lines, null for malformed ones. */
+/** Parses one line (nesting past MAX_JSON_DEPTH cut to a marker); undefined for blank lines, null for malformed ones. */
 function parseLine(raw: string): TranscriptLine | null | undefined {
   const s = raw.trim();
   if (s === "") return undefined;
   try {
     const v: unknown = JSON.parse(s.charCodeAt(0) === 0xfeff ? s.slice(1) : s);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as TranscriptLine) : null;
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? truncateDeep(v as TranscriptLine) : null;
   } catch {
     return null;
   }
@@ -59,7 +63,8 @@ export function parseTranscriptLines(text: string): ParsedLines {
 }
 
 /**
- * Reads the complete lines of `path` from byte `offset`. A missing file reads as empty.
+ * Reads the complete lines of `path` from byte `offset`. A missing file reads as empty; anything
+ * but a regular file reads as empty with `refused` saying what it is.
  * Loop while `more` is true to drain a large file with bounded memory per call.
  */
 export function readTranscriptFrom(path: string, offset: number, opts: ReadOptions = {}): ReadResult {
@@ -68,15 +73,12 @@ export function readTranscriptFrom(path: string, offset: number, opts: ReadOptio
   const chunkBytes = opts.chunkBytes ?? 1024 * 1024;
   const out: ReadResult = { lines: [], skipped: 0, nextOffset: offset, restarted: false, more: false };
 
-  let fd: number;
+  // Opened non-blocking and checked with fstat: a FIFO would otherwise block the open, and with
+  // it the whole process, timers included.
+  const opened = openRegular(path);
+  if (!opened.ok) return opened.why === "absent" ? out : { ...out, refused: opened.reason };
+  const { fd, size } = opened;
   try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return out;
-    throw e;
-  }
-  try {
-    const size = fstatSync(fd).size;
     let pos = Math.max(0, Math.floor(offset));
     if (pos > size) {
       pos = 0;

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegular } from "../util/read-regular.cjs";
+import { inRange, rangeError, RANGES } from "./ranges.cjs";
 
 /** Where transformers.js model files live by default: `models/` at the package root. */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -138,34 +139,29 @@ function parseOrder(raw: string): ProviderName[] {
   return names as ProviderName[];
 }
 
+/** The value at a dotted path of the config. */
+function at(c: Config, key: string): unknown {
+  return key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], c);
+}
+
 function validate(c: Config): void {
-  const pos = (v: number, name: string) => {
-    if (!Number.isFinite(v) || v <= 0) throw new ConfigError(`config: "${name}" must be a positive number`);
-  };
-  pos(c.embedding.batchSize, "embedding.batchSize");
-  pos(c.embedding.concurrency, "embedding.concurrency");
-  pos(c.index.chunkTokens, "index.chunkTokens");
-  pos(c.index.maxFileBytes, "index.maxFileBytes");
-  pos(c.query.k, "query.k");
-  pos(c.query.rrfK, "query.rrfK");
-  pos(c.query.candidates, "query.candidates");
-  pos(c.inject.budgetChars, "inject.budgetChars");
-  pos(c.inject.maxItems, "inject.maxItems");
-  pos(c.daemon.idleMs, "daemon.idleMs");
-  pos(c.daemon.clientBudgetMs, "daemon.clientBudgetMs");
-  pos(c.daemon.vectorBudgetMs, "daemon.vectorBudgetMs");
-  pos(c.daemon.indexEveryMs, "daemon.indexEveryMs");
-  pos(c.daemon.vectorMemoryMB, "daemon.vectorMemoryMB");
-  if (c.index.overlapTokens < 0 || c.index.overlapTokens >= c.index.chunkTokens) {
-    throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens`);
+  for (const [key, range] of Object.entries(RANGES)) {
+    const v = at(c, key) as number;
+    if (!inRange(v, range)) throw new ConfigError(`config: ${rangeError(key, v, range)}`);
   }
-  if (!Number.isFinite(c.index.minChunkTokens) || c.index.minChunkTokens < 0 || c.index.minChunkTokens >= c.index.chunkTokens) {
-    throw new ConfigError(`config: "index.minChunkTokens" must be ≥ 0 and below index.chunkTokens`);
+  if (c.index.overlapTokens >= c.index.chunkTokens) {
+    throw new ConfigError(`config: "index.overlapTokens" must be ≥ 0 and below index.chunkTokens (${c.index.chunkTokens}), got ${c.index.overlapTokens}`);
+  }
+  if (c.index.minChunkTokens >= c.index.chunkTokens) {
+    throw new ConfigError(`config: "index.minChunkTokens" must be ≥ 0 and below index.chunkTokens (${c.index.chunkTokens}), got ${c.index.minChunkTokens}`);
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);
   }
 }
+
+/** A config.json larger than this is refused (a real one is a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface LoadedConfig {
   config: Config;
@@ -181,11 +177,9 @@ export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.
   const config = defaultConfig();
   const warnings: string[] = [];
   let text: string | undefined;
-  try {
-    text = readFileSync(configPath, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`config: cannot read ${configPath}: ${(err as Error).message}`);
-  }
+  const read = readRegular(configPath, MAX_CONFIG_BYTES); // a FIFO or a device is refused, never waited on
+  if (read.ok) text = read.data.toString("utf8");
+  else if (read.why !== "absent") throw new ConfigError(`config: cannot read ${configPath}: ${read.reason}`);
   if (text !== undefined) {
     let parsed: Json;
     try {

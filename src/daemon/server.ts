@@ -44,6 +44,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 1;
   }
   const app = openApp(opts.env, { tolerateConfigErrors: true });
+  if (app.configError) opts.log(`${app.configError}; running on the defaults`);
   const lock = acquireLock(lockPath(app.paths.home));
   if (!lock.ok) {
     opts.log(`a daemon is already running for ${app.paths.home} (pid ${lock.pid})`);

@@ -9,6 +9,7 @@ import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { str, type Payload } from "./contract.cjs";
+import { hookLog } from "./log.cjs";
 import type { HookIO } from "./run.js";
 
 /**
@@ -42,7 +43,8 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
     const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
     // A subagent's transcript gets its own offset row; its events still belong to the session.
     const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
-    captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
+    const { warning } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
+    if (warning) hookLog(io.env, `${sub ? "subagent-stop" : "stop"}: ${warning}`);
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now); // searchable by BM25 at once
   } finally {
     await app.close();
@@ -54,7 +56,8 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
 export async function preCompact(payload: Payload, io: HookIO): Promise<undefined> {
   const { app, project, now, session } = open(payload, io);
   try {
-    captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
+    const { warning } = captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
+    if (warning) hookLog(io.env, `pre-compact: ${warning}`);
     recordSnapshot(app.db, project, session, now, str(payload, "trigger") ?? "unknown");
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now);
   } finally {

@@ -4,6 +4,8 @@
  * events print nothing. Pure helpers, in CommonJS so that the hook entry (entry.cts) loads them
  * without the ESM loader.
  */
+import { truncateDeep } from "../util/json-depth.cjs";
+
 export const HOOK_EVENTS = {
   "session-start": "SessionStart",
   "user-prompt-submit": "UserPromptSubmit",
@@ -48,13 +50,16 @@ export function isHookName(s: string): s is HookName {
 
 export type Payload = Record<string, unknown>;
 
-/** Parses stdin as one JSON object; anything else (empty, truncated, binary, an array) is undefined. */
+/**
+ * Parses stdin as one JSON object; anything else (empty, truncated, binary, an array) is
+ * undefined. Nesting deeper than MAX_JSON_DEPTH is cut to a marker: the payload is kept.
+ */
 export function parsePayload(text: string): Payload | undefined {
   const trimmed = text.trim();
   if (!trimmed.startsWith("{")) return undefined;
   try {
     const v = JSON.parse(trimmed) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Payload) : undefined;
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? truncateDeep(v as Payload) : undefined;
   } catch {
     return undefined;
   }

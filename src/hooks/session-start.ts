@@ -8,6 +8,7 @@ import { resolveProject } from "../project/identity.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { str, type Payload } from "./contract.cjs";
+import { hookLog } from "./log.cjs";
 import type { HookIO } from "./run.js";
 
 export const BRIEFING_TOKENS = 2_500;
@@ -25,7 +26,10 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     const transcript = str(payload, "transcript_path");
     const source = str(payload, "source") ?? "startup";
     const sessions = new SessionStore(app.db);
-    if (source === "compact" || source === "resume") captureTranscript(app.db, project, session, transcript, undefined, now);
+    if (source === "compact" || source === "resume") {
+      const { warning } = captureTranscript(app.db, project, session, transcript, undefined, now);
+      if (warning) hookLog(io.env, `session-start: ${warning}`);
+    }
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
 
     // Open tasks: this session's list after a compaction or resume, else the latest session that has one.

@@ -3,25 +3,32 @@
  * capture. CommonJS with no heavy import, shared by the hook entry (entry.cts) and the full
  * runner's handlers (user-prompt.ts, run.ts) so both ask the daemon the same way.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
+import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
 import { HOOK_EVENTS, str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
+import { readRegular } from "../util/read-regular.cjs";
 
 /** How long a capture waits for the daemon before writing the event itself. */
 export const CAPTURE_BUDGET_MS = 1_000;
 export const DEFAULT_CLIENT_BUDGET_MS = 250;
 
-/** `daemon.clientBudgetMs` from the config file, read without loading the config module. */
+/**
+ * `daemon.clientBudgetMs` from the config file, read without loading the config module. A
+ * config.json that is not a regular file of at most 1 MiB (a FIFO would block the hook) gives
+ * the default, as an unreadable one or a value out of its range does.
+ */
 export function clientBudget(home: string): number {
   try {
-    const c = JSON.parse(readFileSync(join(home, "config.json"), "utf8")) as { daemon?: { clientBudgetMs?: unknown } };
+    const read = readRegular(join(home, "config.json"), 1024 * 1024);
+    if (!read.ok) return DEFAULT_CLIENT_BUDGET_MS;
+    const c = JSON.parse(read.data.toString("utf8")) as { daemon?: { clientBudgetMs?: unknown } };
     const v = c.daemon?.clientBudgetMs;
-    return typeof v === "number" && v > 0 ? v : DEFAULT_CLIENT_BUDGET_MS;
+    return typeof v === "number" && inRange(v, RANGES["daemon.clientBudgetMs"]!) ? v : DEFAULT_CLIENT_BUDGET_MS;
   } catch {
     return DEFAULT_CLIENT_BUDGET_MS;
   }

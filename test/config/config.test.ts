@@ -126,13 +126,13 @@ describe("loadConfig: config.json", () => {
 
   test("values of the right type but out of range are ConfigErrors naming the key", () => {
     const cases: [unknown, RegExp][] = [
-      [{ query: { k: 0 } }, /"query\.k" must be a positive number/],
-      [{ embedding: { batchSize: -1 } }, /"embedding\.batchSize" must be a positive number/],
+      [{ query: { k: 0 } }, /"query\.k" must be an integer in \[1, 1000\], got 0/],
+      [{ embedding: { batchSize: -1 } }, /"embedding\.batchSize" must be an integer in \[1, 4096\], got -1/],
       [{ index: { chunkTokens: 100, overlapTokens: 100 } }, /"index\.overlapTokens" must be ≥ 0 and below index\.chunkTokens/],
       [{ index: { overlapTokens: -1 } }, /"index\.overlapTokens"/],
       [{ index: { chunkTokens: 100, overlapTokens: 10, minChunkTokens: 100 } }, /"index\.minChunkTokens" must be ≥ 0 and below index\.chunkTokens/],
       [{ index: { minChunkTokens: -5 } }, /"index\.minChunkTokens"/],
-      [{ daemon: { vectorMemoryMB: 0 } }, /"daemon\.vectorMemoryMB" must be a positive number/],
+      [{ daemon: { vectorMemoryMB: 0 } }, /"daemon\.vectorMemoryMB" must be a number in \(0, 1048576\], got 0/],
       [{ embedding: { order: ["ollama", "openai"] } }, /unknown provider "openai" in embedding\.order/],
     ];
     for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);

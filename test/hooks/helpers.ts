@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runHook } from "../../src/hooks/run.js";
-import { runChild } from "../helpers/run-child.js";
+import { runChild, type ChildResult } from "../helpers/run-child.js";
 
 /** Runs a hook in-process the way the CLI does (no daemon is started unless env says MEM_NO_DAEMON=0), with the payload on a stream; returns what it printed. */
 export async function hook(name: string, payload: unknown, env: NodeJS.ProcessEnv, now?: number): Promise<{ code: number; stdout: string }> {
@@ -32,9 +32,9 @@ export function rawToolUseIds(lines: unknown[]): Set<string> {
   return ids;
 }
 
-const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
+export const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 
 /** Runs `mem hook NAME` as Claude Code does: a new process, the payload on stdin. */
-export function spawnHook(name: string, input: string | Buffer, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function spawnHook(name: string, input: string | Buffer, env: NodeJS.ProcessEnv): Promise<ChildResult> {
   return runChild(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, MEM_NO_DAEMON: "1", ...env }, timeout: 30_000, input });
 }

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { prng } from "../../scripts/prng.js";
+import { chunkMarkdown, maxChunkChars, MAX_TITLE_CHARS, parseHeading, type Chunk, type ChunkOptions } from "../../indexer/chunk.js";
+
+const OPTS: ChunkOptions = { chunkTokens: 400, overlapTokens: 80, minChunkTokens: 64 };
+const CAP = OPTS.chunkTokens * 4 * 2;
+
+/** Every chunk within the cap, with a sane line range inside the file. */
+function assertBounded(chunks: Chunk[], lineCount: number, cap = CAP): void {
+  for (const c of chunks) {
+    assert.ok(c.text.length <= cap, `a chunk of ${c.text.length} characters (cap ${cap}) at lines ${c.startLine}-${c.endLine}`);
+    assert.ok(c.text.trim() !== "", "no blank chunk");
+    assert.ok(1 <= c.startLine && c.startLine <= c.endLine && c.endLine <= lineCount, `lines ${c.startLine}-${c.endLine} of ${lineCount}`);
+    for (const t of c.headingPath) assert.ok(t.length <= MAX_TITLE_CHARS + 1, `a heading title of ${t.length} characters`);
+  }
+}
+
+/** Every non-blank line of `md` lies in some chunk's line range. */
+function assertCovered(md: string, chunks: Chunk[]): void {
+  const lines = md.split("\n");
+  const covered = new Uint8Array(lines.length + 2);
+  for (const c of chunks) covered.fill(1, c.startLine, c.endLine + 1);
+  lines.forEach((l, i) => assert.ok(l.trim() === "" || covered[i + 1] === 1, `line ${i + 1} (${l.slice(0, 40)}) is in no chunk`));
+}
+
+describe("chunk sizes are bounded whatever the markdown", () => {
+  test("the cap is twice the chunk size, in characters", () => {
+    assert.equal(maxChunkChars(OPTS), CAP);
+  });
+
+  test("50,000 lines of headings only are cut into bounded chunks (not one of 200,000 characters), quickly", () => {
+    const md = "# h\n".repeat(50_000);
+    const started = Date.now();
+    const chunks = chunkMarkdown(md, OPTS);
+    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+    assertBounded(chunks, 50_001);
+    assertCovered(md, chunks);
+    assert.equal(chunks.reduce((n, c) => n + c.text.split("\n").length, 0), 50_000, "every heading once: runs of headings are not overlapped");
+    assert.ok(chunks.length >= 50_000 / OPTS.chunkTokens, `${chunks.length} chunks`);
+  });
+
+  test("headings-only runs between sections are cut too, and the sections keep their own chunks", () => {
+    const deep = Array.from({ length: 3_000 }, (_, i) => `${"#".repeat((i % 6) + 1)} level ${i}`).join("\n");
+    const md = `# Intro\n\nThe heron waits at the pond.\n\n${deep}\n\nThe kingfisher dives.\n`;
+    const chunks = chunkMarkdown(md, OPTS);
+    assertBounded(chunks, md.split("\n").length);
+    assertCovered(md, chunks);
+    assert.ok(chunks[0]!.text.includes("heron"));
+    assert.deepEqual(chunks[0]!.headingPath, ["Intro"]);
+    assert.ok(chunks[chunks.length - 1]!.text.includes("kingfisher"));
+  });
+
+  test("a heading line of a megabyte is cut at word boundaries, and titles in heading paths are bounded", () => {
+    const md = `# ${"osprey ".repeat(150_000)}\n\nThe osprey nest is on the pylon.\n\n## Next\n\nShort.\n`;
+    const chunks = chunkMarkdown(md, OPTS);
+    assertBounded(chunks, md.split("\n").length);
+    assert.ok(chunks.length > 1_000_000 / CAP, `${chunks.length} chunks`);
+    assert.ok(chunks.some((c) => c.text.includes("nest is on the pylon")));
+    const pieces = chunks.filter((c) => !/pylon|Short|Next/.test(c.text));
+    for (const c of pieces) assert.ok(c.text.split(/\s+/).every((w) => w === "" || w === "#" || w === "osprey"), "cut between words");
+    const title = chunks.find((c) => c.text.includes("pylon"))!.headingPath[0]!;
+    assert.ok(title.startsWith("osprey osprey") && title.endsWith("…") && title.length === MAX_TITLE_CHARS + 1, title.slice(-20));
+  });
+
+  test("100,000 blank lines between two paragraphs make no giant chunk, and line numbers stay right", () => {
+    const md = `# Notes\n\nThe first paragraph.\n${"\n".repeat(100_000)}The second paragraph.\n`;
+    const chunks = chunkMarkdown(md, OPTS);
+    assertBounded(chunks, md.split("\n").length);
+    const second = chunks.find((c) => c.text.includes("second paragraph"))!;
+    assert.equal(second.startLine, 100_004);
+    assert.equal(second.endLine, 100_004);
+    assert.equal(second.text, "The second paragraph.");
+    assert.ok(chunks.find((c) => c.text.includes("first paragraph"))!.text.length < 100);
+  });
+
+  test("random hostile markdown (heading runs, blank runs, long lines, open fences) never yields a chunk over the cap", () => {
+    const rand = prng(20260101);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const word = () => pick(["gull", "tern", "skua", "auk", "x".repeat(1 + Math.floor(rand() * 3000))]);
+    for (let doc = 0; doc < 40; doc++) {
+      const opts = pick<ChunkOptions>([OPTS, { chunkTokens: 50, overlapTokens: 10, minChunkTokens: 20 }, { chunkTokens: 16, overlapTokens: 4, minChunkTokens: 0 }]);
+      const parts: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const r = rand();
+        if (r < 0.3) parts.push(`${"#".repeat(1 + Math.floor(rand() * 6))} ${word()}`);
+        else if (r < 0.4) parts.push(pick(["\n", "\t", " "]).repeat(Math.floor(rand() * 3000)));
+        else if (r < 0.45) parts.push(pick(["```", "~~~~", "- item", "1. step"]));
+        else parts.push(Array.from({ length: 1 + Math.floor(rand() * 30) }, word).join(rand() < 0.9 ? " " : ""));
+      }
+      const md = parts.join("\n");
+      const chunks = chunkMarkdown(md, opts);
+      assertBounded(chunks, md.split("\n").length, maxChunkChars(opts));
+      assertCovered(md, chunks);
+    }
+  });
+
+  test("heading lines are recognised as the ATX expression recognises them, in linear time on long runs of spaces", () => {
+    const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+    const alphabet = [" ", "\t", "#", "a", "\r"];
+    let checked = 0;
+    const visit = (s: string, left: number): void => {
+      for (const line of [s, `#${s}`, `## ${s}`]) {
+        const m = ATX.exec(line);
+        assert.deepEqual(parseHeading(line), m ? { level: m[1]!.length, title: (m[2] ?? "").trim() } : undefined, JSON.stringify(line));
+        checked++;
+      }
+      if (left > 0) for (const c of alphabet) visit(s + c, left - 1);
+    };
+    visit("", 7);
+    assert.ok(checked > 200_000);
+    const started = Date.now();
+    assert.deepEqual(parseHeading(`# a${" ".repeat(1_000_000)}b`), { level: 1, title: `a${" ".repeat(MAX_TITLE_CHARS - 1)}…` });
+    const md = `# a${" ".repeat(400_000)}x\n\nbody\n`;
+    assertBounded(chunkMarkdown(md, OPTS), 4);
+    assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms (the expression takes minutes)`);
+  });
+});
