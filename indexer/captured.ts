@@ -6,6 +6,9 @@ import { EventStore } from "../src/store/events.js";
 import { eventText } from "./events.js";
 
 const WARM = cleanText("warm");
+/** A captured event's chunk is at most this long, however many files it names (a chunk's hard cap). */
+export const MAX_CAPTURED_CHARS = 6_000;
+const capped = (t: string) => (t.length > MAX_CAPTURED_CHARS ? `${t.slice(0, MAX_CAPTURED_CHARS - 16)} …[truncated]` : t);
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
 
 
@@ -29,7 +32,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
         startLine: i + 1,
         endLine: i + 1,
         // Stored parts are clean; what they are joined into is redacted again, as any new text.
-        text: cleanText(eventText({ type: r.type, text: r.text, files })),
+        text: cleanText(capped(eventText({ type: r.type, text: r.text, files }))),
         tags: clean([]),
         date: r.time || null,
         metadata: clean({ source: "capture", eventId: r.id, session: r.session, files, ...metadata }),

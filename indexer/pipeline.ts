@@ -14,7 +14,7 @@ import { redact } from "../src/redact/redact.cjs";
 import { clean, cleanText, type Clean } from "../src/redact/clean.cjs";
 import { finishRun, startRun } from "../src/store/runs.js";
 import { chunkCapturedEvents } from "./captured.js";
-import { chunkMarkdown, type ChunkOptions } from "./chunk.js";
+import { chunkMarkdown, maxChunkChars, type ChunkOptions } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -65,6 +65,8 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
     return sha(project, file.path, heading, body, String(n));
   };
   if (file.kind === "events") {
+    const maxEvent = maxChunkChars(config.index);
+    const cut: number[] = [];
     const { events, skipped } = parseEventLines(text);
     if (skipped.length > 0) warn(`${file.path}: ${skipped.length} malformed event line(s) skipped (first: line ${skipped[0]!.line}, ${skipped[0]!.reason})`);
     // An event id is the event's identity (and its chunk id): a repeated one would break the unique chunk id.
@@ -81,7 +83,9 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
     });
     if (repeated.length > 0) warn(`${file.path}: ${repeated.length} event line(s) repeating an earlier event id skipped (first: line ${repeated[0]!.line}, id ${repeated[0]!.id})`);
     const chunks = kept.map((ev): NewChunk => {
-      const body = redact(eventText(ev)).text;
+      const full = redact(eventText(ev)).text;
+      if (full.length > maxEvent) cut.push(ev.line);
+      const body = full.length > maxEvent ? `${full.slice(0, maxEvent - 16)} …[truncated]` : full; // a chunk's hard cap holds for events too
       return {
         id: ev.id ? sha(project, file.path, "event", ev.id) : idOf(ev.type, `${ev.time ?? ""}\0${body}`),
         kind: ev.type.toLowerCase(),
@@ -95,6 +99,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
         metadata: { source: "event", ...(ev.session ? { session: ev.session } : {}), files: ev.files, ...(ev.id ? { eventId: ev.id } : {}) },
       };
     });
+    if (cut.length > 0) warn(`${file.path}: ${cut.length} event(s) longer than ${maxEvent} characters indexed truncated (first: line ${cut[0]}); split them to have all of it found`);
     return { chunks: clean(chunks), metadata: clean({ events: kept.length }), tier: "warm" };
   }
   const fm = parseFrontmatter(text);

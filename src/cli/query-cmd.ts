@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { field, prose } from "../render/line.js";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
 import { firstHealthy } from "../embed/chain.js";
@@ -101,13 +102,14 @@ function fmt(n: number): string {
 }
 
 function human(r: SearchResult, i: number, root: string | undefined, explain: boolean): string {
-  const where = root ? relative(root, r.path) || r.path : r.path;
-  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${r.date.slice(0, 10)})` : ""}`;
+  // Rendered as for the model's context (one line, control characters escaped, markup defused): a
+  // model may run this command too, and a terminal must not take stored text for escape sequences.
+  const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
+  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
-  if (r.headingPath.length > 0) lines.push(`   § ${r.headingPath.join(" › ")}`);
+  if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
   const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
-  const snippet = (body.trim() === "" ? r.text : body).replace(/\s+/g, " ").trim();
-  lines.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
+  lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
   if (explain) {
     const legs = Object.entries(r.legs)
       .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)

@@ -1,4 +1,5 @@
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
+import { readRegular } from "../util/read-regular.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { dirname } from "node:path";
 
@@ -12,12 +13,10 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** A small file's text; undefined when absent, unreadable or not a regular file (a FIFO lock never blocks). */
 const read = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  const r = readRegular(path, 64 * 1024);
+  return r.ok ? r.data.toString("utf8") : undefined;
 };
 
 /** Linux: when the process started (clock ticks since boot, field 22 of /proc/<pid>/stat); undefined without /proc. */

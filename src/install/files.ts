@@ -20,6 +20,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { readRegular } from "../util/read-regular.cjs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { resolveProject } from "../project/identity.js";
@@ -64,20 +65,21 @@ export interface SettingsFile {
   format: TextFormat;
 }
 
+/** A settings file larger than this is not Claude Code's. */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
 /**
  * Reads and parses a settings file; an absent file is an empty object.
  * @throws SettingsError when it is not valid JSON, not an object, or has a non-object `hooks`.
  */
 export function readSettingsFile(file: string): SettingsFile {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { file, exists: false, text: "", ...parseSettingsText("") };
-    if (code === "EISDIR") throw new SettingsError("it is a directory");
-    throw err;
+  // Only a regular file is read (a FIFO or a device there would hang or exhaust the command).
+  const r = readRegular(file, MAX_SETTINGS_BYTES);
+  if (!r.ok) {
+    if (r.why === "absent") return { file, exists: false, text: "", ...parseSettingsText("") };
+    throw new SettingsError(r.why === "special" && r.reason.includes("directory") ? "it is a directory" : r.reason);
   }
+  const text = r.data.toString("utf8");
   return { file, exists: true, text, ...parseSettingsText(text) };
 }
 

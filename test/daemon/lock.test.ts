@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,5 +104,16 @@ describe("the daemon's lock", () => {
     assert.equal((await status(h)).running, true);
     await ask(h, { op: "stop" }, 2_000);
     assert.equal(await first.exited, 0);
+  });
+
+  test("a FIFO where the lock file should be neither hangs the status check nor keeps the daemon out", async () => {
+    const h = home("fifo");
+    execFileSync("mkfifo", [lockPath(h)]);
+    assert.deepEqual(await status(h), { running: false });
+    const d = serve(h);
+    await until(up(h));
+    assert.equal(lockPid(h), d.child.pid);
+    await ask(h, { op: "stop" }, 2_000);
+    assert.equal(await d.exited, 0, d.stderr());
   });
 });

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, test } from "node:test";
+import { chunkCapturedEvents, MAX_CAPTURED_CHARS } from "../../indexer/captured.js";
+import { chunksOf } from "../../indexer/pipeline.js";
+import { defaultConfig } from "../../src/config/config.js";
+import { clean, cleanText } from "../../src/redact/clean.cjs";
+import { ChunkStore } from "../../src/store/chunks.js";
+import { openDb } from "../../src/store/db.js";
+import { EventStore } from "../../src/store/events.js";
 import { prng } from "../../scripts/prng.js";
 import { chunkMarkdown, maxChunkChars, MAX_TITLE_CHARS, parseHeading, type Chunk, type ChunkOptions } from "../../indexer/chunk.js";
 
@@ -114,5 +124,33 @@ describe("chunk sizes are bounded whatever the markdown", () => {
     const md = `# a${" ".repeat(400_000)}x\n\nbody\n`;
     assertBounded(chunkMarkdown(md, OPTS), 4);
     assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms (the expression takes minutes)`);
+  });
+});
+
+describe("event chunks are bounded too", () => {
+  test("an event log line with a huge text or file list is indexed truncated to the cap, with a warning naming the line", () => {
+    const config = defaultConfig();
+    const warnings: string[] = [];
+    const huge = JSON.stringify({ type: "decision", text: "We chose SQLite. ".repeat(1_000), files: Array.from({ length: 100 }, (_, i) => `src/very/long/path/number/${i}/${"x".repeat(150)}.ts`) });
+    const small = JSON.stringify({ type: "decision", text: "We chose WAL mode." });
+    const { chunks } = chunksOf({ path: "/p/ops.events.jsonl", rel: "ops.events.jsonl", kind: "events" }, `${small}\n${huge}\n`, "p", config, (w) => warnings.push(w));
+    assert.equal(chunks.length, 2);
+    const max = maxChunkChars(config.index);
+    for (const c of chunks) assert.ok(c.text.length <= max, `${c.text.length} > ${max}`);
+    assert.match(chunks[1]!.text, /^decision: We chose SQLite\..*…\[truncated\]$/s);
+    assert.equal(chunks[0]!.text, "decision: We chose WAL mode.");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /1 event\(s\) longer than \d+ characters indexed truncated \(first: line 2\)/);
+  });
+  test("a captured event's chunk is capped however many files it names", () => {
+    const db = openDb(join(mkdtempSync(join(tmpdir(), "mem-capcap-")), "mem.sqlite"));
+    const project = cleanText("p");
+    const files = Array.from({ length: 200 }, (_, i) => `/p/src/${"deep/".repeat(30)}${i}.ts`);
+    new EventStore(db).insert(project, clean([{ id: "e1", type: "file_modified", time: "2026-11-20T10:00:00Z", session: "s", files, text: "Edit many files", metadata: {} }]));
+    assert.equal(chunkCapturedEvents(db, new ChunkStore(db), project, 0), 1);
+    const text = db.prepare("SELECT text FROM chunks").pluck().get() as string;
+    assert.ok(text.length <= MAX_CAPTURED_CHARS, `${text.length}`);
+    assert.match(text, /^file_modified: Edit many files\nfiles: \/p\/src\//);
+    db.close();
   });
 });

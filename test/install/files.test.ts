@@ -204,6 +204,17 @@ describe("installToFile / uninstallFromFile", () => {
     assert.equal(readFileSync(join(s.home, ".claude", "settings.json"), "utf8"), "{ nope");
   });
 
+  test("a settings path that is a FIFO or a device is refused at once, never read", () => {
+    const s = sandbox();
+    const file = join(s.home, ".claude", "settings.json");
+    mkdirSync(dirname(file), { recursive: true });
+    execFileSync("mkfifo", [file]);
+    assert.throws(() => installToFile({ scope: "user", where: s.where(), target: TARGET }), (e: Error) => e instanceof SettingsError && /not a regular file \(a FIFO\)/.test(e.message));
+    rmSync(file);
+    symlinkSync("/dev/zero", file);
+    assert.throws(() => uninstallFromFile({ scope: "user", where: s.where() }), (e: Error) => e instanceof SettingsError && /not a regular file \(a character device\)/.test(e.message));
+  });
+
   test("project and local scopes write under the git top level, not the subdirectory", () => {
     const s = sandbox();
     const repo = join(s.dir, "repo");
