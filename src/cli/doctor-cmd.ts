@@ -1,4 +1,6 @@
 import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
+import { needsScrub, scrubbedVersion } from "../store/scrub.js";
+import { REDACTION_VERSION } from "../redact/redact.cjs";
 import { join } from "node:path";
 import { appWith, loadAppConfig, type App, type AppConfig } from "../app.js";
 import { createProviders } from "../embed/chain.js";
@@ -64,6 +66,9 @@ function sqliteChecks(app: App): Check[] {
     h.ftsProblem
       ? { name: "fts5", status: "error", detail: h.ftsProblem, fix: `${REPAIR_FIX}, or \`mem index --full\` to rebuild the text index` }
       : { name: "fts5", status: "ok", detail: `BM25 index consistent (${h.chunks} chunks)` },
+    needsScrub(app.db)
+      ? { name: "redaction", status: "warn", detail: `data stored under older redaction rules (version ${scrubbedVersion(app.db)}, now ${REDACTION_VERSION}) may still hold secrets they missed`, fix: "run `mem index` or `mem doctor --repair`: either redacts it again" }
+      : { name: "redaction", status: "ok", detail: `stored data redacted with the current rules (version ${REDACTION_VERSION})` },
   ];
 }
 

@@ -1,4 +1,5 @@
 import { indexPaths, type IndexSummary } from "../../indexer/pipeline.js";
+import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
 import { resolveProject } from "../project/identity.js";
 import { EXIT, parse } from "./args.js";
@@ -52,6 +53,9 @@ export const indexCommand: Command = {
     app.configWarnings.forEach(warn);
     const bar = progressBar(process.stderr, process.stderr.isTTY === true && !quiet && !values.json);
     try {
+      // What an older mem stored under older redaction rules is redacted again, once.
+      const scrubbed = scrubStore(app.db);
+      if (scrubbed && !quiet) process.stderr.write(`redacted again what was stored under older rules: ${scrubRewritten(scrubbed)} row(s) changed of ${scrubbed.scanned}\n`);
       // Each root belongs to its own project unless --project says otherwise.
       const groups = new Map<string, { project: ReturnType<typeof resolveProject>; roots: string[] }>();
       for (const r of roots) {

@@ -1,4 +1,5 @@
 import { createServer, type Socket } from "node:net";
+import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import PQueue from "p-queue";
@@ -199,6 +200,13 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
   }
   const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);
+  // What an older mem stored under older redaction rules is redacted again, once, off the prompt's path.
+  void background
+    .add(() => {
+      const r = scrubStore(app.db);
+      if (r) opts.log(`redacted again what was stored under older rules: ${scrubRewritten(r)} row(s) changed of ${r.scanned}`);
+    })
+    .catch((err: Error) => opts.log(`redacting stored data again failed: ${err.message}`));
 
   async function shutdown(why: string): Promise<void> {
     if (stopping) return;

@@ -1,4 +1,5 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { join } from "node:path";
 import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
 import { clean } from "../redact/clean.cjs";
@@ -45,6 +46,16 @@ async function stopDaemon(home: string): Promise<"none" | "stopped"> {
     if (now === undefined || !holderAlive(now)) return "stopped";
   }
   throw new Error(`the daemon (pid ${pid ?? "?"}) did not stop within 15 s; stop it and run \`mem doctor --repair\` again`);
+}
+
+/** Runs `fn` on the store at `path`, closed afterwards. */
+function withDb<T>(path: string, fn: (db: ReturnType<typeof openDb>) => T): T {
+  const db = openDb(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
 }
 
 const stamp = (t: number) => new Date(t).toISOString().replace(/[:.]/g, "-");
@@ -157,6 +168,11 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
   if (sqlite.status !== "damaged" && tables.length === 0) {
     report.recovered.spooled = await replaySpool(env, paths.home);
     if (report.recovered.spooled > 0) report.changed = true;
+    const scrubbed = existsSync(paths.sqlite) ? withDb(paths.sqlite, (db) => scrubStore(db)) : undefined;
+    if (scrubbed) {
+      report.changed = true;
+      notes.push(`redacted again what was stored under older rules (version ${scrubbed.from} → ${scrubbed.to}): ${scrubRewritten(scrubbed)} row(s) changed of ${scrubbed.scanned}`);
+    }
     if (clearMarker(paths.home)) notes.push("a damage marker left by a hook was removed: the store opens and reads fine");
     report.durationMs = Date.now() - started;
     return report;

@@ -15,6 +15,14 @@
  * (password, token, secret, api key, …) and the value looks like one: Shannon entropy above a
  * length-dependent bar; a bare unquoted word is an identifier (TypeScript `password: string`).
  */
+/**
+ * The rule set's version. Bump it whenever a rule is added or widened: stores scrubbed with an
+ * older version are redacted again (src/store/scrub.ts) by the daemon, `mem index` and
+ * `mem doctor --repair`. 1: the rules before the store boundary; 2: mysql/sshpass -p, Docker
+ * auth, Mailgun, GCP private_key_id, provider tokens after a dash.
+ */
+export const REDACTION_VERSION = 2;
+
 export interface Redaction {
   text: string;
   /** Replacements made, `<private>` spans included. */ count: number;

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { REDACTION_VERSION } from "../redact/redact.cjs";
 import { damageReason, isCorruptionCode, StoreDamagedError, storeFileProblem } from "./damage.js";
 
 export type Db = Database.Database;
@@ -162,6 +163,8 @@ export function migrate(db: Db): void {
     const v = db.pragma("user_version", { simple: true }) as number;
     if (v >= MIGRATIONS.length) return false;
     db.exec(MIGRATIONS[v]!);
+    // A new store holds nothing written under older redaction rules (src/store/scrub.ts).
+    if (v === 0) db.prepare("INSERT INTO meta (key, value) VALUES ('redaction-version', ?)").run(String(REDACTION_VERSION));
     db.pragma(`user_version = ${v + 1}`);
     return true;
   });
