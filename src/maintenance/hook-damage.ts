@@ -1,7 +1,8 @@
-import { dataHome } from "../config/paths.cjs";
+import { dataHome, homePaths } from "../config/paths.cjs";
 import type { Payload } from "../hooks/contract.cjs";
 import { hookLog } from "../hooks/log.cjs";
-import { damageReason } from "../store/damage.js";
+import { damageReason, isStoreDamage } from "../store/damage.js";
+import { openDb } from "../store/db.js";
 import { clearMarker, damageLine, readMarker, recordMarker } from "./marker.js";
 import { replaySpool, SPOOLED_HOOKS, spoolCapture } from "./spool.js";
 
@@ -24,6 +25,13 @@ export function storeDamaged(name: string, err: unknown, payload: Payload | unde
 
 export async function storeWorks(name: string, env: NodeJS.ProcessEnv, until: number): Promise<void> {
   const home = dataHome(env);
+  // The hook may have finished without opening the store (a Stop that had nothing to do): check it.
+  try {
+    openDb(homePaths(home).sqlite).close();
+  } catch (err) {
+    if (isStoreDamage(err)) return;
+    throw err;
+  }
   if (clearMarker(home)) hookLog(env, `${name}: the memory store works again; damage marker cleared`);
   const n = await replaySpool(env, home, until);
   if (n > 0) hookLog(env, `${name}: replayed ${n} capture(s) kept in the spool while the store was damaged`);

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanText } from "../redact/clean.cjs";
+import { field } from "../render/line.js";
 import { MARKER_FILE } from "./flags.js";
 
 /**
@@ -45,5 +46,5 @@ export function clearMarker(home: string): boolean {
 export function damageLine(m: DamageMarker, spooled: boolean): string {
   const since = m.since.replace("T", " ").replace(/\.\d+Z$/, " UTC");
   const captures = spooled ? "captures are not being saved to it (they wait in a spool file until it is repaired)" : "captures are not being saved";
-  return `mem: the memory store is damaged (${m.what}) since ${since}; ${captures}. Run \`mem doctor --repair\`.`;
+  return `mem: the memory store is damaged (${field(m.what, 300)}) since ${field(since, 40)}; ${captures}. Run \`mem doctor --repair\`.`;
 }

@@ -45,6 +45,10 @@ describe("hooks on a damaged store", () => {
       assert.equal(r.stdout, "");
     }
     assert.ok(existsSync(marker), "a marker is left in the data home");
+    // A hook that finishes without opening the store does not take the marker for a working store.
+    const idle = await spawnHook("stop", JSON.stringify({ session_id: "sess-1", cwd: proj, hook_event_name: "Stop", stop_hook_active: true }), env);
+    assert.equal(idle.code, 0);
+    assert.ok(existsSync(marker), "the marker stays while the store is still damaged");
     assert.equal(statSync(marker).mode & 0o777, 0o600);
     const m = JSON.parse(readFileSync(marker, "utf8")) as { what: string; since: string };
     assert.match(m.what, /malformed|not a SQLite/);
