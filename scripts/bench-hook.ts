@@ -36,6 +36,7 @@ function run(args: string[], input: string, env: NodeJS.ProcessEnv, command = pr
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ ms: performance.now() - t, stdout, code }));
+    child.stdin.on("error", () => undefined); // a child that exits before reading its stdin (node -e 0) is not a failure
     child.stdin.end(input);
   });
 }
