@@ -10,7 +10,7 @@ import { getMeta, setMeta } from "../src/store/meta.js";
 import { recordRoots } from "../src/store/roots.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
-import { redact } from "../src/redact/redact.cjs";
+import { redact, redactLines } from "../src/redact/redact.cjs";
 import { clean, cleanText, type Clean } from "../src/redact/clean.cjs";
 import { finishRun, startRun } from "../src/store/runs.js";
 import { chunkCapturedEvents } from "./captured.js";
@@ -106,7 +106,9 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
   const { tier, layout } = tierOf(file.rel);
   const kind = fm.meta.kind ?? layout;
-  const chunks = chunkMarkdown(fm.body, config.index, fm.bodyLine).map((c): NewChunk => {
+  // The whole body is redacted before it is cut: a private key or a <private> block longer than a
+  // chunk would otherwise be split into pieces that no rule recognises. Lines keep their numbers.
+  const chunks = chunkMarkdown(redactLines(fm.body), config.index, fm.bodyLine).map((c): NewChunk => {
     const heading = redact(c.headingPath.join(" > ")).text;
     return {
       id: idOf(heading, c.text),

@@ -41,6 +41,11 @@ export interface BriefingInput {
   budgetTokens: number;
   /** The project's directory: paths under it are shown relative to it. */
   root?: string;
+  /**
+   * Run on each rendered item and title (not on the whole briefing: a match that runs to the end
+   * of its text, an unterminated private key, must not take the frame and the sections after it).
+   */
+  redact?: (s: string) => string;
 }
 
 /** Decisions below this confidence stay out of the briefing ("decided to read the file"). */
@@ -99,6 +104,11 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   sections.push({ title: "Recent work", items: work });
   for (const h of input.hot) sections.push({ title: `From ${shown(h.path, input.root)}`, items: [prose(h.text, 800)] });
 
+  const r = input.redact ?? ((x: string) => x);
+  for (const sec of sections) {
+    sec.title = r(sec.title);
+    sec.items = sec.items.map(r);
+  }
   const out: string[] = [];
   let used = 0;
   let any = false;

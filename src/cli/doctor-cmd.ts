@@ -119,11 +119,12 @@ export const doctorCommand: Command = {
     // A damaged store is reported as a failed check; every other check still runs.
     let app: App | undefined;
     let damage: StoreDamagedError | undefined;
+    let unopened: Error | undefined;
     try {
       app = appWith(base, openDb(base.paths.sqlite));
     } catch (err) {
-      if (!(err instanceof StoreDamagedError)) throw err;
-      damage = err;
+      if (err instanceof StoreDamagedError) damage = err;
+      else unopened = err as Error; // permissions, a file of another user's: reported, never a crash
     }
     const providers = app ? undefined : createProviders(base.config);
     try {
@@ -131,6 +132,7 @@ export const doctorCommand: Command = {
       if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
       checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
+      else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
       checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks({ env: process.env, cwd: process.cwd() }));
       const ok = !checks.some((c) => c.status === "error");

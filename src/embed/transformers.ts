@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readRegular } from "../util/read-regular.cjs";
 import { join } from "node:path";
 import type { TransformersConfig } from "../config/config.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
@@ -89,7 +90,9 @@ export class TransformersProvider implements EmbeddingProvider {
     try {
       const m = this.local();
       if (m.complete) {
-        const config = JSON.parse(readFileSync(join(m.dir, "config.json"), "utf8")) as { hidden_size?: unknown };
+        const read = readRegular(join(m.dir, "config.json"), 1024 * 1024);
+        if (!read.ok) throw new Error(`config.json: ${read.reason}`);
+        const config = JSON.parse(read.data.toString("utf8")) as { hidden_size?: unknown };
         const dims = config.hidden_size;
         if (typeof dims !== "number" || !(dims > 0)) return { ok: false, reason: `${m.dir}/config.json has no hidden_size` };
         return { ok: true, dims, detail: `${this.model} (${m.quantized ? "quantized" : "fp32"}) in ${this.cfg.cacheDir}` };

@@ -47,8 +47,7 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     const hot = app.db
       .prepare("SELECT path, text, json_extract(metadata, '$.layout') AS layout FROM chunks WHERE project = ? AND tier = 'hot' ORDER BY path, seq LIMIT 6")
       .all(project) as { path: string; text: string; layout: string }[];
-    const text = buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS, ...(root ? { root } : {}) });
-    return text === undefined ? undefined : redact(text).text;
+    return buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS, redact: (s) => redact(s).text, ...(root ? { root } : {}) });
   } finally {
     await app.close();
   }

@@ -59,6 +59,8 @@ function squash(text: string): string {
   );
 }
 
+const clipTo = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
 /**
  * Formats the memories inside the recall frame; undefined when nothing passes. Every field is
  * redacted and rendered on one line with markup defused, so a stored path, heading or body can
@@ -79,7 +81,8 @@ export function formatInjection(cands: Candidate[], queryTerms: string[], o: Inj
     if (room < 60) break;
     // The window is chosen on the rendered text, so defusing can never push it over the room.
     const body = snippet(squash(redact(c.text)), wanted, stem, Math.min(room, 600));
-    const line = `${prefix}${body}`;
+    // Redacted once more as rendered: whatever the rendering joined is checked as the model will read it.
+    const line = clipTo(redact(`${prefix}${body}`), prefix.length + Math.min(room, 600));
     lines.push(line);
     ids.push(c.id);
     used += line.length + 1;

@@ -13,7 +13,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   realpathSync,
   renameSync,
   statSync,
@@ -138,12 +137,8 @@ export function writeFileAtomic(file: string, text: string, expected?: string, b
       closeSync(fd);
     }
     if (expected !== undefined) {
-      let now = "";
-      try {
-        now = readFileSync(target, "utf8");
-      } catch {
-        // absent
-      }
+      const again = readRegular(target, MAX_SETTINGS_BYTES);
+      const now = again.ok ? again.data.toString("utf8") : "";
       if (now !== expected) throw new Error(`${file} changed while mem was updating it; nothing was written, run the command again`);
     }
     beforeRename?.();

@@ -1,4 +1,6 @@
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { readRegular } from "../util/read-regular.cjs";
+import { writePrivate } from "../util/private-file.cjs";
 import { join } from "node:path";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
@@ -19,7 +21,9 @@ export const markerPath = (home: string) => join(home, MARKER_FILE);
 
 export function readMarker(home: string): DamageMarker | undefined {
   try {
-    const m = JSON.parse(readFileSync(markerPath(home), "utf8")) as Partial<DamageMarker>;
+    const r = readRegular(markerPath(home), 64 * 1024); // a FIFO or a device there is no marker
+    if (!r.ok) return undefined;
+    const m = JSON.parse(r.data.toString("utf8")) as Partial<DamageMarker>;
     return typeof m.what === "string" && typeof m.since === "string" ? (m as DamageMarker) : undefined;
   } catch {
     return undefined;
@@ -31,8 +35,7 @@ export function recordMarker(home: string, what: string, now: number, hook?: str
   if (readMarker(home)) return false;
   const path = markerPath(home);
   const m: DamageMarker = { what: cleanText(what).slice(0, 500), since: new Date(now).toISOString(), ...(hook ? { hook } : {}) };
-  writeFileSync(path, `${JSON.stringify(m)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  writePrivate(path, `${JSON.stringify(m)}\n`, "replace");
   return true;
 }
 

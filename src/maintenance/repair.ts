@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { join } from "node:path";
 import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
@@ -58,6 +58,35 @@ function withDb<T>(path: string, fn: (db: ReturnType<typeof openDb>) => T): T {
   }
 }
 
+function isRegular(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A `-wal` or `-shm` that is not a file (a directory, a link) keeps SQLite from opening the store: moved into `backup`. */
+function moveStraySideFiles(file: string, backup: string): string[] {
+  const moved: string[] = [];
+  for (const s of SQLITE_FILES.slice(1)) {
+    if (!existsSync(file + s) && !isLink(file + s)) continue;
+    if (isRegular(file + s)) continue;
+    mkdirSync(backup, { recursive: true, mode: 0o700 });
+    renameSync(file + s, join(backup, `mem.sqlite${s}`));
+    moved.push(`mem.sqlite${s} was not a regular file; moved into ${backup}`);
+  }
+  return moved;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 const stamp = (t: number) => new Date(t).toISOString().replace(/[:.]/g, "-");
 const SQLITE_FILES = ["", "-wal", "-shm"];
 
@@ -86,7 +115,7 @@ function cleanSessions(sessions: SalvagedSession[]) {
 function snapshot(file: string, dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const s of SQLITE_FILES) {
-    if (!existsSync(file + s)) continue;
+    if (!isRegular(file + s)) continue; // absent, or a stray directory or link (moved aside by the repair)
     copyFileSync(file + s, join(dir, `mem.sqlite${s}`));
     chmodSync(join(dir, `mem.sqlite${s}`), 0o600);
   }
@@ -124,9 +153,15 @@ export async function repair(env: NodeJS.ProcessEnv): Promise<RepairReport> {
   const daemon = await stopDaemon(base.paths.home);
   // The files as they are now, before anything opens them: the backup, should they be damaged.
   const pristine = join(base.paths.home, `.repair-${process.pid}`);
-  snapshot(base.paths.sqlite, pristine);
   try {
-    return await diagnoseAndRepair(env, base, daemon, pristine, started);
+    const stray = moveStraySideFiles(base.paths.sqlite, join(base.paths.home, `backup-${stamp(started)}-side-files`));
+    snapshot(base.paths.sqlite, pristine);
+    const report = await diagnoseAndRepair(env, base, daemon, pristine, started);
+    if (stray.length > 0) {
+      report.changed = true;
+      report.notes.unshift(...stray);
+    }
+    return report;
   } finally {
     rmSync(pristine, { recursive: true, force: true });
   }

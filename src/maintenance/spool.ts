@@ -1,4 +1,6 @@
-import { appendFileSync, chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readRegular } from "../util/read-regular.cjs";
+import { writePrivate } from "../util/private-file.cjs";
 import { join } from "node:path";
 import { clean } from "../redact/clean.cjs";
 import type { Payload } from "../hooks/contract.cjs";
@@ -28,13 +30,12 @@ export const spoolPath = (home: string) => join(home, SPOOL_FILE);
 export function spoolCapture(home: string, hook: string, payload: Payload, now: number): boolean {
   const path = spoolPath(home);
   try {
-    if (statSync(path).size > MAX_SPOOL_BYTES) return false;
+    if (lstatSync(path).size > MAX_SPOOL_BYTES) return false;
   } catch {
     // no spool yet
   }
   const entry: Entry = { hook, at: now, payload: clean(payload) };
-  appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  writePrivate(path, `${JSON.stringify(entry)}\n`, "append");
   return true;
 }
 
@@ -72,7 +73,9 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = 
     } catch {
       continue; // absent, or another process took it
     }
-    lines.push(...readFileSync(taken, "utf8").split("\n").filter((l) => l.trim() !== ""));
+    const r = readRegular(taken, MAX_SPOOL_BYTES * 2); // a FIFO or a device is not a spool: dropped
+    if (r.ok) lines.push(...r.data.toString("utf8").split("\n").filter((l) => l.trim() !== ""));
+    else rmSync(taken, { force: true });
   }
   if (lines.length === 0) {
     rmSync(taken, { force: true });
@@ -96,7 +99,7 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = 
       if (isStoreDamage(err)) break;
     }
   }
-  if (i < lines.length) appendFileSync(path, `${lines.slice(i).join("\n")}\n`, { mode: 0o600 });
+  if (i < lines.length) writePrivate(path, `${lines.slice(i).join("\n")}\n`, "append");
   rmSync(taken, { force: true });
   return done;
 }

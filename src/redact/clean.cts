@@ -55,3 +55,19 @@ export function asStoredRow<T>(row: T): CleanFields<T> {
 export function fromClean<T>(parts: CleanFields<T>): Clean<T> {
   return parts as unknown as Clean<T>;
 }
+
+/**
+ * Redacts, then cuts to at most `max` characters, without ever cutting a secret in two first: a long
+ * text is cut at a whitespace (no token spans one) well past `max`, redacted, then cut to length.
+ */
+export function cleanClip(text: string, max: number): Clean<string> {
+  let t = text;
+  const room = max * 4 + 4_096;
+  if (t.length > room) {
+    let at = room;
+    while (at > max && !/\s/.test(t[at]!)) at--;
+    t = t.slice(0, at);
+  }
+  const out = cleanText(t);
+  return (out.length > max ? `${out.slice(0, max - 1)}…` : out) as Clean<string>;
+}

@@ -19,9 +19,12 @@
  * The rule set's version. Bump it whenever a rule is added or widened: stores scrubbed with an
  * older version are redacted again (src/store/scrub.ts) by the daemon, `mem index` and
  * `mem doctor --repair`. 1: the rules before the store boundary; 2: mysql/sshpass -p, Docker
- * auth, Mailgun, GCP private_key_id, provider tokens after a dash.
+ * auth, Mailgun, GCP private_key_id, provider tokens after a dash; 3: passwords on the command
+ * lines of docker/podman login, mongo, redis-cli, az login, ldap*, sqlcmd, smbclient, htpasswd,
+ * openssl, keytool, piped to --password-stdin, `set`/`config` of secret-named keys, vault login,
+ * a token as a URL's user, `#` in URL passwords.
  */
-export const REDACTION_VERSION = 2;
+export const REDACTION_VERSION = 3;
 
 export interface Redaction {
   text: string;
@@ -114,7 +117,7 @@ function computeKeyKind(key: string): string | null {
   const has = (re: RegExp) => words.some((w) => re.test(w));
   const qualifiedKey = (q: (w: string) => boolean) => words.some((w, i) => w === "key" && q(words[i - 1] ?? ""));
   if (has(/^secret$/) && has(/^access$/) && has(/^key$/)) return "aws-secret-access-key";
-  if (has(/^(?:pass|pwd)$|pass(?:word|wd|phrase)$/)) return "password";
+  if (has(/^(?:pass|pwd)$|pass(?:word|wd|phrase)$|^(?:store|key|src|dest|new|old|db|admin|root|master|ssl|trust|login)pass$/)) return "password";
   if (has(/token$/)) return "token";
   if (has(/secret$/)) return "secret";
   if (has(/^api-?key$|^apikey$/) || qualifiedKey((w) => w === "api")) return "api-key";
@@ -128,6 +131,8 @@ function computeKeyKind(key: string): string | null {
  * retrying every shorter prefix, and so a rejected run is never rescanned.
  */
 const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\r\n]|\\.){1,4096})(?=")|\\"(?<eq>(?:[^"\\\r\n]|\\[^"\r\n]){1,4096})(?=\\")|'(?<sq>[^'\r\n]{1,4096})(?=')|(?=(?<uq>[^\s"'${"`"},;(){}\[\]<>&]{1,4096}))\k<uq>(?!\())`;
+/** VALUE for a command-line flag: a bare value never starts with `-` (that is the next flag). */
+const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!-)[^");
 const KEY = String.raw`[\w.-]{0,48}?(?:pass|pwd|secret|token|key)[\w.-]{0,32}`;
 const assignment = (g: Groups) => keyKind(g.key ?? "") ?? "secret";
 const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, g: Groups) => {
@@ -135,6 +140,12 @@ const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, g: Grou
   return kind !== null && looksSecret(s, literal(g), kind);
 };
 const notPlaceholder = (s: string) => !isPlaceholder(s);
+
+/** `cmd … FLAG<sep>password`: the password a command takes on a short flag (`sep` "": glued to it). */
+function cliPassword(cmds: string, flag: string, sep = "[ \\t]+"): Rule {
+  const value = String.raw`(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))`;
+  return { kind: "password", check: notPlaceholder, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
+}
 
 /** Base64 that decodes to `user:password` (printable, one colon, something after it): a Basic credential. */
 function isBase64Credential(v: string): boolean {
@@ -176,30 +187,51 @@ const RULES: Rule[] = [
   { kind: "mailgun-api-key", re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
   { kind: "azure-sas-signature", re: /[?&]sig=(?<s>[A-Za-z0-9%+\/]{20,512}(?:=|%3D){0,2})/gi },
   // Credentials in context.
-  { kind: "url-password", check: notPlaceholder, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?#'"]{1,512})(?=@)/g },
+  { kind: "url-password", check: notPlaceholder, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512})(?=@)/g },
+  // A token as the whole user part: `https://<token>@github.com/acme/x.git`.
+  { kind: "url-token", check: looksRandom, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
   {
     kind: "authorization-header",
     check: (s) => looksSecret(s, true, "token"),
     re: /(?<![\w-])(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate|ApiKey|Key|SSWS)[ \t]+)?(?<s>[\w.~+\/=-]{8,4096})/gi,
   },
   { kind: "bearer-token", check: (s) => looksRandom(s), re: /(?<![\w-])Bearer[ \t]+(?<s>[\w.~+\/-]{16,4096}=*)/g },
-  { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]{1,256}:(?<s>[^\s"'\\]{1,512})/g },
+  { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]{0,256}:(?<s>[^\s"'\\]{1,512})/g },
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])machine\s{1,64}\S{1,256}\s{1,64}login\s{1,64}\S{1,256}\s{1,64}password[ \t]{1,64}(?<s>\S{1,512})/g },
   { kind: "connection-string-password", check: notPlaceholder, re: /(?<=;[ \t]{0,4})(?:password|pwd)[ \t]*=(?<s>[^;\r\n"']{1,256})/gi },
   // A Docker `config.json` (or Kubernetes dockerconfigjson) entry: `"auth": "<base64 of user:password>"`.
   { kind: "docker-auth", check: isBase64Credential, re: /(?<![\w-])\\?["']?auth\\?["']?[ \t]*[:=][ \t]*\\?["']?(?<s>[A-Za-z0-9+\/]{8,4096}={0,2})/g },
-  // Passwords glued to a short flag: `mysql -uroot -pS3cret`, `sshpass -p 'S3cret' ssh host`.
-  { kind: "password", check: notPlaceholder, re: /(?<![\w-])(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]{0,512}?[ \t]-p(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"][^\s'"]{0,255}))/g },
-  { kind: "password", check: notPlaceholder, re: /(?<![\w-])sshpass\b[^\n|;&]{0,256}?[ \t]-p[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))/g },
+  // Passwords given to a command's short flag: `mysql -uroot -pS3cret` (glued), `sshpass -p 'S3cret'`,
+  // `docker login -u ci -p S3cret`, `mongosh -p`, `redis-cli -a`, `az login -p`, `ldapsearch -w`, `sqlcmd -P`.
+  cliPassword(String.raw`mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?`, "-p", ""),
+  cliPassword("sshpass", "-p", "[ \\t]*"),
+  cliPassword(String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login|helm[ \t]+registry[ \t]+login|az[ \t]+login`, "-p"),
+  cliPassword(String.raw`mongo(?:sh|dump|restore|export|import|stat|top)?`, "-p"),
+  cliPassword("redis-cli", "-a"),
+  cliPassword(String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)`, "-w"),
+  cliPassword("sqlcmd|bcp", "-P"),
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])smbclient\b[^\n|;&]{0,512}?[ \t](?:-U[ \t]*|--user[= ])[^\s%'"]{1,256}%(?<s>[^\s'"]{1,256})/g },
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])-pass(?:in|out)?[ \t]+pass:(?<s>[^\s'"]{1,256})/g },
+  // A secret piped or fed to a command that reads it from stdin.
+  { kind: "password", check: notPlaceholder, re: /(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}--password-stdin)|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}--password-stdin)|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}--password-stdin))/g },
+  { kind: "token", check: notPlaceholder, re: /(?<![\w-])--(?:with-token|password-stdin)[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
+  { kind: "vault-token", check: looksRandom, re: /(?<![\w-])vault[ \t]+login(?:[ \t]+-\S+)*[ \t]+(?<s>[^\s'"=-][^\s'"=]{7,255})(?=\s|$)/g },
+  // A secret-named setting set from the command line: `aws configure set aws_secret_access_key X`,
+  // `npm config set //registry.npmjs.org/:_authToken X`, `git config user.password X`.
+  { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])(?:set|config)(?:[ \t]+--?[\w-]{1,40}){0,4}[ \t]+(?:[^\s=]{0,200}?[:/.])?(?<key>${KEY})[ \t]+${VALUE}`, "gi") },
   // `--password xyz`, `--api-key=xyz`, `-Dx.keyStorePassword=xyz`.
-  { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${VALUE}`, "gi") },
+  { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${FLAG_VALUE}`, "gi") },
   // `KEY=value`, `key: value`, `"key": "value"`, `key := "value"`, `'key' => 'value'`.
   { kind: assignment, check: assignmentCheck((g) => g.uq === undefined || /^[A-Z][A-Z\d_]*$/.test(g.key ?? "")), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>[ \t]*(?::=|=>|=(?![=>~])|:(?!:))[ \t]*${VALUE}`, "gi") },
 ];
 
 const bump = (tally: Map<string, number>, kind: string) => tally.set(kind, (tally.get(kind) ?? 0) + 1);
 
-function applyRule(text: string, rule: Rule, tally: Map<string, number>): string {
+/** The line breaks in `s`, to put back where a multi-line span was replaced (so line numbers stay right). */
+const breaks = (s: string, keepLines: boolean) => (keepLines ? "\n".repeat(s.split("\n").length - 1) : "");
+
+function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLines: boolean): string {
   return text.replace(rule.re, (match: string, ...rest: unknown[]) => {
     const last = rest[rest.length - 1];
     const g = (typeof last === "object" && last !== null ? last : {}) as Groups;
@@ -210,33 +242,38 @@ function applyRule(text: string, rule: Rule, tally: Map<string, number>): string
     if (rule.check && !rule.check(secret, g)) return match;
     const kind = typeof rule.kind === "string" ? rule.kind : rule.kind(g);
     bump(tally, kind);
-    return `${pre}${MARK}${kind}]`;
+    return `${pre}${MARK}${kind}]${breaks(secret, keepLines)}`;
   });
 }
 
 const PRIVATE_TAG = /<(\/?)private(?:\s[^<>]{0,200})?>/gi;
 
-function removePrivate(text: string, tally: Map<string, number>): string {
+function removePrivate(text: string, tally: Map<string, number>, keepLines = false): string {
   // Removing a span can join `<pri` and `vate>` into a new tag; repeat (bounded) until none is left.
   for (let round = 0; round < 8 && /<\/?private[\s>]/i.test(text); round++) {
     let out = "";
     let depth = 0;
     let last = 0;
+    let opened = 0;
     for (const m of text.matchAll(PRIVATE_TAG)) {
       const at = m.index ?? 0;
       if (!m[1]) {
         if (depth++ === 0) {
           out += text.slice(last, at);
+          opened = at;
           bump(tally, "private");
         }
       } else if (depth > 0) {
-        if (--depth === 0) last = at + m[0].length;
+        if (--depth === 0) {
+          last = at + m[0].length;
+          out += breaks(text.slice(opened, last), keepLines);
+        }
       } else {
-        out += text.slice(last, at); // a stray closing tag
+        out += text.slice(last, at) + breaks(m[0], keepLines); // a stray closing tag
         last = at + m[0].length;
       }
     }
-    text = depth > 0 ? out : out + text.slice(last);
+    text = depth > 0 ? out + breaks(text.slice(opened), keepLines) : out + text.slice(last);
   }
   return text;
 }
@@ -246,9 +283,9 @@ export function stripPrivate(text: string): string {
   return removePrivate(text, new Map());
 }
 
-function redactInto(text: string, tally: Map<string, number>): string {
-  let out = removePrivate(text, tally);
-  for (const rule of RULES) out = applyRule(out, rule, tally);
+function redactInto(text: string, tally: Map<string, number>, keepLines = false): string {
+  let out = removePrivate(text, tally, keepLines);
+  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines);
   return out;
 }
 
@@ -262,6 +299,16 @@ const summary = (tally: Map<string, number>) => ({ count: total(tally), kinds: [
 export function redact(text: string): Redaction {
   const tally = new Map<string, number>();
   return { text: redactInto(text, tally), ...summary(tally) };
+}
+
+/**
+ * Redacts a whole document before it is cut into pieces, keeping its lines where they were: a
+ * replaced span that covered several lines (a private key, a `<private>` block) is followed by as
+ * many line breaks, so the lines after it keep their numbers. Cutting first would leave the middle
+ * of a long key, or of a long private block, in pieces no rule recognises.
+ */
+export function redactLines(text: string): string {
+  return redactInto(text, new Map(), true);
 }
 
 export interface DeepOptions {

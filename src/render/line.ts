@@ -6,11 +6,19 @@
  * (`</system-reminder>`, `<mem-recall>`, `<!--`) defused by turning its `<` into `‹`. Pure.
  */
 
-/** C0 and C1 controls, DEL, line and paragraph separators, and the bidi controls that reorder what a reader sees. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0 and C1 controls, DEL, line and paragraph separators, and every invisible format character
+ * (\p{Cf}: zero-width spaces and joiners, soft hyphens, byte-order marks, the bidi controls that
+ * reorder what a reader sees): none may hide between a `<` and the tag it starts.
+ */
+const INVISIBLE = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\p{Cf}";
+const CONTROL = new RegExp(`[${INVISIBLE}]`, "gu");
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-/** A `<` that starts a tag, a closing tag, a comment or a processing instruction. */
-const TAG_START = /<(?=[/!?\p{L}])/gu;
+/**
+ * A `<`, or a look-alike (fullwidth, small, modifier, angle bracket), that starts a tag, a closing
+ * tag, a comment or a processing instruction, even with invisible characters in between.
+ */
+const TAG_START = new RegExp(`[<\\uff1c\\ufe64\\u02c2\\u2329\\u3008](?=[${INVISIBLE}]*[/!?\\p{L}\\uff0f])`, "gu");
 /** What a defused `<` becomes. */
 export const DEFUSED_LT = "‹";
 
@@ -35,7 +43,7 @@ export function defuse(s: string): string {
  * characters.
  */
 export function field(s: string, max = 200): string {
-  return cut(defuse(s.replace(CONTROL, escapeControl)).trim(), max);
+  return cut(defuse(s).replace(CONTROL, escapeControl).trim(), max);
 }
 
 /**
@@ -44,6 +52,7 @@ export function field(s: string, max = 200): string {
  * `max` characters.
  */
 export function prose(s: string, max = Infinity): string {
-  const flat = s.replace(/[\s\u2028\u2029\u0085]+/g, " ").replace(CONTROL, "");
-  return cut(defuse(flat).trim(), max);
+  // A control character becomes a space, not nothing: dropping it could join the two halves of
+  // a secret that redaction did not see as one, or of a tag.
+  return cut(defuse(s).replace(CONTROL, " ").replace(/[\s\u0085]+/g, " ").trim(), max);
 }

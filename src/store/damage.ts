@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+import { basename } from "node:path";
 
 /**
  * The SQLite store cannot be used as it is: not a SQLite file, truncated to nothing, or pages
@@ -58,6 +59,14 @@ export function storeFileProblem(path: string, now = Date.now()): string | undef
     return undefined; // a fresh data home
   }
   if (!st.isFile()) return "it is not a regular file";
+  for (const side of ["-wal", "-shm"]) {
+    try {
+      const x = lstatSync(path + side);
+      if (!x.isFile()) return `${basename(path)}${side} beside it is not a regular file (${x.isDirectory() ? "a directory" : x.isSymbolicLink() ? "a symlink" : "a special file"})`;
+    } catch {
+      // absent: fine
+    }
+  }
   if (st.size === 0) {
     // Only a WAL can hold the data of a 0-byte main file, and only for a moment after creation.
     if (sizeOf(`${path}-wal`) > 0 || now - st.mtimeMs < EMPTY_GRACE_MS) return undefined;

@@ -148,6 +148,26 @@ export function secretCases(): Case[] {
     (a, b) => `Rotate the mailgun key ${a} (legacy) and the sending key ${b} before Friday`);
   add("mysql -p with the password glued on", [[rand(14) + "!", "password"]], (p) => `$ mysql -h db.internal -u root -p${p} shop -e "select count(*) from orders"`);
   add("sshpass -p before ssh", [[rand(16), "password"]], (p) => `$ sshpass -p '${p}' ssh -o StrictHostKeyChecking=no deploy@10.0.0.7 'systemctl restart api'`);
+  // Credentials on common command lines.
+  add("aws configure set with the secret key", [[rand(40, B64), "aws-secret-access-key"]], (k) => `$ aws configure set aws_secret_access_key ${k} --profile ci`);
+  add("docker login -p", [[rand(16), "password"]], (p) => `$ docker login -u ci-bot -p ${p} registry.example.com\nLogin Succeeded`);
+  add("Postgres URL whose password holds a #", [[rand(8) + "#" + rand(9), "url-password"]], (p) => `$ psql "postgres://app:${p}@db.internal:5432/app" -c 'select 1'`);
+  add("mongosh -p", [[rand(14), "password"]], (p) => `$ mongosh "mongodb://db.internal:27017/admin" -u admin -p ${p} --quiet`);
+  add("redis-cli -a after a -p port", [[rand(20), "password"]], (p) => `$ redis-cli -h cache.internal -p 6379 -a ${p} ping\nPONG`);
+  add("az login -p", [[rand(12) + "!", "password"]], (p) => `$ az login -u ops@example.com -p '${p}' --allow-no-subscriptions`);
+  add("ldapsearch -w", [[rand(14), "password"]], (p) => `$ ldapsearch -x -H ldap://dir.internal -D "cn=admin,dc=example,dc=com" -w ${p} -b "dc=example,dc=com"`);
+  add("sqlcmd -P", [[rand(15), "password"]], (p) => `$ sqlcmd -S db.internal -U sa -P ${p} -Q "SELECT 1"`);
+  add("smbclient -U user%password", [[rand(13), "password"]], (p) => `$ smbclient //files.internal/share -U jane%${p} -c 'ls'`);
+  add("htpasswd -b", [[rand(14), "password"]], (p) => `$ htpasswd -cb /etc/nginx/.htpasswd jane ${p}`);
+  add("curl -u with an empty user", [[rand(32), "basic-auth"]], (t) => `$ curl -u :${t} https://api.example.com/v1/projects`);
+  add("a token as the whole user part of a URL", [[rand(40), "url-token"]], (t) => `$ git clone https://${t}@git.example.com/acme/infra.git`);
+  add("echo piped to docker login --password-stdin", [[rand(18), "password"]], (p) => `$ echo '${p}' | docker login -u ci --password-stdin ghcr.io`);
+  add("vault login with a legacy token", [["s." + rand(24), "vault-token"]], (t) => `$ vault login ${t}\nSuccess! You are now authenticated.`);
+  add("gh auth login with a here-string", [[rand(30), "token"]], (t) => `$ gh auth login --with-token <<< ${t}`);
+  add("npm config set of a legacy auth token", [[rand(36), "token"]], (t) => `$ npm config set //registry.npmjs.org/:_authToken ${t}`);
+  add("git config user.password", [[rand(16), "password"]], (p) => `$ git config --global user.password ${p}`);
+  add("keytool -storepass and -keypass", [[rand(12), "password"], [rand(13), "password"]], (a, b) => `$ keytool -genkeypair -alias app -keystore app.jks -storepass ${a} -keypass ${b} -dname "CN=app"`);
+  add("openssl -passin pass:", [[rand(14), "password"]], (p) => `$ openssl rsa -in key.enc.pem -passin pass:${p} -out key.pem`);
   return c;
 }
 

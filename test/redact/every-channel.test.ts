@@ -17,7 +17,7 @@ import { resolveProject } from "../../src/project/identity.js";
 import { openDb } from "../../src/store/db.js";
 import { VectorStore } from "../../src/store/vectors.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
-import { rand, secretCases } from "../helpers/secrets.js";
+import { B64, rand, secretCases } from "../helpers/secrets.js";
 import { hook } from "../hooks/helpers.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-channels-"));
@@ -75,6 +75,10 @@ test("no secret of the corpus is kept or shown, through any channel", { timeout:
     writeFileSync(join(notes, `case-${i}.md`), `${fm}# Case ${i}: ${c.name}\n\n${c.text}\n`);
   }
   writeFileSync(join(notes, `${token}.md`), "# A note named after a token\n\nThe deploy token rotation is documented here.\n");
+  // Longer than any chunk: a 4096-bit key, and a private block of many paragraphs.
+  const keyLines = Array.from({ length: 49 }, () => rand(64, B64));
+  const privateParas = Array.from({ length: 20 }, (_, i) => `Private paragraph ${i}: ${Array.from({ length: 25 }, () => rand(9, "abcdefghijklmnopqrstuvwxyz")).join(" ")}.`);
+  writeFileSync(join(notes, "long.md"), `# Bastion\n\nRotate the deploy key.\n\n\`\`\`\n-----BEGIN RSA PRIVATE KEY-----\n${keyLines.join("\n")}\n-----END RSA PRIVATE KEY-----\n\`\`\`\n\n# Journal\n\n<private>\n${privateParas.join("\n\n")}\n</private>\n\nAfter the private block.\n`);
   writeFileSync(join(notes, `dir-${token}`, "inside.md"), "# In a folder named after a token\n\nRotation steps for the deploy.\n");
   // TodoWrite: every case as an item, and a <private> span that must never be stored.
   const privateWords = `pin-${rand(12)}-never-stored`;
@@ -103,7 +107,7 @@ test("no secret of the corpus is kept or shown, through any channel", { timeout:
     { db, config: defaultConfig(), providers: [new HashEmbedder("hash-channels", 32)], vectors: async () => (store ??= await VectorStore.open(join(home, "vectors"))) },
     { roots: [notes], project: resolveProject(project), full: false },
   );
-  assert.equal(summary.files.indexed, cases.length + 3, "every note, the two named after tokens and the event log");
+  assert.equal(summary.files.indexed, cases.length + 4, "every note, the two named after tokens, the long one and the event log");
   assert.equal(summary.vector.status, "ok");
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   // Every channel stored something (so the scan below is not vacuous).
@@ -129,7 +133,7 @@ test("no secret of the corpus is kept or shown, through any channel", { timeout:
   const stored = filesUnder(home).map((f) => ({ f, bytes: readFileSync(f) }));
   assert.ok(stored.some((s) => s.f.endsWith(".lance")), "LanceDB files are scanned too");
   const leaks: string[] = [];
-  const secrets = [...cases.flatMap((c) => c.secrets.map(([s]) => [c.name, s] as const)), ["the token in names and ids", token] as const, ["the <private> span", privateWords] as const, ...bare.map((b) => ["a frontmatter api_key", b] as const)];
+  const secrets = [...cases.flatMap((c) => c.secrets.map(([s]) => [c.name, s] as const)), ["the token in names and ids", token] as const, ["the <private> span", privateWords] as const, ...keyLines.map((l) => ["a line of a long private key", l] as const), ...privateParas.map((p) => ["a paragraph of a long <private> block", p.slice(20, 60)] as const), ...bare.map((b) => ["a frontmatter api_key", b] as const)];
   for (const [name, secret] of secrets) {
     // A long secret is also looked for by its middle, so a secret cut in two is caught as well.
     const needles = secret.length >= 24 ? [secret, secret.slice(4, 20)] : [secret];

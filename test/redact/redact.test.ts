@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { keyKind, redact, redactDeep, shannonEntropy, stripPrivate } from "../../src/redact/redact.cjs";
+import { keyKind, redact, redactDeep, redactLines, shannonEntropy, stripPrivate } from "../../src/redact/redact.cjs";
 
 import { B64, HEX, rand, secretCases, type Case } from "../helpers/secrets.js";
 
@@ -45,6 +45,7 @@ const NON_SECRETS: Record<string, string> = {
   "shell session": `$ docker run --rm -u 1000:1000 -v "$PWD":/src -e NODE_ENV=production node:20 npm test\n$ git push -u origin feature/redaction\n$ ssh -i ~/.ssh/id_ed25519 deploy@10.0.0.5\n$ kubectl create secret generic db --from-literal=username=app\n$ echo "$PASSWORD" | docker login --username ci --password-stdin ghcr.io\nPWD=/home/dev/project OLDPWD=/home/dev/src/mem HOME=/home/dev\n`,
   "hashes, digests and ordinary base64 in code": `FROM node:20@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\nconst PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";\nconst BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";\nconst header = btoa(JSON.stringify({ alg: "none" }));\nhf_hub_download(repo_id="Xenova/all-MiniLM-L6-v2", filename="onnx/model.onnx")\n`,
   "certificate and public key blocks": `-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUEXAMPLEdGVzdCBjZXJ0aWZpY2F0ZSBib2R5\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEexamplepublickeybody==\n-----END PUBLIC KEY-----\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExamplePublicKeyBodyOnly jane@laptop\n`,
+  "commands whose flags are not passwords": `$ docker run -p 8080:80 -e MODE=dev nginx:1.27\n$ redis-cli -h cache -p 6379 ping\n$ htpasswd -B -c /etc/nginx/.htpasswd jane\n$ git config core.editor vim\n$ npm config set registry https://registry.npmjs.org/\n$ echo $REGISTRY_TOKEN | docker login --password-stdin ghcr.io\n$ vault login -method=userpass username=jdoe\n$ git clone ssh://git@github.com/acme/widgets.git\n$ keytool -list -keystore app.jks\n$ deploy --api-key --region eu-west-1\n`,
   "SQL and CSS": `SELECT id, password_hash FROM users WHERE email = $1 AND token_version = 3;\n.btn-secret { color: #ff00aa; }\nUPDATE api_keys SET revoked_at = now() WHERE key_prefix = 'ak_live';\n`,
 };
 
@@ -162,6 +163,21 @@ describe("redactDeep", () => {
   });
 });
 
+describe("redactLines: a whole document redacted before it is cut, its lines where they were", () => {
+  test("a multi-line key and a multi-line <private> block keep the line count; the lines after them keep their numbers", () => {
+    const key = `-----BEGIN RSA PRIVATE KEY-----\n${Array.from({ length: 30 }, () => rand(64, B64)).join("\n")}\n-----END RSA PRIVATE KEY-----`;
+    const doc = `# Keys\n\n${key}\n\n# Journal\n<private>\nline a\nline b\n</private>\nafter ${"gh" + "p_" + rand(36)}\nlast line\n`;
+    const out = redactLines(doc);
+    assert.equal(out.split("\n").length, doc.split("\n").length);
+    const lines = out.split("\n");
+    assert.equal(lines[2], "[REDACTED:private-key]");
+    assert.equal(lines.indexOf("last line"), doc.split("\n").indexOf("last line"));
+    assert.equal(lines[lines.indexOf("last line") - 1], "after [REDACTED:github-token]");
+    assert.ok(!out.includes("line a") && !out.includes("BEGIN"));
+    assert.equal(redact(doc).text.split("\n").length < doc.split("\n").length, true, "plain redact collapses the lines");
+  });
+});
+
 describe("helpers", () => {
   test("Shannon entropy: 0 for one symbol, log2(n) for n distinct symbols", () => {
     assert.equal(shannonEntropy("aaaa"), 0);
@@ -207,6 +223,11 @@ describe("hostile inputs complete in linear time", () => {
     ["sshpass without a password", () => fill("sshpass -x ")],
     ["auth keys with base64 values", () => fill('"auth": "dXNlcjpwYXNz')],
     ["hex runs with dashes", () => fill("0123456789abcdef-")],
+    ["login commands with no password flag", () => fill("docker login -u ci ")],
+    ["config set of secret-named keys with no value", () => fill("config set --global token ")],
+    ["echo pipes with no --password-stdin", () => fill("echo 'abc' | ")],
+    ["URL schemes with a long user and no @", () => fill("https://abcdefghijklmnopqrstuvwx")],
+    ["htpasswd flags", () => fill("htpasswd -b -c ")],
   ];
   for (const [name, make] of inputs) {
     test(`5 MB of ${name}`, { timeout: 60_000 }, () => {

@@ -1,0 +1,22 @@
+import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from "node:fs";
+
+/**
+ * Writes a file of the data home (log, marker, spool) readable by its owner only, never through
+ * a symlink (O_NOFOLLOW: a link planted where the file should be is refused, not written through)
+ * and only into a regular file (a FIFO there fails instead of blocking). Throws what open throws.
+ */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+export function writePrivate(path: string, text: string, how: "append" | "replace"): void {
+  const flags = constants.O_WRONLY | constants.O_CREAT | NOFOLLOW | NONBLOCK | (how === "append" ? constants.O_APPEND : constants.O_TRUNC);
+  const fd = openSync(path, flags, 0o600);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+    if (process.platform !== "win32" && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
