@@ -12,6 +12,11 @@ const capped = (t: string) => (t.length > MAX_CAPTURED_CHARS ? `${t.slice(0, MAX
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
 
 
+/** The chunk a captured event becomes (known before it is chunked: salience and links refer to it). */
+export function eventChunkId(project: string, eventId: string): Clean<string> {
+  return cleanText(sha(project, "event", eventId));
+}
+
 /**
  * Turns the captured events of a project that are not chunks yet into chunks, one source per
  * session (`session:<id>`), one chunk per event. Chunk ids derive from event ids, so re-running
@@ -25,7 +30,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
     const chunks = rows.map((r, i) => {
       const { files, metadata } = r;
       return fromClean<NewChunk>({
-        id: cleanText(sha(project, "event", r.id)),
+        id: eventChunkId(project, r.id),
         kind: r.type,
         tier: WARM,
         heading: r.type,

@@ -4,6 +4,7 @@ import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { truncateDeep } from "../util/json-depth.cjs";
 import { extractFromLines, extractWithTasks } from "./extract/index.js";
+import { afterCapture } from "./after.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
 
@@ -102,8 +103,11 @@ function capture(db: Db, project: Clean<string>, session: string, now: number, l
   const input = clean(lines);
   return db.transaction(() => {
     const from = sessions.taskState(sessions.touch(key, project, now, transcriptPath));
-    const { events: found, tasks } = extractWithTasks(input, { session: key, ...(from ? { tasksFrom: from } : {}) });
+    const { events: found, tasks, changes } = extractWithTasks(input, { session: key, ...(from ? { tasksFrom: from } : {}) });
     sessions.saveTasks(key, clean(tasks), now);
-    return events.insert(project, clean([...found, ...extra]), () => now);
+    const stored = clean([...found, ...extra]);
+    const n = events.insert(project, stored, () => now);
+    afterCapture(db, { project, session: key, now, events: stored, taskChanges: clean(changes) });
+    return n;
   }).immediate();
 }

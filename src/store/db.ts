@@ -153,6 +153,66 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (project, path)
   ) WITHOUT ROWID;
   `,
+  `
+  -- The tasks of a project across its sessions: a task is open from the moment any session creates
+  -- it until some session completes or deletes it, whatever later sessions write.
+  CREATE TABLE tasks (
+    id              INTEGER PRIMARY KEY,
+    project         TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    status          TEXT NOT NULL,           -- pending | in_progress | completed | deleted
+    source          TEXT NOT NULL,           -- TodoWrite | TaskTool | tag | cli
+    created_session TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_session TEXT,
+    updated_at      INTEGER NOT NULL,
+    closed_at       INTEGER
+  );
+  CREATE INDEX tasks_project ON tasks(project, closed_at, updated_at);
+  -- Which session-local task (a TaskCreate id, a TodoWrite item) each task is.
+  CREATE TABLE task_refs (
+    session  TEXT NOT NULL,
+    local_id TEXT NOT NULL,
+    task_id  INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    PRIMARY KEY (session, local_id)
+  ) WITHOUT ROWID;
+
+  -- How much a memory (a chunk) has been used: reinforced when injected, shown by mem query, or
+  -- confirmed by a later capture. A chunk without a row has its kind's default salience.
+  CREATE TABLE salience (
+    chunk_id     TEXT PRIMARY KEY,
+    salience     REAL NOT NULL,
+    last_used_at INTEGER NOT NULL,
+    uses         INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+
+  -- Links between memories (event ids), e.g. an explicit memory and a capture that describe the
+  -- same thing ('convergent').
+  CREATE TABLE links (
+    a    TEXT NOT NULL,
+    b    TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    at   INTEGER NOT NULL,
+    PRIMARY KEY (a, b, kind)
+  ) WITHOUT ROWID;
+  CREATE INDEX links_b ON links(b);
+
+  -- The files a memory (an event) names, as they were when it was made: their git blob (NULL: the
+  -- file did not exist) and the branch checked out.
+  CREATE TABLE anchors (
+    memory TEXT NOT NULL,
+    path   TEXT NOT NULL,
+    blob   TEXT,
+    branch TEXT,
+    at     INTEGER NOT NULL,
+    PRIMARY KEY (memory, path)
+  ) WITHOUT ROWID;
+  CREATE INDEX anchors_path ON anchors(path);
+
+  -- A session's zero-LLM summary (goal, files, commands, tasks, decisions), built at Stop/SessionEnd.
+  ALTER TABLE sessions ADD COLUMN summary TEXT;
+  CREATE INDEX events_project_type ON events(project, type, time);
+  `,
 ];
 
 export function migrate(db: Db): void {

@@ -10,7 +10,7 @@ import { extractKeywords } from "./keywords.js";
 import { isCompactionAgent, messages, str, type MessageView } from "./messages.js";
 import { structuralEvents } from "./structural.js";
 import { extractTags, withoutTags } from "./tags.js";
-import { changeEvents, replayTasks, type TaskListState } from "./tasks.js";
+import { changeEvents, replayTasks, type TaskChange, type TaskListState } from "./tasks.js";
 
 export interface ExtractOptions {
   /** Session id for the events; defaults to the first `sessionId` in the lines. */
@@ -81,13 +81,13 @@ export function extractFromLines(lines: readonly TranscriptLine[], opts: Extract
   return extractWithTasks(lines, opts).events;
 }
 
-/** The events, and the task-list state after the lines (to resume from at the next incremental read). */
-export function extractWithTasks(lines: readonly TranscriptLine[], opts: ExtractOptions = {}): { events: CapturedEvent[]; tasks: TaskListState } {
+/** The events, the task-list state after the lines (to resume from at the next incremental read), and the task changes. */
+export function extractWithTasks(lines: readonly TranscriptLine[], opts: ExtractOptions = {}): { events: CapturedEvent[]; tasks: TaskListState; changes: TaskChange[] } {
   const session = opts.session ?? sessionOf(lines);
   const { state, changes } = replayTasks(lines, opts.tasksFrom);
   const all = [...structuralEvents(lines, { session }), ...changeEvents(changes, session), ...textEvents(lines, session, opts.minConfidence ?? 0)];
   const seen = new Set<string>();
-  return { events: all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))), tasks: state };
+  return { events: all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))), tasks: state, changes };
 }
 
 export { structuralEvents } from "./structural.js";

@@ -1,0 +1,32 @@
+import { reinforced, type SalienceConfig, type SalienceSubject, type Use } from "../memory/salience.js";
+import type { Clean } from "../redact/clean.cjs";
+import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
+
+/** The recorded use of each of `ids` (chunk ids) that has one. */
+export function usesOf(db: Db, ids: readonly string[]): Map<string, Use> {
+  const out = new Map<string, Use>();
+  const get = prepared(db, "SELECT salience, last_used_at AS lastUsedAt, uses FROM salience WHERE chunk_id = ?");
+  for (const id of new Set(ids)) {
+    const u = get.get(id) as Use | undefined;
+    if (u) out.set(id, u);
+  }
+  return out;
+}
+
+/**
+ * Reinforces memories (chunk ids, known before or after they are chunked): × reinforce, capped at
+ * 1, clock restarted. Ids are hashes, so nothing but numbers and the id is written.
+ */
+export function reinforce(db: Db, items: readonly (SalienceSubject & { id: Clean<string> })[], now: number, cfg?: SalienceConfig): void {
+  if (items.length === 0) return;
+  const uses = usesOf(db, items.map((i) => i.id));
+  const put = prepared(db, "INSERT INTO salience (chunk_id, salience, last_used_at, uses) VALUES (?, ?, ?, ?) ON CONFLICT (chunk_id) DO UPDATE SET salience = excluded.salience, last_used_at = excluded.last_used_at, uses = excluded.uses");
+  db.transaction(() => {
+    for (const i of items) {
+      const u = reinforced(i, uses.get(i.id), now, cfg);
+      uses.set(i.id, u);
+      put.run(i.id, u.salience, u.lastUsedAt, u.uses);
+    }
+  })();
+}
