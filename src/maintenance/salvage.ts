@@ -98,7 +98,7 @@ function asRoot(r: Row): SalvagedRoot | undefined {
 /** The columns of each table, in schema order, to read a raw record by. */
 const SHAPES = {
   events: ["id", "project", "session", "type", "time", "files", "text", "metadata", "chunked"],
-  sessions: ["session", "project", "transcript_path", "offset", "task_state", "started_at", "ended_at", "end_reason", "updated_at"],
+  sessions: ["session", "project", "transcript_path", "offset", "task_state", "started_at", "ended_at", "end_reason", "updated_at", "summary"],
   sources: ["id", "project", "path", "kind", "tier", "size", "mtime_ms", "content_hash", "metadata", "indexed_at"],
   roots: ["project", "path", "added_at"],
 } as const;
@@ -112,8 +112,8 @@ function rawOf<T>(records: RawRecord[], table: keyof typeof SHAPES, check: (r: R
   for (const rec of records) {
     const rowTable = rec.rowid !== undefined;
     if (rowTable !== (table !== "roots")) continue;
-    // events rows written before migration 2 have no `chunked` column
-    if (rec.values.length !== cols.length && !(table === "events" && rec.values.length === cols.length - 1)) continue;
+    // Rows written before a column was added (events before `chunked`, sessions before `summary`) are one short.
+    if (rec.values.length !== cols.length && !((table === "events" || table === "sessions") && rec.values.length === cols.length - 1)) continue;
     if (table === "roots" && !(int(rec.values[2]) && (rec.values[2] as number) > 1e11)) continue; // not an index of (…, rowid)
     const row = check(named(cols, rec.values));
     if (row !== undefined) out.push(row);

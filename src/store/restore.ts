@@ -28,6 +28,7 @@ export interface RestoredSession {
   ended_at: number | null;
   end_reason: string | null;
   updated_at: number;
+  summary?: string | null;
 }
 
 /** Returns how many events were written (an id already there is kept). */
@@ -38,9 +39,9 @@ export function restoreEvents(db: Db, events: Clean<RestoredEvent[]>): number {
 
 export function restoreSessions(db: Db, sessions: Clean<RestoredSession[]>): number {
   const ins = db.prepare(
-    "INSERT OR IGNORE INTO sessions (session, project, transcript_path, offset, task_state, started_at, ended_at, end_reason, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR IGNORE INTO sessions (session, project, transcript_path, offset, task_state, started_at, ended_at, end_reason, updated_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  return db.transaction(() => sessions.reduce((n, s) => n + ins.run(s.session, s.project, s.transcript_path, s.offset, s.task_state, s.started_at, s.ended_at, s.end_reason, s.updated_at).changes, 0))();
+  return db.transaction(() => sessions.reduce((n, s) => n + ins.run(s.session, s.project, s.transcript_path, s.offset, s.task_state, s.started_at, s.ended_at, s.end_reason, s.updated_at, typeof s.summary === "string" ? s.summary : null).changes, 0))();
 }
 
 export function restoreRoots(db: Db, roots: Clean<{ project: string; path: string; added_at: number }[]>): void {

@@ -29,7 +29,7 @@ interface Column {
 
 const TABLES: { table: string; columns: Column[] }[] = [
   { table: "events", columns: [{ name: "text" }, { name: "files", json: true }, { name: "metadata", json: true }] },
-  { table: "sessions", columns: [{ name: "transcript_path" }, { name: "task_state", json: true }, { name: "end_reason" }] },
+  { table: "sessions", columns: [{ name: "transcript_path" }, { name: "task_state", json: true }, { name: "end_reason" }, { name: "summary", json: true }] },
   { table: "chunks", columns: [{ name: "text" }, { name: "heading" }, { name: "kind" }, { name: "tags", json: true }, { name: "metadata", json: true }] },
   { table: "sources", columns: [{ name: "metadata", json: true }] },
   { table: "runs", columns: [{ name: "summary", json: true }] },
