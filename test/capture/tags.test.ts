@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { extractTags, withoutTags } from "../../src/capture/extract/tags.js";
 import { extractFromLines } from "../../src/capture/extract/index.js";
+import { sameStatement } from "../../src/capture/extract/same.js";
 
 const kinds = (text: string) => extractTags(text).map((t) => [t.type, t.text]);
 
@@ -46,6 +47,18 @@ describe("[MEMORY: kind] tags", () => {
     ];
     const ev = extractFromLines(lines);
     assert.deepEqual(ev.map((e) => [e.type, e.confidence, e.metadata.source]), [["decision", 1, "tag"]]);
+  });
+
+  test("a tag and the sentence beside it that restates it are one memory; a different decision beside a tag is kept", () => {
+    const msg = (text: string) => [{ type: "assistant", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", uuid: "u2", message: { role: "assistant", content: [{ type: "text", text }] } }];
+    const same = extractFromLines(msg("We chose SQLite over Postgres because it needs no server.\n[MEMORY: decision] Chose SQLite over Postgres: no server to run."));
+    assert.deepEqual(same.map((e) => [e.type, e.metadata.source]), [["decision", "tag"]]);
+    const other = extractFromLines(msg("We decided to use pnpm instead of npm because of the lockfile.\n[MEMORY: decision] Chose SQLite over Postgres: no server to run."));
+    assert.deepEqual(other.map((e) => [e.type, e.metadata.source]).sort(), [["decision", "keyword"], ["decision", "tag"]]);
+  });
+  test("sameStatement: content words overlap by half or more", () => {
+    assert.ok(sameStatement("We chose SQLite over Postgres because it needs no server.", "Chose SQLite over Postgres: no server to run."));
+    assert.ok(!sameStatement("Fix the login bug", "Refactor the logout page"));
   });
 
   test("user prompts are scanned; injected and meta user content is not", () => {

@@ -9,6 +9,7 @@ import type { CapturedEvent, TranscriptLine } from "../types.js";
 import { extractKeywords } from "./keywords.js";
 import { isCompactionAgent, messages, str, type MessageView } from "./messages.js";
 import { structuralEvents } from "./structural.js";
+import { sameStatement } from "./same.js";
 import { extractTags, withoutTags } from "./tags.js";
 import { changeEvents, replayTasks, type TaskChange, type TaskListState } from "./tasks.js";
 
@@ -57,12 +58,15 @@ function textEvents(lines: readonly TranscriptLine[], sess: string, min: number)
         if (m.agentId) md.agentId = m.agentId;
         return md;
       };
-      for (const t of extractTags(text)) {
+      const tags = extractTags(text);
+      for (const t of tags) {
         out.push({ id: contentId("tag", sess, t.type, t.text), type: t.type, time: m.time, session: sess,
           files: mentionedFiles(t.text), text: t.text, confidence: 1, metadata: meta({ source: "tag" }) });
       }
       for (const k of extractKeywords(withoutTags(text), m.role)) {
         if (k.confidence < min) continue;
+        // The sentence beside a tag that restates it is the same memory: the tag says it better.
+        if (tags.some((t) => sameStatement(t.text, k.text))) continue;
         out.push({ id: contentId("kw", sess, k.type, k.text), type: k.type, time: m.time, session: sess,
           files: mentionedFiles(k.text), text: k.text, confidence: k.confidence, metadata: meta({ source: "keyword", marker: k.marker }) });
       }
