@@ -1,4 +1,6 @@
 import { createReadStream } from "node:fs";
+import { salienceConfig } from "../memory/salience.js";
+import { reinforceChunks } from "../store/salience.js";
 import { field, prose } from "../render/line.js";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
@@ -93,6 +95,7 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
       rrfK: q.rrfK,
       weights: q.weights,
       dedupeThreshold: q.dedupeThreshold,
+      salience: { now: Date.now(), config: salienceConfig(app.config.salience) },
     },
   };
 }
@@ -114,9 +117,24 @@ function human(r: SearchResult, i: number, root: string | undefined, explain: bo
     const legs = Object.entries(r.legs)
       .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)
       .join(", ");
-    lines.push(`   fused ${r.score.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
+    const fused = r.salience?.rrf ?? r.score;
+    lines.push(`   fused ${fused.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
+    if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused × ${r.salience.factor.toFixed(3)} (${explainSalience(r)})`);
   }
   return lines.join("\n");
+}
+
+/** `salience 0.94 = decision default 1.00, used 2×, last 12 h ago (× 0.94 decay); weight 0.25` */
+function explainSalience(r: SearchResult): string {
+  const s = r.salience!;
+  const what = s.source === "markdown" ? `${s.tier ?? "warm"} note` : field(r.kind, 30);
+  const parts = [`salience ${s.value.toFixed(2)} = ${what} default ${s.base.toFixed(2)}`];
+  if (s.uses > 0) parts.push(`used ${s.uses}× (stored ${s.stored.toFixed(2)})`);
+  if (s.decay < 1) parts.push(`${s.hours < 48 ? `${s.hours.toFixed(0)} h` : `${(s.hours / 24).toFixed(0)} d`} since last use: × ${s.decay.toFixed(3)}`);
+  else parts.push(s.hours > 0 ? "notes do not decay" : "used just now");
+  if (s.floored) parts.push("held at the floor of an immortal kind");
+  if (s.stale) parts.push("possibly outdated: × stale penalty");
+  return parts.join(", ");
 }
 
 async function* batchLines(source: string): AsyncGenerator<string> {
@@ -167,6 +185,8 @@ export const queryCommand: Command = {
       } else {
         process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain)).join("\n\n")}\n`);
       }
+      // What was shown was used: it is reinforced (salience × reinforce, its clock restarted).
+      reinforceChunks(app.db, res.results.map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
       return EXIT.ok;
     } finally {
       await app.close();

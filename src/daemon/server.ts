@@ -8,7 +8,7 @@ import { embedStep } from "../../indexer/embed-step.js";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
-import { memoriesForPrompt, recordInjected } from "../inject/for-prompt.js";
+import { memoriesForPrompt, recordDelivered } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
@@ -125,7 +125,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
-        if (found) delivered(() => recordInjected(app.db, session, found.ids, Date.now()));
+        if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now()));
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {

@@ -1,6 +1,6 @@
 import { openApp } from "../app.js";
 import { cleanText } from "../redact/clean.cjs";
-import { memoriesForPrompt, recordInjected, type PromptRequest } from "../inject/for-prompt.js";
+import { memoriesForPrompt, recordDelivered, type PromptRequest } from "../inject/for-prompt.js";
 import type { HookIO } from "./run.js";
 
 /** The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. */
@@ -9,7 +9,7 @@ export async function localMemories(req: PromptRequest, io: HookIO): Promise<str
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
     const found = await memoriesForPrompt(ctx, req, "bm25");
-    if (found) recordInjected(app.db, cleanText(req.session), found.ids, (io.now ?? Date.now)());
+    if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, (io.now ?? Date.now)());
     return found?.text;
   } finally {
     await app.close();

@@ -1,7 +1,9 @@
 import type { Selected, Unhealthy } from "../embed/chain.js";
 import type { Config } from "../config/config.js";
 import { redact } from "../redact/redact.cjs";
-import { cleanText } from "../redact/clean.cjs";
+import { cleanText, type Clean } from "../redact/clean.cjs";
+import { salienceConfig } from "../memory/salience.js";
+import { reinforceChunks } from "../store/salience.js";
 import { injectedIn, recordInjected } from "../store/injections.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
@@ -45,10 +47,17 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   const q = ctx.config.query;
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience) } },
   );
   const seen = injectedIn(ctx.db, cleanText(req.session));
   return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
 }
 
-export { recordInjected };
+/**
+ * What the caller does once the injection reached the hook: the chunks count as injected into the
+ * session (not again before its context is reset) and as used (reinforced).
+ */
+export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number): void {
+  recordInjected(db, session, ids, now);
+  reinforceChunks(db, ids, now, salienceConfig(config.salience));
+}

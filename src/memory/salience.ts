@@ -55,6 +55,11 @@ export const DEFAULT_SALIENCE: SalienceConfig = {
   defaults: SALIENCE_DEFAULTS,
 };
 
+/** The model's configuration from config.json's `salience` section (kind defaults as shipped). */
+export function salienceConfig(c: Omit<SalienceConfig, "defaults">): SalienceConfig {
+  return { ...c, defaults: SALIENCE_DEFAULTS };
+}
+
 /** Kinds that never decay below the floor. */
 export const IMMORTAL: ReadonlySet<string> = new Set(["decision", "rejected"]);
 

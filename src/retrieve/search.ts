@@ -8,7 +8,11 @@ import { vectorTableName, type VectorHit, type VectorStore } from "../store/vect
 import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, type Filters } from "./filters.js";
-import { rrf, type Leg, type LegHit, type LegRank } from "./rrf.js";
+import { rrf, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
+import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
+import { subjectOfChunk } from "../memory/subject.js";
+import type { SalienceConfig } from "../memory/salience.js";
+import { usesOf } from "../store/salience.js";
 
 export type Mode = "hybrid" | "bm25" | "vector";
 
@@ -26,6 +30,12 @@ export interface SearchOptions {
    * prompt hook has no use for the warning and skips the counting.
    */
   checkCoverage?: boolean;
+  /**
+   * Ranks fused results by effective salience too (src/retrieve/salience-rank.ts): the clock and the
+   * model's configuration; `stale` says which chunks are about files that changed since. Without
+   * it, the fused order stands.
+   */
+  salience?: { now: number; config: SalienceConfig; stale?: (id: string) => boolean };
   /**
    * How long the vector leg may take, from the start of the search; past it the answer comes from
    * BM25 alone, with a warning (the prompt hook's daemon: a slow or busy embedder must not cost
@@ -64,6 +74,8 @@ export interface SearchResult {
   legs: { bm25?: LegRank; vector?: LegRank };
   /** Ids of near-duplicate chunks collapsed into this one. */
   duplicates: string[];
+  /** How salience moved the fused score (when the search ranked by it): `score` = rrf × factor. */
+  salience?: Ranked["salience"] & { rrf: number };
 }
 
 export interface SearchResponse {
@@ -111,8 +123,11 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   return { hits, info, ...(warning ? { warning } : {}) };
 }
 
-function toResult(row: ChunkRow, score: number, legs: SearchResult["legs"], duplicates: string[]): SearchResult {
+function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): SearchResult {
+  const score = f.score;
+  const legs = f.legs;
   return {
+    ...("salience" in f ? { salience: { ...f.salience, rrf: f.rrf } } : {}),
     id: row.id,
     text: row.text,
     path: row.path,
@@ -130,7 +145,12 @@ function toResult(row: ChunkRow, score: number, legs: SearchResult["legs"], dupl
   };
 }
 
-/** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF, near-duplicates collapsed. */
+function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<SearchOptions["salience"]>): SalienceInputs {
+  const uses = usesOf(db, [...rows.keys()]);
+  return { now: s.now, config: s.config, subject: (id) => subjectOfChunk(rows.get(id)!), use: (id) => uses.get(id), ...(s.stale ? { stale: s.stale } : {}) };
+}
+
+/** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF (then salience, when asked), near-duplicates collapsed. */
 export async function search(ctx: SearchContext, opts: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const warnings: string[] = [];
@@ -186,8 +206,8 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     }
   }
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
-  const fused = rrf(filtered, opts.rrfK);
+  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, rows, opts.salience)) : rrf(filtered, opts.rrfK);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
-  const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item.score, g.item.legs, g.duplicates));
+  const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };
 }

@@ -1,5 +1,6 @@
 import { reinforced, type SalienceConfig, type SalienceSubject, type Use } from "../memory/salience.js";
-import type { Clean } from "../redact/clean.cjs";
+import { subjectOfChunk } from "../memory/subject.js";
+import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
 
@@ -29,4 +30,15 @@ export function reinforce(db: Db, items: readonly (SalienceSubject & { id: Clean
       put.run(i.id, u.salience, u.lastUsedAt, u.uses);
     }
   })();
+}
+
+/** Reinforces stored chunks by id (what was injected, or shown by `mem query`); ids not stored are skipped. */
+export function reinforceChunks(db: Db, ids: readonly string[], now: number, cfg?: SalienceConfig): void {
+  const row = prepared(db, "SELECT id, kind, path, tier, date, metadata FROM chunks WHERE id = ?");
+  const items: (SalienceSubject & { id: Clean<string> })[] = [];
+  for (const id of new Set(ids)) {
+    const r = row.get(id) as { id: string; kind: string; path: string; tier: string | null; date: string | null; metadata: string } | undefined;
+    if (r) items.push({ ...subjectOfChunk(r), id: asStored(r.id) });
+  }
+  reinforce(db, items, now, cfg);
 }

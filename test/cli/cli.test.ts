@@ -333,7 +333,10 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(top.date, "2024-03-05");
     assert.equal(top.legs.bm25.rank, 1);
     assert.equal(top.legs.vector.rank, 1);
-    assert.ok(Math.abs(top.score - 2 / 61) < 1e-12);
+    assert.ok(Math.abs(top.salience.rrf - 2 / 61) < 1e-12, "the fused score: both legs at rank 1");
+    assert.ok(Math.abs(top.score - top.salience.rrf * top.salience.factor) < 1e-12, "the score is the fused score times the salience factor");
+    assert.equal(top.salience.source, "markdown");
+    assert.equal(top.salience.base, 0.8, "a warm note's salience");
     assert.ok(out.results.slice(1).every((x: { legs: object }) => !("bm25" in x.legs) && "vector" in x.legs));
 
     const filtered = await mem(["query", "timeout", "--json", "--path", "sessions/**", "--k", "5", "--mode", "bm25"], { home, env, cwd: proj });
@@ -349,8 +352,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.stderr, "");
     const blocks = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
-    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 0\.03279 = bm25 #1 \([\d.e+-]+\), vector #1 \([\d.]+\)$/);
-    assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.0\d+ = vector #2 \([\d.]+\)$/);
+    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 0\.03279 = bm25 #1 \([\d.e+-]+\), vector #1 \([\d.]+\)\n {3}score 0\.03\d+ = fused × 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*\)$/);
+    assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.0\d+ = vector #2 \([\d.]+\)\n {3}score [^\n]+$/);
   });
 
   test("--batch FILE and --batch - answer one JSON line per query; malformed lines get an error object", async () => {
