@@ -1,44 +1,46 @@
-import { isAbsolute, relative } from "node:path";
 import { isOpenTask } from "../capture/extract/tasks.js";
+import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
 import { field, prose } from "../render/line.js";
+import { ago, shortSession } from "./render.js";
+import { decisionSections, type BriefDecision } from "./sections/decisions.js";
+import { inPlaySection, type InPlay } from "./sections/in-play.js";
+import { lastSessionSection, recentWorkSection, type LastSession, type RecentEvent } from "./sections/last-session.js";
+import { noteSections, type HotNote } from "./sections/notes.js";
+import type { Section } from "./sections/section.js";
 
 /**
- * The SessionStart briefing: a projection of stored events, task lists and hot-tier memory into
- * compact markdown within a budget, inside the briefing frame. Every stored value is rendered by
- * render/line.ts (one line, markup defused), so a captured path or text can never add a section,
- * an item or an instruction of its own. Pure: everything, the clock included, comes in as input.
+ * The SessionStart briefing: a projection of the project's memory within a budget, inside the
+ * briefing frame. Sections in priority order: open tasks; decisions, rejected approaches and
+ * learned facts (all of them, by salience, not a window of recent events); what the last session
+ * was doing and where it stopped; the hot-tier notes of the project and of the user-global memory;
+ * memories about the files in play. Every stored value is rendered by render/line.ts (one line,
+ * markup defused), so nothing stored can add a section, an item or an instruction of its own.
+ * Pure: everything, the clock included, comes in as input.
  */
 export interface BriefTask {
   content: string;
   status: string;
+  /** The session that created it. */
   session: string;
-  updatedAt: string;
-}
-
-export interface BriefEvent {
-  type: string;
-  text: string;
-  time: string;
-  session: string;
-  files: string[];
-  confidence?: number;
-}
-
-export interface HotNote {
-  /** identity | state | references */
-  layout: string;
-  path: string;
-  text: string;
+  /** ISO time, or ms. */
+  updatedAt: string | number;
 }
 
 export interface BriefingInput {
   source: string;
   now: number;
-  tasks: BriefTask[];
-  events: BriefEvent[];
-  hot: HotNote[];
   budgetTokens: number;
+  /** Open tasks (a pre-rendered section takes their place when given). */
+  tasks: BriefTask[];
+  tasksSection?: Section;
+  decisions: BriefDecision[];
+  lastSession?: LastSession;
+  /** Recent work events, shown when no session summary exists yet. */
+  recent?: RecentEvent[];
+  hot: HotNote[];
+  inPlay?: InPlay;
+  salience?: SalienceConfig;
   /** The project's directory: paths under it are shown relative to it. */
   root?: string;
   /**
@@ -53,80 +55,57 @@ export const MIN_DECISION_CONFIDENCE = 0.6;
 /** Claude Code moves hook output above 10,000 characters to a file. */
 const HARD_CAP_CHARS = 9_000;
 
-const short = (session: string) => field(session.slice(0, 8));
-const day = (iso: string) => field(iso.slice(0, 10));
+/** One line after the frame: the most accurate capture layer is the one the model writes itself. */
+export const TAG_HINT = "To keep something for later sessions, write `[MEMORY: decision|rejected|learned|preference|task] text` on a line of its own.";
 
-function ago(iso: string, now: number): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return "";
-  const h = Math.max(0, (now - t) / 3_600_000);
-  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
+function tasksSection(tasks: BriefTask[], now: number): Section {
+  const open = tasks.filter(isOpenTask);
+  return { title: "Open tasks", items: open.map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${ago(t.updatedAt, now)}, session ${shortSession(t.session)})`) };
 }
-
-/** A path as the briefing shows it: relative to the project's directory when it lies under it; one line. */
-function shown(path: string, root: string | undefined): string {
-  if (!root || !isAbsolute(path)) return field(path);
-  const rel = relative(root, path);
-  return field(rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path);
-}
-
-/** Lines in first-seen order, a repeated one once with its count. */
-function counted(lines: string[]): string[] {
-  const n = new Map<string, number>();
-  for (const l of lines) n.set(l, (n.get(l) ?? 0) + 1);
-  return [...n].map(([l, k]) => (k > 1 ? `${l} (×${k})` : l));
-}
-
 
 export function buildBriefing(input: BriefingInput): string | undefined {
-  const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS) - frameOverhead(BRIEFING);
-  const sections: { title: string; items: string[] }[] = [];
-  const open = input.tasks.filter(isOpenTask);
-  sections.push({
-    title: "Open tasks",
-    items: open.map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),
-  });
-  const byType = (types: string[], min = 0) =>
-    input.events
-      .filter((e) => types.includes(e.type) && (e.confidence ?? 1) >= min)
-      .sort((a, b) => (b.confidence ?? 1) - (a.confidence ?? 1) || b.time.localeCompare(a.time));
-  sections.push({ title: "Decisions", items: byType(["decision", "preference"], MIN_DECISION_CONFIDENCE).map((e) => `- ${prose(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
-  sections.push({ title: "Rejected approaches", items: byType(["rejected"], MIN_DECISION_CONFIDENCE).map((e) => `- ${prose(e.text, 240)} (${day(e.time)}, session ${short(e.session)})`) });
-  sections.push({ title: "Learned", items: byType(["learned"], 0.8).map((e) => `- ${prose(e.text, 240)} (${day(e.time)})`) });
+  const sections: Section[] = [input.tasksSection ?? tasksSection(input.tasks, input.now)];
+  sections.push(...decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE));
+  if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
+  else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));
+  sections.push(...noteSections(input.hot, input.root));
+  const play = input.inPlay && inPlaySection(input.inPlay, input.now, input.root);
+  if (play) sections.push(play);
+  return assemble(sections, Math.min(input.budgetTokens * 4, HARD_CAP_CHARS), input.redact ?? ((x) => x));
+}
 
-  const recent = input.events.filter((e) => e.type === "file_modified" || e.type === "error" || e.type === "command_run").sort((a, b) => b.time.localeCompare(a.time));
-  const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files.map((f) => shown(f, input.root))))].slice(0, 15);
-  const work: string[] = [];
-  const last = recent[0];
-  if (last) work.push(`- Last activity ${ago(last.time, input.now)} (session ${short(last.session)})`);
-  if (files.length > 0) work.push(`- Files modified: ${files.join(", ")}`);
-  work.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${prose(e.text, 200)} (${day(e.time)})`)).slice(0, 3));
-  sections.push({ title: "Recent work", items: work });
-  for (const h of input.hot) sections.push({ title: `From ${shown(h.path, input.root)}`, items: [prose(h.text, 800)] });
-
-  const r = input.redact ?? ((x: string) => x);
-  for (const sec of sections) {
-    sec.title = r(sec.title);
-    sec.items = sec.items.map(r);
-  }
+/**
+ * Fits sections into `budget` characters, in order: a section's items while they fit, then its
+ * "more" line for what did not; a section with no room for its heading and one item is left out.
+ * Each title and item is redacted on its own. Undefined when nothing is left to show.
+ */
+export function assemble(sections: readonly Section[], budget: number, redact: (s: string) => string): string | undefined {
+  const room = budget - frameOverhead(BRIEFING) - TAG_HINT.length - 1;
   const out: string[] = [];
   let used = 0;
-  let any = false;
   for (const s of sections) {
     if (s.items.length === 0) continue;
-    const head = `\n## ${s.title}`;
-    if (used + head.length + 40 > budget) break;
+    const head = `${out.length > 0 ? "\n" : ""}## ${redact(s.title)}`;
+    const items = s.items.map(redact);
+    const moreLine = (n: number) => (s.more && n > 0 ? redact(s.more(n)) : undefined);
+    if (used + head.length + 1 + Math.min(items[0]!.length, 80) > room) continue;
     const kept: string[] = [];
-    let size = head.length;
-    for (const item of s.items) {
-      if (used + size + item.length + 1 > budget) break;
+    let size = head.length + 1;
+    const reserve = s.more ? (moreLine(items.length + (s.hidden ?? 0))?.length ?? 0) + 1 : 0;
+    for (const [i, item] of items.entries()) {
+      const last = i === items.length - 1 && !(s.hidden ?? 0);
+      if (used + size + item.length + 1 + (last ? 0 : reserve) > room) break;
       kept.push(item);
       size += item.length + 1;
     }
     if (kept.length === 0) continue;
-    out.push(...(out.length > 0 ? [head] : [head.slice(1)]), ...kept);
+    const more = moreLine(items.length - kept.length + (s.hidden ?? 0));
+    if (more) {
+      kept.push(more);
+      size += more.length + 1;
+    }
+    out.push(head, ...kept);
     used += size;
-    any = true;
   }
-  return any ? framed(BRIEFING, out) : undefined;
+  return out.length > 0 ? `${framed(BRIEFING, out)}\n${TAG_HINT}` : undefined;
 }

@@ -3,7 +3,7 @@ import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { truncateDeep } from "../util/json-depth.cjs";
-import { extractFromLines, extractWithTasks } from "./extract/index.js";
+import { extractFromLines, extractWithTasks, userPrompts } from "./extract/index.js";
 import { afterCapture } from "./after.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
@@ -60,6 +60,8 @@ export interface TranscriptCapture {
   events: number;
   /** Why the transcript was not read (not a regular file, unreadable): for the hook's log. */
   warning?: string;
+  /** What the user typed in the lines read (redacted): the session's goal is its first prompts. */
+  prompts: Clean<string[]>;
 }
 
 /**
@@ -84,7 +86,8 @@ export function captureTranscript(db: Db, project: Clean<string>, key: string, t
   const extra = lastMessage ? textEvents(cleanText(lastMessage), cleanText(session), new Date(now).toISOString()) : [];
   const events = capture(db, project, session, now, lines, extra);
   if (storedPath && nextOffset !== undefined) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
-  return warning ? { events, warning: cleanText(warning) } : { events };
+  const prompts = clean(userPrompts(lines).slice(0, 4));
+  return warning ? { events, warning: cleanText(warning), prompts } : { events, prompts };
 }
 
 /** Tag and keyword events of one assistant message, with the same ids the transcript path gives. */

@@ -3,6 +3,7 @@ import { openApp } from "../app.js";
 import { MIN_DECISION_CONFIDENCE } from "../brief/briefing.js";
 import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
+import { updateSessionSummary } from "../capture/session-summary.js";
 import { resolveProject } from "../project/identity.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
@@ -43,9 +44,10 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
     const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
     // A subagent's transcript gets its own offset row; its events still belong to the session.
     const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
-    const { warning } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
+    const { warning, prompts } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
     if (warning) hookLog(io.env, `${sub ? "subagent-stop" : "stop"}: ${warning}`);
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now); // searchable by BM25 at once
+    if (!sub) updateSessionSummary(app.db, project, session, now, prompts);
   } finally {
     await app.close();
   }
@@ -91,6 +93,7 @@ export async function sessionEnd(payload: Payload, io: HookIO): Promise<undefine
     const transcript = str(payload, "transcript_path");
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
     sessions.end(session, cleanText(str(payload, "reason") ?? "other"), now);
+    updateSessionSummary(app.db, project, session, now);
   } finally {
     await app.close();
   }

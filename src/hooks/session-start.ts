@@ -1,11 +1,10 @@
 import { openApp } from "../app.js";
-import { buildBriefing, type BriefTask } from "../brief/briefing.js";
-import { listTasks } from "../capture/extract/tasks.js";
+import { buildBriefing } from "../brief/briefing.js";
+import { gatherBriefing } from "../brief/gather.js";
 import { captureTranscript } from "../capture/record.js";
 import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
-import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
@@ -31,23 +30,8 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
       if (warning) hookLog(io.env, `session-start: ${warning}`);
     }
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
-
-    // Open tasks: this session's list after a compaction or resume, else the latest session that has one.
-    const tasks: BriefTask[] = [];
-    const candidates = source === "compact" || source === "resume" ? [sessions.get(session)] : sessions.recent(project, 10).filter((r) => r.session !== session);
-    for (const row of candidates) {
-      const state = sessions.taskState(row);
-      if (!row || !state) continue;
-      const list = listTasks(state);
-      if (list.length === 0) continue;
-      tasks.push(...list.map((t) => ({ content: t.content, status: t.status, session: row.session, updatedAt: t.updatedAt })));
-      break;
-    }
-    const events = new EventStore(app.db).recent(project, { types: ["decision", "rejected", "learned", "preference", "file_modified", "error", "command_run"], limit: 300 });
-    const hot = app.db
-      .prepare("SELECT path, text, json_extract(metadata, '$.layout') AS layout FROM chunks WHERE project = ? AND tier = 'hot' ORDER BY path, seq LIMIT 6")
-      .all(project) as { path: string; text: string; layout: string }[];
-    return buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS, redact: (s) => redact(s).text, ...(root ? { root } : {}) });
+    const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS });
+    return buildBriefing({ ...input, redact: (s) => redact(s).text });
   } finally {
     await app.close();
   }

@@ -116,6 +116,22 @@ export class EventStore {
     );
   }
 
+  /**
+   * Every decision-like memory of a project (decision, rejected, learned, preference) at or above
+   * the confidence its kind needs, whatever its age: the briefing projects over all of them.
+   */
+  decisionsOf(project: string, minConfidence: Record<string, number>): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[] }[]> {
+    const types = Object.keys(minConfidence);
+    const rows = this.db
+      .prepare(`SELECT id, type, text, time, coalesce(session, '') AS session, files, json_extract(metadata, '$.confidence') AS confidence FROM events WHERE project = ? AND type IN (${types.map(() => "?").join(", ")})`)
+      .all(project, ...types) as { id: string; type: string; text: string; time: string; session: string; files: string; confidence: number | null }[];
+    return asStored(
+      rows
+        .filter((r) => (r.confidence ?? 1) >= (minConfidence[r.type] ?? 0))
+        .map((r) => ({ id: r.id, type: r.type, text: r.text, time: r.time, session: r.session, files: JSON.parse(r.files) as string[] })),
+    );
+  }
+
   count(project?: string): number {
     return project === undefined
       ? (this.db.prepare("SELECT count(*) FROM events").pluck().get() as number)

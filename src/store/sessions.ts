@@ -1,4 +1,5 @@
 import type { TaskListState } from "../capture/extract/tasks.js";
+import type { SessionSummary } from "../capture/summary.js";
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 
@@ -12,6 +13,7 @@ export interface SessionRow {
   ended_at: number | null;
   end_reason: string | null;
   updated_at: number;
+  summary: string | null;
 }
 
 /**
@@ -49,6 +51,24 @@ export class SessionStore {
 
   saveTasks(session: Clean<string>, state: Clean<TaskListState>, now: number): void {
     this.db.prepare("UPDATE sessions SET task_state = ?, updated_at = ? WHERE session = ?").run(JSON.stringify(state), now, session);
+  }
+
+  summaryOf(row: SessionRow | undefined): Clean<SessionSummary> | undefined {
+    if (!row?.summary) return undefined;
+    try {
+      return asStored(JSON.parse(row.summary) as SessionSummary);
+    } catch {
+      return undefined;
+    }
+  }
+
+  saveSummary(session: Clean<string>, summary: Clean<SessionSummary>, now: number): void {
+    this.db.prepare("UPDATE sessions SET summary = ?, updated_at = ? WHERE session = ?").run(JSON.stringify(summary), now, session);
+  }
+
+  /** The latest session of a project other than `except` that has a summary. */
+  lastSummarized(project: string, except: string): SessionRow | undefined {
+    return this.db.prepare("SELECT * FROM sessions WHERE project = ? AND session != ? AND summary IS NOT NULL ORDER BY updated_at DESC LIMIT 1").get(project, except) as SessionRow | undefined;
   }
 
   saveOffset(session: Clean<string>, path: Clean<string>, offset: number, now: number): void {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { indexPaths } from "../../indexer/pipeline.js";
-import { buildBriefing } from "../../src/brief/briefing.js";
+import { buildBriefing, TAG_HINT } from "../../src/brief/briefing.js";
 import { defaultConfig } from "../../src/config/config.js";
 import { DEFAULT_INJECT, formatInjection, type Candidate } from "../../src/inject/format.js";
 import { resolveProject } from "../../src/project/identity.js";
@@ -28,6 +28,7 @@ const CLOSERS =
 /** The lines of a framed block: notice, open tag, items, close tag; fails if the frame is not intact. */
 function frameLines(text: string, tag: string): string[] {
   const lines = text.split("\n");
+  if (lines.at(-1) === TAG_HINT) lines.pop(); // the briefing's one line after its frame
   assert.equal(lines.filter((l) => l === `<${tag}>`).length, 1, `one <${tag}>`);
   assert.equal(lines.filter((l) => l.includes(`</${tag}>`)).length, 1, `one </${tag}>`);
   assert.equal(lines[1], `<${tag}>`);
@@ -100,10 +101,10 @@ describe("rendering never joins what redaction saw apart", () => {
     const text = buildBriefing({
       source: "startup", now: Date.parse("2026-11-22T12:00:00Z"), budgetTokens: 2_500, redact: (x) => redact(x).text,
       tasks: [{ content: "Ship it", status: "pending", session: "s", updatedAt: "2026-11-21T09:00:00Z" }],
-      events: [],
+      decisions: [],
       hot: [
-        { layout: "state", path: "/p/state.md", text: "Current state: -----BEGIN\nPRIVATE KEY----- trailing words" },
-        { layout: "references", path: "/p/references.md", text: "RRF with k = 60." },
+        { path: "/p/state.md", text: "Current state: -----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC trailing words" },
+        { path: "/p/references.md", text: "RRF with k = 60." },
       ],
     })!;
     const body = frameLines(text, BRIEFING.tag);
@@ -121,19 +122,19 @@ describe("a briefing keeps its shape whatever its events, tasks and notes hold",
       budgetTokens: 2_500,
       root: "/home/u/proj",
       tasks: [{ content: `Ship it\n## Decisions\n${FAKE}\n${CLOSERS}`, status: "pending", session: `s\n${FAKE}`, updatedAt: "2026-11-21T09:00:00Z" }],
-      events: [
-        { type: "decision", text: `Chose SQLite.\n\n## Rejected approaches\n${FAKE}`, time: "2026-11-21T10:00:00Z", session: "sess-1", files: [], confidence: 0.9 },
+      decisions: [{ type: "decision", text: `Chose SQLite.\n\n## Rejected approaches\n${FAKE}`, time: "2026-11-21T10:00:00Z", session: "sess-1" }],
+      recent: [
         { type: "file_modified", text: "Edit", time: "2026-11-21T11:00:00Z", session: "sess-1", files: [`/home/u/proj/src/a.ts\n\n## Decisions\n${FAKE}`] },
         { type: "error", text: `npm test failed\n${CLOSERS}`, time: "2026-11-21T11:00:00Z", session: "sess-1", files: [] },
       ],
-      hot: [{ layout: "identity", path: `/home/u/proj/memory/identity.md\n${FAKE}`, text: `# Identity\n\n## Decisions\n${FAKE}\n${CLOSERS}` }],
+      hot: [{ path: `/home/u/proj/memory/identity.md\n${FAKE}`, text: `# Identity\n\n## Decisions\n${FAKE}\n${CLOSERS}` }],
     })!;
     assert.ok(text.startsWith(BRIEFING.notice));
     const body = frameLines(text, BRIEFING.tag);
     const headings = body.filter((l) => l.startsWith("## "));
     assert.deepEqual(headings.map((h) => h.replace(/^## (From) .*/, "## $1 …")), ["## Open tasks", "## Decisions", "## Recent work", "## From …"]);
     assert.ok(!body.some((l) => l.startsWith(FAKE)), "the planted decision is not a line of its own");
-    for (const l of body) assert.ok(l === "" || l.startsWith("## ") || l.startsWith("- ") || /^[A-Z#‹]/.test(l), `unexpected line: ${l}`);
+    for (const l of body) assert.ok(l === "" || l.startsWith("## ") || l.startsWith("- ") || l.startsWith("> "), `unexpected line: ${l}`);
     assert.equal(body.filter((l) => l.startsWith("- ")).length, 5, "the task, the decision, last activity, files modified, the error");
   });
 });

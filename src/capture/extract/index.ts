@@ -44,6 +44,19 @@ function prose(m: MessageView, text: string): string | undefined {
   return text;
 }
 
+/** What the user typed in these lines (prompts, not tool results, injected or meta content), in order. */
+export function userPrompts(lines: readonly TranscriptLine[]): string[] {
+  const out: string[] = [];
+  for (const m of messages(lines)) {
+    if (m.role !== "user") continue;
+    for (const b of m.blocks) {
+      const text = b.type === "text" ? prose(m, str(b.text) ?? "") : undefined;
+      if (text && text.trim() !== "") out.push(text.trim());
+    }
+  }
+  return out;
+}
+
 function textEvents(lines: readonly TranscriptLine[], sess: string, min: number): CapturedEvent[] {
   const out: CapturedEvent[] = [];
   for (const m of messages(lines)) {

@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import { isAbsolute, join, relative } from "node:path";
+import { eventChunkId } from "../../indexer/captured.js";
+import { listTasks } from "../capture/extract/tasks.js";
+import { GLOBAL_PROJECT, type Config } from "../config/config.js";
+import { salienceConfig } from "../memory/salience.js";
+import type { Db } from "../store/db.js";
+import { EventStore } from "../store/events.js";
+import { usesOf } from "../store/salience.js";
+import { SessionStore } from "../store/sessions.js";
+import { MIN_DECISION_CONFIDENCE, type BriefingInput, type BriefTask } from "./briefing.js";
+import type { InPlay } from "./sections/in-play.js";
+import type { HotNote } from "./sections/notes.js";
+
+/**
+ * Reads what the briefing projects, from the stores and from git: tasks, every decision-like
+ * memory with its use, the last session's summary, hot notes of the project and the global
+ * memory, and the memories about the files git says are changed. Bounded work whatever the store
+ * holds (indexed queries; git with a short timeout).
+ */
+export interface BriefingScope {
+  project: string;
+  root: string | undefined;
+  session: string;
+  source: string;
+  now: number;
+  budgetTokens: number;
+}
+
+const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDENCE, preference: MIN_DECISION_CONFIDENCE, rejected: MIN_DECISION_CONFIDENCE, learned: 0.8 };
+const GIT_TIMEOUT_MS = 400;
+
+/** The open tasks: this session's list after a compaction or resume, else the latest session that has one. */
+function tasksOf(sessions: SessionStore, s: BriefingScope): BriefTask[] {
+  const candidates = s.source === "compact" || s.source === "resume" ? [sessions.get(s.session)] : sessions.recent(s.project, 10).filter((r) => r.session !== s.session);
+  for (const row of candidates) {
+    const state = sessions.taskState(row);
+    if (!row || !state) continue;
+    const list = listTasks(state);
+    if (list.length > 0) return list.map((t) => ({ content: t.content, status: t.status, session: row.session, updatedAt: t.updatedAt }));
+  }
+  return [];
+}
+
+function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
+  const rows = db
+    .prepare("SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' ORDER BY project = ?, path, seq LIMIT 24")
+    .all(project, includeGlobal ? GLOBAL_PROJECT : project, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
+  return rows.map((r) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) }));
+}
+
+/** `git status` of the project: its branch and changed files; undefined outside a repository or when git is slow or absent. */
+export function gitInPlay(root: string): { branch?: string; files: string[] } | undefined {
+  const r = spawnSync("git", ["-C", root, "status", "--porcelain=v1", "--branch", "--untracked-files=no"], { encoding: "utf8", timeout: GIT_TIMEOUT_MS, stdio: ["ignore", "pipe", "ignore"] });
+  if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
+  const lines = r.stdout.split("\n").filter(Boolean);
+  const head = lines[0]?.startsWith("## ") ? lines.shift()!.slice(3) : undefined;
+  const branch = head && !head.startsWith("HEAD (no branch)") ? head.split("...")[0]!.replace(/^No commits yet on /, "") : undefined;
+  const files = lines.map((l) => l.slice(3).split(" -> ").at(-1)!.replace(/^"|"$/g, "")).slice(0, 200);
+  return { ...(branch ? { branch } : {}), files };
+}
+
+function inPlay(events: EventStore, project: string, root: string | undefined): InPlay | undefined {
+  if (!root) return undefined;
+  const git = gitInPlay(root);
+  if (!git || git.files.length === 0) return undefined;
+  const changed = new Set(git.files.flatMap((f) => [f, join(root, f)]));
+  const named = (files: readonly string[]) => files.some((f) => changed.has(f) || (isAbsolute(f) && changed.has(relative(root, f))));
+  const memories = events
+    .recent(project, { types: ["decision", "rejected", "learned", "preference", "error"], limit: 5_000 })
+    .filter((e) => named(e.files))
+    .slice(0, 8);
+  return { ...git, memories };
+}
+
+export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
+  const sessions = new SessionStore(db);
+  const events = new EventStore(db);
+  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE);
+  const uses = usesOf(db, decisions.map((d) => eventChunkId(s.project, d.id)));
+  const last = sessions.lastSummarized(s.project, s.session);
+  const summary = sessions.summaryOf(last);
+  const play = inPlay(events, s.project, s.root);
+  return {
+    source: s.source,
+    now: s.now,
+    budgetTokens: s.budgetTokens,
+    tasks: tasksOf(sessions, s),
+    decisions: decisions.map((d) => {
+      const use = uses.get(eventChunkId(s.project, d.id));
+      return { ...d, ...(use ? { use } : {}) };
+    }),
+    ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
+    hot: hotNotes(db, s.project, config.query.includeGlobal),
+    ...(play ? { inPlay: play } : {}),
+    salience: salienceConfig(config.salience),
+    ...(s.root ? { root: s.root } : {}),
+  };
+}

@@ -1,0 +1,29 @@
+import { isAbsolute, relative } from "node:path";
+import { field } from "../render/line.js";
+
+/** Small renderers the briefing's sections share: every value one line (src/render/line.ts). Pure. */
+
+/** The first 8 characters of a session id. */
+export const shortSession = (session: string) => field(session.slice(0, 8));
+
+/** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
+export function ago(time: string | number, now: number): string {
+  const t = typeof time === "number" ? time : Date.parse(time);
+  if (Number.isNaN(t)) return "";
+  const h = Math.max(0, (now - t) / 3_600_000);
+  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
+}
+
+/** A path as the briefing shows it: relative to the project's directory when it lies under it; one line. */
+export function shownPath(path: string, root: string | undefined): string {
+  if (!root || !isAbsolute(path)) return field(path);
+  const rel = relative(root, path);
+  return field(rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path);
+}
+
+/** Lines in first-seen order, a repeated one once with its count. */
+export function counted(lines: string[]): string[] {
+  const n = new Map<string, number>();
+  for (const l of lines) n.set(l, (n.get(l) ?? 0) + 1);
+  return [...n].map(([l, k]) => (k > 1 ? `${l} (×${k})` : l));
+}

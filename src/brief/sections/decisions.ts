@@ -1,0 +1,65 @@
+import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
+import { prose } from "../../render/line.js";
+import { ago, shortSession } from "../render.js";
+import type { Section } from "./section.js";
+
+/**
+ * Decisions, rejected approaches, learned facts and preferences: never dropped by volume. The
+ * projection runs over all of them (not a window of recent events): most salient first (being used
+ * reinforces one; decisions and rejected approaches never fall below the floor), then newest.
+ * The first `full` are shown whole with their provenance; older ones never used are compressed to
+ * a short line; beyond `cap` lines, one line says how many more there are and where to see them.
+ * Pure: salience uses and the clock come in.
+ */
+export interface BriefDecision {
+  type: string;
+  text: string;
+  /** ISO time it was captured. */
+  time: string;
+  session: string;
+  use?: Use;
+  /** "possibly outdated: src/auth.c changed 3 d ago", when its files changed since. */
+  stale?: string;
+}
+
+export interface DecisionLimits {
+  /** Shown whole. */
+  full: number;
+  /** Lines at most, compressed ones included. */
+  cap: number;
+  /** Older than this (days) and never used: compressed. */
+  oldDays: number;
+}
+
+export const DECISION_LIMITS: DecisionLimits = { full: 10, cap: 30, oldDays: 30 };
+
+const TITLES: [string, string[], string][] = [
+  ["Decisions", ["decision", "preference"], "decision"],
+  ["Rejected approaches", ["rejected"], "rejected"],
+  ["Learned", ["learned"], "learned"],
+];
+
+function ranked(items: BriefDecision[], now: number, cfg: SalienceConfig): BriefDecision[] {
+  const score = (d: BriefDecision) => effectiveSalience({ kind: d.type, source: "captured", createdAt: Date.parse(d.time) }, d.use, now, cfg).value;
+  return items
+    .map((d) => ({ d, s: score(d), t: Date.parse(d.time) || 0 }))
+    .sort((a, b) => b.s - a.s || (b.d.use?.uses ?? 0) - (a.d.use?.uses ?? 0) || b.t - a.t)
+    .map((x) => x.d);
+}
+
+export function decisionSections(all: BriefDecision[], now: number, cfg: SalienceConfig, limits: DecisionLimits = DECISION_LIMITS): Section[] {
+  const out: Section[] = [];
+  for (const [title, types, kind] of TITLES) {
+    const list = ranked(all.filter((d) => types.includes(d.type)), now, cfg);
+    const items = list.slice(0, limits.cap).map((d, i) => {
+      const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
+      const stale = d.stale ? ` [${d.stale}]` : "";
+      if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
+      return `- ${prose(d.text, 240)} (${ago(d.time, now)}, session ${shortSession(d.session)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
+    });
+    out.push({ title, items, hidden: list.length - items.length, more: (n) => more(n, kind) });
+  }
+  return out;
+}
+
+const more = (n: number, kind: string) => `- ${n} older ${kind === "learned" ? "learned facts" : kind === "rejected" ? "rejected approaches" : "decisions"}: \`mem list --kind ${kind}\``;

@@ -1,0 +1,9 @@
+/** One section of the briefing, rendered: a title and one-line items. */
+export interface Section {
+  title: string;
+  items: string[];
+  /** Items left out before the budget was applied (over the section's own cap). */
+  hidden?: number;
+  /** The line shown when items were left out (by the cap or the budget), e.g. "- 12 older decisions: `mem list --kind decision`". */
+  more?: (hidden: number) => string;
+}
