@@ -50,8 +50,7 @@ export interface BriefingInput {
   redact?: (s: string) => string;
 }
 
-/** Decisions below this confidence stay out of the briefing ("decided to read the file"). */
-export const MIN_DECISION_CONFIDENCE = 0.6;
+export { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 /** Claude Code moves hook output above 10,000 characters to a file. */
 const HARD_CAP_CHARS = 9_000;
 
@@ -65,7 +64,8 @@ function tasksSection(tasks: BriefTask[], now: number): Section {
 
 export function buildBriefing(input: BriefingInput): string | undefined {
   const sections: Section[] = [input.tasksSection ?? tasksSection(input.tasks, input.now)];
-  sections.push(...decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE));
+  const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE);
+  sections.push(...decided);
   if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
   else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));
   sections.push(...noteSections(input.hot, input.root));

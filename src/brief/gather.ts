@@ -8,7 +8,8 @@ import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
-import { MIN_DECISION_CONFIDENCE, type BriefingInput, type BriefTask } from "./briefing.js";
+import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
+import type { BriefingInput, BriefTask } from "./briefing.js";
 import type { InPlay } from "./sections/in-play.js";
 import type { HotNote } from "./sections/notes.js";
 

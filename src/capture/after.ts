@@ -1,4 +1,5 @@
 import type { Clean } from "../redact/clean.cjs";
+import { confirmByCapture } from "./confirm.js";
 import type { Db } from "../store/db.js";
 import type { TaskChange } from "./extract/tasks.js";
 import type { CapturedEvent } from "./types.js";
@@ -18,6 +19,6 @@ export interface Captured {
   taskChanges: Clean<TaskChange[]>;
 }
 
-export function afterCapture(_db: Db, _c: Captured): void {
-  // The steps are added by the modules that own them (tasks, anchors, convergence).
+export function afterCapture(db: Db, c: Captured): void {
+  confirmByCapture(db, c);
 }

@@ -73,3 +73,6 @@ export interface TaskState {
   /** Time of the line that last changed the task. */
   updatedAt: string;
 }
+
+/** Decision-like events below this confidence are not kept as decisions ("decided to read the file"). */
+export const MIN_DECISION_CONFIDENCE = 0.6;

@@ -1,6 +1,6 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { openApp } from "../app.js";
-import { MIN_DECISION_CONFIDENCE } from "../brief/briefing.js";
+import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
 import { updateSessionSummary } from "../capture/session-summary.js";

@@ -41,7 +41,8 @@ describe("the SessionStart briefing", () => {
   });
 
   test("decisions are never dropped by volume: the most salient first, old unused ones compressed, the rest counted with where to see them", () => {
-    const many = Array.from({ length: 300 }, (_, i) => dec("decision", `Decision number ${i}: ${"use the boring option because it is simpler ".repeat(3)}`, { time: iso((i + 1) * 3 * DAY) }));
+    const words = (i: number) => Array.from({ length: 14 }, (_, j) => `w${i}x${j}`).join(" ");
+    const many = Array.from({ length: 300 }, (_, i) => dec("decision", `Decision number ${i}: use ${words(i)} because it is simpler`, { time: iso((i + 1) * 3 * DAY) }));
     const used = dec("decision", "Chose WAL mode so hooks write while the indexer reads.", { time: iso(200 * DAY), use: { salience: 1, lastUsedAt: NOW - 3_600_000, uses: 4 } });
     const text = buildBriefing(base({ decisions: [...many, used] }))!;
     const items = body(text).filter((l) => l.startsWith("- "));
@@ -52,6 +53,21 @@ describe("the SessionStart briefing", () => {
     const shown = items.filter((l) => /Decision number|WAL/.test(l)).length;
     assert.equal(Number(/^- (\d+) older/.exec(items.at(-1)!)![1]) + shown, 301, "every decision is shown or counted");
     assert.ok(text.length <= 9_000 + TAG_HINT.length + 1);
+  });
+
+  test("a decision captured again is shown once, the most salient of its copies", () => {
+    const text = buildBriefing(
+      base({
+        decisions: [
+          dec("decision", "We chose SQLite over Postgres because it needs no server.", { time: iso(40 * DAY), use: { salience: 1, lastUsedAt: NOW - DAY, uses: 2 } }),
+          dec("decision", "Chose SQLite over Postgres because it needs no server", { time: iso(2 * DAY) }),
+          dec("decision", "Keep WAL mode for the store.", { time: iso(3 * DAY) }),
+        ],
+      }),
+    )!;
+    assert.equal(text.match(/SQLite over Postgres/g)?.length, 1);
+    assert.match(text, /We chose SQLite over Postgres because it needs no server\. \(40 d ago, session sess-123, used 2×\)/);
+    assert.match(text, /Keep WAL mode/);
   });
 
   test("the budget is respected, highest-priority sections first", () => {
@@ -76,7 +92,7 @@ describe("the SessionStart briefing", () => {
       2,
     );
     const text = buildBriefing(base({ root: "/home/u/proj", lastSession: { session: "sess-9876fedc", summary, endReason: "prompt_input_exit" } }))!;
-    assert.match(text, /## Last session \(sess-987, last active 26 h ago\)\n- Goal: “fix the flaky database test”; then “then update the README”\n- Changed: src\/db\.ts\n- Fixed \(failed, then passed\): \$ npm test\n- Still failing when it stopped: \$ npm run lint\n- Decided: Keep the busy timeout at five seconds\.\n- Left 2 task\(s\) open\n- Ended: prompt_input_exit/);
+    assert.match(text, /## Last session \(sess-987, last active 26 h ago\)\n- Goal: “fix the flaky database test”; then “then update the README”\n- Changed: src\/db\.ts\n- Fixed \(failed, then passed\): \$ npm test\n- Still failing when it stopped: \$ npm run lint\n- Made 1 decision\(s\), listed with the others above\n- Left 2 task\(s\) open\n- Ended: prompt_input_exit/);
   });
 
   test("hot notes of the project and of the global memory keep their markdown structure, quoted line by line", () => {

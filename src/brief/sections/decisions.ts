@@ -1,3 +1,4 @@
+import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../capture/extract/same.js";
 import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
 import { prose } from "../../render/line.js";
 import { ago, shortSession } from "../render.js";
@@ -39,18 +40,26 @@ const TITLES: [string, string[], string][] = [
   ["Learned", ["learned"], "learned"],
 ];
 
-function ranked(items: BriefDecision[], now: number, cfg: SalienceConfig): BriefDecision[] {
+/** Ranked, and a statement captured again (confirming one shown above it) folded into that one. */
+function ranked(items: BriefDecision[], now: number, cfg: SalienceConfig, look: number): BriefDecision[] {
   const score = (d: BriefDecision) => effectiveSalience({ kind: d.type, source: "captured", createdAt: Date.parse(d.time) }, d.use, now, cfg).value;
-  return items
+  const sorted = items
     .map((d) => ({ d, s: score(d), t: Date.parse(d.time) || 0 }))
     .sort((a, b) => b.s - a.s || (b.d.use?.uses ?? 0) - (a.d.use?.uses ?? 0) || b.t - a.t)
     .map((x) => x.d);
+  // Only the head is compared (what can be shown): the rest is counted, not read.
+  const kept: { d: BriefDecision; w: Set<string> }[] = [];
+  for (const d of sorted.slice(0, look)) {
+    const w = contentWords(d.text);
+    if (!kept.some((k) => jaccard(k.w, w) >= CONFIRM_THRESHOLD)) kept.push({ d, w });
+  }
+  return [...kept.map((k) => k.d), ...sorted.slice(look)];
 }
 
 export function decisionSections(all: BriefDecision[], now: number, cfg: SalienceConfig, limits: DecisionLimits = DECISION_LIMITS): Section[] {
   const out: Section[] = [];
   for (const [title, types, kind] of TITLES) {
-    const list = ranked(all.filter((d) => types.includes(d.type)), now, cfg);
+    const list = ranked(all.filter((d) => types.includes(d.type)), now, cfg, limits.cap * 2);
     const items = list.slice(0, limits.cap).map((d, i) => {
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
       const stale = d.stale ? ` [${d.stale}]` : "";

@@ -25,3 +25,6 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 export function sameStatement(a: string, b: string, threshold = 0.5): boolean {
   return jaccard(contentWords(a), contentWords(b)) >= threshold;
 }
+
+/** Two decisions at least this alike (content-word Jaccard) are one decision captured twice. */
+export const CONFIRM_THRESHOLD = 0.7;
