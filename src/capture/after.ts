@@ -1,5 +1,7 @@
+import { anchorCaptured } from "../anchor/anchor.js";
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
+import { convergeCaptured } from "./converge-step.js";
 import type { TaskChange } from "./extract/tasks.js";
 import type { CapturedEvent } from "./types.js";
 
@@ -16,8 +18,11 @@ export interface Captured {
   /** Every event of this capture (new or seen before). */
   events: Clean<CapturedEvent[]>;
   taskChanges: Clean<TaskChange[]>;
+  /** `memory.convergeWindowMs` (default 10 minutes). */
+  convergeWindowMs?: number;
 }
 
-export function afterCapture(_db: Db, _c: Captured): void {
-  // The steps are added by the modules that own them (tasks, anchors, convergence).
+export function afterCapture(db: Db, c: Captured): void {
+  anchorCaptured(db, c); // before convergence, which re-anchors what converged
+  convergeCaptured(db, c, c.convergeWindowMs);
 }

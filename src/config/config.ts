@@ -75,6 +75,10 @@ export interface Config {
     /** Largest vector table the daemon copies into memory (MiB of float32); a larger one is searched in LanceDB. */
     vectorMemoryMB: number;
   };
+  memory: {
+    /** An explicit memory and a file edit of the same session this close in time may converge (src/capture/converge.ts). */
+    convergeWindowMs: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -98,6 +102,7 @@ export function defaultConfig(): Config {
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
+    memory: { convergeWindowMs: 10 * 60_000 },
   };
 }
 
