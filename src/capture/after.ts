@@ -1,6 +1,8 @@
+import { anchorCaptured } from "../anchor/anchor.js";
 import type { Clean } from "../redact/clean.cjs";
 import { confirmByCapture } from "./confirm.js";
 import type { Db } from "../store/db.js";
+import { convergeCaptured } from "./converge-step.js";
 import type { TaskChange } from "./extract/tasks.js";
 import type { CapturedEvent } from "./types.js";
 
@@ -17,8 +19,12 @@ export interface Captured {
   /** Every event of this capture (new or seen before). */
   events: Clean<CapturedEvent[]>;
   taskChanges: Clean<TaskChange[]>;
+  /** `memory.convergeWindowMs` (default 10 minutes). */
+  convergeWindowMs?: number;
 }
 
 export function afterCapture(db: Db, c: Captured): void {
+  anchorCaptured(db, c); // before convergence, which re-anchors what converged
+  convergeCaptured(db, c, c.convergeWindowMs);
   confirmByCapture(db, c);
 }

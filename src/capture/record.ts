@@ -48,11 +48,16 @@ export function toolPayloadLines(payload: Record<string, unknown>, time: string)
   ];
 }
 
-export function captureToolPayload(db: Db, project: Clean<string>, payload: Record<string, unknown>, now: number): number {
+/** Settings a capture's after-steps use (src/capture/after.ts). */
+export interface CaptureOptions {
+  convergeWindowMs?: number;
+}
+
+export function captureToolPayload(db: Db, project: Clean<string>, payload: Record<string, unknown>, now: number, opts: CaptureOptions = {}): number {
   const session = typeof payload.session_id === "string" ? payload.session_id : "";
   const lines = toolPayloadLines(payload, new Date(now).toISOString());
   if (!lines) return 0;
-  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined);
+  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined, opts);
 }
 
 export interface TranscriptCapture {
@@ -69,7 +74,7 @@ export interface TranscriptCapture {
  * subagent's own file) and captures what is new under `session`. A transcript that is not a
  * regular file is not read (the last message is still captured) and the offset is kept.
  */
-export function captureTranscript(db: Db, project: Clean<string>, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key): TranscriptCapture {
+export function captureTranscript(db: Db, project: Clean<string>, key: string, transcriptPath: string | undefined, lastMessage: string | undefined, now: number, session = key, opts: CaptureOptions = {}): TranscriptCapture {
   const sessions = new SessionStore(db);
   const storedPath = transcriptPath === undefined ? undefined : cleanText(transcriptPath);
   const row = sessions.touch(cleanText(key), project, now, storedPath);
@@ -84,7 +89,7 @@ export function captureTranscript(db: Db, project: Clean<string>, key: string, t
   }
   // The transcript may lag the final message; the payload carries it (HOOKS.md §3.6).
   const extra = lastMessage ? textEvents(cleanText(lastMessage), cleanText(session), new Date(now).toISOString()) : [];
-  const events = capture(db, project, session, now, lines, extra);
+  const events = capture(db, project, session, now, lines, extra, undefined, opts);
   if (storedPath && nextOffset !== undefined) sessions.saveOffset(cleanText(key), storedPath, nextOffset, now);
   const prompts = clean(userPrompts(lines).slice(0, 4));
   return warning ? { events, warning: cleanText(warning), prompts } : { events, prompts };
@@ -97,7 +102,7 @@ export function textEvents(text: string, session: string, time: string): Capture
 }
 
 /** Extracts `lines` from the session's saved task state and stores events and state in one IMMEDIATE transaction. */
-function capture(db: Db, project: Clean<string>, session: string, now: number, lines: TranscriptLine[], extra: CapturedEvent[], transcriptPath?: Clean<string>): number {
+function capture(db: Db, project: Clean<string>, session: string, now: number, lines: TranscriptLine[], extra: CapturedEvent[], transcriptPath?: Clean<string>, opts: CaptureOptions = {}): number {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const key = cleanText(session);
@@ -110,7 +115,7 @@ function capture(db: Db, project: Clean<string>, session: string, now: number, l
     sessions.saveTasks(key, clean(tasks), now);
     const stored = clean([...found, ...extra]);
     const n = events.insert(project, stored, () => now);
-    afterCapture(db, { project, session: key, now, events: stored, taskChanges: clean(changes) });
+    afterCapture(db, { project, session: key, now, events: stored, taskChanges: clean(changes), ...opts });
     return n;
   }).immediate();
 }

@@ -4,6 +4,7 @@ import { reinforceChunks } from "../store/salience.js";
 import { field, prose } from "../render/line.js";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
+import { annotateResults, type Annotation } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
@@ -104,7 +105,18 @@ function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
 }
 
-function human(r: SearchResult, i: number, root: string | undefined, explain: boolean): string {
+/** A result as printed by --json: `stale` (the outdated/branch phrase, or null) and `convergent` added. */
+function annotated(r: SearchResult, a: Annotation | undefined) {
+  return { ...r, stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
+}
+
+/** Results as --json and --batch print them (staleness may run `git log`: `mem query` is off the prompt's path). */
+function jsonResults(ctx: SearchContext, results: SearchResult[]) {
+  const notes = annotateResults(ctx.db, results, ctx.projectRoot, Date.now(), { git: true });
+  return results.map((r) => annotated(r, notes.get(r.id)));
+}
+
+function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, note?: Annotation): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
   const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
@@ -113,6 +125,8 @@ function human(r: SearchResult, i: number, root: string | undefined, explain: bo
   if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
   const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
   lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
+  const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
+  if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
   if (explain) {
     const legs = Object.entries(r.legs)
       .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)
@@ -179,11 +193,12 @@ export const queryCommand: Command = {
       const res: SearchResponse = await search(ctx, { ...p.options, text: p.text! });
       res.warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: res.warnings, results: res.results })}\n`);
+        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: res.warnings, results: jsonResults(ctx, res.results) })}\n`);
       } else if (res.results.length === 0) {
         process.stdout.write("no matches\n");
       } else {
-        process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain)).join("\n\n")}\n`);
+        const notes = annotateResults(app.db, res.results, app.projectRoot, Date.now(), { git: true });
+        process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain, notes.get(r.id))).join("\n\n")}\n`);
       }
       // What was shown was used: it is reinforced (salience × reinforce, its clock restarted).
       reinforceChunks(app.db, res.results.map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
@@ -214,7 +229,7 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
     }
     const res = await search(ctx, { ...p.options, text: q.text });
     res.warnings.forEach(warn);
-    process.stdout.write(`${JSON.stringify({ id, results: res.results })}\n`);
+    process.stdout.write(`${JSON.stringify({ id, results: jsonResults(ctx, res.results) })}\n`);
   }
   if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
   return bad > 0 ? EXIT.failure : EXIT.ok;

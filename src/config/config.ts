@@ -84,6 +84,10 @@ export interface Config {
     /** Largest vector table the daemon copies into memory (MiB of float32); a larger one is searched in LanceDB. */
     vectorMemoryMB: number;
   };
+  memory: {
+    /** An explicit memory and a file edit of the same session this close in time may converge (src/capture/converge.ts). */
+    convergeWindowMs: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -108,6 +112,7 @@ export function defaultConfig(): Config {
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
+    memory: { convergeWindowMs: 10 * 60_000 },
   };
 }
 

@@ -52,6 +52,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.vectorBudgetMs": timer(),
   "daemon.indexEveryMs": timer(),
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
+  "memory.convergeWindowMs": int(0, 7 * 24 * 3_600_000),
 };
 
 export function inRange(v: number, r: Range): boolean {

@@ -134,7 +134,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
         const payload = p as Record<string, unknown>;
         const cwd = typeof payload.cwd === "string" ? payload.cwd : process.cwd();
-        captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now());
+        captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now(), app.config.memory);
         return { ok: true };
       }
       case "stop":

@@ -28,7 +28,7 @@ function open(payload: Payload, io: HookIO) {
 export async function postToolUse(payload: Payload, io: HookIO): Promise<undefined> {
   const { app, project, now } = open(payload, io);
   try {
-    captureToolPayload(app.db, project, payload, now);
+    captureToolPayload(app.db, project, payload, now, app.config.memory);
   } finally {
     await app.close();
   }
@@ -44,7 +44,7 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
     const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
     // A subagent's transcript gets its own offset row; its events still belong to the session.
     const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
-    const { warning, prompts } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session);
+    const { warning, prompts } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session, app.config.memory);
     if (warning) hookLog(io.env, `${sub ? "subagent-stop" : "stop"}: ${warning}`);
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now); // searchable by BM25 at once
     if (!sub) updateSessionSummary(app.db, project, session, now, prompts);
@@ -58,7 +58,7 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
 export async function preCompact(payload: Payload, io: HookIO): Promise<undefined> {
   const { app, project, now, session } = open(payload, io);
   try {
-    const { warning } = captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now);
+    const { warning } = captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now, session, app.config.memory);
     if (warning) hookLog(io.env, `pre-compact: ${warning}`);
     recordSnapshot(app.db, project, session, now, str(payload, "trigger") ?? "unknown");
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now);
