@@ -1,5 +1,6 @@
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
+import { TaskStore } from "../store/tasks.js";
 import type { TaskChange } from "./extract/tasks.js";
 import type { CapturedEvent } from "./types.js";
 
@@ -18,6 +19,7 @@ export interface Captured {
   taskChanges: Clean<TaskChange[]>;
 }
 
-export function afterCapture(_db: Db, _c: Captured): void {
+export function afterCapture(db: Db, c: Captured): void {
+  new TaskStore(db).sync(c); // the project's task registry (src/store/tasks.ts)
   // The steps are added by the modules that own them (tasks, anchors, convergence).
 }
