@@ -54,6 +54,8 @@ const BACKFILLED = "tasks-backfilled";
 const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
   updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
 const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
+/** A session still holds its task under `localId`: a TodoWrite item while listed; a TaskCreate id or a tag while the task lives. */
+const holds = (localId: string, live: ReadonlySet<string>) => !localId.startsWith("todo:") || live.has(localId);
 
 function parseState(json: string | null): TaskListState | undefined {
   if (!json) return undefined;
@@ -69,18 +71,26 @@ export class TaskStore {
 
   constructor(readonly db: Db) {}
 
-  /** Applies a capture's task changes and task tags (inside the capture's transaction). */
+  /**
+   * Applies a capture's task changes and task tags (inside the capture's transaction). When the
+   * capture holds a TodoWrite call, a task the session created itself, that no other session took
+   * up, and that it no longer lists is dropped (closed as deleted): a session rewriting its own
+   * plan. Another session's list never closes a task by leaving it out.
+   */
   sync(c: TaskCapture): void {
     const seen: Seen[] = c.taskChanges.map((ch) => ({ localId: ch.task.id, content: ch.task.content, status: ch.task.status, source: ch.task.source }));
     for (const e of c.events) {
       if (e.type === "task" && e.metadata.source === "tag") seen.push({ localId: e.id, content: e.text, status: "pending", source: "tag" });
     }
-    if (seen.length === 0) return;
+    const wroteList = c.events.some((e) => e.metadata.tool === "TodoWrite");
+    if (seen.length === 0 && !wroteList) return;
     this.transaction(() => {
       this.backfill();
       const row = prepared(this.db, "SELECT task_state FROM sessions WHERE session = ?").get(c.session) as { task_state: string | null } | undefined;
-      const live = this.liveIds(parseState(row?.task_state ?? null));
+      const state = parseState(row?.task_state ?? null);
+      const live = this.liveIds(state);
       for (const s of seen) this.apply(c.project, c.session, s, c.now, live);
+      if (wroteList && state) this.dropUnlisted(c.project, c.session, live, c.now);
     });
   }
 
@@ -172,8 +182,7 @@ export class TaskStore {
     const known = mine ? this.row(mine.taskId) : undefined;
     if (known) return this.update(known, s, session, now);
     if (s.content.trim() === "") return; // nothing to show or to match
-    // TodoWrite items leave the list when done or dropped; any other local id (a TaskCreate id, a tag) is held while the task lives.
-    const held = new Set(refs.filter((r) => r.localId !== s.localId && (!r.localId.startsWith("todo:") || live.has(r.localId))).map((r) => r.taskId));
+    const held = new Set(refs.filter((r) => r.localId !== s.localId && holds(r.localId, live)).map((r) => r.taskId));
     const candidates = this.rows({ project }).map((t) => ({ id: t.id, content: t.content, updatedAt: t.updatedAt, heldElsewhere: held.has(t.id) }));
     const hit = matchTask(s.content, candidates);
     if (hit) {
@@ -182,6 +191,23 @@ export class TaskStore {
     }
     if (s.status === "deleted") return; // deleted before the registry ever knew it
     this.ref(session, s.localId, this.insert(project, session, s, now));
+  }
+
+  /**
+   * Closes (as deleted) the open tasks `session` created, that no other session has taken up, and
+   * whose every TodoWrite item it has taken off its list.
+   */
+  private dropUnlisted(project: string, session: string, live: ReadonlySet<string>, now: number): void {
+    const refs = prepared(
+      this.db,
+      `SELECT r.local_id AS localId, r.task_id AS taskId FROM task_refs r JOIN tasks t ON t.id = r.task_id
+       WHERE r.session = ? AND t.project = ? AND t.closed_at IS NULL AND t.created_session = r.session
+         AND NOT EXISTS (SELECT 1 FROM task_refs o WHERE o.task_id = r.task_id AND o.session <> r.session)`,
+    ).all(session, project) as { localId: string; taskId: number }[];
+    const kept = new Set(refs.filter((r) => holds(r.localId, live)).map((r) => r.taskId));
+    for (const id of new Set(refs.map((r) => r.taskId))) {
+      if (!kept.has(id)) prepared(this.db, "UPDATE tasks SET status = 'deleted', updated_session = ?, updated_at = ?, closed_at = ? WHERE id = ?").run(session, now, now, id);
+    }
   }
 
   /**

@@ -82,6 +82,19 @@ describe("the task registry follows captures", () => {
     db.close();
   });
 
+  test("a session that rewrites its own list drops what it created and no longer lists; never what another session created or took up", () => {
+    const { db } = fresh();
+    feed(db, T0, todoWrite("A", [{ content: "Ship the hook", status: "pending" }, { content: "Fix the login bug", status: "pending" }]));
+    feed(db, T0 + MIN, todoWrite("B", [{ content: "Ship the hook", status: "in_progress" }, { content: "Spike a cache", status: "pending" }, { content: "Rename the flag", status: "pending" }]));
+    feed(db, T0 + 2 * MIN, todoWrite("B", [{ content: "Rename the flag", status: "pending" }]));
+    assert.deepEqual(open(db), ["pending Rename the flag", "in_progress Ship the hook", "pending Fix the login bug"], "B's own spike is dropped, A's task stays");
+    const spike = new TaskStore(db).list({ project: PROJECT, all: true }).find((t) => t.content === "Spike a cache")!;
+    assert.deepEqual([spike.status, spike.closedAt], ["deleted", T0 + 2 * MIN]);
+    feed(db, T0 + 3 * MIN, todoWrite("A", []));
+    assert.deepEqual(open(db), ["pending Rename the flag", "in_progress Ship the hook"], "A clears its own list: B took up the hook, so it stays");
+    db.close();
+  });
+
   test("two alike items of one list stay two tasks", () => {
     const { db } = fresh();
     feed(db, T0, todoWrite("A", [{ content: "Update README section on install", status: "pending" }, { content: "Update README section on usage", status: "pending" }]));
