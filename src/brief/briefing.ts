@@ -36,6 +36,8 @@ export interface BriefingInput {
   source: string;
   now: number;
   tasks: BriefTask[];
+  /** A ready "Open tasks" section (the project's task registry, src/brief/sections/tasks.ts); replaces the one built from `tasks`. */
+  taskSection?: { title: string; items: string[] };
   events: BriefEvent[];
   hot: HotNote[];
   budgetTokens: number;
@@ -82,7 +84,7 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   const budget = Math.min(input.budgetTokens * 4, HARD_CAP_CHARS) - frameOverhead(BRIEFING);
   const sections: { title: string; items: string[] }[] = [];
   const open = input.tasks.filter(isOpenTask);
-  sections.push({
+  sections.push(input.taskSection ? { ...input.taskSection, items: [...input.taskSection.items] } : {
     title: "Open tasks",
     items: open.map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (session ${short(t.session)}, ${day(t.updatedAt)})`),
   });

@@ -75,6 +75,11 @@ export interface Config {
     /** Largest vector table the daemon copies into memory (MiB of float32); a larger one is searched in LanceDB. */
     vectorMemoryMB: number;
   };
+  /** The SessionStart briefing. */
+  brief: {
+    /** Open tasks untouched this many days are compressed into one line. */
+    staleTaskDays: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -98,6 +103,7 @@ export function defaultConfig(): Config {
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
+    brief: { staleTaskDays: 30 },
   };
 }
 

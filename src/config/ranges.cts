@@ -47,6 +47,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.vectorBudgetMs": timer(),
   "daemon.indexEveryMs": timer(),
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
+  "brief.staleTaskDays": int(1, 36_500),
 };
 
 export function inRange(v: number, r: Range): boolean {

@@ -1,12 +1,13 @@
 import { openApp } from "../app.js";
-import { buildBriefing, type BriefTask } from "../brief/briefing.js";
-import { listTasks } from "../capture/extract/tasks.js";
+import { buildBriefing } from "../brief/briefing.js";
+import { openTasksSection } from "../brief/sections/tasks.js";
 import { captureTranscript } from "../capture/record.js";
 import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
+import { TaskStore } from "../store/tasks.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./run.js";
@@ -32,22 +33,13 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     }
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
 
-    // Open tasks: this session's list after a compaction or resume, else the latest session that has one.
-    const tasks: BriefTask[] = [];
-    const candidates = source === "compact" || source === "resume" ? [sessions.get(session)] : sessions.recent(project, 10).filter((r) => r.session !== session);
-    for (const row of candidates) {
-      const state = sessions.taskState(row);
-      if (!row || !state) continue;
-      const list = listTasks(state);
-      if (list.length === 0) continue;
-      tasks.push(...list.map((t) => ({ content: t.content, status: t.status, session: row.session, updatedAt: t.updatedAt })));
-      break;
-    }
+    // Open tasks: the project's task registry, every session's tasks until closed.
+    const taskSection = openTasksSection(new TaskStore(app.db).open(project), now, app.config.brief.staleTaskDays);
     const events = new EventStore(app.db).recent(project, { types: ["decision", "rejected", "learned", "preference", "file_modified", "error", "command_run"], limit: 300 });
     const hot = app.db
       .prepare("SELECT path, text, json_extract(metadata, '$.layout') AS layout FROM chunks WHERE project = ? AND tier = 'hot' ORDER BY path, seq LIMIT 6")
       .all(project) as { path: string; text: string; layout: string }[];
-    return buildBriefing({ source, now, tasks, events, hot, budgetTokens: BRIEFING_TOKENS, redact: (s) => redact(s).text, ...(root ? { root } : {}) });
+    return buildBriefing({ source, now, tasks: [], taskSection, events, hot, budgetTokens: BRIEFING_TOKENS, redact: (s) => redact(s).text, ...(root ? { root } : {}) });
   } finally {
     await app.close();
   }
