@@ -54,6 +54,8 @@ const BACKFILLED = "tasks-backfilled";
 const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
   updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
 const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
+/** The channel a session-local id comes from: two ids of one channel in one session are two tasks. */
+const kind = (localId: string) => (localId.startsWith("todo:") ? "todo" : localId.startsWith("tag:") ? "tag" : "task");
 /** A session still holds its task under `localId`: a TodoWrite item while listed; a TaskCreate id or a tag while the task lives. */
 const holds = (localId: string, live: ReadonlySet<string>) => !localId.startsWith("todo:") || live.has(localId);
 
@@ -180,9 +182,9 @@ export class TaskStore {
     }[];
     const mine = refs.find((r) => r.localId === s.localId);
     const known = mine ? this.row(mine.taskId) : undefined;
-    if (known) return this.update(known, s, session, now);
+    if (known) return s.source === "tag" ? undefined : this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
     if (s.content.trim() === "") return; // nothing to show or to match
-    const held = new Set(refs.filter((r) => r.localId !== s.localId && holds(r.localId, live)).map((r) => r.taskId));
+    const held = new Set(refs.filter((r) => r.localId !== s.localId && kind(r.localId) === kind(s.localId) && holds(r.localId, live)).map((r) => r.taskId));
     const candidates = this.rows({ project }).map((t) => ({ id: t.id, content: t.content, updatedAt: t.updatedAt, heldElsewhere: held.has(t.id) }));
     const hit = matchTask(s.content, candidates);
     if (hit) {

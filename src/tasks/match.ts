@@ -3,7 +3,8 @@
  * the registry does not know yet (a new TodoWrite item, whose id is a hash of its wording; a
  * TaskCreate; a `[MEMORY: task]` tag), is it one of the project's open tasks, reworded? Pure.
  *
- * 1. A task's words: its content lowercased and cut at anything that is not a letter or a digit,
+ * 1. A task's words: its content, redaction markers (`[REDACTED:github-token]`) out, lowercased
+ *    and cut at anything that is not a letter or a digit,
  *    stop words out ("the", "for", "a", …), each word crudely stemmed (a plural `s`/`es`, then an
  *    `ing`/`ed` ending, then a final `e`: "Writes", "writing" and "write" are all "writ").
  * 2. Two wordings are the same task when the Jaccard similarity of their word sets (shared words
@@ -12,7 +13,8 @@
  *    bug" (2 of 4), and a short task does not swallow a long one that merely contains it.
  *    A wording without words (only stop words or punctuation) matches only the same text.
  * 3. Candidates are the project's open tasks, except those the same session holds under another
- *    local id that is still live (two items of one list are two tasks, however alike).
+ *    live local id of the same kind (two items of one TodoWrite list, two TaskCreate tasks, two
+ *    tags of one session are two tasks, however alike).
  * 4. Among the candidates, the task this very session-local id already refers to (task_refs) wins
  *    whatever the wording (a TaskUpdate may rename its task); then the best score at or above the
  *    threshold; then the newest (latest updatedAt, then highest id).
@@ -26,6 +28,9 @@ const STOP = new Set(
     "all any some each every no not do does did done can could should would will shall may might must " +
     "up out off over via per also just still again there here what which who whom when where why how").split(" "),
 );
+
+/** What redaction leaves in place of a secret: not a word of the task (two secrets are not one task). */
+const REDACTED = /\[REDACTED:[^\]\s]*\]/g;
 
 /** A crude stem: enough that "tests"/"test", "fixes"/"fixed"/"fixing"/"fix", "write"/"writing" meet. */
 export function stem(word: string): string {
@@ -43,7 +48,7 @@ export function stem(word: string): string {
 /** The content words of a task's wording, stemmed. */
 export function taskWords(text: string): Set<string> {
   const out = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const raw of text.replace(REDACTED, " ").toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (raw === "" || STOP.has(raw)) continue;
     out.add(stem(raw));
   }

@@ -98,7 +98,7 @@ describe("the task registry follows captures", () => {
   test("two alike items of one list stay two tasks", () => {
     const { db } = fresh();
     feed(db, T0, todoWrite("A", [{ content: "Update README section on install", status: "pending" }, { content: "Update README section on usage", status: "pending" }]));
-    feed(db, T0 + MIN, taskCreate("A", "1", "Update docs section on install"), taskCreate("A", "2", "Update docs section on usage"));
+    feed(db, T0 + MIN, taskCreate("A", "1", "Benchmark the parser on install logs"), taskCreate("A", "2", "Benchmark the parser on usage logs"));
     assert.equal(open(db).length, 4, open(db).join("\n"));
     db.close();
   });
@@ -126,11 +126,15 @@ describe("the task registry follows captures", () => {
     db.close();
   });
 
-  test("a [MEMORY: task] tag creates a task once, however often it is read", () => {
+  test("a [MEMORY: task] tag creates a task once, however often it is read; the session's list can close it", () => {
     const { db } = fresh();
     for (let i = 0; i < 2; i++) captureTranscript(db, PROJECT, "A", undefined, "Done for now. [MEMORY: task] Document the hook deadlines", T0 + i);
     const tasks = new TaskStore(db).open(PROJECT);
     assert.deepEqual(tasks.map((t) => [t.content, t.source, t.createdSession]), [["Document the hook deadlines", "tag", "A"]]);
+    feed(db, T0 + MIN, todoWrite("A", [{ content: "Document the hook deadlines", status: "completed" }]));
+    assert.deepEqual(all(db), ["completed Document the hook deadlines"], "the session's own list item is the tag's task");
+    captureTranscript(db, PROJECT, "A", undefined, "Done for now. [MEMORY: task] Document the hook deadlines", T0 + 2 * MIN);
+    assert.deepEqual(open(db), [], "the tag read again reopens nothing");
     db.close();
   });
 

@@ -21,6 +21,11 @@ describe("the matching rule for a reworded task", () => {
     assert.equal(similarity("Fixing the failing tests", "fix failing test"), 1);
   });
 
+  test("redaction markers are not words: two tasks about two secrets are two tasks", () => {
+    assert.deepEqual([...taskWords("Rotate the token [REDACTED:github-token]")].sort(), ["rotat", "token"]);
+    assert.ok(!same("Rotate the token [REDACTED:github-token]", "Revoke [REDACTED:github-token]"));
+  });
+
   test("word order, case, punctuation and stop words do not matter", () => {
     assert.equal(similarity("README: write it for the install", "write install README"), 1);
     assert.equal(similarity("Add a retry to the HTTP client.", "add retry — http client"), 1);
