@@ -31,9 +31,9 @@ export interface BriefingInput {
   source: string;
   now: number;
   budgetTokens: number;
-  /** Open tasks (a pre-rendered section takes their place when given). */
+  /** Open tasks (a ready section, from the project's task registry, takes their place when given). */
   tasks: BriefTask[];
-  tasksSection?: Section;
+  taskSection?: Section;
   decisions: BriefDecision[];
   lastSession?: LastSession;
   /** Recent work events, shown when no session summary exists yet. */
@@ -63,7 +63,7 @@ function tasksSection(tasks: BriefTask[], now: number): Section {
 }
 
 export function buildBriefing(input: BriefingInput): string | undefined {
-  const sections: Section[] = [input.tasksSection ?? tasksSection(input.tasks, input.now)];
+  const sections: Section[] = [input.taskSection ?? tasksSection(input.tasks, input.now)];
   const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE);
   sections.push(...decided);
   if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));

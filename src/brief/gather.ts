@@ -1,15 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { isAbsolute, join, relative } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
-import { listTasks } from "../capture/extract/tasks.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
 import { salienceConfig } from "../memory/salience.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
+import { TaskStore } from "../store/tasks.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
-import type { BriefingInput, BriefTask } from "./briefing.js";
+import type { BriefingInput } from "./briefing.js";
+import { openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
 import type { HotNote } from "./sections/notes.js";
 
@@ -30,18 +31,6 @@ export interface BriefingScope {
 
 const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDENCE, preference: MIN_DECISION_CONFIDENCE, rejected: MIN_DECISION_CONFIDENCE, learned: 0.8 };
 const GIT_TIMEOUT_MS = 400;
-
-/** The open tasks: this session's list after a compaction or resume, else the latest session that has one. */
-function tasksOf(sessions: SessionStore, s: BriefingScope): BriefTask[] {
-  const candidates = s.source === "compact" || s.source === "resume" ? [sessions.get(s.session)] : sessions.recent(s.project, 10).filter((r) => r.session !== s.session);
-  for (const row of candidates) {
-    const state = sessions.taskState(row);
-    if (!row || !state) continue;
-    const list = listTasks(state);
-    if (list.length > 0) return list.map((t) => ({ content: t.content, status: t.status, session: row.session, updatedAt: t.updatedAt }));
-  }
-  return [];
-}
 
 function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
   const rows = db
@@ -86,7 +75,9 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     source: s.source,
     now: s.now,
     budgetTokens: s.budgetTokens,
-    tasks: tasksOf(sessions, s),
+    tasks: [],
+    // The project's task registry: every session's tasks until some session closes them.
+    taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
     decisions: decisions.map((d) => {
       const use = uses.get(eventChunkId(s.project, d.id));
       return { ...d, ...(use ? { use } : {}) };

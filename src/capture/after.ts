@@ -2,6 +2,7 @@ import { anchorCaptured } from "../anchor/anchor.js";
 import type { Clean } from "../redact/clean.cjs";
 import { confirmByCapture } from "./confirm.js";
 import type { Db } from "../store/db.js";
+import { TaskStore } from "../store/tasks.js";
 import { convergeCaptured } from "./converge-step.js";
 import type { TaskChange } from "./extract/tasks.js";
 import type { CapturedEvent } from "./types.js";
@@ -24,6 +25,7 @@ export interface Captured {
 }
 
 export function afterCapture(db: Db, c: Captured): void {
+  new TaskStore(db).sync(c); // the project's task registry (src/store/tasks.ts)
   anchorCaptured(db, c); // before convergence, which re-anchors what converged
   convergeCaptured(db, c, c.convergeWindowMs);
   confirmByCapture(db, c);

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./serve-cmd.js")).serveCommand,
   install: async () => (await import("./install-cmd.js")).installCommand,
   uninstall: async () => (await import("./uninstall-cmd.js")).uninstallCommand,
+  task: async () => (await import("./task-cmd.js")).taskCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -25,6 +26,7 @@ const SUMMARIES: Record<string, string> = {
   serve: "run the warm daemon the prompt hook talks to (--status, --stop)",
   install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
   uninstall: "remove mem's hooks from Claude Code settings",
+  task: "the project's open tasks across sessions: list, add, done, drop",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)

@@ -88,6 +88,11 @@ export interface Config {
     /** An explicit memory and a file edit of the same session this close in time may converge (src/capture/converge.ts). */
     convergeWindowMs: number;
   };
+  /** The SessionStart briefing. */
+  brief: {
+    /** Open tasks untouched this many days are compressed into one line. */
+    staleTaskDays: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -113,6 +118,7 @@ export function defaultConfig(): Config {
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
     memory: { convergeWindowMs: 10 * 60_000 },
+    brief: { staleTaskDays: 30 },
   };
 }
 

@@ -53,6 +53,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.indexEveryMs": timer(),
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
   "memory.convergeWindowMs": int(0, 7 * 24 * 3_600_000),
+  "brief.staleTaskDays": int(1, 36_500),
 };
 
 export function inRange(v: number, r: Range): boolean {

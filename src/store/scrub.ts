@@ -33,6 +33,7 @@ const TABLES: { table: string; columns: Column[] }[] = [
   { table: "chunks", columns: [{ name: "text" }, { name: "heading" }, { name: "kind" }, { name: "tags", json: true }, { name: "metadata", json: true }] },
   { table: "sources", columns: [{ name: "metadata", json: true }] },
   { table: "runs", columns: [{ name: "summary", json: true }] },
+  { table: "tasks", columns: [{ name: "content" }] },
 ];
 
 const BATCH = 500;

@@ -29,6 +29,7 @@ function oldStore(home: string): { token: string; password: string } {
   db.prepare("INSERT INTO sessions (session, project, task_state, updated_at) VALUES ('s1', '/p', ?, 1)").run(JSON.stringify(task));
   db.prepare("INSERT INTO events (id, project, session, type, time, files, text, metadata) VALUES ('e1', '/p', 's1', 'command_run', '2026-11-01T00:00:00Z', '[]', ?, ?)").run(`$ sshpass -p '${password}' ssh deploy@host`, JSON.stringify({ tool: "Bash", note: `token ${token}` }));
   db.prepare("INSERT INTO sources (project, path, kind, size, mtime_ms, content_hash, metadata, indexed_at) VALUES ('/p', '/p/n.md', 'markdown', 1, 1, 'h', ?, 1)").run(JSON.stringify({ owner: `see ${token}` }));
+  db.prepare("INSERT INTO tasks (project, content, status, source, created_at, updated_at) VALUES ('/p', ?, 'pending', 'TaskTool', 1, 1)").run(`Rotate ${token}`);
   db.prepare("INSERT INTO chunks (id, source_id, project, path, kind, heading, start_line, end_line, text, seq) VALUES ('c1', 1, '/p', '/p/n.md', 'note', 'Deploy', 1, 2, ?, 0)").run(`Deploy with mysql -uroot -p${password} and ${token}`);
   db.close();
   return { token, password };
@@ -55,11 +56,11 @@ describe("stored data is redacted again when the rules change", () => {
     assert.equal(scrubbedVersion(db), 0);
     assert.ok(needsScrub(db));
     const r = scrubStore(db)!;
-    assert.deepEqual(r.rewritten, { events: 1, sessions: 1, chunks: 1, sources: 1, runs: 0 });
+    assert.deepEqual(r.rewritten, { events: 1, sessions: 1, chunks: 1, sources: 1, runs: 0, tasks: 1 });
     assert.equal(scrubbedVersion(db), REDACTION_VERSION);
     assert.ok(!needsScrub(db));
     assert.equal(scrubStore(db), undefined, "nothing to do the second time");
-    const all = JSON.stringify([db.prepare("SELECT * FROM sessions").all(), db.prepare("SELECT * FROM events").all(), db.prepare("SELECT * FROM chunks").all(), db.prepare("SELECT * FROM sources").all()]);
+    const all = JSON.stringify([db.prepare("SELECT * FROM sessions").all(), db.prepare("SELECT * FROM events").all(), db.prepare("SELECT * FROM chunks").all(), db.prepare("SELECT * FROM sources").all(), db.prepare("SELECT * FROM tasks").all()]);
     assert.ok(!all.includes(token) && !all.includes(password));
     assert.match(all, /Rotate \[REDACTED:github-token\]/);
     assert.match(all, /-p\[REDACTED:password\] shop/);
@@ -82,7 +83,7 @@ describe("stored data is redacted again when the rules change", () => {
     assert.equal(check(before.stdout)?.status, "warn");
     const index = await runChild(process.execPath, [BIN, "index", notes], { env, timeout: 30_000 });
     assert.equal(index.code, 0, index.stderr);
-    assert.match(index.stderr, /redacted again what was stored under older rules: 4 row\(s\) changed/);
+    assert.match(index.stderr, /redacted again what was stored under older rules: 5 row\(s\) changed/);
     const after = await runChild(process.execPath, [BIN, "doctor", "--json"], { env, timeout: 30_000 });
     assert.equal(check(after.stdout)?.status, "ok");
     for (const b of bytesUnder(home)) assert.ok(!b.includes(token));

@@ -1,0 +1,50 @@
+import { field, prose } from "../../render/line.js";
+
+/**
+ * The briefing's "Open tasks" section, from the project's task registry: every session's open
+ * tasks, newest first, each with its age and the session that created it; tasks untouched for
+ * `staleDays` or more are compressed into one line (never dropped). Every stored value is
+ * rendered by render/line.ts, so a task's text stays inside its own item. Pure: the clock comes in.
+ */
+export interface OpenTask {
+  content: string;
+  status: string;
+  /** ms */
+  createdAt: number;
+  /** ms; a task untouched since `staleDays` ago is stale. */
+  updatedAt: number;
+  /** null: added by hand (`mem task add`). */
+  createdSession: string | null;
+}
+
+export const DEFAULT_STALE_DAYS = 30;
+/** Fresh tasks shown one per line; the rest are counted in a last line pointing to `mem task list`. */
+export const MAX_TASK_ITEMS = 25;
+const DAY_MS = 86_400_000;
+
+/** "within the hour", "5 h ago", "3 d ago". */
+export function taskAge(ms: number, now: number): string {
+  const h = Math.max(0, (now - ms) / 3_600_000);
+  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
+}
+
+export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAULT_STALE_DAYS): boolean => now - t.updatedAt >= staleDays * DAY_MS;
+
+/** "session 1a2b3c4d", or "added with mem task add". */
+export const createdBy = (session: string | null): string => (session ? `session ${field(session.slice(0, 8))}` : "added with mem task add");
+
+/** Newest created first; tasks created together keep the order they came in (a list's own order). */
+const newestFirst = (a: OpenTask, b: OpenTask) => b.createdAt - a.createdAt;
+
+export function openTasksSection(tasks: readonly OpenTask[], now: number, staleDays = DEFAULT_STALE_DAYS, maxItems = MAX_TASK_ITEMS): { title: string; items: string[] } {
+  const sorted = [...tasks].sort(newestFirst);
+  const fresh = sorted.filter((t) => !isStale(t, now, staleDays));
+  const stale = sorted.filter((t) => isStale(t, now, staleDays));
+  const items = fresh.slice(0, maxItems).map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}, ${createdBy(t.createdSession)})`);
+  if (fresh.length > maxItems) items.push(`- … and ${fresh.length - maxItems} more open tasks (mem task list)`);
+  if (stale.length > 0) {
+    const days = field(String(staleDays));
+    items.push(prose(`- Stale tasks (untouched ${days}+ days): ${stale.length} — ${stale.map((t) => prose(t.content, 60)).join("; ")}`, 600));
+  }
+  return { title: "Open tasks", items };
+}

@@ -1,0 +1,137 @@
+import { openApp, type App } from "../app.js";
+import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
+import { projectFromArg } from "../project/scope.js";
+import { cleanText } from "../redact/clean.cjs";
+import { field, prose } from "../render/line.js";
+import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+
+const usage = `Usage: mem task list [--all] [--json] [--project P]
+       mem task add "TEXT" [--project P] [--json]
+       mem task done ID [--json]
+       mem task drop ID [--json]
+
+The project's tasks across sessions. A task is open from the moment any session creates it
+(TodoWrite, TaskCreate, a [MEMORY: task] tag, mem task add) until some session completes or
+deletes it, or until mem task done/drop; a later session's list that leaves it out does not close it.
+
+Subcommands:
+  list          open tasks, newest first: id, status, age, the session that created it, text
+                (stale: untouched for brief.staleTaskDays days)
+  add TEXT      a new open task in the project
+  done ID       mark task ID completed
+  drop ID       mark task ID deleted (no longer to do)
+
+Options:
+  --project P   the project (a path, a stored project id, or a project's directory name);
+                default: the working directory's
+  --all         list: closed tasks too
+  --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
+                TASK: {"id", "status", "content", "source", "project", "createdSession",
+                "updatedSession", "createdAt", "updatedAt", "closedAt", "stale"}
+  -h, --help    this help`;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function json(t: TaskRow, now: number, staleDays: number) {
+  return {
+    id: t.id,
+    status: t.status,
+    content: t.content,
+    source: t.source,
+    project: t.project,
+    createdSession: t.createdSession,
+    updatedSession: t.updatedSession,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+    closedAt: iso(t.closedAt),
+    stale: t.closedAt === null && isStale(t, now, staleDays),
+  };
+}
+
+/** One line per task: `#12  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
+function human(tasks: TaskRow[], now: number, staleDays: number): string[] {
+  const id = Math.max(...tasks.map((t) => String(t.id).length)) + 1;
+  return tasks.map((t) => {
+    const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
+    return `${`#${t.id}`.padEnd(id)}  ${field(t.status, 20).padEnd(11)}  ${taskAge(t.createdAt, now).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
+  });
+}
+
+function taskId(value: string | undefined): number {
+  if (value === undefined) throw new UsageError("a task ID is required (see mem task list)");
+  if (!/^#?\d{1,15}$/.test(value)) throw new UsageError(`a task ID is a number, got "${value}"`);
+  return Number(value.replace(/^#/, ""));
+}
+
+function list(argv: string[], now: number): Promise<number> {
+  const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" } });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  return withApp((app) => {
+    const project = projectFromArg(app.db, values.project, process.cwd()).id;
+    const tasks = new TaskStore(app.db).list({ project, all: values.all === true });
+    const days = app.config.brief.staleTaskDays;
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ project, tasks: tasks.map((t) => json(t, now, days)) })}\n`);
+      return EXIT.ok;
+    }
+    if (tasks.length === 0) process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
+    else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
+    return EXIT.ok;
+  });
+}
+
+function add(argv: string[], now: number): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: "boolean" }, project: { type: "string" } });
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'the task\'s text is required: mem task add "TEXT"' : 'one text, in quotes: mem task add "TEXT"');
+  const text = positionals[0]!.trim();
+  if (text === "") throw new UsageError("the task's text is empty");
+  return withApp((app) => {
+    const project = projectFromArg(app.db, values.project, process.cwd()).id;
+    const t = new TaskStore(app.db).add(project, cleanText(text), now);
+    if (values.json) process.stdout.write(`${JSON.stringify({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
+    else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);
+    return EXIT.ok;
+  });
+}
+
+function close(argv: string[], now: number, status: CloseStatus): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: "boolean" } });
+  if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
+  const id = taskId(positionals[0]);
+  return withApp((app) => {
+    const r = new TaskStore(app.db).close(id, status, now);
+    if (!r) {
+      process.stderr.write(`mem task: no task #${id} (see mem task list --all)\n`);
+      return EXIT.failure;
+    }
+    if (values.json) process.stdout.write(`${JSON.stringify({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
+    else if (r.changed) process.stdout.write(`task #${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
+    else process.stdout.write(`task #${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
+    return EXIT.ok;
+  });
+}
+
+/** Opens the store only once the arguments are known to be good. */
+async function withApp(fn: (app: App) => number): Promise<number> {
+  const app = openApp();
+  try {
+    return fn(app);
+  } finally {
+    await app.close();
+  }
+}
+
+export const taskCommand: Command = {
+  summary: "the project's open tasks across sessions (list, add, done, drop)",
+  usage,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    const now = Date.now();
+    if (sub === "list") return list(rest, now);
+    if (sub === "add") return add(rest, now);
+    if (sub === "done" || sub === "drop") return close(rest, now, sub === "done" ? "completed" : "deleted");
+    throw new UsageError(sub === undefined ? "a subcommand is required: list, add, done or drop" : `unknown subcommand "${sub}" (list, add, done, drop)`);
+  },
+};

@@ -1,0 +1,255 @@
+import { listTasks, type TaskChange, type TaskListState } from "../capture/extract/tasks.js";
+import type { CapturedEvent, TaskStatus } from "../capture/types.js";
+import { asStoredRow, cleanText, type Clean, type CleanFields } from "../redact/clean.cjs";
+import { matchTask } from "../tasks/match.js";
+import type { Db } from "./db.js";
+import { getMeta, setMeta } from "./meta.js";
+import { prepared } from "./statements.js";
+
+/**
+ * The project's task registry (tables `tasks` and `task_refs`, migration 5). A task is open from
+ * the moment any session creates it until some session completes or deletes it (or `mem task
+ * done/drop`), whatever later sessions write: an item that merely disappears from a later
+ * TodoWrite list stays open. `task_refs` says which session-local task (a TaskCreate id, a
+ * TodoWrite item's hash, a tag's event id) each task is; a local id seen for the first time is
+ * matched to an open task by the rule of src/tasks/match.ts (a reworded task is the same task).
+ * Everything written comes from Clean values (a capture's task changes, the CLI's cleaned text).
+ */
+export interface TaskRow {
+  id: number;
+  project: string;
+  content: string;
+  /** pending | in_progress | completed | deleted */
+  status: string;
+  /** TodoWrite | TaskTool | tag | cli */
+  source: string;
+  createdSession: string | null;
+  createdAt: number;
+  updatedSession: string | null;
+  updatedAt: number;
+  closedAt: number | null;
+}
+
+/** What a capture hands the registry (src/capture/after.ts `Captured` is one). */
+export interface TaskCapture {
+  project: Clean<string>;
+  session: Clean<string>;
+  now: number;
+  taskChanges: Clean<TaskChange[]>;
+  /** `[MEMORY: task]` tags among them (type "task", metadata.source "tag") create tasks too. */
+  events: Clean<CapturedEvent[]>;
+}
+
+/** One session-local task as a session last wrote it. */
+interface Seen {
+  localId: string;
+  content: string;
+  status: TaskStatus;
+  source: string;
+}
+
+export type CloseStatus = "completed" | "deleted";
+
+const BACKFILLED = "tasks-backfilled";
+const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
+  updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
+const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
+/** The channel a session-local id comes from: two ids of one channel in one session are two tasks. */
+const kind = (localId: string) => (localId.startsWith("todo:") ? "todo" : localId.startsWith("tag:") ? "tag" : "task");
+/** A session still holds its task under `localId`: a TodoWrite item while listed; a TaskCreate id or a tag while the task lives. */
+const holds = (localId: string, live: ReadonlySet<string>) => !localId.startsWith("todo:") || live.has(localId);
+
+function parseState(json: string | null): TaskListState | undefined {
+  if (!json) return undefined;
+  try {
+    return JSON.parse(json) as TaskListState;
+  } catch {
+    return undefined;
+  }
+}
+
+export class TaskStore {
+  private ready = false;
+
+  constructor(readonly db: Db) {}
+
+  /**
+   * Applies a capture's task changes and task tags (inside the capture's transaction). When the
+   * capture holds a TodoWrite call, a task the session created itself, that no other session took
+   * up, and that it no longer lists is dropped (closed as deleted): a session rewriting its own
+   * plan. Another session's list never closes a task by leaving it out.
+   */
+  sync(c: TaskCapture): void {
+    const seen: Seen[] = c.taskChanges.map((ch) => ({ localId: ch.task.id, content: ch.task.content, status: ch.task.status, source: ch.task.source }));
+    for (const e of c.events) {
+      if (e.type === "task" && e.metadata.source === "tag") seen.push({ localId: e.id, content: e.text, status: "pending", source: "tag" });
+    }
+    const wroteList = c.events.some((e) => e.metadata.tool === "TodoWrite");
+    if (seen.length === 0 && !wroteList) return;
+    this.transaction(() => {
+      this.backfill();
+      const row = prepared(this.db, "SELECT task_state FROM sessions WHERE session = ?").get(c.session) as { task_state: string | null } | undefined;
+      const state = parseState(row?.task_state ?? null);
+      const live = this.liveIds(state);
+      for (const s of seen) this.apply(c.project, c.session, s, c.now, live);
+      if (wroteList && state) this.dropUnlisted(c.project, c.session, live, c.now);
+    });
+  }
+
+  /** Open tasks of a project, newest first (tasks created by one capture in their order). */
+  open(project: string): CleanFields<TaskRow>[] {
+    return this.list({ project });
+  }
+
+  /** Tasks of a project (or every project), newest first; closed ones too with `all`. */
+  list(f: { project?: string; all?: boolean; limit?: number } = {}): CleanFields<TaskRow>[] {
+    this.ensureBackfilled();
+    return this.rows(f);
+  }
+
+  get(id: number): CleanFields<TaskRow> | undefined {
+    this.ensureBackfilled();
+    return this.row(id);
+  }
+
+  /** A new open task written by hand (never matched to an existing one: the user asked for it). */
+  add(project: Clean<string>, content: Clean<string>, now: number): CleanFields<TaskRow> {
+    this.ensureBackfilled();
+    return this.row(this.insert(project, null, { localId: "", content, status: "pending", source: "cli" }, now))!;
+  }
+
+  /** Closes a task (completed or deleted); undefined when there is no such task. A closed task keeps its first closing. */
+  close(id: number, status: CloseStatus, now: number): { task: CleanFields<TaskRow>; changed: boolean } | undefined {
+    const t = this.get(id);
+    if (!t) return undefined;
+    if (t.closedAt !== null) return { task: t, changed: false };
+    prepared(this.db, "UPDATE tasks SET status = ?, updated_session = NULL, updated_at = ?, closed_at = ? WHERE id = ?").run(status, now, now, id);
+    return { task: this.row(id)!, changed: true };
+  }
+
+  /** Builds the registry from every session's saved list once (stores made before it existed); a meta flag records it. */
+  ensureBackfilled(): void {
+    if (this.ready || getMeta(this.db, BACKFILLED) !== undefined) {
+      this.ready = true;
+      return;
+    }
+    this.transaction(() => this.backfill());
+  }
+
+  private rows(f: { project?: string; all?: boolean; limit?: number }): CleanFields<TaskRow>[] {
+    const where = [...(f.project !== undefined ? ["project = @project"] : []), ...(f.all ? [] : ["closed_at IS NULL"])];
+    const sql = `SELECT ${COLUMNS} FROM tasks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT @limit`;
+    return (prepared(this.db, sql).all({ project: f.project ?? null, limit: f.limit ?? -1 }) as TaskRow[]).map((r) => asStoredRow(r));
+  }
+
+  private row(id: number): CleanFields<TaskRow> | undefined {
+    const r = prepared(this.db, `SELECT ${COLUMNS} FROM tasks WHERE id = ?`).get(id) as TaskRow | undefined;
+    return r ? asStoredRow(r) : undefined;
+  }
+
+  /** Session-local ids of a session's current list: TodoWrite items still listed, TaskCreate tasks not deleted. */
+  private liveIds(state: TaskListState | undefined): Set<string> {
+    return new Set(state ? listTasks(state).map((t) => t.id) : []);
+  }
+
+  private backfill(): void {
+    if (this.ready || getMeta(this.db, BACKFILLED) !== undefined) {
+      this.ready = true;
+      return;
+    }
+    const rows = this.db.prepare("SELECT session, project, task_state, updated_at FROM sessions WHERE task_state IS NOT NULL ORDER BY updated_at, rowid").all() as {
+      session: string;
+      project: string;
+      task_state: string | null;
+      updated_at: number;
+    }[];
+    for (const r of rows) {
+      const state = parseState(r.task_state);
+      if (!state) continue;
+      const list = listTasks(state);
+      const live = new Set(list.map((t) => t.id));
+      for (const t of list) this.apply(r.project, r.session, { localId: t.id, content: t.content, status: t.status, source: t.source }, r.updated_at, live);
+    }
+    setMeta(this.db, cleanText(BACKFILLED), cleanText(String(rows.length)));
+    this.ready = true;
+  }
+
+  /** One session-local task as the session now has it: to its task (by ref, else by the matching rule), or a new task. */
+  private apply(project: string, session: string, s: Seen, now: number, live: ReadonlySet<string>): void {
+    const refs = prepared(this.db, "SELECT r.local_id AS localId, r.task_id AS taskId FROM task_refs r JOIN tasks t ON t.id = r.task_id WHERE r.session = ? AND t.project = ?").all(session, project) as {
+      localId: string;
+      taskId: number;
+    }[];
+    const mine = refs.find((r) => r.localId === s.localId);
+    const known = mine ? this.row(mine.taskId) : undefined;
+    if (known) return s.source === "tag" ? undefined : this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
+    if (s.content.trim() === "") return; // nothing to show or to match
+    const held = new Set(refs.filter((r) => r.localId !== s.localId && kind(r.localId) === kind(s.localId) && holds(r.localId, live)).map((r) => r.taskId));
+    const candidates = this.rows({ project }).map((t) => ({ id: t.id, content: t.content, updatedAt: t.updatedAt, heldElsewhere: held.has(t.id) }));
+    const hit = matchTask(s.content, candidates);
+    if (hit) {
+      this.ref(session, s.localId, hit.id);
+      return this.update(this.row(hit.id)!, s, session, now, true);
+    }
+    if (s.status === "deleted") return; // deleted before the registry ever knew it
+    this.ref(session, s.localId, this.insert(project, session, s, now));
+  }
+
+  /**
+   * Closes (as deleted) the open tasks `session` created, that no other session has taken up, and
+   * whose every TodoWrite item it has taken off its list.
+   */
+  private dropUnlisted(project: string, session: string, live: ReadonlySet<string>, now: number): void {
+    const refs = prepared(
+      this.db,
+      `SELECT r.local_id AS localId, r.task_id AS taskId FROM task_refs r JOIN tasks t ON t.id = r.task_id
+       WHERE r.session = ? AND t.project = ? AND t.closed_at IS NULL AND t.created_session = r.session
+         AND NOT EXISTS (SELECT 1 FROM task_refs o WHERE o.task_id = r.task_id AND o.session <> r.session)`,
+    ).all(session, project) as { localId: string; taskId: number }[];
+    const kept = new Set(refs.filter((r) => holds(r.localId, live)).map((r) => r.taskId));
+    for (const id of new Set(refs.map((r) => r.taskId))) {
+      if (!kept.has(id)) prepared(this.db, "UPDATE tasks SET status = 'deleted', updated_session = ?, updated_at = ?, closed_at = ? WHERE id = ?").run(session, now, now, id);
+    }
+  }
+
+  /**
+   * A known task as a session now writes it: newer wording, new status. A closed task reopens only
+   * when the session that closed it opens it again; another session's later list cannot undo a close.
+   */
+  private update(t: CleanFields<TaskRow>, s: Seen, session: string, now: number, touched = false): void {
+    const content = s.content.trim() !== "" ? s.content : t.content;
+    if (t.closedAt !== null) {
+      if (closing(s.status) || t.updatedSession !== session) return;
+      prepared(this.db, "UPDATE tasks SET content = ?, status = ?, updated_session = ?, updated_at = ?, closed_at = NULL WHERE id = ?").run(content, s.status, session, now, t.id);
+      return;
+    }
+    if (!touched && content === t.content && s.status === t.status) return;
+    prepared(this.db, "UPDATE tasks SET content = ?, status = ?, updated_session = ?, updated_at = ?, closed_at = ? WHERE id = ?").run(
+      content,
+      s.status,
+      session,
+      now,
+      closing(s.status) ? now : null,
+      t.id,
+    );
+  }
+
+  private insert(project: string, session: string | null, s: Seen, now: number): number {
+    const r = prepared(
+      this.db,
+      `INSERT INTO tasks (project, content, status, source, created_session, created_at, updated_session, updated_at, closed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(project, s.content, s.status, s.source, session, now, session, now, closing(s.status) ? now : null);
+    return Number(r.lastInsertRowid);
+  }
+
+  private ref(session: string, localId: string, taskId: number): void {
+    prepared(this.db, "INSERT INTO task_refs (session, local_id, task_id) VALUES (?, ?, ?) ON CONFLICT (session, local_id) DO UPDATE SET task_id = excluded.task_id").run(session, localId, taskId);
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction, or inside the caller's (a capture's) as a savepoint. */
+  private transaction(fn: () => void): void {
+    if (this.db.inTransaction) this.db.transaction(fn)();
+    else this.db.transaction(fn).immediate();
+  }
+}
