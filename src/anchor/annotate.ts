@@ -34,3 +34,14 @@ export function annotateResults(db: Db, results: readonly { id: string; project:
   }
   return out;
 }
+
+/**
+ * The chunks among `chunkIds` about files that changed or went away since (the ranking penalty),
+ * each with its phrase. On the prompt's path pass `{ hash: false }`: files the cache does not know
+ * yet are judged after the answer (`processCache.warm()`), not now.
+ */
+export function staleChunks(db: Db, chunkIds: readonly string[], projectRoot: (project: string) => string | undefined, now: number, opts: StaleOptions = {}): Map<string, StaleFlag> {
+  const out = new Map<string, StaleFlag>();
+  for (const [chunk, a] of annotateResults(db, chunkIds.map((id) => ({ id, project: "" })), projectRoot, now, opts)) if (a.stale) out.set(chunk, a.stale);
+  return out;
+}

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { isAbsolute, join, relative } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
+import { staleFlags } from "../anchor/staleness.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
 import { salienceConfig } from "../memory/salience.js";
 import type { Db } from "../store/db.js";
@@ -31,6 +32,8 @@ export interface BriefingScope {
 
 const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDENCE, preference: MIN_DECISION_CONFIDENCE, rejected: MIN_DECISION_CONFIDENCE, learned: 0.8 };
 const GIT_TIMEOUT_MS = 400;
+/** Decisions whose anchors are checked at SessionStart (each anchored file is hashed once). */
+const STALE_CHECKED = 120;
 
 function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
   const rows = db
@@ -68,9 +71,12 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
   const events = new EventStore(db);
   const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE);
   const uses = usesOf(db, decisions.map((d) => eventChunkId(s.project, d.id)));
+  // Possibly outdated: checked for the decisions the briefing can show (the used and the newest), not all of them.
+  const head = [...decisions].sort((a, b) => (uses.get(eventChunkId(s.project, b.id))?.uses ?? 0) - (uses.get(eventChunkId(s.project, a.id))?.uses ?? 0) || b.time.localeCompare(a.time)).slice(0, STALE_CHECKED);
+  const play = inPlay(events, s.project, s.root);
+  const flags = staleFlags(db, [...head.map((d) => d.id), ...(play?.memories.flatMap((m) => (m.id ? [m.id] : [])) ?? [])], s.root, s.now);
   const last = sessions.lastSummarized(s.project, s.session);
   const summary = sessions.summaryOf(last);
-  const play = inPlay(events, s.project, s.root);
   return {
     source: s.source,
     now: s.now,
@@ -80,11 +86,12 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
     decisions: decisions.map((d) => {
       const use = uses.get(eventChunkId(s.project, d.id));
-      return { ...d, ...(use ? { use } : {}) };
+      const stale = flags.get(d.id)?.text;
+      return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
     }),
     ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
     hot: hotNotes(db, s.project, config.query.includeGlobal),
-    ...(play ? { inPlay: play } : {}),
+    ...(play ? { inPlay: { ...play, memories: play.memories.map((m) => ({ ...m, ...(m.id && flags.get(m.id) ? { stale: flags.get(m.id)!.text } : {}) })) } } : {}),
     salience: salienceConfig(config.salience),
     ...(s.root ? { root: s.root } : {}),
   };

@@ -1,4 +1,5 @@
 import { eventChunkId } from "../../indexer/captured.js";
+import { reanchorEvents } from "../anchor/anchor.js";
 import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
@@ -10,8 +11,8 @@ import { MIN_DECISION_CONFIDENCE } from "./types.js";
 /**
  * A decision, rejected approach, learned fact or preference captured again (the same statement,
  * Jaccard of content words ≥ 0.7, from another moment or session) confirms the one already stored:
- * that one is reinforced (its salience × 1.2, its clock restarted). The briefing shows the two as
- * one (src/brief/sections/decisions.ts).
+ * that one is reinforced (its salience × 1.2, its clock restarted) and re-anchored to its files as
+ * they are now (src/anchor/anchor.ts). The briefing shows the two as one (src/brief/sections/decisions.ts).
  */
 const KINDS = new Set(["decision", "rejected", "learned", "preference"]);
 
@@ -27,5 +28,7 @@ export function confirmByCapture(db: Db, c: Captured, cfg: SalienceConfig = DEFA
     for (const d of stored) if (d.type === e.type && jaccard(w, words.get(d.id)!) >= CONFIRM_THRESHOLD) confirmed.set(d.id, d);
   }
   reinforce(db, [...confirmed.values()].map((d) => ({ id: eventChunkId(c.project, d.id), kind: d.type, source: "captured" as const, createdAt: Date.parse(d.time) })), c.now, cfg);
+  // Confirmed now: true of the files as they are now, so no longer "possibly outdated".
+  if (confirmed.size > 0) reanchorEvents(db, [...confirmed.keys()], c.now);
   return confirmed.size;
 }

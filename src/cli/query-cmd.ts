@@ -4,7 +4,7 @@ import { reinforceChunks } from "../store/salience.js";
 import { field, prose } from "../render/line.js";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
-import { annotateResults, type Annotation } from "../anchor/annotate.js";
+import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
@@ -96,10 +96,13 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
       rrfK: q.rrfK,
       weights: q.weights,
       dedupeThreshold: q.dedupeThreshold,
-      salience: { now: Date.now(), config: salienceConfig(app.config.salience) },
+      salience: { now: Date.now(), config: salienceConfig(app.config.salience), stale: (ids) => penalized(staleChunks(app.db, ids, app.projectRoot, Date.now(), { git: true })) },
     },
   };
 }
+
+/** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
+const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
 function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
@@ -200,7 +203,9 @@ export const queryCommand: Command = {
         const notes = annotateResults(app.db, res.results, app.projectRoot, Date.now(), { git: true });
         process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain, notes.get(r.id))).join("\n\n")}\n`);
       }
-      // What was shown was used: it is reinforced (salience × reinforce, its clock restarted).
+      // What was shown was used: it is reinforced (salience × reinforce, its clock restarted). Being
+      // shown does not confirm it is still true: its anchors stay (a later capture that restates it
+      // does re-anchor it, src/capture/confirm.ts).
       reinforceChunks(app.db, res.results.map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
       return EXIT.ok;
     } finally {

@@ -1,4 +1,5 @@
 import { createServer, type Socket } from "node:net";
+import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
@@ -126,6 +127,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
         if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now()));
+        // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
+        if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {

@@ -11,7 +11,12 @@ import { queryTerms } from "../retrieve/fts-query.js";
 import { search, type Mode, type SearchContext } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
+import { staleChunks } from "../anchor/annotate.js";
+import type { StaleFlag } from "../anchor/staleness.js";
 import { formatInjection } from "./format.js";
+
+/** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
+const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 import { skipReason } from "./prompt-filter.cjs";
 
 export interface PromptContext {
@@ -45,12 +50,16 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   if (skipReason(req.prompt)) return undefined;
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
+  // Staleness from what the anchor cache knows (a stat a file, no hashing on the prompt's path:
+  // the daemon hashes what was missing after it answers, `processCache.warm()`).
+  let flags: ReadonlyMap<string, StaleFlag> = new Map();
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience) } },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))) } },
   );
   const seen = injectedIn(ctx.db, cleanText(req.session));
-  return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text);
+  const notes = (id: string) => flags.get(id)?.text;
+  return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text, notes);
 }
 
 /**

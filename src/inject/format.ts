@@ -64,9 +64,10 @@ const clipTo = (s: string, max: number) => (s.length > max ? `${s.slice(0, max -
 /**
  * Formats the memories inside the recall frame; undefined when nothing passes. Every field is
  * redacted and rendered on one line with markup defused, so a stored path, heading or body can
- * neither add a line that looks like another memory nor close the frame.
+ * neither add a line that looks like another memory nor close the frame. `note` gives a memory's
+ * flag ("possibly outdated: src/auth.c changed 3 days ago"), shown after its provenance.
  */
-export function formatInjection(cands: Candidate[], queryTerms: string[], o: InjectOptions, redact: (s: string) => string): { text: string; ids: string[] } | undefined {
+export function formatInjection(cands: Candidate[], queryTerms: string[], o: InjectOptions, redact: (s: string) => string, note: (id: string) => string | undefined = () => undefined): { text: string; ids: string[] } | undefined {
   const kept = cands.filter((c) => passesFloor(c, queryTerms, o)).slice(0, o.maxItems);
   if (kept.length === 0) return undefined;
   const lines: string[] = [];
@@ -76,7 +77,8 @@ export function formatInjection(cands: Candidate[], queryTerms: string[], o: Inj
   for (const c of kept) {
     const meta = [field(redact(c.kind), 40), field(redact(where(c)), 160), c.date ? field(c.date.slice(0, 10), 10) : undefined].filter(Boolean).join(" · ");
     const heading = c.headingPath.length > 0 ? `${field(redact(c.headingPath[c.headingPath.length - 1]!), 120)}: ` : "";
-    const prefix = `- [${meta}] ${heading}`;
+    const flag = note(c.id);
+    const prefix = `- [${meta}]${flag ? ` [${field(flag, 160)}]` : ""} ${heading}`;
     const room = o.budgetChars - used - prefix.length - 2;
     if (room < 60) break;
     // The window is chosen on the rendered text, so defusing can never push it over the room.

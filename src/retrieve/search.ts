@@ -32,10 +32,10 @@ export interface SearchOptions {
   checkCoverage?: boolean;
   /**
    * Ranks fused results by effective salience too (src/retrieve/salience-rank.ts): the clock and the
-   * model's configuration; `stale` says which chunks are about files that changed since. Without
-   * it, the fused order stands.
+   * model's configuration; `stale` says which of the candidates (chunk ids) are about files that
+   * changed since. Without it, the fused order stands.
    */
-  salience?: { now: number; config: SalienceConfig; stale?: (id: string) => boolean };
+  salience?: { now: number; config: SalienceConfig; stale?: (candidates: readonly string[]) => ReadonlySet<string> };
   /**
    * How long the vector leg may take, from the start of the search; past it the answer comes from
    * BM25 alone, with a warning (the prompt hook's daemon: a slow or busy embedder must not cost
@@ -147,7 +147,8 @@ function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): Searc
 
 function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<SearchOptions["salience"]>): SalienceInputs {
   const uses = usesOf(db, [...rows.keys()]);
-  return { now: s.now, config: s.config, subject: (id) => subjectOfChunk(rows.get(id)!), use: (id) => uses.get(id), ...(s.stale ? { stale: s.stale } : {}) };
+  const stale = s.stale?.([...rows.keys()]);
+  return { now: s.now, config: s.config, subject: (id) => subjectOfChunk(rows.get(id)!), use: (id) => uses.get(id), ...(stale ? { stale: (id: string) => stale.has(id) } : {}) };
 }
 
 /** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF (then salience, when asked), near-duplicates collapsed. */

@@ -10,7 +10,7 @@ export interface InPlay {
   branch?: string;
   /** Changed files, as git prints them (relative to the repository). */
   files: string[];
-  memories: { type: string; text: string; time: string; files: readonly string[]; stale?: string }[];
+  memories: { id?: string; type: string; text: string; time: string; files: readonly string[]; stale?: string }[];
 }
 
 export function inPlaySection(p: InPlay, now: number, root: string | undefined): Section | undefined {
