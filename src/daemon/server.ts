@@ -1,4 +1,5 @@
 import { createServer, type Socket } from "node:net";
+import { captureStop } from "../capture/stop.js";
 import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
@@ -132,10 +133,15 @@ export async function serve(opts: ServeOptions): Promise<number> {
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {
-        // PostToolUse(Failure) from the capture client: durable in SQLite before the reply.
+        // PostToolUse(Failure), Stop and SubagentStop from the capture client: durable in SQLite before the reply.
         const p = req.payload;
         if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
         const payload = p as Record<string, unknown>;
+        if (req.event === "Stop" || req.event === "SubagentStop") {
+          const warning = captureStop(app.db, app.config, payload, Date.now());
+          if (warning) hookLog(opts.env, warning);
+          return { ok: true };
+        }
         const cwd = typeof payload.cwd === "string" ? payload.cwd : process.cwd();
         captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now(), app.config.memory);
         return { ok: true };

@@ -4,6 +4,7 @@ import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
 import { updateSessionSummary } from "../capture/session-summary.js";
+import { captureStop } from "../capture/stop.js";
 import { resolveProject } from "../project/identity.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
@@ -35,19 +36,13 @@ export async function postToolUse(payload: Payload, io: HookIO): Promise<undefin
   return undefined;
 }
 
-/** Stop / SubagentStop: read the new part of the transcript, plus the final message the file may not hold yet. */
+/** Stop / SubagentStop without a daemon (src/capture/stop.ts). */
 export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
-  if (payload.stop_hook_active === true) return undefined; // a continuation forced by another Stop hook
-  const { app, project, now, session } = open(payload, io);
+  if (payload.stop_hook_active === true) return undefined;
+  const app = openApp(io.env, { tolerateConfigErrors: true });
   try {
-    const sub = payload.hook_event_name === "SubagentStop";
-    const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
-    // A subagent's transcript gets its own offset row; its events still belong to the session.
-    const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
-    const { warning, prompts } = captureTranscript(app.db, project, key, path, str(payload, "last_assistant_message"), now, session, app.config.memory);
-    if (warning) hookLog(io.env, `${sub ? "subagent-stop" : "stop"}: ${warning}`);
-    chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now); // searchable by BM25 at once
-    if (!sub) updateSessionSummary(app.db, project, session, now, prompts);
+    const warning = captureStop(app.db, app.config, payload, (io.now ?? Date.now)());
+    if (warning) hookLog(io.env, warning);
   } finally {
     await app.close();
   }

@@ -42,7 +42,7 @@ export const DEADLINE_MS: Record<HookName, number> = {
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 
 /** Hooks on the hot path: answered by the warm daemon when one runs. */
-export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure"]);
+export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop"]);
 
 export function isHookName(s: string): s is HookName {
   return Object.hasOwn(HOOK_EVENTS, s);

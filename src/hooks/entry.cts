@@ -29,6 +29,7 @@ function writeAll(fd: number, text: string): void {
 /** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
 async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv, dial: Dial | undefined): Promise<string | null | undefined> {
   if (!dial || !payload) return undefined; // a bad payload: the runner logs it
+  if ((name === "stop" || name === "subagent-stop") && payload.stop_hook_active === true) return null; // a forced continuation: nothing new
   if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;
   const req = promptRequest(payload);
   if (!req) return null;

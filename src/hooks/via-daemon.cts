@@ -71,12 +71,13 @@ export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv
 }
 
 /**
- * PostToolUse / PostToolUseFailure through the daemon, which makes the event durable in SQLite
- * before it replies. False when the hook must write the event itself (no daemon, or no reply in
+ * PostToolUse / PostToolUseFailure, Stop / SubagentStop through the daemon, which makes what they
+ * capture durable in SQLite before it replies. False when the hook must write the event itself (no daemon, or no reply in
  * time); capture is idempotent on the tool_use_id, so a late daemon write and ours never make two.
  */
 export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv, dial?: Dial): Promise<boolean> {
-  const event = payload.hook_event_name === HOOK_EVENTS["post-tool-use-failure"] ? HOOK_EVENTS["post-tool-use-failure"] : HOOK_EVENTS["post-tool-use"];
+  const named = payload.hook_event_name;
+  const event = named === "Stop" || named === "SubagentStop" || named === HOOK_EVENTS["post-tool-use-failure"] ? named : HOOK_EVENTS["post-tool-use"];
   const r = await ask(dataHome(env), { op: "capture", event, payload }, CAPTURE_BUDGET_MS, dial);
   return r.kind === "reply" && r.reply.ok;
 }

@@ -243,4 +243,29 @@ describe("the warm daemon", () => {
     await ask(h, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0);
   });
+
+  test("a Stop hook process hands the turn's end to the running daemon: transcript read, tags captured, the session summarised", async () => {
+    const h = home("stop");
+    const d = serve(h);
+    await until(up(h));
+    const before = await ask(h, { op: "status" }, 2_000);
+    const transcript = join(h, "t.jsonl");
+    const line = (type: string, content: unknown[]) => JSON.stringify({ type, sessionId: "st", timestamp: "2026-11-23T10:00:00Z", message: { role: type, content } });
+    writeFileSync(transcript, `${[line("user", [{ type: "text", text: "Pick the store for the metadata." }]), line("assistant", [{ type: "text", text: "[MEMORY: decision] Chose SQLite over Postgres: no server to run." }])].join("\n")}\n`);
+    const payload = (active: boolean) => JSON.stringify({ session_id: "st", cwd: h, transcript_path: transcript, hook_event_name: "Stop", stop_hook_active: active });
+    const forced = await spawnHook("stop", payload(true), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
+    assert.deepEqual({ code: forced.code, stdout: forced.stdout }, { code: 0, stdout: "" });
+    const mid = await ask(h, { op: "status" }, 2_000);
+    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : NaN);
+    assert.equal(count(mid), count(before) + 1, "a forced continuation (stop_hook_active) asks the daemon nothing");
+    const r = await spawnHook("stop", payload(false), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
+    assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
+    const db = openDb(join(h, "mem.sqlite"));
+    assert.equal(db.prepare("SELECT text FROM events WHERE type = 'decision'").pluck().get(), "Chose SQLite over Postgres: no server to run.");
+    assert.match(db.prepare("SELECT summary FROM sessions WHERE session = 'st'").pluck().get() as string, /Pick the store for the metadata/);
+    db.close();
+    assert.equal(count(await ask(h, { op: "status" }, 2_000)), count(mid) + 2, "the daemon took the Stop");
+    await ask(h, { op: "stop" }, 2_000);
+    assert.equal(await d.exited, 0);
+  });
 });
