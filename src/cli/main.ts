@@ -10,6 +10,7 @@ export interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   index: async () => (await import("./index-cmd.js")).indexCommand,
   query: async () => (await import("./query-cmd.js")).queryCommand,
+  list: async () => (await import("./list-cmd.js")).listCommand,
   status: async () => (await import("./status-cmd.js")).statusCommand,
   doctor: async () => (await import("./doctor-cmd.js")).doctorCommand,
   serve: async () => (await import("./serve-cmd.js")).serveCommand,
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const SUMMARIES: Record<string, string> = {
   index: "index markdown memory files and event logs (BM25 + vectors)",
   query: "search memory: hybrid BM25 + vector, fused with RRF",
+  list: "list captured memories: decisions, lessons, tasks, tool events",
   status: "what is indexed, per project",
   doctor: "check providers, stores and data home; say how to fix problems",
   serve: "run the warm daemon the prompt hook talks to (--status, --stop)",

@@ -38,6 +38,22 @@ function clipDeep(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipDeep(x)]));
 }
 
+function toStored(r: EventRow): StoredEvent {
+  const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
+  const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
+  return {
+    id: r.id,
+    project: r.project,
+    session: r.session ?? "",
+    type: r.type as CapturedEvent["type"],
+    time: r.time,
+    files: JSON.parse(r.files) as string[],
+    text: r.text,
+    metadata,
+    ...(confidence !== undefined ? { confidence } : {}),
+  };
+}
+
 /**
  * Captured session events in SQLite. Events come in through the redaction boundary (`Clean`), so
  * nothing secret is stored whichever hook captured them. Inserts are idempotent on the event id.
@@ -97,23 +113,7 @@ export class EventStore {
       params.push(opts.session);
     }
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY time DESC, rowid DESC LIMIT ?`).all(...params, opts.limit) as EventRow[];
-    return asStored(
-      rows.map((r) => {
-        const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
-        const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
-        return {
-          id: r.id,
-          project: r.project,
-          session: r.session ?? "",
-          type: r.type as CapturedEvent["type"],
-          time: r.time,
-          files: JSON.parse(r.files) as string[],
-          text: r.text,
-          metadata,
-          ...(confidence !== undefined ? { confidence } : {}),
-        };
-      }),
-    );
+    return asStored(rows.map(toStored));
   }
 
   /**
@@ -130,6 +130,24 @@ export class EventStore {
         .filter((r) => (r.confidence ?? 1) >= (minConfidence[r.type] ?? 0))
         .map((r) => ({ id: r.id, type: r.type, text: r.text, time: r.time, session: r.session, files: JSON.parse(r.files) as string[] })),
     );
+  }
+
+  /** Captured memories of a project, newest first, filtered; `total` counts all that match. */
+  list(project: string, f: { kinds?: readonly string[]; session?: string; source?: string; since?: string; until?: string; limit: number; offset?: number }): { total: number; rows: Clean<StoredEvent[]> } {
+    const where = ["project = ?"];
+    const params: unknown[] = [project];
+    if (f.kinds && f.kinds.length > 0) {
+      where.push(`type IN (${f.kinds.map(() => "?").join(", ")})`);
+      params.push(...f.kinds);
+    }
+    if (f.session) (where.push("session = ?"), params.push(f.session));
+    if (f.source) (where.push("coalesce(json_extract(metadata, '$.source'), 'captured') = ?"), params.push(f.source));
+    if (f.since) (where.push("time >= ?"), params.push(f.since));
+    if (f.until) (where.push("time < ?"), params.push(f.until));
+    const sql = where.join(" AND ");
+    const total = this.db.prepare(`SELECT count(*) FROM events WHERE ${sql}`).pluck().get(...params) as number;
+    const rows = this.db.prepare(`SELECT * FROM events WHERE ${sql} ORDER BY time DESC, rowid DESC LIMIT ? OFFSET ?`).all(...params, f.limit, f.offset ?? 0) as EventRow[];
+    return { total, rows: asStored(rows.map(toStored)) };
   }
 
   count(project?: string): number {
