@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { clean, cleanText, fromClean, type Clean } from "../src/redact/clean.cjs";
+import { clean, cleanHash, cleanText, fromClean, type Clean } from "../src/redact/clean.cjs";
 import type { ChunkStore, NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { EventStore } from "../src/store/events.js";
@@ -14,7 +14,7 @@ const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")
 
 /** The chunk a captured event becomes (known before it is chunked: salience and links refer to it). */
 export function eventChunkId(project: string, eventId: string): Clean<string> {
-  return cleanText(sha(project, "event", eventId));
+  return cleanHash(sha(project, "event", eventId));
 }
 
 /**

@@ -69,10 +69,11 @@ function inPlay(events: EventStore, project: string, root: string | undefined): 
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
-  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE);
-  const uses = usesOf(db, decisions.map((d) => eventChunkId(s.project, d.id)));
+  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE).map((d) => ({ ...d, chunk: eventChunkId(s.project, d.id) }));
+  const uses = usesOf(db, decisions.map((d) => d.chunk));
   // Possibly outdated: checked for the decisions the briefing can show (the used and the newest), not all of them.
-  const head = [...decisions].sort((a, b) => (uses.get(eventChunkId(s.project, b.id))?.uses ?? 0) - (uses.get(eventChunkId(s.project, a.id))?.uses ?? 0) || b.time.localeCompare(a.time)).slice(0, STALE_CHECKED);
+  const usesOfD = (d: { chunk: string }) => uses.get(d.chunk)?.uses ?? 0;
+  const head = [...decisions].sort((a, b) => usesOfD(b) - usesOfD(a) || b.time.localeCompare(a.time)).slice(0, STALE_CHECKED);
   const play = inPlay(events, s.project, s.root);
   const flags = staleFlags(db, [...head.map((d) => d.id), ...(play?.memories.flatMap((m) => (m.id ? [m.id] : [])) ?? [])], s.root, s.now);
   const last = sessions.lastSummarized(s.project, s.session);
@@ -84,8 +85,8 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
     taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
-    decisions: decisions.map((d) => {
-      const use = uses.get(eventChunkId(s.project, d.id));
+    decisions: decisions.map(({ chunk, ...d }) => {
+      const use = uses.get(chunk);
       const stale = flags.get(d.id)?.text;
       return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
     }),

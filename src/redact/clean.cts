@@ -22,6 +22,12 @@ export function cleanText(text: string): Clean<string> {
   return redact(text).text as Clean<string>;
 }
 
+/** A hex digest (a content hash, an id derived from one) holds no secret: branded without a pass of the rules. */
+export function cleanHash(hex: string): Clean<string> {
+  if (!/^[0-9a-f]{8,128}$/.test(hex)) return cleanText(hex);
+  return hex as Clean<string>;
+}
+
 /** Redacts every string in a JSON-like value (keys too; a whole value under a secret-named key). */
 export function clean<T>(value: T): Clean<T> {
   if (typeof value === "string") return cleanText(value) as unknown as Clean<T>;

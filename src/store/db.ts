@@ -212,6 +212,7 @@ const MIGRATIONS: string[] = [
   -- A session's zero-LLM summary (goal, files, commands, tasks, decisions), built at Stop/SessionEnd.
   ALTER TABLE sessions ADD COLUMN summary TEXT;
   CREATE INDEX events_project_type ON events(project, type, time);
+  CREATE INDEX events_project_session ON events(project, session, time);
   `,
 ];
 

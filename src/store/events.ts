@@ -91,8 +91,8 @@ export class EventStore {
   /** Every event of a session in time order, as stored (clean), JSON columns parsed. */
   ofSession(project: string, session: string): SessionEvent[] {
     const rows = this.db
-      .prepare("SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND coalesce(session, '') = ? ORDER BY time, rowid")
-      .all(project, session) as Omit<EventRow, "project">[];
+      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${session === "" ? "session IS NULL" : "session = ?"} ORDER BY time, rowid`)
+      .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
     return rows.map((r) => ({ ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) }));
   }
 

@@ -7,11 +7,9 @@ import { prepared } from "./statements.js";
 /** The recorded use of each of `ids` (chunk ids) that has one. */
 export function usesOf(db: Db, ids: readonly string[]): Map<string, Use> {
   const out = new Map<string, Use>();
-  const get = prepared(db, "SELECT salience, last_used_at AS lastUsedAt, uses FROM salience WHERE chunk_id = ?");
-  for (const id of new Set(ids)) {
-    const u = get.get(id) as Use | undefined;
-    if (u) out.set(id, u);
-  }
+  if (ids.length === 0) return out;
+  const rows = prepared(db, "SELECT chunk_id AS id, salience, last_used_at AS lastUsedAt, uses FROM salience WHERE chunk_id IN (SELECT value FROM json_each(?))").all(JSON.stringify([...new Set(ids)])) as (Use & { id: string })[];
+  for (const { id, ...u } of rows) out.set(id, u);
   return out;
 }
 
