@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { clean, cleanHash, cleanText, fromClean, type Clean } from "../src/redact/clean.cjs";
+import { clean, cleanText, fromClean, type Clean } from "../src/redact/clean.cjs";
+import { eventChunkId } from "../src/store/chunk-ids.js";
 import type { ChunkStore, NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
 import { EventStore } from "../src/store/events.js";
@@ -12,10 +13,7 @@ const capped = (t: string) => (t.length > MAX_CAPTURED_CHARS ? `${t.slice(0, MAX
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
 
 
-/** The chunk a captured event becomes (known before it is chunked: salience and links refer to it). */
-export function eventChunkId(project: string, eventId: string): Clean<string> {
-  return cleanHash(sha(project, "event", eventId));
-}
+export { eventChunkId };
 
 /**
  * Turns the captured events of a project that are not chunks yet into chunks, one source per
@@ -38,7 +36,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
         endLine: i + 1,
         // Stored parts are clean; what they are joined into is redacted again, as any new text.
         text: cleanText(capped(eventText({ type: r.type, text: r.text, files }))),
-        tags: clean([]),
+        tags: clean(Array.isArray(metadata.tags) ? metadata.tags.filter((t): t is string => typeof t === "string") : []), // an explicit memory's tags
         date: r.time || null,
         metadata: clean({ source: "capture", eventId: r.id, session: r.session, files, ...metadata }),
       });

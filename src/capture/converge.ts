@@ -25,7 +25,7 @@ export const DEFAULT_CONVERGE_WINDOW_MS = 10 * 60_000;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;
 
 /** Where an explicit memory comes from (`metadata.source`). */
-export const EXPLICIT_SOURCES: ReadonlySet<string> = new Set(["tag", "remember"]);
+export const EXPLICIT_SOURCES: ReadonlySet<string> = new Set(["tag", "explicit"]);
 
 /** Path components too common to say what a memory is about. */
 export const GENERIC_NAMES: ReadonlySet<string> = new Set(

@@ -19,6 +19,8 @@ export interface SalvagedEvent {
   files: string;
   text: string;
   metadata: string;
+  /** A forgotten memory stays forgotten. */
+  deleted_at?: number | null;
 }
 
 export interface SalvagedSession {
@@ -76,8 +78,9 @@ const json = (v: unknown, array: boolean) => {
 const absolute = (v: unknown) => str(v) && (v.startsWith("/") || /^[A-Za-z]:[\\/]/.test(v));
 
 function asEvent(r: Row): SalvagedEvent | undefined {
-  if (!str(r.id) || !str(r.project) || !optStr(r.session) || !str(r.type) || !str(r.time) || !str(r.text) || !json(r.files, true) || !json(r.metadata, false)) return undefined;
-  return { id: r.id, project: r.project, session: (r.session as string | null) ?? null, type: r.type, time: r.time, files: r.files as string, text: r.text, metadata: r.metadata as string };
+  const deleted = typeof r.deleted_at === "number" ? r.deleted_at : null;
+  if (!str(r.id) || !str(r.project) || !optStr(r.session) || !str(r.type) || !str(r.time) || (!str(r.text) && deleted === null) || !json(r.files, true) || !json(r.metadata, false)) return undefined;
+  return { id: r.id, project: r.project, session: (r.session as string | null) ?? null, type: r.type, time: r.time, files: r.files as string, text: r.text as string, metadata: r.metadata as string, deleted_at: deleted };
 }
 
 function asSession(r: Row): SalvagedSession | undefined {
@@ -97,11 +100,13 @@ function asRoot(r: Row): SalvagedRoot | undefined {
 
 /** The columns of each table, in schema order, to read a raw record by. */
 const SHAPES = {
-  events: ["id", "project", "session", "type", "time", "files", "text", "metadata", "chunked"],
+  events: ["id", "project", "session", "type", "time", "files", "text", "metadata", "chunked", "updated_at", "deleted_at", "client_key"],
   sessions: ["session", "project", "transcript_path", "offset", "task_state", "started_at", "ended_at", "end_reason", "updated_at", "summary"],
   sources: ["id", "project", "path", "kind", "tier", "size", "mtime_ms", "content_hash", "metadata", "indexed_at"],
   roots: ["project", "path", "added_at"],
 } as const;
+
+const MIN_COLUMNS: Partial<Record<keyof typeof SHAPES, number>> = { events: 8, sessions: 9 };
 
 const named = (cols: readonly string[], values: Value[]): Row => Object.fromEntries(cols.map((c, i) => [c, values[i]]));
 
@@ -112,8 +117,9 @@ function rawOf<T>(records: RawRecord[], table: keyof typeof SHAPES, check: (r: R
   for (const rec of records) {
     const rowTable = rec.rowid !== undefined;
     if (rowTable !== (table !== "roots")) continue;
-    // Rows written before a column was added (events before `chunked`, sessions before `summary`) are one short.
-    if (rec.values.length !== cols.length && !((table === "events" || table === "sessions") && rec.values.length === cols.length - 1)) continue;
+    // Rows written before columns were added are short by those columns (events: 8 before `chunked`,
+    // 9 before the explicit-memory columns; sessions: 9 before `summary`).
+    if (rec.values.length > cols.length || rec.values.length < (MIN_COLUMNS[table] ?? cols.length)) continue;
     if (table === "roots" && !(int(rec.values[2]) && (rec.values[2] as number) > 1e11)) continue; // not an index of (…, rowid)
     const row = check(named(cols, rec.values));
     if (row !== undefined) out.push(row);

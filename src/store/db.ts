@@ -214,6 +214,25 @@ const MIGRATIONS: string[] = [
   CREATE INDEX events_project_type ON events(project, type, time);
   CREATE INDEX events_project_session ON events(project, session, time);
   `,
+  `
+  -- Explicit memory: a memory (an event) can be edited (the previous version kept in
+  -- memory_history) and forgotten (a tombstone at once; its text purged later), and put again
+  -- idempotently under a client's key.
+  ALTER TABLE events ADD COLUMN updated_at INTEGER;
+  ALTER TABLE events ADD COLUMN deleted_at INTEGER;
+  ALTER TABLE events ADD COLUMN client_key TEXT;
+  CREATE UNIQUE INDEX events_client_key ON events(project, client_key) WHERE client_key IS NOT NULL;
+  CREATE INDEX events_deleted ON events(deleted_at) WHERE deleted_at IS NOT NULL;
+  CREATE TABLE memory_history (
+    memory  TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    at      INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    text    TEXT NOT NULL,
+    tags    TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (memory, version)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Db): void {

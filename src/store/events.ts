@@ -4,6 +4,8 @@ import type { Db } from "./db.js";
 
 export interface StoredEvent extends CapturedEvent {
   project: string;
+  /** ms, when it was last edited (an explicit memory). */
+  updatedAt?: number | null;
 }
 
 /** An `events` row as stored (JSON columns as text). */
@@ -16,6 +18,7 @@ export interface EventRow {
   files: string;
   text: string;
   metadata: string;
+  updated_at?: number | null;
 }
 
 /** An event read back for chunking: every field clean. */
@@ -51,6 +54,7 @@ function toStored(r: EventRow): StoredEvent {
     text: r.text,
     metadata,
     ...(confidence !== undefined ? { confidence } : {}),
+    ...(r.updated_at ? { updatedAt: r.updated_at } : {}),
   };
 }
 
@@ -91,7 +95,7 @@ export class EventStore {
   /** Every event of a session in time order, as stored (clean), JSON columns parsed. */
   ofSession(project: string, session: string): SessionEvent[] {
     const rows = this.db
-      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${session === "" ? "session IS NULL" : "session = ?"} ORDER BY time, rowid`)
+      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${session === "" ? "session IS NULL" : "session = ?"} AND deleted_at IS NULL ORDER BY time, rowid`)
       .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
     return rows.map((r) => ({ ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) }));
   }
@@ -102,7 +106,7 @@ export class EventStore {
   }
 
   recent(project: string, opts: { types?: string[]; session?: string; limit: number }): Clean<StoredEvent[]> {
-    const where = ["project = ?"];
+    const where = ["project = ?", "deleted_at IS NULL"];
     const params: unknown[] = [project];
     if (opts.types && opts.types.length > 0) {
       where.push(`type IN (${opts.types.map(() => "?").join(", ")})`);
@@ -123,7 +127,7 @@ export class EventStore {
   decisionsOf(project: string, minConfidence: Record<string, number>): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[] }[]> {
     const types = Object.keys(minConfidence);
     const rows = this.db
-      .prepare(`SELECT id, type, text, time, coalesce(session, '') AS session, files, json_extract(metadata, '$.confidence') AS confidence FROM events WHERE project = ? AND type IN (${types.map(() => "?").join(", ")})`)
+      .prepare(`SELECT id, type, text, time, coalesce(session, '') AS session, files, json_extract(metadata, '$.confidence') AS confidence FROM events WHERE project = ? AND type IN (${types.map(() => "?").join(", ")}) AND deleted_at IS NULL`)
       .all(project, ...types) as { id: string; type: string; text: string; time: string; session: string; files: string; confidence: number | null }[];
     return asStored(
       rows
@@ -133,15 +137,22 @@ export class EventStore {
   }
 
   /** Captured memories of a project, newest first, filtered; `total` counts all that match. */
-  list(project: string, f: { kinds?: readonly string[]; session?: string; source?: string; since?: string; until?: string; limit: number; offset?: number }): { total: number; rows: Clean<StoredEvent[]> } {
-    const where = ["project = ?"];
+  list(project: string, f: { kinds?: readonly string[]; session?: string; source?: string; sources?: readonly string[]; tags?: readonly string[]; text?: string; since?: string; until?: string; limit: number; offset?: number }): { total: number; rows: Clean<StoredEvent[]> } {
+    const where = ["project = ?", "deleted_at IS NULL"];
     const params: unknown[] = [project];
     if (f.kinds && f.kinds.length > 0) {
       where.push(`type IN (${f.kinds.map(() => "?").join(", ")})`);
       params.push(...f.kinds);
     }
     if (f.session) (where.push("session = ?"), params.push(f.session));
-    if (f.source) (where.push("coalesce(json_extract(metadata, '$.source'), 'captured') = ?"), params.push(f.source));
+    const sources = f.sources ?? (f.source ? [f.source] : []);
+    if (sources.length > 0) {
+      // keyword, tag and explicit are recorded; anything else was captured from a tool call
+      where.push(`(CASE WHEN json_extract(metadata, '$.source') IN ('keyword', 'tag', 'explicit') THEN json_extract(metadata, '$.source') ELSE 'captured' END) IN (${sources.map(() => "?").join(", ")})`);
+      params.push(...sources);
+    }
+    for (const t of f.tags ?? []) (where.push("EXISTS (SELECT 1 FROM json_each(metadata, '$.tags') WHERE value = ?)"), params.push(t));
+    for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) (where.push("instr(lower(text), lower(?)) > 0"), params.push(w));
     if (f.since) (where.push("time >= ?"), params.push(f.since));
     if (f.until) (where.push("time < ?"), params.push(f.until));
     const sql = where.join(" AND ");

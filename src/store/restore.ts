@@ -16,6 +16,7 @@ export interface RestoredEvent {
   files: string;
   text: string;
   metadata: string;
+  deleted_at?: number | null;
 }
 
 export interface RestoredSession {
@@ -33,8 +34,8 @@ export interface RestoredSession {
 
 /** Returns how many events were written (an id already there is kept). */
 export function restoreEvents(db: Db, events: Clean<RestoredEvent[]>): number {
-  const ins = db.prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)");
-  return db.transaction(() => events.reduce((n, e) => n + ins.run(e.id, e.project, e.session, e.type, e.time, e.files, e.text, e.metadata).changes, 0))();
+  const ins = db.prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, chunked, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)");
+  return db.transaction(() => events.reduce((n, e) => n + ins.run(e.id, e.project, e.session, e.type, e.time, e.files, e.text, e.metadata, e.deleted_at ?? null).changes, 0))();
 }
 
 export function restoreSessions(db: Db, sessions: Clean<RestoredSession[]>): number {

@@ -82,7 +82,7 @@ export class TaskStore {
   sync(c: TaskCapture): void {
     const seen: Seen[] = c.taskChanges.map((ch) => ({ localId: ch.task.id, content: ch.task.content, status: ch.task.status, source: ch.task.source }));
     for (const e of c.events) {
-      if (e.type === "task" && e.metadata.source === "tag") seen.push({ localId: e.id, content: e.text, status: "pending", source: "tag" });
+      if (e.type === "task" && (e.metadata.source === "tag" || e.metadata.source === "explicit")) seen.push({ localId: e.id, content: e.text, status: "pending", source: "tag" });
     }
     const wroteList = c.events.some((e) => e.metadata.tool === "TodoWrite");
     if (seen.length === 0 && !wroteList) return;

@@ -1,0 +1,56 @@
+import type { Db } from "../store/db.js";
+import { compactText, forgetProjectRecords, forgetSessionRecord, liveIds, purgeTombstones, tombstone } from "../store/memories.js";
+import { VecState } from "../store/vec-state.js";
+import type { VectorStore } from "../store/vectors.js";
+import type { MemoryService } from "./memory.js";
+import { MemoryError } from "./types.js";
+
+/**
+ * Forgetting. A forgotten memory is a tombstone at once: gone from the chunks (so from search, the
+ * prompt's memories and the briefing) and from every list and export from the moment the call
+ * returns; its text is purged from SQLite, FTS5 and the LanceDB tables by `purge` (the weekly
+ * reindex job, or `mem forget --purge`).
+ */
+export function forgetMemory(db: Db, service: MemoryService, id: string, now: number): { id: string } {
+  const m = service.get(id);
+  if (m.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${m.path}:${m.startLine}-${m.endLine}: delete it from the file, then \`mem index\``);
+  tombstone(db, [m.id], now);
+  return { id: m.id };
+}
+
+export function forgetSession(db: Db, project: string, session: string, now: number): number {
+  const n = tombstone(db, liveIds(db, { project, session }), now);
+  forgetSessionRecord(db, session);
+  return n;
+}
+
+export function forgetProject(db: Db, project: string, now: number): { memories: number; sources: number; tasks: number; sessions: number } {
+  const memories = tombstone(db, liveIds(db, { project }), now);
+  return { memories, ...forgetProjectRecords(db, project) };
+}
+
+/**
+ * Purges forgotten memories: their text out of SQLite (overwritten, not only unlinked), the text
+ * index compacted, the WAL truncated; vectors of chunks that no longer exist deleted from every
+ * LanceDB table and its old versions cleaned up.
+ */
+export async function purge(db: Db, vectors: () => Promise<VectorStore>): Promise<{ memories: number; vectors: number }> {
+  const memories = purgeTombstones(db);
+  const state = new VecState(db);
+  let removed = 0;
+  const tables = state.tables();
+  if (tables.length > 0) {
+    const store = await vectors();
+    const live = new Set(db.prepare("SELECT id FROM chunks").pluck().all() as string[]);
+    for (const t of tables) {
+      if (!(await store.has(t.name))) continue;
+      const gone = (await store.ids(t.name)).filter((id) => !live.has(id));
+      if (gone.length > 0) await store.delete(t.name, gone);
+      state.unmark(t.name, gone);
+      await store.optimize(t.name, new Date());
+      removed += gone.length;
+    }
+  }
+  compactText(db);
+  return { memories, vectors: removed };
+}

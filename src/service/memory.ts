@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from "node:crypto";
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { staleFlags } from "../anchor/staleness.js";
+import { afterCapture } from "../capture/after.js";
+import type { CapturedEvent } from "../capture/types.js";
+import type { Config } from "../config/config.js";
+import { effectiveSalience, salienceConfig } from "../memory/salience.js";
+import { clean, cleanText } from "../redact/clean.cjs";
+import { ChunkStore } from "../store/chunks.js";
+import { eventChunkId } from "../store/chunk-ids.js";
+import type { Db } from "../store/db.js";
+import { EventStore } from "../store/events.js";
+import { historyOf, insertMemory, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
+import { usesOf } from "../store/salience.js";
+import { markdownMemory, toMemory } from "./convert.js";
+import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
+
+/**
+ * The memory service: what the CLI, the daemon's socket and the MCP server all call (none repeats
+ * its logic). A memory is durable in SQLite, and searchable by BM25, when a call returns; vectors
+ * follow in the daemon. Everything written passes the redaction boundary (`<private>` spans
+ * removed too), as for capture.
+ */
+export interface ServiceContext {
+  db: Db;
+  config: Config;
+  projectRoot: (project: string) => string | undefined;
+  now?: () => number;
+}
+
+const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex");
+
+function checkText(text: unknown, what = "text"): string {
+  if (typeof text !== "string" || text.trim() === "") throw new MemoryError("bad_argument", `${what} must be a non-empty string`);
+  if (text.length > MAX_MEMORY_CHARS) throw new MemoryError("too_large", `${what} is ${text.length.toLocaleString("en")} characters; a memory holds at most ${MAX_MEMORY_CHARS.toLocaleString("en")} (write a longer document as a markdown note and \`mem index\` it)`);
+  return text.trim();
+}
+
+function checkKind(kind: unknown): string {
+  if (kind === undefined) return "note";
+  if (typeof kind !== "string" || !(EXPLICIT_KINDS as readonly string[]).includes(kind)) throw new MemoryError("bad_argument", `kind must be one of ${EXPLICIT_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+  return kind;
+}
+
+function checkList(v: unknown, what: string, max: number, item: RegExp): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw new MemoryError("bad_argument", `${what} must be a list of strings`);
+  const out = [...new Set((v as string[]).map((x) => x.trim()).filter(Boolean))];
+  if (out.length > max) throw new MemoryError("bad_argument", `at most ${max} ${what}, got ${out.length}`);
+  const bad = out.find((x) => !item.test(x));
+  if (bad !== undefined) throw new MemoryError("bad_argument", `bad ${what.replace(/s$/, "")}: ${JSON.stringify(bad.slice(0, 80))}`);
+  return out;
+}
+const TAG = /^[\p{L}\p{N}_.:/#+-]{1,64}$/u;
+const FILE = /^[^\0\n\r]{1,1024}$/;
+
+export class MemoryService {
+  private readonly now: () => number;
+  constructor(private readonly ctx: ServiceContext) {
+    this.now = ctx.now ?? Date.now;
+  }
+
+  /** A new explicit memory, or (same client key in the project) the one already put. */
+  put(input: PutInput): { memory: Memory; created: boolean } {
+    const text = cleanText(checkText(input.text)).trim(); // a <private> span removed leaves no edge of spaces
+    if (text === "") throw new MemoryError("bad_argument", "text must hold something besides <private> spans");
+    const kind = checkKind(input.kind);
+    const tags = checkList(input.tags, "tags", MAX_TAGS, TAG);
+    const files = checkList(input.files, "files", MAX_FILES, FILE);
+    const project = cleanText(input.project);
+    const key = input.clientKey === undefined ? null : cleanText(checkText(input.clientKey, "client key").slice(0, 200));
+    if (key !== null) {
+      const had = memoryByKey(this.ctx.db, project, key);
+      if (had?.deleted_at) throw new MemoryError("forgotten", `the memory put under this key (${had.id}) was forgotten`);
+      if (had) return { memory: this.get(had.id), created: false };
+    }
+    const now = this.now();
+    const id = `mem:${(key !== null ? sha(project, key) : randomBytes(16).toString("hex")).slice(0, 24)}`;
+    const session = input.session ? cleanText(input.session) : null;
+    const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time: new Date(now).toISOString(), session: session ?? "", files, text, confidence: 1, metadata: { source: "explicit", tags } };
+    const stored = clean([event]);
+    insertMemory(this.ctx.db, clean({ id, project, session, kind, time: event.time, text, files, metadata: { source: "explicit", tags, confidence: 1 }, clientKey: key }));
+    // As a capture would: the task list, anchors to the files it names, convergence, confirmation.
+    afterCapture(this.ctx.db, { project, session: session ?? cleanText(""), now, events: stored, taskChanges: clean([]) });
+    chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), project, now); // searchable by BM25 at once
+    return { memory: this.get(id), created: true };
+  }
+
+  /** A memory by id: an event (explicit or captured) or a markdown chunk. */
+  get(id: string, opts: { history?: boolean } = {}): Memory {
+    if (typeof id !== "string" || id === "") throw new MemoryError("bad_argument", "id must be a non-empty string");
+    const row = memoryById(this.ctx.db, id);
+    if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
+    if (row) {
+      const [m] = this.decorate([toMemory(row)]);
+      if (opts.history) m!.history = historyOf(this.ctx.db, id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
+      return m!;
+    }
+    const md = markdownMemory(this.ctx.db, id);
+    if (md) return md;
+    throw new MemoryError("not_found", `no memory ${id}`);
+  }
+
+  /** Memories captured or put in a project, newest first, filtered and paged (markdown notes: `sources: ["markdown"]`). */
+  list(f: ListFilter): { total: number; memories: Memory[] } {
+    const limit = f.limit ?? 50;
+    const offset = f.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MemoryError("bad_argument", "limit must be an integer from 1 to 1000");
+    if (!Number.isInteger(offset) || offset < 0) throw new MemoryError("bad_argument", "offset must be a whole number");
+    const { total, rows } = new EventStore(this.ctx.db).list(f.project, { ...(f.kinds ? { kinds: f.kinds } : {}), ...(f.session ? { session: f.session } : {}), ...(f.sources ? { sources: f.sources } : {}), ...(f.tags ? { tags: f.tags } : {}), ...(f.text ? { text: f.text } : {}), ...(f.since ? { since: f.since } : {}), ...(f.until ? { until: f.until } : {}), limit, offset });
+    return { total, memories: this.decorate(rows.map((r) => toMemory({ ...r, updated_at: r.updatedAt ?? null }))) };
+  }
+
+  /** Edits an explicit or captured memory (its previous version kept); a markdown memory is edited in its file. */
+  patch(id: string, p: PatchInput): Memory {
+    const before = this.get(id);
+    if (before.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${before.path}:${before.startLine}-${before.endLine}: edit the file, then \`mem index\``);
+    if (p.text === undefined && p.kind === undefined && p.tags === undefined) throw new MemoryError("bad_argument", "nothing to change: give text, kind or tags");
+    const text = p.text === undefined ? before.text : checkText(p.text);
+    const kind = p.kind === undefined ? before.kind : checkKind(p.kind);
+    const tags = p.tags === undefined ? before.tags : checkList(p.tags, "tags", MAX_TAGS, TAG);
+    const row = memoryById(this.ctx.db, id)!;
+    const metadata = { ...(JSON.parse(row.metadata) as Record<string, unknown>), tags };
+    patchMemory(this.ctx.db, id, clean({ kind, text, metadata }), this.now());
+    chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), cleanText(before.project), this.now());
+    return this.get(id, { history: true });
+  }
+
+  /** Salience and the outdated flag, for memories that are events. */
+  private decorate(ms: Memory[]): Memory[] {
+    const now = this.now();
+    const cfg = salienceConfig(this.ctx.config.salience);
+    const byProject = new Map<string, Memory[]>();
+    for (const m of ms) if (m.source !== "markdown") byProject.set(m.project, [...(byProject.get(m.project) ?? []), m]);
+    for (const [project, list] of byProject) {
+      const uses = usesOf(this.ctx.db, list.map((m) => eventChunkId(project, m.id)));
+      const flags = staleFlags(this.ctx.db, list.map((m) => m.id), this.ctx.projectRoot(project), now);
+      for (const m of list) {
+        const use = uses.get(eventChunkId(project, m.id));
+        const eff = effectiveSalience({ kind: m.kind, source: "captured", createdAt: Date.parse(m.createdAt) }, use, now, cfg);
+        m.salience = Math.round(eff.value * 1000) / 1000;
+        m.uses = eff.uses;
+        m.stale = flags.get(m.id)?.text ?? null;
+      }
+    }
+    return ms;
+  }
+}

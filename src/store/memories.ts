@@ -1,0 +1,173 @@
+import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
+import { eventChunkId } from "./chunk-ids.js";
+import type { Db } from "./db.js";
+
+/**
+ * Explicit memory in SQLite: a memory is an `events` row (whatever made it: a `mem remember`, a
+ * `[MEMORY:]` tag, a capture). Here: putting one under a client's key, editing it (its previous
+ * version kept in `memory_history`), forgetting it (a tombstone at once: it leaves the chunks, so
+ * search, injection and briefing never see it again; its text is purged later), and purging.
+ * Every value written comes through the redaction boundary.
+ */
+export interface MemoryRow {
+  id: string;
+  project: string;
+  session: string | null;
+  type: string;
+  time: string;
+  files: string;
+  text: string;
+  metadata: string;
+  updated_at: number | null;
+  deleted_at: number | null;
+  client_key: string | null;
+}
+
+export interface NewMemory {
+  id: string;
+  project: string;
+  session: string | null;
+  kind: string;
+  time: string;
+  text: string;
+  files: string[];
+  metadata: Record<string, unknown>;
+  clientKey: string | null;
+}
+
+export interface HistoryRow {
+  version: number;
+  at: number;
+  kind: string;
+  text: string;
+  tags: string;
+}
+
+export function memoryById(db: Db, id: string): CleanFields<MemoryRow> | undefined {
+  const r = db.prepare("SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE id = ?").get(id) as MemoryRow | undefined;
+  return r ? asStoredRow(r) : undefined;
+}
+
+export function memoryByKey(db: Db, project: string, key: string): CleanFields<MemoryRow> | undefined {
+  const r = db.prepare("SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE project = ? AND client_key = ?").get(project, key) as MemoryRow | undefined;
+  return r ? asStoredRow(r) : undefined;
+}
+
+/** Inserts a memory; false when its id (or its client key in the project) is taken. Durable when it returns (its own transaction). */
+export function insertMemory(db: Db, m: Clean<NewMemory>): boolean {
+  return (
+    db
+      .prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
+      .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.clientKey).changes === 1
+  );
+}
+
+/** Replaces a memory's text, kind and metadata, keeping the previous version in its history; the chunk is made again. */
+export function patchMemory(db: Db, id: string, next: Clean<{ kind: string; text: string; metadata: Record<string, unknown> }>, now: number): void {
+  db.transaction(() => {
+    const before = db.prepare("SELECT type, text, metadata FROM events WHERE id = ?").get(id) as { type: string; text: string; metadata: string } | undefined;
+    if (!before) return;
+    const version = ((db.prepare("SELECT max(version) FROM memory_history WHERE memory = ?").pluck().get(id) as number | null) ?? 0) + 1;
+    const tags = JSON.stringify((JSON.parse(before.metadata) as { tags?: unknown }).tags ?? []);
+    db.prepare("INSERT INTO memory_history (memory, version, at, kind, text, tags) VALUES (?, ?, ?, ?, ?, ?)").run(id, version, now, before.type, before.text, tags);
+    db.prepare("UPDATE events SET type = ?, text = ?, metadata = ?, updated_at = ?, chunked = 0 WHERE id = ?").run(next.kind, next.text, JSON.stringify(next.metadata), now, id);
+    forgetChunkOf(db, id);
+  })();
+}
+
+export function historyOf(db: Db, id: string): CleanFields<HistoryRow>[] {
+  return (db.prepare("SELECT version, at, kind, text, tags FROM memory_history WHERE memory = ? ORDER BY version").all(id) as HistoryRow[]).map(asStoredRow);
+}
+
+/**
+ * The chunk an event became, gone at once (with its text-index entry and vector bookkeeping): a
+ * forgotten memory is never found again, an edited one is chunked and embedded again.
+ */
+function forgetChunkOf(db: Db, eventId: string): void {
+  const project = db.prepare("SELECT project FROM events WHERE id = ?").pluck().get(eventId) as string | undefined;
+  if (project === undefined) return;
+  const c = eventChunkId(project, eventId);
+  db.prepare("DELETE FROM chunks WHERE id = ?").run(c);
+  db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?").run(c);
+  db.prepare("DELETE FROM salience WHERE chunk_id = ?").run(c);
+}
+
+/** Tombstones memories (event ids) at `now`: invisible from this moment; returns how many were live. */
+export function tombstone(db: Db, ids: readonly string[], now: number): number {
+  return securely(db, () => db.transaction(() => {
+    let n = 0;
+    for (const id of ids) {
+      const changed = db.prepare("UPDATE events SET deleted_at = ?, chunked = 0 WHERE id = ? AND deleted_at IS NULL").run(now, id).changes;
+      if (changed) forgetChunkOf(db, id);
+      n += changed;
+    }
+    return n;
+  })());
+}
+
+/**
+ * Runs `fn` with SQLite's secure_delete on: what it deletes is overwritten, not only unlinked, so a
+ * forgotten chunk's text is not left in a free page for a purge to miss.
+ */
+export function securely<T>(db: Db, fn: () => T): T {
+  const was = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  try {
+    return fn();
+  } finally {
+    db.pragma(`secure_delete = ${was ? "ON" : "OFF"}`);
+  }
+}
+
+/** The live memories of a session, or of a whole project (ids). */
+export function liveIds(db: Db, where: { project: string; session?: string }): Clean<string>[] {
+  const rows = where.session === undefined
+    ? db.prepare("SELECT id FROM events WHERE project = ? AND deleted_at IS NULL").pluck().all(where.project)
+    : db.prepare("SELECT id FROM events WHERE project = ? AND session = ? AND deleted_at IS NULL").pluck().all(where.project, where.session);
+  return (rows as string[]).map(asStored);
+}
+
+/**
+ * Purges forgotten memories: their text, files, metadata and history overwritten and deleted
+ * (secure_delete), only a bare tombstone left so that a capture read again never brings one back.
+ * Returns how many were purged.
+ */
+export function purgeTombstones(db: Db): number {
+  return securely(db, () =>
+    db.transaction(() => {
+      const ids = db.prepare("SELECT id FROM events WHERE deleted_at IS NOT NULL AND (text != '' OR files != '[]' OR metadata != '{}')").pluck().all() as string[];
+      for (const id of ids) {
+        db.prepare("UPDATE events SET text = '', files = '[]', metadata = '{}', client_key = NULL WHERE id = ?").run(id);
+        db.prepare("DELETE FROM memory_history WHERE memory = ?").run(id);
+        db.prepare("DELETE FROM links WHERE a = ? OR b = ?").run(id, id);
+        db.prepare("DELETE FROM anchors WHERE memory = ?").run(id);
+      }
+      return ids.length;
+    })(),
+  );
+}
+
+/** Forgets a session's own records beyond its memories: its task list, summary and transcript path. */
+export function forgetSessionRecord(db: Db, session: string): void {
+  db.prepare("UPDATE sessions SET task_state = NULL, summary = NULL, transcript_path = NULL WHERE session = ? OR session LIKE ?").run(session, `${session}/agent-%`);
+}
+
+/** Forgets what a project holds beyond its events: tasks, session records, indexed sources and roots, vector bookkeeping. */
+export function forgetProjectRecords(db: Db, project: string): { sources: number; tasks: number; sessions: number } {
+  return securely(db, () => db.transaction(() => {
+    const sessions = db.prepare("UPDATE sessions SET task_state = NULL, summary = NULL, transcript_path = NULL WHERE project = ?").run(project).changes;
+    const tasks = db.prepare("DELETE FROM tasks WHERE project = ?").run(project).changes;
+    db.prepare("DELETE FROM vec_rows WHERE project = ?").run(project);
+    db.prepare("DELETE FROM chunks WHERE project = ?").run(project);
+    const sources = db.prepare("DELETE FROM sources WHERE project = ?").run(project).changes;
+    db.prepare("DELETE FROM roots WHERE project = ?").run(project);
+    db.prepare("DELETE FROM meta WHERE key = ?").run(`chunking:${project}`);
+    return { sources, tasks, sessions };
+  })());
+}
+
+/** After deletions: the text index rebuilt compactly and the WAL truncated, so no deleted text is left in the files. */
+export function compactText(db: Db): void {
+  securely(db, () => db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')").run());
+  db.pragma("wal_checkpoint(TRUNCATE)");
+}

@@ -1,0 +1,123 @@
+/**
+ * The memory service on a real store: put (idempotent under a client key), get, list with filters,
+ * patch (history kept), forget (a tombstone invisible at once to search, list and the briefing),
+ * purge (the text gone from every file of the data home); markdown memories are edited in their
+ * files; bad arguments and a 10 MB text are clear errors.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { indexPaths } from "../../indexer/pipeline.js";
+import { openApp } from "../../src/app.js";
+import { buildBriefing } from "../../src/brief/briefing.js";
+import { gatherBriefing } from "../../src/brief/gather.js";
+import { resolveProject } from "../../src/project/identity.js";
+import { search } from "../../src/retrieve/search.js";
+import { forgetMemory, forgetSession, purge } from "../../src/service/forget.js";
+import { MemoryService } from "../../src/service/memory.js";
+import { MemoryError } from "../../src/service/types.js";
+import { HashEmbedder } from "../helpers/hash-embedder.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-service-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function bytesUnder(dir: string): Buffer[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? bytesUnder(join(dir, n)) : [readFileSync(join(dir, n))]));
+}
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof MemoryError ? e.code : `not a MemoryError: ${(e as Error).message}`;
+  }
+  return "no error";
+};
+
+describe("the memory service", () => {
+  const proj = join(tmp, "proj");
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  mkdirSync(join(proj, "notes"));
+  writeFileSync(join(proj, "notes", "db.md"), "# Database\n\nWe keep WAL mode so hooks can write while the indexer reads.\n");
+  const env = { MEM_HOME: join(tmp, "home"), HOME: tmp, MEM_EMBED_ORDER: "none" };
+  const app = openApp(env);
+  after(() => app.close());
+  const project = resolveProject(proj).id;
+  const svc = new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot });
+  const bm25 = async (text: string) => (await search({ db: app.db, vectors: app.vectors, projectRoot: app.projectRoot, pickProvider: async () => ({ unhealthy: [] }) }, { text, k: 10, mode: "bm25", filters: { projects: [project] }, candidates: 50, rrfK: 60, weights: { bm25: 1, vector: 1 }, dedupeThreshold: 0.9 })).results;
+
+  test("put, get, list, patch with history; idempotent under a client key", async () => {
+    const { memory: m, created } = svc.put({ project, text: "Chose SQLite over Postgres for the metadata store: no server to run.", kind: "decision", tags: ["storage", "db"], files: ["src/db.ts"], clientKey: "k1" });
+    assert.equal(created, true);
+    assert.match(m.id, /^mem:[0-9a-f]{24}$/);
+    assert.deepEqual([m.kind, m.source, m.tags, m.files, m.project], ["decision", "explicit", ["storage", "db"], ["src/db.ts"], project]);
+    const again = svc.put({ project, text: "something else entirely", clientKey: "k1" });
+    assert.deepEqual([again.created, again.memory.id, again.memory.text], [false, m.id, m.text], "the same key: the same memory");
+    assert.ok((await bm25("SQLite metadata store")).some((r) => r.text.includes("Chose SQLite over Postgres")), "searchable by BM25 as soon as put returns");
+    svc.put({ project, text: "The busy timeout must stay at five seconds.", kind: "learned", tags: ["db"], session: "s-9" });
+    assert.deepEqual(svc.list({ project, kinds: ["decision"] }).memories.map((x) => x.id), [m.id]);
+    assert.equal(svc.list({ project, tags: ["db"] }).total, 2);
+    assert.equal(svc.list({ project, session: "s-9" }).memories[0]!.kind, "learned");
+    assert.equal(svc.list({ project, text: "busy TIMEOUT" }).total, 1);
+    assert.equal(svc.list({ project, sources: ["explicit"], limit: 1 }).memories.length, 1);
+    const edited = svc.patch(m.id, { text: "Chose SQLite over Postgres: one file, no server.", tags: ["storage"] });
+    assert.equal(edited.text, "Chose SQLite over Postgres: one file, no server.");
+    assert.deepEqual(edited.history?.map((h) => [h.version, h.text, h.tags]), [[1, m.text, ["storage", "db"]]]);
+    assert.ok(Date.parse(edited.updatedAt) >= Date.parse(edited.createdAt));
+    const found = await bm25("one file no server");
+    assert.ok(found.some((r) => r.text.includes("one file, no server")) && !found.some((r) => r.text.includes("no server to run")), "the search sees the new text, not the old");
+  });
+
+  test("markdown memories are edited in their files; bad arguments and a 10 MB text are clear errors", async () => {
+    await indexPaths({ db: app.db, config: app.config, providers: [], vectors: app.vectors }, { roots: [join(proj, "notes")], project: resolveProject(proj), full: false });
+    const chunk = (await bm25("WAL mode indexer"))[0]!;
+    const md = svc.get(chunk.id);
+    assert.deepEqual([md.source, md.path, md.startLine], ["markdown", join(proj, "notes", "db.md"), 1]);
+    assert.equal(code(() => svc.patch(chunk.id, { text: "x" })), "markdown");
+    assert.equal(code(() => forgetMemory(app.db, svc, chunk.id, Date.now())), "markdown");
+    assert.equal(code(() => svc.get("mem:nope")), "not_found");
+    assert.equal(code(() => svc.put({ project, text: "   " })), "bad_argument");
+    assert.equal(code(() => svc.put({ project, text: "x", kind: "opinion" })), "bad_argument");
+    assert.equal(code(() => svc.put({ project, text: "x", tags: ["has space"] })), "bad_argument");
+    assert.equal(code(() => svc.put({ project, text: "x".repeat(10 * 1024 * 1024) })), "too_large");
+    assert.equal(code(() => svc.list({ project, limit: 0 })), "bad_argument");
+  });
+
+  test("a secret or a <private> span in a put is never stored", () => {
+    const token = "gh" + "p_" + "Zq7WmX2pLk9RtY4vBn8Cs3Dd6Fg1Hj5Kl0Qa";
+    const m = svc.put({ project, text: `Rotate the deploy token ${token} monthly <private>call Bob 555-0199</private>`, kind: "task" }).memory;
+    assert.equal(m.text, "Rotate the deploy token [REDACTED:github-token] monthly");
+    app.db.pragma("wal_checkpoint(TRUNCATE)");
+    for (const b of bytesUnder(env.MEM_HOME)) assert.ok(!b.includes(token) && !b.includes("555-0199"));
+  });
+
+  test("forget: invisible at once to get, list, search and the briefing; purge: its text in no file of the data home", async () => {
+    const secretish = "Zebra-crossing-quokka policy for the staging cluster";
+    const m = svc.put({ project, text: `Decided the ${secretish}.`, kind: "decision", session: "s-forget" }).memory;
+    const briefed = () => buildBriefing(gatherBriefing(app.db, app.config, { project, root: proj, session: "x", source: "startup", now: Date.now(), budgetTokens: 2_500 })) ?? "";
+    assert.match(briefed(), /Zebra-crossing-quokka/);
+    forgetMemory(app.db, svc, m.id, Date.now());
+    assert.equal(code(() => svc.get(m.id)), "not_found");
+    assert.ok(!svc.list({ project }).memories.some((x) => x.id === m.id));
+    assert.deepEqual((await bm25("zebra quokka staging")).filter((r) => r.text.includes("quokka")), []);
+    assert.doesNotMatch(briefed(), /quokka/);
+    const p = await purge(app.db, app.vectors);
+    assert.ok(p.memories >= 1);
+    for (const b of bytesUnder(env.MEM_HOME)) assert.ok(!b.includes("quokka"), "purged from every file");
+    assert.equal(code(() => svc.put({ project, text: "again", clientKey: "k-gone" })), "no error");
+  });
+
+  test("forget a session: its memories and its records", () => {
+    svc.put({ project, text: "A lesson from the session to forget.", kind: "learned", session: "s-gone" });
+    assert.equal(forgetSession(app.db, project, "s-gone", Date.now()), 1);
+    assert.equal(svc.list({ project, session: "s-gone" }).total, 0);
+  });
+
+  test("vectors follow: a put gets its vector at the next vector step (hash embedder)", async () => {
+    const r = await indexPaths({ db: app.db, config: app.config, providers: [new HashEmbedder("hash-svc", 32)], vectors: app.vectors }, { roots: [join(proj, "notes")], project: resolveProject(proj), full: false });
+    assert.equal(r.vector.status, "ok");
+    const missing = app.db.prepare("SELECT count(*) FROM chunks c WHERE project = ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.chunk_id = c.id)").pluck().get(project);
+    assert.equal(missing, 0);
+  });
+});
