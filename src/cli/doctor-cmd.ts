@@ -7,6 +7,7 @@ import { createProviders } from "../embed/chain.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
 import { checkSqlite, scanVectorTables } from "../maintenance/health.js";
 import { openDb } from "../store/db.js";
+import { drift } from "../store/derived.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
@@ -57,6 +58,18 @@ function homeCheck(app: AppConfig): Check {
   }
 }
 
+/** Where the derived stores disagree with the truth (events and memories): a rebuild puts them right. */
+function driftCheck(db: App["db"]): Check {
+  const d = drift(db);
+  const parts = [
+    d.lostChunks ? `${d.lostChunks} memories with no chunk` : "",
+    d.strayChunks ? `${d.strayChunks} chunks of memories gone or forgotten` : "",
+    d.strayVectors ? `${d.strayVectors} vector rows of chunks gone` : "",
+  ].filter(Boolean);
+  if (parts.length > 0) return { name: "drift", status: "warn", detail: `the stores disagree: ${parts.join(", ")}`, fix: "run `mem rebuild` (or `mem index`, which catches up on vectors)" };
+  return { name: "drift", status: "ok", detail: `chunks and vectors follow the memories${d.unchunked ? ` (${d.unchunked} captured just now wait for the daemon or the next \`mem index\`)` : ""}` };
+}
+
 function sqliteChecks(app: App): Check[] {
   const h = checkSqlite(app.db);
   if (h.status === "damaged") return [{ name: "sqlite", status: "error", detail: `${app.paths.sqlite} is damaged: ${h.reason}`, fix: REPAIR_FIX }];
@@ -66,6 +79,7 @@ function sqliteChecks(app: App): Check[] {
     h.ftsProblem
       ? { name: "fts5", status: "error", detail: h.ftsProblem, fix: `${REPAIR_FIX}, or \`mem index --full\` to rebuild the text index` }
       : { name: "fts5", status: "ok", detail: `BM25 index consistent (${h.chunks} chunks)` },
+    driftCheck(app.db),
     needsScrub(app.db)
       ? { name: "redaction", status: "warn", detail: `data stored under older redaction rules (version ${scrubbedVersion(app.db)}, now ${REDACTION_VERSION}) may still hold secrets they missed`, fix: "run `mem index` or `mem doctor --repair`: either redacts it again" }
       : { name: "redaction", status: "ok", detail: `stored data redacted with the current rules (version ${REDACTION_VERSION})` },

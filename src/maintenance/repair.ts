@@ -3,9 +3,7 @@ import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { join } from "node:path";
 import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
 import { clean } from "../redact/clean.cjs";
-import { ask } from "../daemon/client.cjs";
-import { holderAlive, readLock } from "../daemon/lock.js";
-import { lockPath } from "../daemon/paths.cjs";
+import { stopDaemon } from "../daemon/stop.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";
 import { restoreEvents, restoreRoots, restoreSessions } from "../store/restore.js";
@@ -30,22 +28,6 @@ export interface RepairReport {
   vectors: { status: "ok" | "pending" | "none"; detail: string };
   notes: string[];
   durationMs: number;
-}
-
-/** Stops a running daemon (it holds the store open); refuses when one holds it and will not stop. */
-async function stopDaemon(home: string): Promise<"none" | "stopped"> {
-  const r = await ask(home, { op: "stop" }, 2_000);
-  const holder = readLock(lockPath(home));
-  const pid = holder?.pid;
-  if (r.kind !== "reply" || !r.reply.ok) {
-    if (holder && holder.pid !== process.pid && holderAlive(holder)) throw new Error(`a daemon (pid ${holder.pid}) holds the store and does not answer; stop it (kill ${holder.pid}) and run \`mem doctor --repair\` again`);
-    return "none";
-  }
-  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((res) => setTimeout(res, 100))) {
-    const now = readLock(lockPath(home));
-    if (now === undefined || !holderAlive(now)) return "stopped";
-  }
-  throw new Error(`the daemon (pid ${pid ?? "?"}) did not stop within 15 s; stop it and run \`mem doctor --repair\` again`);
 }
 
 /** Runs `fn` on the store at `path`, closed afterwards. */
