@@ -6,13 +6,13 @@ import { clean } from "../redact/clean.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";
-import { restoreEvents, restoreRoots, restoreSessions } from "../store/restore.js";
+import { restoreEvents, restoreRoots, restoreRows, restoreSessions } from "../store/restore.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
 import { checkSqlite, scanVectorTables, type TableHealth } from "./health.js";
 import { clearMarker } from "./marker.js";
 import { reindex, vectorsFor } from "./rebuild.js";
-import { salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
+import { EXTRA_TABLES, salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
 import { replaySpool } from "./spool.js";
 
 export interface RepairReport {
@@ -108,7 +108,7 @@ function rebuildSqlite(base: AppConfig, backup: string): Salvage {
   const file = base.paths.sqlite;
   const work = join(backup, ".salvage");
   if (existsSync(join(backup, "mem.sqlite"))) snapshot(join(backup, "mem.sqlite"), work);
-  const found = existsSync(join(work, "mem.sqlite")) ? salvage(join(work, "mem.sqlite")) : { events: [], sessions: [], sources: [], roots: [], counted: {}, notes: [] };
+  const found = existsSync(join(work, "mem.sqlite")) ? salvage(join(work, "mem.sqlite")) : ({ events: [], sessions: [], sources: [], roots: [], extra: {}, counted: {}, notes: [] } satisfies Salvage);
   rmSync(work, { recursive: true, force: true });
   const fresh = `${file}.repair-${process.pid}`;
   const db = openDb(fresh);
@@ -116,6 +116,11 @@ function rebuildSqlite(base: AppConfig, backup: string): Salvage {
     restoreEvents(db, clean(cleanEvents(found.events)));
     restoreSessions(db, clean(cleanSessions(found.sessions)));
     restoreRoots(db, clean(found.roots));
+    for (const t of EXTRA_TABLES) {
+      const rows = found.extra[t] ?? [];
+      const n = restoreRows(db, t, clean(rows));
+      if (rows.length > 0) found.notes.push(`${t}: ${n} of ${rows.length} rows kept`);
+    }
   } finally {
     db.close();
   }

@@ -50,6 +50,8 @@ export interface SalvagedRoot {
 }
 
 export interface Salvage {
+  /** Rows of the smaller tables, as SQLite read them (see EXTRA_TABLES). */
+  extra: Partial<Record<ExtraTable, Row[]>>;
   events: SalvagedEvent[];
   sessions: SalvagedSession[];
   sources: SalvagedSource[];
@@ -60,7 +62,7 @@ export interface Salvage {
   notes: string[];
 }
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 const str = (v: unknown): v is string => typeof v === "string";
 const int = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -188,6 +190,33 @@ function dedupe<T>(rows: T[], key: (r: T) => string, better: (a: T, b: T) => boo
   return [...m.values()];
 }
 
+/**
+ * The smaller tables a repair also keeps when SQLite can read them whole (tasks and their session
+ * ids, memories' earlier versions, salience, links, anchors): by SQL only, no page-by-page reading.
+ */
+export const EXTRA_TABLES = ["tasks", "task_refs", "memory_history", "salience", "links", "anchors"] as const;
+export type ExtraTable = (typeof EXTRA_TABLES)[number];
+
+function readExtra(path: string, notes: string[]): Partial<Record<ExtraTable, Row[]>> {
+  const out: Partial<Record<ExtraTable, Row[]>> = {};
+  let db: Database.Database | undefined;
+  try {
+    db = openExisting(path);
+    for (const t of EXTRA_TABLES) {
+      try {
+        out[t] = db.prepare(`SELECT * FROM ${t}`).all() as Row[];
+      } catch (err) {
+        if (!/no such table/.test((err as Error).message)) notes.push(`${t}: unreadable (${(err as Error).message}); not kept`);
+      }
+    }
+  } catch {
+    // the schema is unreadable: noted by the main salvage
+  } finally {
+    db?.close();
+  }
+  return out;
+}
+
 /** Salvages the store at `path` (a copy the caller may lose: SQLite may replay its WAL into it). */
 export function salvage(path: string): Salvage {
   const notes: string[] = [];
@@ -231,5 +260,5 @@ export function salvage(path: string): Salvage {
   const sessions = dedupe(pick("sessions", asSession), (s) => s.session, (a, b) => a.updated_at > b.updated_at);
   const sources = dedupe(pick("sources", asSource), (s) => `${s.project}\0${s.path}`, (a, b) => a.indexed_at > b.indexed_at);
   const roots = dedupe(pick("roots", asRoot), (r) => `${r.project}\0${r.path}`);
-  return { events, sessions, sources, roots, counted, notes };
+  return { events, sessions, sources, roots, extra: readExtra(path, notes), counted, notes };
 }

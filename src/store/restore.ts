@@ -59,3 +59,24 @@ export function restoreTier(db: Db, project: Clean<string>, path: Clean<string>,
     db.prepare("UPDATE chunks SET tier = ? WHERE source_id = ?").run(tier, id);
   })();
 }
+
+/** The columns a repair writes back, per smaller table (a damaged file names no column of its own choosing). */
+const EXTRA_COLUMNS: Record<string, readonly string[]> = {
+  tasks: ["id", "project", "content", "status", "source", "created_session", "created_at", "updated_session", "updated_at", "closed_at"],
+  task_refs: ["session", "local_id", "task_id"],
+  memory_history: ["memory", "version", "at", "kind", "text", "tags"],
+  salience: ["chunk_id", "salience", "last_used_at", "uses"],
+  links: ["a", "b", "kind", "at"],
+  anchors: ["memory", "path", "blob", "branch", "at"],
+};
+
+/** Writes back the salvaged rows of one of the smaller tables (through the redaction boundary); returns how many went in. */
+export function restoreRows(db: Db, table: string, rows: Clean<Record<string, unknown>[]>): number {
+  const cols = EXTRA_COLUMNS[table];
+  if (!cols || rows.length === 0) return 0;
+  const ins = db.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
+  const n = db.transaction(() => rows.reduce((k, r) => k + ins.run(...cols.map((c) => (r[c] === undefined ? null : r[c]))).changes, 0))();
+  // The task list came back whole: it is not to be built again from the sessions' saved lists.
+  if (table === "tasks") db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('tasks-backfilled', ?)").run(String(n));
+  return n;
+}
