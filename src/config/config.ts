@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import type { SalienceConfig } from "../memory/salience.js";
 import { fileURLToPath } from "node:url";
 import { readRegular } from "../util/read-regular.cjs";
 import { inRange, rangeError, RANGES } from "./ranges.cjs";
@@ -64,14 +65,7 @@ export interface Config {
     minSimilarity: number;
   };
   /** How much a memory matters now (src/memory/salience.ts): decay, reinforcement, the floor of immortal kinds, its weight in ranking. */
-  salience: {
-    ratePerHour: number;
-    reinforce: number;
-    floor: number;
-    weight: number;
-    stalePenalty: number;
-    decayNotes: boolean;
-  };
+  salience: Omit<SalienceConfig, "defaults">;
   daemon: {
     /** The daemon exits after this long without a request. */
     idleMs: number;

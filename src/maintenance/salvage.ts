@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { openExisting } from "../store/db.js";
+import type { RestoredEvent, RestoredSession } from "../store/restore.js";
 import { rawRecords, type RawRecord, type Value } from "./raw-pages.js";
 
 /**
@@ -10,30 +11,9 @@ import { rawRecords, type RawRecord, type Value } from "./raw-pages.js";
  * needs: captured events, sessions, the indexed sources and roots. Nothing here writes.
  */
 
-export interface SalvagedEvent {
-  id: string;
-  project: string;
-  session: string | null;
-  type: string;
-  time: string;
-  files: string;
-  text: string;
-  metadata: string;
-  /** A forgotten memory stays forgotten. */
-  deleted_at?: number | null;
-}
-
-export interface SalvagedSession {
-  session: string;
-  project: string;
-  transcript_path: string | null;
-  offset: number;
-  task_state: string | null;
-  started_at: number | null;
-  ended_at: number | null;
-  end_reason: string | null;
-  updated_at: number;
-}
+/** What a salvage gives back: the rows a repair writes (src/store/restore.ts). */
+export type SalvagedEvent = RestoredEvent;
+export type SalvagedSession = RestoredSession;
 
 export interface SalvagedSource {
   project: string;

@@ -18,7 +18,10 @@ export interface EventRow {
   files: string;
   text: string;
   metadata: string;
+  /** Explicit memory (migration 6): when it was last edited, forgotten (a tombstone), and its client key. */
   updated_at?: number | null;
+  deleted_at?: number | null;
+  client_key?: string | null;
 }
 
 /** An event read back for chunking: every field clean. */

@@ -1,6 +1,7 @@
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import { eventChunkId } from "./chunk-ids.js";
 import type { Db } from "./db.js";
+import type { EventRow } from "./events.js";
 
 /**
  * Explicit memory in SQLite: a memory is an `events` row (whatever made it: a `mem remember`, a
@@ -9,19 +10,8 @@ import type { Db } from "./db.js";
  * search, injection and briefing never see it again; its text is purged later), and purging.
  * Every value written comes through the redaction boundary.
  */
-export interface MemoryRow {
-  id: string;
-  project: string;
-  session: string | null;
-  type: string;
-  time: string;
-  files: string;
-  text: string;
-  metadata: string;
-  updated_at: number | null;
-  deleted_at: number | null;
-  client_key: string | null;
-}
+/** A memory as `memoryById` reads it: an events row with its explicit-memory columns. */
+export type MemoryRow = Required<EventRow>;
 
 export interface NewMemory {
   id: string;

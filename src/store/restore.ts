@@ -1,5 +1,7 @@
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import type { EventRow } from "./events.js";
+import type { SessionRow } from "./sessions.js";
 
 /**
  * Writes what a repair salvaged from a damaged store into a fresh one. Salvaged rows are untrusted
@@ -7,30 +9,11 @@ import type { Db } from "./db.js";
  * chunked, so the indexer turns them into chunks and vectors as it does for new captures.
  */
 
-export interface RestoredEvent {
-  id: string;
-  project: string;
-  session: string | null;
-  type: string;
-  time: string;
-  files: string;
-  text: string;
-  metadata: string;
-  deleted_at?: number | null;
-}
+/** An events row as a repair writes it back (not yet chunked). */
+export type RestoredEvent = Omit<EventRow, "updated_at" | "client_key">;
 
-export interface RestoredSession {
-  session: string;
-  project: string;
-  transcript_path: string | null;
-  offset: number;
-  task_state: string | null;
-  started_at: number | null;
-  ended_at: number | null;
-  end_reason: string | null;
-  updated_at: number;
-  summary?: string | null;
-}
+/** A sessions row as a repair writes it back. */
+export type RestoredSession = Omit<SessionRow, "summary"> & { summary?: string | null };
 
 /** Returns how many events were written (an id already there is kept). */
 export function restoreEvents(db: Db, events: Clean<RestoredEvent[]>): number {
