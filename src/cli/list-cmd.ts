@@ -1,43 +1,55 @@
-import { eventChunkId } from "../../indexer/captured.js";
-import { staleFlags } from "../anchor/staleness.js";
-import { openApp } from "../app.js";
 import { ago, shortSession } from "../brief/render.js";
 import { EVENT_TYPES } from "../capture/types.js";
-import { effectiveSalience, salienceConfig } from "../memory/salience.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, prose } from "../render/line.js";
-import { EventStore } from "../store/events.js";
-import { usesOf } from "../store/salience.js";
+import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types.js";
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
+import { MEMORY_SHAPE } from "./get-cmd.js";
 import type { Command } from "./main.js";
+import { withService } from "./memory-io.js";
 
-const usage = `Usage: mem list [--kind K]... [--source tag|keyword|captured] [--session S] [--since D] [--until D]
-                [--project P] [--limit N] [--offset N] [--json]
+const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
+const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS])];
 
-The memories captured in this project's sessions, newest first: decisions, rejected approaches,
-learned facts and preferences (from [MEMORY:] tags and keyword markers), tasks, and tool events.
-Each with its id, kind, age, session, salience and whether the files it names changed since.
-Markdown notes are not listed: they are your files (mem query searches them).
+const usage = `Usage: mem list [--kind K]... [--tag T]... [--source S]... [--text WORDS] [--session S]
+                [--since D] [--until D] [--project P] [--limit N] [--offset N] [--json]
+
+The project's memories, newest first: explicit ones (mem remember), decisions, rejected
+approaches, learned facts and preferences (from [MEMORY:] tags and keyword markers), tasks, and
+tool events. Each with its id, kind, age, session, salience and whether the files it names
+changed since. Markdown notes are listed only with --source markdown (after the rest, by file
+and line): they are your files, edit them there (mem query searches them either way).
 
 Options:
-  --kind K      decision, rejected, learned, preference, task, file_modified, file_explored,
-                command_run, error, tool, snapshot, session_end (repeatable)
-  --source S    tag ([MEMORY:] tags), keyword (decision markers in prose), captured (tool events)
+  --kind K      ${KINDS.join(", ")}
+                (repeatable; with --source markdown any kind a note's frontmatter gives)
+  --tag T       only memories carrying tag T (repeatable; all must match)
+  --source S    explicit (mem remember, imports), tag ([MEMORY:] tags), keyword (decision
+                markers in prose), captured (tool events), markdown (notes) (repeatable)
+  --text WORDS  only memories whose text contains every word (case-insensitive)
   --session S   one session (its id as stored)
-  --since D, --until D   captured on or after D, before D (e.g. 2026-11-01)
+  --since D, --until D   created on or after D, before D (e.g. 2026-11-01)
   --project P   a path, a stored project id, or a project's directory name; default: here
   --limit N     at most N (default 50, up to 1000); --offset N to page
-  --json        {"project", "total", "memories": [{"id", "kind", "text", "time", "session", "files",
-                "source", "confidence"?, "salience", "uses", "stale"}]}
+  --json        {"project", "total", "memories": [MEMORY, ...]}, each also with "time" (its
+                createdAt, as earlier versions printed)
+                ${MEMORY_SHAPE}
   -h, --help    this help`;
 
+function line(m: Memory, now: number): string {
+  const where = m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `session ${shortSession(m.session ?? "")}  salience ${(m.salience ?? 0).toFixed(2)}`;
+  return `${field(m.id, 40)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
+}
+
 export const listCommand: Command = {
-  summary: "list captured memories: decisions, lessons, tasks, tool events",
+  summary: "list the project's memories: decisions, lessons, tasks, tool events, notes",
   usage,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       kind: { type: "string", multiple: true },
-      source: { type: "string" },
+      tag: { type: "string", multiple: true },
+      source: { type: "string", multiple: true },
+      text: { type: "string" },
       session: { type: "string" },
       since: { type: "string" },
       until: { type: "string" },
@@ -47,50 +59,43 @@ export const listCommand: Command = {
       json: { type: "boolean" },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    for (const k of values.kind ?? []) if (!(EVENT_TYPES as readonly string[]).includes(k)) throw new UsageError(`--kind must be one of ${EVENT_TYPES.join(", ")}, got "${k}"`);
-    if (values.source !== undefined && !["tag", "keyword", "captured"].includes(values.source)) throw new UsageError(`--source must be tag, keyword or captured, got "${values.source}"`);
+    for (const s of values.source ?? []) if (!(SOURCES as readonly string[]).includes(s)) throw new UsageError(`--source must be one of ${SOURCES.join(", ")}, got "${s}"`);
+    const sources = values.source as MemorySource[] | undefined;
+    const markdown = sources?.includes("markdown") === true;
+    for (const k of values.kind ?? []) {
+      if (markdown ? !/^[\p{L}\p{N}_.-]{1,40}$/u.test(k) : !KINDS.includes(k)) throw new UsageError(`--kind must be one of ${KINDS.join(", ")}, got "${k}"`);
+    }
     const limit = int(values.limit, "limit", 1, 1000) ?? 50;
     const offset = int(values.offset, "offset", 0, 1e9) ?? 0;
     const since = isoDate(values.since, "since");
     const until = isoDate(values.until, "until");
-    const app = openApp();
-    try {
-      const scope = projectFromArg(app.db, values.project, process.cwd());
-      const project = scope.id;
+    const json = values.json === true;
+    return withService("list", json, ({ app, svc }) => {
+      const project = projectFromArg(app.db, values.project, process.cwd()).id;
       const now = Date.now();
-      const { total, rows } = new EventStore(app.db).list(project, {
+      const { total, memories } = svc.list({
+        project,
         ...(values.kind ? { kinds: values.kind } : {}),
+        ...(values.tag ? { tags: values.tag } : {}),
+        ...(sources ? { sources } : {}),
+        ...(values.text ? { text: values.text } : {}),
         ...(values.session ? { session: values.session } : {}),
-        ...(values.source ? { source: values.source } : {}),
         ...(since ? { since } : {}),
         ...(until ? { until } : {}),
         limit,
         offset,
       });
-      const uses = usesOf(app.db, rows.map((r) => eventChunkId(project, r.id)));
-      const flags = staleFlags(app.db, rows.map((r) => r.id), scope.root, now);
-      const cfg = salienceConfig(app.config.salience);
-      const memories = rows.map((r) => {
-        const use = uses.get(eventChunkId(project, r.id));
-        const eff = effectiveSalience({ kind: r.type, source: "captured", createdAt: Date.parse(r.time) }, use, now, cfg);
-        const source = typeof r.metadata.source === "string" ? r.metadata.source : "captured";
-        return { id: r.id, kind: r.type, text: r.text, time: r.time, session: r.session, files: r.files, source, ...(r.confidence !== undefined ? { confidence: r.confidence } : {}), salience: Math.round(eff.value * 1000) / 1000, uses: eff.uses, stale: flags.get(r.id)?.text ?? null };
-      });
-      if (values.json) {
-        process.stdout.write(`${JSON.stringify({ project, total, memories })}\n`);
+      if (json) {
+        process.stdout.write(`${JSON.stringify({ project, total, memories: memories.map((m) => ({ ...m, time: m.createdAt })) })}\n`);
         return EXIT.ok;
       }
       if (memories.length === 0) {
-        process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.join(", ")}` : ""} in ${field(project)}\n`);
+        process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
         return EXIT.ok;
       }
-      for (const m of memories) {
-        process.stdout.write(`${field(m.id, 40)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.time, now).padEnd(15)}  session ${shortSession(m.session)}  salience ${m.salience.toFixed(2)}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}\n`);
-      }
+      for (const m of memories) process.stdout.write(`${line(m, now)}\n`);
       if (offset + memories.length < total) process.stdout.write(`… ${total - offset - memories.length} more (--offset ${offset + memories.length})\n`);
       return EXIT.ok;
-    } finally {
-      await app.close();
-    }
+    });
   },
 };

@@ -18,12 +18,19 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   install: async () => (await import("./install-cmd.js")).installCommand,
   uninstall: async () => (await import("./uninstall-cmd.js")).uninstallCommand,
   task: async () => (await import("./task-cmd.js")).taskCommand,
+  remember: async () => (await import("./remember-cmd.js")).rememberCommand,
+  get: async () => (await import("./get-cmd.js")).getCommand,
+  edit: async () => (await import("./edit-cmd.js")).editCommand,
+  forget: async () => (await import("./forget-cmd.js")).forgetCommand,
+  export: async () => (await import("./export-cmd.js")).exportCommand,
+  import: async () => (await import("./import-cmd.js")).importCommand,
+  sync: async () => (await import("./sync-cmd.js")).syncCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
   index: "index markdown memory files and event logs (BM25 + vectors)",
   query: "search memory: hybrid BM25 + vector, fused with RRF",
-  list: "list captured memories: decisions, lessons, tasks, tool events",
+  list: "list the project's memories: decisions, lessons, tasks, tool events, notes",
   rebuild: "make chunks, the text index and vectors again from SQLite and the markdown files",
   status: "what is indexed, per project",
   doctor: "check providers, stores and data home; say how to fix problems",
@@ -31,6 +38,13 @@ const SUMMARIES: Record<string, string> = {
   install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
   uninstall: "remove mem's hooks from Claude Code settings",
   task: "the project's open tasks across sessions: list, add, done, drop",
+  remember: "store an explicit memory (prints its id)",
+  get: "show one memory by id (--history: its earlier versions)",
+  edit: "edit a memory's text, kind or tags ($EDITOR on a terminal)",
+  forget: "forget a memory, a session or a project; --purge the forgotten text",
+  export: "export memories as JSON lines or markdown (redacted, ids kept)",
+  import: "import memories from JSON lines (idempotent)",
+  sync: "wait until every memory of the project has its vector",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)

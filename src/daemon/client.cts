@@ -3,7 +3,7 @@ import { socketPath } from "./paths.cjs";
 import { checkSocket } from "./socket-guard.cjs";
 
 /** One request to the daemon, one newline-terminated JSON answer. */
-export type DaemonReply = { ok: true; [k: string]: unknown } | { ok: false; error: string };
+export type DaemonReply = { ok: true; [k: string]: unknown } | { ok: false; error: string; code?: string };
 /** "refused": the socket could be someone else's (see socket-guard.cts); nothing was sent. */
 export type ClientResult = { kind: "reply"; reply: DaemonReply } | { kind: "absent" } | { kind: "refused"; reason: string } | { kind: "timeout" } | { kind: "error"; error: string };
 

@@ -21,6 +21,7 @@ import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { acquireLock } from "./lock.js";
+import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
 import { lockPath, socketPath } from "./paths.cjs";
 import { prepareSocketDir } from "./socket-guard.cjs";
 
@@ -99,6 +100,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return idx?.search(vec, projects, limit); // undefined: LanceDB answers
   };
   let stopping = false;
+  const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured() });
 
   const server = createServer((conn) => handle(conn));
   let idle: NodeJS.Timeout;
@@ -112,6 +114,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
    * for it: a prompt's memories count as injected only then (a client past its budget has hung up).
    */
   async function answer(req: Record<string, unknown>, delivered: (then: () => void) => void): Promise<Record<string, unknown>> {
+    if (typeof req.op === "string" && MEMORY_OPS.has(req.op)) return ops.answer(req); // src/daemon/memory-ops.ts
     switch (req.op) {
       case "ping":
         return { ok: true, pid: process.pid };
@@ -160,9 +163,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
     conn.setEncoding("utf8");
     conn.on("error", () => (hungUp = true));
     conn.on("end", () => (hungUp = true)); // clients keep their end open until the reply (no half-open)
+    let tooLarge = false;
     conn.on("data", (d: string) => {
+      if (tooLarge) return; // the rest of a request over the limit is read and dropped until the client hangs up
       buf += d;
-      if (buf.length > 1_000_000) return conn.destroy();
+      if (buf.length > 1_000_000) {
+        tooLarge = true;
+        buf = "";
+        conn.end(`${JSON.stringify({ ok: false, error: "request over 1 MB (a memory holds at most 5,000 characters)", code: "too_large" })}\n`);
+        setTimeout(() => conn.destroy(), 5_000).unref();
+        return;
+      }
       const nl = buf.indexOf("\n");
       if (nl < 0) return;
       const line = buf.slice(0, nl);
@@ -197,13 +208,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
   function indexCaptured(): void {
     if (background.size > 0 || stopping) return;
     void background.add(async () => {
-      const projects = new EventStore(app.db).projectsToChunk();
+      const projects = [...new Set([...new EventStore(app.db).projectsToChunk(), ...ops.takeDirty()])]; // and those written through the socket
       const store = new ChunkStore(app.db);
       for (const project of projects) {
         chunkCapturedEvents(app.db, store, project, Date.now());
         const providers = await app.providers();
         if (providers.length === 0) continue;
         const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
+        ops.vectorStep(project, r);
         if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
       }
     }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
@@ -253,6 +265,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (!p.selected) return;
       const [v] = await p.selected.provider.embed(["warm up"]);
       const table = vectorTableName(p.selected.provider.name, p.selected.provider.model, p.selected.dims);
+      ops.catchUp(table); // chunks a crash left without vectors
       if (state.has(table)) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
     })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.js";
-import type { MemoryRow } from "../store/memories.js";
+import { markdownById, type MarkdownRow, type MemoryRow } from "../store/memories.js";
 import type { Memory, MemorySource } from "./types.js";
 
 /** Stored rows as the service's `Memory`. Pure but for the one chunk lookup of a markdown memory. */
@@ -22,15 +22,18 @@ export function toMemory(r: Pick<MemoryRow, "id" | "project" | "session" | "type
     session: r.session || null,
     createdAt: r.time,
     updatedAt: r.updated_at ? new Date(r.updated_at).toISOString() : r.time,
+    ...(typeof metadata.confidence === "number" ? { confidence: metadata.confidence } : {}),
   };
 }
 
-/** A markdown chunk as a memory (its file and lines say where to edit it), or undefined. */
-export function markdownMemory(db: Db, id: string): Memory | undefined {
-  const c = db
-    .prepare("SELECT c.id, c.project, c.path, c.kind, c.text, c.tags, c.date, c.start_line, c.end_line, s.indexed_at FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id = ? AND c.path NOT LIKE 'session:%'")
-    .get(id) as { id: string; project: string; path: string; kind: string; text: string; tags: string; date: string | null; start_line: number; end_line: number; indexed_at: number } | undefined;
-  if (!c) return undefined;
+/** A markdown chunk as a memory (its file and lines say where to edit it). */
+export function fromMarkdown(c: MarkdownRow): Memory {
   const indexed = new Date(c.indexed_at).toISOString();
   return { id: c.id, project: c.project, kind: c.kind, text: c.text, tags: JSON.parse(c.tags) as string[], files: [c.path], source: "markdown", session: null, createdAt: c.date ?? indexed, updatedAt: indexed, path: c.path, startLine: c.start_line, endLine: c.end_line };
+}
+
+/** A markdown chunk as a memory, or undefined. */
+export function markdownMemory(db: Db, id: string): Memory | undefined {
+  const c = markdownById(db, id);
+  return c ? fromMarkdown(c) : undefined;
 }

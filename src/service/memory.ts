@@ -10,9 +10,9 @@ import { ChunkStore } from "../store/chunks.js";
 import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
-import { historyOf, insertMemory, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
+import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
 import { usesOf } from "../store/salience.js";
-import { markdownMemory, toMemory } from "./convert.js";
+import { fromMarkdown, markdownMemory, toMemory } from "./convert.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
 
 /**
@@ -30,19 +30,24 @@ export interface ServiceContext {
 
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex");
 
-function checkText(text: unknown, what = "text"): string {
+/** The id of an explicit memory put under a client key in a project (the same key, the same id). */
+export const keyedId = (project: string, key: string) => `mem:${sha(project, key).slice(0, 24)}`;
+/** The id of a memory with no key and no id of its own given to an import: its content's. */
+export const contentId = (project: string, kind: string, text: string) => `mem:${sha(project, "import", kind, text).slice(0, 24)}`;
+
+export function checkText(text: unknown, what = "text"): string {
   if (typeof text !== "string" || text.trim() === "") throw new MemoryError("bad_argument", `${what} must be a non-empty string`);
   if (text.length > MAX_MEMORY_CHARS) throw new MemoryError("too_large", `${what} is ${text.length.toLocaleString("en")} characters; a memory holds at most ${MAX_MEMORY_CHARS.toLocaleString("en")} (write a longer document as a markdown note and \`mem index\` it)`);
   return text.trim();
 }
 
-function checkKind(kind: unknown): string {
+export function checkKind(kind: unknown): string {
   if (kind === undefined) return "note";
   if (typeof kind !== "string" || !(EXPLICIT_KINDS as readonly string[]).includes(kind)) throw new MemoryError("bad_argument", `kind must be one of ${EXPLICIT_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
   return kind;
 }
 
-function checkList(v: unknown, what: string, max: number, item: RegExp): string[] {
+export function checkList(v: unknown, what: string, max: number, item: RegExp): string[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw new MemoryError("bad_argument", `${what} must be a list of strings`);
   const out = [...new Set((v as string[]).map((x) => x.trim()).filter(Boolean))];
@@ -51,8 +56,8 @@ function checkList(v: unknown, what: string, max: number, item: RegExp): string[
   if (bad !== undefined) throw new MemoryError("bad_argument", `bad ${what.replace(/s$/, "")}: ${JSON.stringify(bad.slice(0, 80))}`);
   return out;
 }
-const TAG = /^[\p{L}\p{N}_.:/#+-]{1,64}$/u;
-const FILE = /^[^\0\n\r]{1,1024}$/;
+export const TAG = /^[\p{L}\p{N}_.:/#+-]{1,64}$/u;
+export const FILE = /^[^\0\n\r]{1,1024}$/;
 
 export class MemoryService {
   private readonly now: () => number;
@@ -75,7 +80,7 @@ export class MemoryService {
       if (had) return { memory: this.get(had.id), created: false };
     }
     const now = this.now();
-    const id = `mem:${(key !== null ? sha(project, key) : randomBytes(16).toString("hex")).slice(0, 24)}`;
+    const id = key !== null ? keyedId(project, key) : `mem:${randomBytes(12).toString("hex")}`;
     const session = input.session ? cleanText(input.session) : null;
     const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time: new Date(now).toISOString(), session: session ?? "", files, text, confidence: 1, metadata: { source: "explicit", tags } };
     const stored = clean([event]);
@@ -101,14 +106,30 @@ export class MemoryService {
     throw new MemoryError("not_found", `no memory ${id}`);
   }
 
-  /** Memories captured or put in a project, newest first, filtered and paged (markdown notes: `sources: ["markdown"]`). */
+  /**
+   * Memories captured or put in a project, newest first, filtered and paged. Markdown notes only
+   * when `sources` names "markdown": after the events, by file and line.
+   */
   list(f: ListFilter): { total: number; memories: Memory[] } {
     const limit = f.limit ?? 50;
     const offset = f.offset ?? 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MemoryError("bad_argument", "limit must be an integer from 1 to 1000");
     if (!Number.isInteger(offset) || offset < 0) throw new MemoryError("bad_argument", "offset must be a whole number");
-    const { total, rows } = new EventStore(this.ctx.db).list(f.project, { ...(f.kinds ? { kinds: f.kinds } : {}), ...(f.session ? { session: f.session } : {}), ...(f.sources ? { sources: f.sources } : {}), ...(f.tags ? { tags: f.tags } : {}), ...(f.text ? { text: f.text } : {}), ...(f.since ? { since: f.since } : {}), ...(f.until ? { until: f.until } : {}), limit, offset });
-    return { total, memories: this.decorate(rows.map((r) => toMemory({ ...r, updated_at: r.updatedAt ?? null }))) };
+    const eventSources = f.sources?.filter((s) => s !== "markdown");
+    const common = { ...(f.kinds ? { kinds: f.kinds } : {}), ...(f.tags ? { tags: f.tags } : {}), ...(f.text ? { text: f.text } : {}), ...(f.since ? { since: f.since } : {}), ...(f.until ? { until: f.until } : {}) };
+    let total = 0;
+    const memories: Memory[] = [];
+    if (eventSources === undefined || eventSources.length > 0) {
+      const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(f.session ? { session: f.session } : {}), ...(eventSources ? { sources: eventSources } : {}), limit, offset });
+      total += r.total;
+      memories.push(...this.decorate(r.rows.map((e) => toMemory({ ...e, updated_at: e.updatedAt ?? null }))));
+    }
+    if (f.sources?.includes("markdown") && !f.session) {
+      const r = markdownChunks(this.ctx.db, f.project, { ...common, limit: limit - memories.length, offset: Math.max(0, offset - total) });
+      total += r.total;
+      memories.push(...r.rows.map(fromMarkdown));
+    }
+    return { total, memories };
   }
 
   /** Edits an explicit or captured memory (its previous version kept); a markdown memory is edited in its file. */

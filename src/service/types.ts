@@ -27,6 +27,8 @@ export interface Memory {
   path?: string;
   startLine?: number;
   endLine?: number;
+  /** How sure the capture was that this is what it says (a keyword marker less than a tag), 0..1. */
+  confidence?: number;
   /** Effective salience, 0..1, and how often it was used. */
   salience?: number;
   uses?: number;

@@ -23,6 +23,8 @@ export interface NewMemory {
   files: string[];
   metadata: Record<string, unknown>;
   clientKey: string | null;
+  /** ms, when it was last edited (an imported memory keeps its own). */
+  updatedAt?: number | null;
 }
 
 export interface HistoryRow {
@@ -47,8 +49,8 @@ export function memoryByKey(db: Db, project: string, key: string): CleanFields<M
 export function insertMemory(db: Db, m: Clean<NewMemory>): boolean {
   return (
     db
-      .prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
-      .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.clientKey).changes === 1
+      .prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, updated_at, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
+      .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.clientKey, m.updatedAt ?? null).changes === 1
   );
 }
 
@@ -160,4 +162,63 @@ export function forgetProjectRecords(db: Db, project: string): { sources: number
 export function compactText(db: Db): void {
   securely(db, () => db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')").run());
   db.pragma("wal_checkpoint(TRUNCATE)");
+}
+
+/** A markdown chunk (a note's passage) with its file's indexing time. */
+export interface MarkdownRow {
+  id: string;
+  project: string;
+  path: string;
+  kind: string;
+  text: string;
+  tags: string;
+  date: string | null;
+  start_line: number;
+  end_line: number;
+  indexed_at: number;
+}
+
+const MARKDOWN_SELECT = "SELECT c.id, c.project, c.path, c.kind, c.text, c.tags, c.date, c.start_line, c.end_line, s.indexed_at FROM chunks c JOIN sources s ON s.id = c.source_id";
+
+/** A markdown chunk by id (chunks of captured sessions are not markdown). */
+export function markdownById(db: Db, id: string): CleanFields<MarkdownRow> | undefined {
+  const r = db.prepare(`${MARKDOWN_SELECT} WHERE c.id = ? AND c.path NOT LIKE 'session:%'`).get(id) as MarkdownRow | undefined;
+  return r ? asStoredRow(r) : undefined;
+}
+
+/** A project's markdown chunks by file and line, filtered like the events list; `total` counts all that match. */
+export function markdownChunks(db: Db, project: string, f: { kinds?: readonly string[]; tags?: readonly string[]; text?: string; since?: string; until?: string; limit: number; offset: number }): { total: number; rows: CleanFields<MarkdownRow>[] } {
+  const where = ["c.project = ?", "c.path NOT LIKE 'session:%'"];
+  const params: unknown[] = [project];
+  if (f.kinds && f.kinds.length > 0) (where.push(`c.kind IN (${f.kinds.map(() => "?").join(", ")})`), params.push(...f.kinds));
+  for (const t of f.tags ?? []) (where.push("EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value = ?)"), params.push(t));
+  for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) (where.push("instr(lower(c.text), lower(?)) > 0"), params.push(w));
+  if (f.since) (where.push("c.date >= ?"), params.push(f.since));
+  if (f.until) (where.push("c.date < ?"), params.push(f.until));
+  const sql = where.join(" AND ");
+  const total = db.prepare(`SELECT count(*) FROM chunks c WHERE ${sql}`).pluck().get(...params) as number;
+  const rows = f.limit > 0 ? (db.prepare(`${MARKDOWN_SELECT} WHERE ${sql} ORDER BY c.path, c.start_line LIMIT ? OFFSET ?`).all(...params, f.limit, f.offset) as MarkdownRow[]) : [];
+  return { total, rows: rows.map(asStoredRow) };
+}
+
+/** Projects holding live memories (events not forgotten), sorted. */
+export function memoryProjects(db: Db): Clean<string>[] {
+  return (db.prepare("SELECT DISTINCT project FROM events WHERE deleted_at IS NULL ORDER BY project").pluck().all() as string[]).map(asStored);
+}
+
+/**
+ * What a project's vectors still lack: its chunks, those with no vector in `table` (all of them
+ * when there is no table), and its live events not yet turned into chunks.
+ */
+export function vectorBacklog(db: Db, project: string, table: string | undefined): { chunks: number; missing: number; unchunked: number } {
+  const chunks = db.prepare("SELECT count(*) FROM chunks WHERE project = ?").pluck().get(project) as number;
+  const missing = table === undefined ? chunks : (db.prepare("SELECT count(*) FROM chunks c WHERE c.project = ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)").pluck().get(project, table) as number);
+  const unchunked = db.prepare("SELECT count(*) FROM events WHERE project = ? AND chunked = 0 AND deleted_at IS NULL").pluck().get(project) as number;
+  return { chunks, missing, unchunked };
+}
+
+/** The memory (event) id each chunk of a captured session stands for; a markdown chunk is its own memory. */
+export function memoryIdsOfChunks(db: Db, chunkIds: readonly string[]): Map<string, string> {
+  const get = db.prepare("SELECT json_extract(metadata, '$.eventId') FROM chunks WHERE id = ? AND path LIKE 'session:%'").pluck();
+  return new Map(chunkIds.map((id) => [id, (get.get(id) as string | null | undefined) ?? id]));
 }

@@ -1,0 +1,106 @@
+import { createInterface } from "node:readline";
+import { projectFromArg } from "../project/scope.js";
+import { field } from "../render/line.js";
+import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+import { withService } from "./memory-io.js";
+
+const usage = `Usage: mem forget ID [--purge] [--json]
+       mem forget --session S [--project P] [--purge] [--json]
+       mem forget --project [P] [--yes] [--purge] [--json]
+       mem forget --purge [--json]
+
+Forgets memories. A forgotten memory is gone at once from mem query, the prompt's memories, the
+SessionStart briefing, mem list, mem get and mem export, and never comes back (not from a capture
+read again, an import or a put under its key); its text stays in the store's files until it is
+purged: by --purge, or the next purge.
+
+  ID            one memory (mem list shows ids). A memory from a markdown note is deleted from
+                its file, then mem index
+  --session S   every memory of session S in the project (here, or --project P), with the
+                session's task list and summary
+  --project [P] everything of project P (default: here): its memories, tasks, session records
+                and indexed notes (the note files stay). Asks for confirmation on a terminal;
+                without one, refuses unless --yes
+  --purge       purge now: forgotten memories' text overwritten in SQLite, the text index
+                compacted, the WAL truncated, their vectors deleted from LanceDB and its old
+                versions cleaned up (alone, or after forgetting)
+
+Options:
+  --yes         --project without asking
+  --json        {"forgotten": {"id"} | {"project", "session", "memories"} | {"project",
+                "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors"}}
+  -h, --help    this help
+
+Exit status: 0 done, 1 failure (no such memory, a markdown memory, not confirmed), 2 bad
+arguments (also --project without --yes when stdin is not a terminal).`;
+
+/** `--project` may come without a value (here): given one only when the next word is not an option. */
+function normalise(argv: string[]): string[] {
+  return argv.map((a, i) => (a === "--project" && (i + 1 >= argv.length || argv[i + 1]!.startsWith("-")) ? "--project=" : a));
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.question(question, resolve);
+      rl.once("close", () => resolve(""));
+    });
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } finally {
+    rl.close();
+  }
+}
+
+export const forgetCommand: Command = {
+  summary: "forget a memory, a session or a project; purge forgotten text",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(normalise(argv), { session: { type: "string" }, project: { type: "string" }, purge: { type: "boolean" }, yes: { type: "boolean" }, json: { type: "boolean" } });
+    if (positionals.length > 1) throw new UsageError(`one memory ID, got ${positionals.length}`);
+    const id = positionals[0];
+    const whole = values.project !== undefined && values.session === undefined && id === undefined;
+    if (id !== undefined && (values.session !== undefined || values.project !== undefined)) throw new UsageError("an ID names one memory: no --session or --project with it");
+    if (id === undefined && values.session === undefined && values.project === undefined && !values.purge) throw new UsageError("what to forget: an ID, --session S, --project [P], or --purge");
+    if (values.session === "") throw new UsageError("--session needs a session id");
+    if (values.yes && !whole) throw new UsageError("--yes confirms --project only");
+    const terminal = process.stdin.isTTY === true;
+    if (whole && !values.yes && !terminal) throw new UsageError("refusing to forget a whole project without --yes: stdin is not a terminal to confirm on");
+    const json = values.json === true;
+    return withService("forget", json, async ({ app, svc }) => {
+      const now = Date.now();
+      const out: Record<string, unknown> = {};
+      const lines: string[] = [];
+      const project = () => projectFromArg(app.db, values.project || undefined, process.cwd()).id;
+      if (id !== undefined) {
+        out.forgotten = forgetMemory(app.db, svc, id, now);
+        lines.push(`forgot ${field(id, 80)}`);
+      } else if (values.session !== undefined) {
+        const p = project();
+        const n = forgetSession(app.db, p, values.session, now);
+        out.forgotten = { project: p, session: values.session, memories: n };
+        lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(values.session, 80)} in ${field(p)}`);
+      } else if (whole) {
+        const p = project();
+        const live = svc.list({ project: p, limit: 1 }).total;
+        if (!values.yes && !(await confirm(`Forget everything of project ${field(p)}: ${live} memor${live === 1 ? "y" : "ies"}, its tasks, session records and indexed notes? [y/N] `))) {
+          process.stderr.write("mem forget: not confirmed; nothing forgotten\n");
+          if (json) process.stdout.write(`${JSON.stringify({ error: { code: "not_confirmed", message: "not confirmed; nothing forgotten" } })}\n`);
+          return EXIT.failure;
+        }
+        const r = forgetProject(app.db, p, now);
+        out.forgotten = { project: p, ...r };
+        lines.push(`forgot project ${field(p)}: ${r.memories} memories, ${r.sources} indexed sources, ${r.tasks} tasks, ${r.sessions} session records`);
+      }
+      if (values.purge) {
+        const r = await purge(app.db, app.vectors);
+        out.purged = r;
+        lines.push(`purged ${r.memories} forgotten memor${r.memories === 1 ? "y" : "ies"} and ${r.vectors} vector${r.vectors === 1 ? "" : "s"}`);
+      } else lines.push("(the text stays in the store's files until the next purge: mem forget --purge)");
+      process.stdout.write(json ? `${JSON.stringify(out)}\n` : `${lines.join("\n")}\n`);
+      return EXIT.ok;
+    });
+  },
+};

@@ -1,0 +1,37 @@
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+import { renderMemory, withService } from "./memory-io.js";
+
+export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "files", "source" (explicit, tag,
+                keyword, captured or markdown), "session", "createdAt", "updatedAt",
+                "confidence"?, "salience"?, "uses"?, "stale"?; a markdown memory: "path",
+                "startLine", "endLine"; with --history: "history": [{"version", "at", "kind",
+                "text", "tags"}]}`;
+
+const usage = `Usage: mem get ID [--history] [--json]
+
+One memory by its id (from mem remember, mem list, mem query): an explicit or captured memory,
+or a passage of a markdown note (with the file and lines it comes from).
+
+Options:
+  --history     its earlier versions too (mem edit keeps each)
+  --json        {"memory": MEMORY}
+                ${MEMORY_SHAPE}
+  -h, --help    this help
+
+Exit status: 0 found, 1 no such memory (or forgotten), 2 bad arguments.`;
+
+export const getCommand: Command = {
+  summary: "show one memory by id",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { history: { type: "boolean" }, json: { type: "boolean" } });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "a memory ID is required" : `one memory ID, got ${positionals.length}`);
+    const json = values.json === true;
+    return withService("get", json, ({ svc }) => {
+      const m = svc.get(positionals[0]!, { history: values.history === true });
+      process.stdout.write(json ? `${JSON.stringify({ memory: m })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
+      return EXIT.ok;
+    });
+  },
+};

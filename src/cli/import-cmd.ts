@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import { projectFromArg } from "../project/scope.js";
+import { field } from "../render/line.js";
+import { importLines } from "../service/import.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+import { nudgeDaemon, readStdin, withService } from "./memory-io.js";
+
+const usage = `Usage: mem import FILE|- [--project P] [--json]
+
+Imports memories from JSON lines (FILE, or - for stdin): lines as mem export writes them, or in
+the minimal shape {"text", "kind"?, "tags"?, "files"?, "key"?}. Ids are kept. Idempotent: a
+memory whose id (or key, in its project) is already here is skipped and counted, and so is one
+forgotten here (it never comes back); a line with neither id nor key gets its content's id, so
+importing a file twice changes nothing. Markdown memories in the file are skipped (they are
+files). Text passes the redaction boundary as any new memory does. A malformed line is reported
+with its line number and the rest is imported. Vectors follow (the daemon, or mem sync).
+
+Options:
+  --project P   import every memory into P (a path, a stored project id, or a project's
+                directory name); default: the project each line names, else here
+  --json        {"imported", "skipped": {"present", "forgotten", "markdown"}, "failed":
+                [{"line", "error"}], "projects": [the projects that received memories]}
+  -h, --help    this help
+
+Exit status: 0 every line imported or skipped, 1 some line failed (the others are imported),
+2 bad arguments.`;
+
+const MAX_INPUT = 512 * 1024 * 1024;
+
+export const importCommand: Command = {
+  summary: "import memories from JSON lines (idempotent)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { project: { type: "string" }, json: { type: "boolean" } });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "a FILE to import is required (- for stdin)" : `one FILE, got ${positionals.length}`);
+    const json = values.json === true;
+    const file = positionals[0]!;
+    let input: string;
+    try {
+      input = file === "-" ? await readStdin(MAX_INPUT) : readFileSync(file, "utf8");
+    } catch (err) {
+      process.stderr.write(`mem import: cannot read ${field(file, 300)}: ${(err as Error).message}\n`);
+      return EXIT.failure;
+    }
+    return withService("import", json, async ({ app }) => {
+      const here = projectFromArg(app.db, undefined, process.cwd()).id;
+      const override = values.project === undefined ? undefined : projectFromArg(app.db, values.project, process.cwd()).id;
+      const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, input.split("\n"), { project: here, ...(override !== undefined ? { override } : {}) });
+      for (const p of tally.projects) await nudgeDaemon(p);
+      for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);
+      const s = tally.skipped;
+      if (json) process.stdout.write(`${JSON.stringify(tally)}\n`);
+      else process.stdout.write(`imported ${tally.imported}; skipped ${s.present} already present, ${s.forgotten} forgotten, ${s.markdown} markdown; ${tally.failed.length} failed\n`);
+      return tally.failed.length > 0 ? EXIT.failure : EXIT.ok;
+    });
+  },
+};

@@ -1,0 +1,78 @@
+import { openApp, type App } from "../app.js";
+import { ago } from "../brief/render.js";
+import { dataHome } from "../config/paths.cjs";
+import { ask } from "../daemon/client.cjs";
+import { field, prose } from "../render/line.js";
+import { MemoryService } from "../service/memory.js";
+import { MemoryError, type Memory } from "../service/types.js";
+import { EXIT, UsageError } from "./args.js";
+
+/**
+ * What the explicit-memory commands (remember, get, list, edit, forget, export, import, sync)
+ * share: the store opened only once the arguments are known good, the service's errors as exit
+ * statuses (a bad argument is a usage error, exit 2; anything else exit 1, with `{"error"}` on
+ * stdout under --json), a memory rendered for people through src/render/line.ts.
+ */
+export interface Opened {
+  app: App;
+  svc: MemoryService;
+}
+
+export async function withService(command: string, json: boolean, fn: (o: Opened) => number | Promise<number>): Promise<number> {
+  const app = openApp();
+  try {
+    return await fn({ app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }) });
+  } catch (err) {
+    if (!(err instanceof MemoryError)) throw err;
+    if (err.code === "bad_argument") throw new UsageError(err.message);
+    return failure(command, json, err.message, err.code);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Prints a failure (stderr; also stdout as JSON under --json) and returns exit status 1. */
+export function failure(command: string, json: boolean, message: string, code: string): number {
+  process.stderr.write(`mem ${command}: ${message}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  return EXIT.failure;
+}
+
+/** `a,b, c` → ["a", "b", "c"]; undefined stays undefined. */
+export function splitList(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads stdin whole, refusing more than `max` bytes. */
+export async function readStdin(max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin) {
+    const b = c as Buffer;
+    size += b.length;
+    if (size > max) throw new MemoryError("too_large", `more than ${max.toLocaleString("en")} bytes on stdin`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A memory for people: a header line (id, kind, source, age, session, salience, tags) and its text, wrapped at nothing. */
+export function renderMemory(m: Memory, now: number, full = false): string {
+  const head = [field(m.id, 80), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
+  const lines = [head.join("  "), `   ${prose(m.text, full ? Infinity : 300)}`];
+  if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
+  else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);
+  if (m.stale) lines.push(`   (${field(m.stale, 200)})`);
+  if (full && m.updatedAt !== m.createdAt) lines.push(`   edited ${ago(m.updatedAt, now)}`);
+  for (const h of m.history ?? []) lines.push(`   v${h.version}, ${ago(h.at, now)}: ${field(h.kind, 20)}: ${prose(h.text, 300)}`);
+  return lines.join("\n");
+}
+
+/**
+ * After a write in this process: a running daemon is told the project has chunks to embed, so the
+ * vectors catch up in its background indexing (not waited for). Nothing when no daemon answers.
+ */
+export async function nudgeDaemon(project: string): Promise<void> {
+  if (process.env.MEM_NO_DAEMON === "1") return;
+  await ask(dataHome(), { op: "sync", project, timeoutMs: 0 }, 300);
+}

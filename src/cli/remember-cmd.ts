@@ -1,0 +1,59 @@
+import { projectFromArg } from "../project/scope.js";
+import { field } from "../render/line.js";
+import { EXPLICIT_KINDS } from "../service/types.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+import { nudgeDaemon, readStdin, splitList, withService } from "./memory-io.js";
+
+const usage = `Usage: mem remember "TEXT" [--kind K] [--tags a,b] [--files f1,f2] [--project P] [--key K] [--json]
+       mem remember - [options]      (the text on stdin)
+
+Stores an explicit memory in the project and prints its id. It is durable and searchable (BM25)
+when the command returns; its vector follows (the daemon's background indexing, or mem sync).
+Secrets and <private> spans are redacted before anything is stored.
+
+Options:
+  --kind K      ${EXPLICIT_KINDS.join(", ")} (default note)
+  --tags a,b    tags (letters, digits, _ . : / # + -; at most 32)
+  --files f,g   files the memory is about (at most 64)
+  --project P   a path, a stored project id, or a project's directory name; default: here
+  --key K       a client key: remembering again under the same key returns the memory already
+                stored (idempotent), whatever the text
+  --json        {"memory": MEMORY, "created": true|false} (MEMORY: see mem get --help)
+  -h, --help    this help
+
+A memory holds at most 5,000 characters: write a longer document as a markdown note and
+mem index it. Exit status: 0 stored (or already stored under --key), 1 failure, 2 bad arguments.`;
+
+export const rememberCommand: Command = {
+  summary: "store an explicit memory (prints its id)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      kind: { type: "string" },
+      tags: { type: "string" },
+      files: { type: "string" },
+      project: { type: "string" },
+      key: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length === 0) throw new UsageError('the memory\'s text is required: mem remember "TEXT" (or - to read it from stdin)');
+    if (positionals.length > 1) throw new UsageError('one text, in quotes: mem remember "TEXT"');
+    if (values.kind !== undefined && !(EXPLICIT_KINDS as readonly string[]).includes(values.kind)) throw new UsageError(`--kind must be one of ${EXPLICIT_KINDS.join(", ")}, got "${values.kind}"`);
+    const json = values.json === true;
+    return withService("remember", json, async ({ app, svc }) => {
+      const text = positionals[0] === "-" ? await readStdin(16 * 1024 * 1024) : positionals[0]!;
+      const project = projectFromArg(app.db, values.project, process.cwd()).id;
+      const tags = splitList(values.tags);
+      const files = splitList(values.files);
+      const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });
+      if (r.created) await nudgeDaemon(r.memory.project);
+      if (json) process.stdout.write(`${JSON.stringify({ memory: r.memory, created: r.created })}\n`);
+      else {
+        process.stdout.write(`${field(r.memory.id, 80)}\n`);
+        if (!r.created) process.stderr.write(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed\n`);
+      }
+      return EXIT.ok;
+    });
+  },
+};

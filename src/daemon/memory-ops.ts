@@ -1,0 +1,202 @@
+import type { App } from "../app.js";
+import type { Selected, Unhealthy } from "../embed/chain.js";
+import { describeUnhealthy } from "../embed/chain.js";
+import type { Project } from "../project/identity.js";
+import { projectFromArg } from "../project/scope.js";
+import { cleanText, type Clean } from "../redact/clean.cjs";
+import type { Mode } from "../retrieve/search.js";
+import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
+import { MemoryService } from "../service/memory.js";
+import { searchMemories } from "../service/search.js";
+import { syncReport } from "../service/sync.js";
+import { MemoryError, type MemorySource } from "../service/types.js";
+import { memoryIdsOfChunks } from "../store/memories.js";
+import { VecState } from "../store/vec-state.js";
+import { vectorTableName } from "../store/vectors.js";
+
+/**
+ * The daemon's memory operations over the socket: put, get, list, search, patch, forget, sync.
+ * Each calls the memory service and replies `{ok: true, ...}` or `{ok: false, error, code}` (the
+ * MemoryError's code); a search result carries `memoryId`, what get, patch and forget take. A put is acknowledged once it is committed to SQLite (the service commits
+ * before it returns); its vector follows in the background indexing, which takes the projects
+ * written here. `sync` waits until a project's chunks all have their vectors, or says why not.
+ */
+export const MEMORY_OPS = new Set(["put", "get", "list", "search", "patch", "forget", "sync"]);
+
+export interface OpsContext {
+  app: App;
+  pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
+  /** Starts the background indexing now (it takes `takeDirty()`). */
+  kick: () => void;
+}
+
+const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
+const MODES: readonly Mode[] = ["hybrid", "bm25", "vector"];
+const DEFAULT_SYNC_MS = 10_000;
+const MAX_SYNC_MS = 120_000;
+
+const bad = (message: string) => new MemoryError("bad_argument", message);
+
+function str(req: Record<string, unknown>, k: string): string | undefined {
+  const v = req[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw bad(`${k} must be a string`);
+  return v;
+}
+
+function strs(req: Record<string, unknown>, k: string): string[] | undefined {
+  const v = req[k];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw bad(`${k} must be a list of strings`);
+  return v as string[];
+}
+
+function num(req: Record<string, unknown>, k: string, min: number, max: number): number | undefined {
+  const v = req[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw bad(`${k} must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+export class MemoryOps {
+  private readonly svc: MemoryService;
+  private readonly dirty = new Set<Clean<string>>();
+  /** Why the vector step last skipped a project (cleared when it runs). */
+  private readonly skipped = new Map<string, string>();
+
+  constructor(private readonly ctx: OpsContext) {
+    this.svc = new MemoryService({ db: ctx.app.db, config: ctx.app.config, projectRoot: ctx.app.projectRoot });
+  }
+
+  /** Projects written through the socket since the last call: their new chunks need vectors. */
+  takeDirty(): Clean<string>[] {
+    const out = [...this.dirty];
+    this.dirty.clear();
+    return out;
+  }
+
+  /** What the background vector step did for a project (a skip's reason is what `sync` reports). */
+  vectorStep(project: string, r: { status: "ok" | "skipped"; reason?: string }): void {
+    if (r.status === "skipped") this.skipped.set(project, r.reason ?? "the vector step was skipped");
+    else this.skipped.delete(project);
+  }
+
+  /** At start: projects whose chunks lack vectors in an existing table (a put acknowledged just before a crash) catch up. */
+  catchUp(table: string): void {
+    const state = new VecState(this.ctx.app.db);
+    if (!state.has(table)) return;
+    const missing = state.projectsMissing(table);
+    for (const p of missing) this.dirty.add(p);
+    if (missing.length > 0) this.ctx.kick();
+  }
+
+  async answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      return { ok: true, ...(await this.run(req)) };
+    } catch (err) {
+      if (err instanceof MemoryError) return { ok: false, error: err.message, code: err.code };
+      throw err;
+    }
+  }
+
+  /** The request's project: `project` (a path, a stored id or a directory name), else `cwd`'s. */
+  private project(req: Record<string, unknown>): Project {
+    const project = str(req, "project");
+    const cwd = str(req, "cwd");
+    if (project === undefined && cwd === undefined) throw bad("project or cwd is required");
+    if (cwd !== undefined && !cwd.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(cwd)) throw bad("cwd must be an absolute path");
+    if (project !== undefined && cwd === undefined && (project === "." || project === ".." || /^\.\.?[\\/]/.test(project))) throw bad("a relative project path needs cwd");
+    return projectFromArg(this.ctx.app.db, project, cwd ?? "/");
+  }
+
+  private touched(project: string): void {
+    this.dirty.add(cleanText(project));
+  }
+
+  private async run(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const { app } = this.ctx;
+    switch (req.op) {
+      case "put": {
+        const session = str(req, "session");
+        const key = str(req, "key");
+        const r = this.svc.put({ text: req.text as string, project: this.project(req).id, ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}), ...(req.files !== undefined ? { files: req.files as string[] } : {}), ...(session ? { session } : {}), ...(key !== undefined ? { clientKey: key } : {}) });
+        if (r.created) this.touched(r.memory.project);
+        return { memory: r.memory, created: r.created };
+      }
+      case "get":
+        return { memory: this.svc.get(str(req, "id") ?? "", { history: req.history === true }) };
+      case "list": {
+        const project = this.project(req).id;
+        const sources = strs(req, "sources");
+        const bad_ = sources?.find((s) => !(SOURCES as readonly string[]).includes(s));
+        if (bad_ !== undefined) throw bad(`sources must be among ${SOURCES.join(", ")}, got ${JSON.stringify(bad_)}`);
+        const [kinds, tags, session, since, until, text] = [strs(req, "kinds"), strs(req, "tags"), str(req, "session"), str(req, "since"), str(req, "until"), str(req, "text")];
+        const limit = num(req, "limit", 1, 1000);
+        const offset = num(req, "offset", 0, Number.MAX_SAFE_INTEGER);
+        const r = this.svc.list({ project, ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(sources ? { sources: sources as MemorySource[] } : {}), ...(session ? { session } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(text ? { text } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
+        return { project, ...r };
+      }
+      case "search": {
+        const mode = str(req, "mode");
+        if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) throw bad(`mode must be one of ${MODES.join(", ")}`);
+        const [kinds, tags, since, until] = [strs(req, "kinds"), strs(req, "tags"), str(req, "since"), str(req, "until")];
+        const k = num(req, "k", 1, 100);
+        const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) }, this.ctx.pickProvider);
+        const ids = memoryIdsOfChunks(app.db, r.results.map((x) => x.id));
+        return { results: r.results.map((x) => ({ ...x, memoryId: ids.get(x.id) ?? x.id })), legs: r.legs, warnings: r.warnings };
+      }
+      case "patch": {
+        const m = this.svc.patch(str(req, "id") ?? "", { ...(req.text !== undefined ? { text: req.text as string } : {}), ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}) });
+        this.touched(m.project);
+        return { memory: m };
+      }
+      case "forget":
+        return this.forget(req);
+      case "sync":
+        return { ...(await this.sync(this.project(req), num(req, "timeoutMs", 0, MAX_SYNC_MS) ?? DEFAULT_SYNC_MS)) };
+      default:
+        throw bad(`unknown op ${JSON.stringify(req.op)}`);
+    }
+  }
+
+  private async forget(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const { app } = this.ctx;
+    const now = Date.now();
+    const id = str(req, "id");
+    const session = str(req, "session");
+    const whole = req.wholeProject === true;
+    const purging = req.purge === true;
+    if ([id !== undefined, session !== undefined, whole].filter(Boolean).length > 1) throw bad("give one of id, session or wholeProject");
+    if (id === undefined && session === undefined && !whole && !purging) throw bad("forget needs an id, a session, wholeProject: true or purge: true");
+    const out: Record<string, unknown> = {};
+    if (id !== undefined) out.forgotten = forgetMemory(app.db, this.svc, id, now);
+    else if (session !== undefined) {
+      const project = this.project(req).id;
+      out.forgotten = { project, session, memories: forgetSession(app.db, project, session, now) };
+    } else if (whole) {
+      const project = this.project(req).id;
+      out.forgotten = { project, ...forgetProject(app.db, project, now) };
+    }
+    if (purging) out.purged = await purge(app.db, app.vectors);
+    return out;
+  }
+
+  /** Waits (at most `timeoutMs`) until every chunk of the project has its vector in the active table. */
+  private async sync(project: Project, timeoutMs: number): Promise<Record<string, unknown>> {
+    const p = await this.ctx.pickProvider();
+    if (!p.selected) return { ...syncReport(this.ctx.app, project.id, undefined, undefined, describeUnhealthy(p.unhealthy)) };
+    const { provider, dims } = p.selected;
+    const table = vectorTableName(provider.name, provider.model, dims);
+    const name = `${provider.name} ${provider.model}`;
+    const deadline = Date.now() + timeoutMs;
+    let report = syncReport(this.ctx.app, project.id, table, name);
+    if (report.done) return { ...report };
+    this.touched(project.id);
+    this.ctx.kick();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.min(100, deadline - Date.now()))));
+      report = syncReport(this.ctx.app, project.id, table, name, this.skipped.get(project.id));
+      if (report.done || Date.now() >= deadline) return { ...report };
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { afterCapture } from "../capture/after.js";
+import { EVENT_TYPES, type CapturedEvent } from "../capture/types.js";
+import { clean, cleanText, type Clean } from "../redact/clean.cjs";
+import { ChunkStore } from "../store/chunks.js";
+import { insertMemory, memoryById, memoryByKey } from "../store/memories.js";
+import { checkList, checkText, contentId, FILE, keyedId, TAG, type ServiceContext } from "./memory.js";
+import { EXPLICIT_KINDS, MAX_TAGS, MemoryError } from "./types.js";
+
+/**
+ * Importing memories as `mem export` writes them (one `Memory` per JSON line), or in the minimal
+ * shape `{"text", "kind"?, "tags"?, "files"?, "key"?}`. Ids are kept; a memory whose id (or key,
+ * in its project) is already present is skipped, so importing twice changes nothing. A line
+ * without an id or a key gets its content's id. Everything stored passes the redaction boundary.
+ */
+export type ImportStatus = "imported" | "present" | "forgotten" | "markdown";
+
+export interface ImportTally {
+  imported: number;
+  /** Skipped: already present, forgotten here (never brought back), or a markdown memory (a file). */
+  skipped: { present: number; forgotten: number; markdown: number };
+  /** Lines that could not be imported, by line number (1-based), with why. */
+  failed: { line: number; error: string }[];
+  /** The projects that received memories. */
+  projects: string[];
+}
+
+const KINDS = new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES]);
+const ID = /^[\p{L}\p{N}_:.#@/+=-]{1,200}$/u;
+const SOURCES = new Set(["explicit", "tag", "keyword", "captured", "markdown"]);
+const MAX_IMPORT_FILES = 200;
+
+function optString(o: Record<string, unknown>, k: string): string | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string" || v.trim() === "") throw new MemoryError("bad_argument", `${k} must be a non-empty string`);
+  return v.trim();
+}
+
+function isoTime(o: Record<string, unknown>, k: string): string | undefined {
+  const v = optString(o, k);
+  if (v === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(Date.parse(v))) throw new MemoryError("bad_argument", `${k} must be an ISO time, got ${JSON.stringify(v.slice(0, 40))}`);
+  return new Date(Date.parse(v)).toISOString();
+}
+
+/** Imports one parsed line into `project` (the line's own project when `project` is undefined). Throws MemoryError for a bad line. */
+function importOne(ctx: ServiceContext, value: unknown, fallbackProject: string, override: string | undefined, now: number, touched: Set<Clean<string>>): ImportStatus {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new MemoryError("bad_argument", "a line must be a JSON object");
+  const o = value as Record<string, unknown>;
+  const source = optString(o, "source") ?? "explicit";
+  if (!SOURCES.has(source)) throw new MemoryError("bad_argument", `source must be one of ${[...SOURCES].join(", ")}`);
+  if (source === "markdown") return "markdown";
+  const text = cleanText(checkText(o.text)).trim();
+  if (text === "") throw new MemoryError("bad_argument", "text must hold something besides <private> spans");
+  const kind = optString(o, "kind") ?? "note";
+  if (!KINDS.has(kind)) throw new MemoryError("bad_argument", `kind must be one of ${[...KINDS].join(", ")}, got ${JSON.stringify(kind.slice(0, 40))}`);
+  const tags = checkList(o.tags, "tags", MAX_TAGS, TAG);
+  const files = checkList(o.files, "files", MAX_IMPORT_FILES, FILE);
+  const project = cleanText(override ?? optString(o, "project") ?? fallbackProject);
+  const key = optString(o, "key");
+  const givenId = optString(o, "id");
+  if (givenId !== undefined && !ID.test(givenId)) throw new MemoryError("bad_argument", `bad id ${JSON.stringify(givenId.slice(0, 80))}`);
+  const cleanKey = key === undefined ? null : cleanText(key.slice(0, 200));
+  const id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
+  const had = memoryById(ctx.db, id) ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
+  if (had) return had.deleted_at ? "forgotten" : "present";
+  const confidence = typeof o.confidence === "number" && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : 1;
+  const time = isoTime(o, "createdAt") ?? new Date(now).toISOString();
+  const updated = isoTime(o, "updatedAt");
+  const session = optString(o, "session");
+  const metadata = { ...(source === "captured" ? {} : { source }), tags, confidence };
+  if (!insertMemory(ctx.db, clean({ id, project, session: session ?? null, kind, time, text, files, metadata, clientKey: cleanKey, updatedAt: updated && updated !== time ? Date.parse(updated) : null }))) return "present";
+  const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time, session: session ?? "", files, text, confidence, metadata };
+  afterCapture(ctx.db, { project, session: cleanText(session ?? ""), now, events: clean([event]), taskChanges: clean([]) });
+  touched.add(project);
+  return "imported";
+}
+
+/**
+ * Imports JSON lines; a malformed line is reported with its number and the rest imported. The
+ * memories become chunks (searchable by BM25) once all lines are in; vectors follow (`mem sync`).
+ */
+export function importLines(ctx: ServiceContext, lines: Iterable<string>, opts: { project: string; override?: string }): ImportTally {
+  const tally: ImportTally = { imported: 0, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [] };
+  const now = (ctx.now ?? Date.now)();
+  const touched = new Set<Clean<string>>();
+  let n = 0;
+  for (const raw of lines) {
+    n++;
+    const line = raw.trim();
+    if (line === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      tally.failed.push({ line: n, error: "not valid JSON" }); // the parser's message would quote the line
+      continue;
+    }
+    try {
+      const status = importOne(ctx, value, opts.project, opts.override, now, touched);
+      if (status === "imported") tally.imported++;
+      else tally.skipped[status]++;
+    } catch (e) {
+      if (!(e instanceof MemoryError)) throw e;
+      tally.failed.push({ line: n, error: e.message });
+    }
+  }
+  const chunks = new ChunkStore(ctx.db);
+  for (const project of touched) chunkCapturedEvents(ctx.db, chunks, project, now);
+  tally.projects = [...touched];
+  return tally;
+}
