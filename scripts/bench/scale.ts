@@ -12,7 +12,7 @@ import { HashEmbedder } from "../../test/helpers/hash-embedder.js";
 import { prng } from "../prng.js";
 import { percentile } from "./metrics.js";
 
-function vocabulary(n: number, rand: () => number): string[] {
+export function vocabulary(n: number, rand: () => number): string[] {
   const syl = ["ka", "lo", "mi", "ter", "an", "vel", "or", "is", "un", "pra", "dex", "sio", "em", "ru", "qua", "zen", "fi", "bo"];
   const words = new Set<string>();
   while (words.size < n) {
@@ -25,7 +25,7 @@ function vocabulary(n: number, rand: () => number): string[] {
 }
 
 /** Zipf-ish word picker: low indexes are common. */
-function zipf(words: string[], rand: () => number): () => string {
+export function zipf(words: string[], rand: () => number): () => string {
   return () => words[Math.min(words.length - 1, Math.floor(words.length * rand() ** 3))]!;
 }
 

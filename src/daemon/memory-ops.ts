@@ -4,7 +4,7 @@ import { describeUnhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
 import { projectFromArg } from "../project/scope.js";
 import { cleanText, type Clean } from "../redact/clean.cjs";
-import type { Mode } from "../retrieve/search.js";
+import type { Mode, SearchContext } from "../retrieve/search.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
 import { MemoryService } from "../service/memory.js";
 import { searchMemories } from "../service/search.js";
@@ -28,6 +28,8 @@ export interface OpsContext {
   pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
   /** Starts the background indexing now (it takes `takeDirty()`). */
   kick: () => void;
+  /** The daemon's in-memory vector search (LanceDB answers when it resolves to undefined). */
+  vectorSearch?: SearchContext["vectorSearch"];
 }
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
@@ -141,7 +143,7 @@ export class MemoryOps {
         if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) throw bad(`mode must be one of ${MODES.join(", ")}`);
         const [kinds, tags, since, until] = [strs(req, "kinds"), strs(req, "tags"), str(req, "since"), str(req, "until")];
         const k = num(req, "k", 1, 100);
-        const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) }, this.ctx.pickProvider);
+        const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) }, { pickProvider: this.ctx.pickProvider, ...(this.ctx.vectorSearch ? { vectorSearch: this.ctx.vectorSearch } : {}) });
         const ids = memoryIdsOfChunks(app.db, r.results.map((x) => x.id));
         return { results: r.results.map((x) => ({ ...x, memoryId: ids.get(x.id) ?? x.id })), legs: r.legs, warnings: r.warnings };
       }

@@ -100,7 +100,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return idx?.search(vec, projects, limit); // undefined: LanceDB answers
   };
   let stopping = false;
-  const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured() });
+  const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured(), vectorSearch });
 
   const server = createServer((conn) => handle(conn));
   let idle: NodeJS.Timeout;

@@ -31,14 +31,20 @@ export interface Found extends SearchResult {
   stale: string | null;
 }
 
-export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" | "providers" | "projectRoot">, req: SearchRequest, pick?: SearchContext["pickProvider"]): Promise<{ results: Found[]; legs: string[]; warnings: string[] }> {
+/** What a long-running adapter (the daemon) lends the search: its chosen provider, its in-memory vector copy. */
+export interface SearchHelpers {
+  pickProvider?: SearchContext["pickProvider"];
+  vectorSearch?: SearchContext["vectorSearch"];
+}
+
+export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" | "providers" | "projectRoot">, req: SearchRequest, helpers: SearchHelpers = {}): Promise<{ results: Found[]; legs: string[]; warnings: string[] }> {
   if (typeof req.text !== "string" || req.text.trim() === "") throw new MemoryError("bad_argument", "query text must be a non-empty string");
   const k = req.k ?? app.config.query.k;
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new MemoryError("bad_argument", "k must be an integer from 1 to 100");
   const q = app.config.query;
   const now = Date.now();
   let flags = new Map<string, { text: string; penalty: boolean }>();
-  const ctx: SearchContext = { db: app.db, vectors: app.vectors, projectRoot: app.projectRoot, pickProvider: pick ?? (async () => firstHealthy(await app.providers())) };
+  const ctx: SearchContext = { db: app.db, vectors: app.vectors, projectRoot: app.projectRoot, pickProvider: helpers.pickProvider ?? (async () => firstHealthy(await app.providers())), ...(helpers.vectorSearch ? { vectorSearch: helpers.vectorSearch } : {}) };
   const res = await search(ctx, {
     text: req.text.slice(0, 2_000),
     k,

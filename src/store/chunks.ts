@@ -136,6 +136,40 @@ export class ChunkStore {
     })();
   }
 
+  /**
+   * Adds chunks at the end of a source (created if new) without reading the ones it has: a
+   * session's events become chunks one capture at a time, so the cost does not grow with the
+   * session. A chunk whose id is already stored is written over. The source's size grows by the
+   * chunks added and its hash chains theirs (`hashOf(previous)`). Returns how many were added.
+   */
+  appendToSource(src: Clean<Omit<SourceInput, "size" | "hash">>, chunks: readonly Clean<NewChunk>[], hashOf: (previous: string) => string, now: number): number {
+    return this.db.transaction((): number => {
+      const existing = this.getSource(src.project, src.path);
+      const size = (existing?.size ?? 0) + chunks.length;
+      const hash = hashOf(existing?.content_hash ?? "");
+      const metadata = JSON.stringify({ ...src.metadata, events: size });
+      const sourceId = existing
+        ? (this.db.prepare("UPDATE sources SET size = ?, content_hash = ?, metadata = ?, indexed_at = ? WHERE id = ?").run(size, hash, metadata, now, existing.id), existing.id)
+        : Number(
+            this.db
+              .prepare("INSERT INTO sources (project, path, kind, tier, size, mtime_ms, content_hash, metadata, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+              .run(src.project, src.path, src.kind, src.tier, size, src.mtimeMs, hash, metadata, now).lastInsertRowid,
+          );
+      const next = ((this.db.prepare("SELECT max(seq) FROM chunks WHERE source_id = ?").pluck().get(sourceId) as number | null) ?? -1) + 1;
+      const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
+      const unvec = this.db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?");
+      const ins = this.db.prepare(
+        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      chunks.forEach((c, i) => {
+        if (del.run(c.id).changes > 0) unvec.run(c.id); // written over: its text-index entry goes, its vector is made again
+        ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i);
+      });
+      return chunks.length;
+    })();
+  }
+
   /** Deletes a source and its chunks (FTS rows go with them); returns the number of chunks removed. */
   deleteSource(id: number): number {
     return this.db.transaction(() => {

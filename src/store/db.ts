@@ -233,6 +233,11 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (memory, version)
   ) WITHOUT ROWID;
   `,
+  `
+  -- A session's chunks grow one event at a time: the next position is found from the index.
+  CREATE INDEX chunks_source_seq ON chunks(source_id, seq);
+  DROP INDEX chunks_source;
+  `,
 ];
 
 export function migrate(db: Db): void {

@@ -44,6 +44,11 @@ function clipDeep(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipDeep(x)]));
 }
 
+/** A row of a session's events as stored (clean), JSON columns parsed. */
+function parseEvent(r: Omit<EventRow, "project">): SessionEvent {
+  return { ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) };
+}
+
 function toStored(r: EventRow): StoredEvent {
   const metadata = JSON.parse(r.metadata) as Record<string, unknown>;
   const confidence = typeof metadata.confidence === "number" ? metadata.confidence : undefined;
@@ -100,7 +105,15 @@ export class EventStore {
     const rows = this.db
       .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${session === "" ? "session IS NULL" : "session = ?"} AND deleted_at IS NULL ORDER BY time, rowid`)
       .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
-    return rows.map((r) => ({ ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) }));
+    return rows.map(parseEvent);
+  }
+
+  /** A session's live events not yet turned into chunks, in time order, as stored (clean), JSON columns parsed. */
+  unchunkedOf(project: string, session: string): SessionEvent[] {
+    const rows = this.db
+      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND chunked = 0 AND ${session === "" ? "session IS NULL" : "session = ?"} AND deleted_at IS NULL ORDER BY time, rowid`)
+      .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
+    return rows.map(parseEvent);
   }
 
   /** Marks a session's events of a project as turned into chunks. */
@@ -137,6 +150,12 @@ export class EventStore {
         .filter((r) => (r.confidence ?? 1) >= (minConfidence[r.type] ?? 0))
         .map((r) => ({ id: r.id, type: r.type, text: r.text, time: r.time, session: r.session, files: JSON.parse(r.files) as string[] })),
     );
+  }
+
+  /** The live events among `ids` (any order). */
+  liveByIds(ids: readonly string[]): Clean<{ id: string; type: string; text: string; time: string }[]> {
+    const get = this.db.prepare("SELECT id, type, text, time FROM events WHERE id = ? AND deleted_at IS NULL");
+    return asStored(ids.flatMap((id) => (get.get(id) as { id: string; type: string; text: string; time: string } | undefined) ?? []));
   }
 
   /** Captured memories of a project, newest first, filtered; `total` counts all that match. */

@@ -51,6 +51,8 @@ interface Seen {
 export type CloseStatus = "completed" | "deleted";
 
 const BACKFILLED = "tasks-backfilled";
+/** How many open tasks (the most recently updated) a new wording is matched against. */
+export const MATCH_CANDIDATES = 500;
 const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
   updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
 const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
@@ -176,16 +178,16 @@ export class TaskStore {
 
   /** One session-local task as the session now has it: to its task (by ref, else by the matching rule), or a new task. */
   private apply(project: string, session: string, s: Seen, now: number, live: ReadonlySet<string>): void {
-    const refs = prepared(this.db, "SELECT r.local_id AS localId, r.task_id AS taskId FROM task_refs r JOIN tasks t ON t.id = r.task_id WHERE r.session = ? AND t.project = ?").all(session, project) as {
-      localId: string;
-      taskId: number;
-    }[];
-    const mine = refs.find((r) => r.localId === s.localId);
-    const known = mine ? this.row(mine.taskId) : undefined;
+    const mineId = prepared(this.db, "SELECT r.task_id FROM task_refs r JOIN tasks t ON t.id = r.task_id WHERE r.session = ? AND r.local_id = ? AND t.project = ?").pluck().get(session, s.localId, project) as number | undefined;
+    const known = mineId === undefined ? undefined : this.row(mineId);
     if (known) return s.source === "tag" ? undefined : this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
     if (s.content.trim() === "") return; // nothing to show or to match
-    const held = new Set(refs.filter((r) => r.localId !== s.localId && kind(r.localId) === kind(s.localId) && holds(r.localId, live)).map((r) => r.taskId));
-    const candidates = this.rows({ project }).map((t) => ({ id: t.id, content: t.content, updatedAt: t.updatedAt, heldElsewhere: held.has(t.id) }));
+    // Matched against the most recently updated open tasks only, so a capture costs the same with
+    // ten open tasks or ten thousand; the refs read are this session's to those tasks alone.
+    const open = prepared(this.db, `SELECT ${COLUMNS} FROM tasks WHERE project = ? AND closed_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT ${MATCH_CANDIDATES}`).all(project) as TaskRow[];
+    const refOf = prepared(this.db, "SELECT local_id FROM task_refs WHERE session = ? AND task_id = ?").pluck();
+    const heldElsewhere = (taskId: number) => (refOf.all(session, taskId) as string[]).some((l) => l !== s.localId && kind(l) === kind(s.localId) && holds(l, live));
+    const candidates = open.map((t) => ({ id: t.id, content: t.content, updatedAt: t.updatedAt, heldElsewhere: heldElsewhere(t.id) }));
     const hit = matchTask(s.content, candidates);
     if (hit) {
       this.ref(session, s.localId, hit.id);

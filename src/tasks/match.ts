@@ -12,7 +12,7 @@
  *    README for install" (2 of 3 words), but "Fix the login bug" does not match "Fix the logout
  *    bug" (2 of 4), and a short task does not swallow a long one that merely contains it.
  *    A wording without words (only stop words or punctuation) matches only the same text.
- * 3. Candidates are the project's open tasks, except those the same session holds under another
+ * 3. Candidates are the project's open tasks (the 500 most recently updated), except those the same session holds under another
  *    live local id of the same kind (two items of one TodoWrite list, two TaskCreate tasks, two
  *    tags of one session are two tasks, however alike).
  * 4. Among the candidates, the task this very session-local id already refers to (task_refs) wins
@@ -45,8 +45,21 @@ export function stem(word: string): string {
   return w;
 }
 
+/** Words of wordings seen lately (a capture compares one wording with hundreds of open tasks). */
+const seen = new Map<string, ReadonlySet<string>>();
+const SEEN_MAX = 4_096;
+
 /** The content words of a task's wording, stemmed. */
-export function taskWords(text: string): Set<string> {
+export function taskWords(text: string): ReadonlySet<string> {
+  let words = seen.get(text);
+  if (!words) {
+    if (seen.size >= SEEN_MAX) seen.delete(seen.keys().next().value!);
+    seen.set(text, (words = wordsOf(text)));
+  }
+  return words;
+}
+
+function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   for (const raw of text.replace(REDACTED, " ").toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (raw === "" || STOP.has(raw)) continue;
@@ -59,7 +72,11 @@ const bare = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
 /** Jaccard similarity of two wordings' words, 0..1 (wordings without words: 1 when the same text, else 0). */
 export function similarity(a: string, b: string): number {
-  const x = taskWords(a);
+  return similarityOf(taskWords(a), a, b);
+}
+
+/** `similarity(a, b)` with `a`'s words already found. */
+function similarityOf(x: ReadonlySet<string>, a: string, b: string): number {
   const y = taskWords(b);
   if (x.size === 0 || y.size === 0) return x.size === 0 && y.size === 0 && bare(a) === bare(b) ? 1 : 0;
   let shared = 0;
@@ -83,9 +100,10 @@ export function matchTask(content: string, candidates: readonly MatchCandidate[]
   const usable = candidates.filter((c) => !c.heldElsewhere);
   const ref = usable.find((c) => c.referenced);
   if (ref) return { id: ref.id, score: similarity(content, ref.content) };
+  const words = taskWords(content);
   let best: { c: MatchCandidate; score: number } | undefined;
   for (const c of usable) {
-    const score = similarity(content, c.content);
+    const score = similarityOf(words, content, c.content);
     if (score < MATCH_THRESHOLD) continue;
     if (!best || score > best.score || (score === best.score && (c.updatedAt > best.c.updatedAt || (c.updatedAt === best.c.updatedAt && c.id > best.c.id)))) {
       best = { c, score };
