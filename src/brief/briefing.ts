@@ -3,7 +3,7 @@ import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
 import { field, prose } from "../render/line.js";
 import { ago, shortSession } from "./render.js";
-import { decisionSections, type BriefDecision } from "./sections/decisions.js";
+import { DECISION_LIMITS, decisionSections, type BriefDecision } from "./sections/decisions.js";
 import { inPlaySection, type InPlay } from "./sections/in-play.js";
 import { lastSessionSection, recentWorkSection, type LastSession, type RecentEvent } from "./sections/last-session.js";
 import { noteSections, type HotNote } from "./sections/notes.js";
@@ -35,6 +35,8 @@ export interface BriefingInput {
   tasks: BriefTask[];
   taskSection?: Section;
   decisions: BriefDecision[];
+  /** How many decision-like memories of each kind the project holds (`decisions` may be the few that can rank first). */
+  decisionTotals?: Record<string, number>;
   lastSession?: LastSession;
   /** Recent work events, shown when no session summary exists yet. */
   recent?: RecentEvent[];
@@ -64,7 +66,7 @@ function tasksSection(tasks: BriefTask[], now: number): Section {
 
 export function buildBriefing(input: BriefingInput): string | undefined {
   const sections: Section[] = [input.taskSection ?? tasksSection(input.tasks, input.now)];
-  const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE);
+  const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE, DECISION_LIMITS, input.decisionTotals);
   sections.push(...decided);
   if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
   else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));

@@ -34,6 +34,8 @@ const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDEN
 const GIT_TIMEOUT_MS = 400;
 /** Decisions whose anchors are checked at SessionStart (each anchored file is hashed once). */
 const STALE_CHECKED = 120;
+/** The newest of each decision-like kind read (beside every used one): more than the briefing can show. */
+const PER_KIND = 200;
 
 function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
   const rows = db
@@ -69,7 +71,7 @@ function inPlay(events: EventStore, project: string, root: string | undefined): 
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
-  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE).map((d) => ({ ...d, chunk: eventChunkId(s.project, d.id) }));
+  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE, PER_KIND).map((d) => ({ ...d, chunk: eventChunkId(s.project, d.id) }));
   const uses = usesOf(db, decisions.map((d) => d.chunk));
   // Possibly outdated: checked for the decisions the briefing can show (the used and the newest), not all of them.
   const usesOfD = (d: { chunk: string }) => uses.get(d.chunk)?.uses ?? 0;
@@ -85,6 +87,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
     taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
+    decisionTotals: events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)),
     decisions: decisions.map(({ chunk, ...d }) => {
       const use = uses.get(chunk);
       const stale = flags.get(d.id)?.text;

@@ -1,6 +1,6 @@
 import { eventChunkId } from "../../indexer/captured.js";
 import { reanchorEvents } from "../anchor/anchor.js";
-import { bm25Leg } from "../retrieve/bm25.js";
+import { twinCandidates } from "../retrieve/twins.js";
 import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
@@ -18,23 +18,18 @@ import { MIN_DECISION_CONFIDENCE } from "./types.js";
  */
 const KINDS = new Set(["decision", "rejected", "learned", "preference"]);
 
-/**
- * The words to look a statement's twins up by. A twin (Jaccard ≥ 0.7) lacks at most 30% of the
- * statement's content words, so any ⌊0.3·n⌋ + 1 of them include one it has: the longest (most
- * often the rarest, the cheapest to look up) are taken.
- */
-export function probeWords(text: string): string {
+/** A statement's distinct words, one per content word (what the text index is asked for). */
+export function statementWords(text: string): string[] {
   const byWord = new Map<string, string>();
   for (const raw of text.match(/[\p{L}\p{N}_]{3,}/gu) ?? []) {
     const w = [...contentWords(raw)][0];
-    if (w !== undefined && !byWord.has(w)) byWord.set(w, raw);
+    if (w !== undefined && !byWord.has(w)) byWord.set(w, raw.toLowerCase());
   }
-  const words = [...byWord.values()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  return words.slice(0, Math.floor((1 - CONFIRM_THRESHOLD) * words.length) + 1).join(" ");
+  return [...byWord.values()];
 }
 
-/** How many stored statements of the same kind, best BM25 match first, each new one is compared with. */
-export const CONFIRM_CANDIDATES = 200;
+/** At most this many stored statements of the same kind are compared with each new one. */
+export const CONFIRM_CANDIDATES = 1_000;
 
 export function confirmByCapture(db: Db, c: Captured, cfg: SalienceConfig = DEFAULT_SALIENCE): number {
   const fresh = c.events.filter((e) => KINDS.has(e.type) && (e.confidence ?? 1) >= MIN_DECISION_CONFIDENCE);
@@ -44,8 +39,8 @@ export function confirmByCapture(db: Db, c: Captured, cfg: SalienceConfig = DEFA
   const confirmed = new Map<string, { id: string; type: string; time: string }>();
   for (const e of fresh) {
     // The candidates come from the text index, so the cost does not grow with the decisions stored.
-    const hits = bm25Leg(db, probeWords(e.text), { projects: [c.project], kinds: [e.type] }, CONFIRM_CANDIDATES);
-    const stored = events.liveByIds([...memoryIdsOfChunks(db, hits.map((h) => h.id)).values()]).filter((d) => !ids.has(d.id) && d.type === e.type);
+    const hits = twinCandidates(db, statementWords(e.text), CONFIRM_THRESHOLD, c.project, e.type, CONFIRM_CANDIDATES);
+    const stored = events.liveByIds([...memoryIdsOfChunks(db, hits).values()]).filter((d) => !ids.has(d.id) && d.type === e.type);
     const w = contentWords(e.text);
     for (const d of stored) if (jaccard(w, contentWords(d.text)) >= CONFIRM_THRESHOLD) confirmed.set(d.id, d);
   }

@@ -110,7 +110,8 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   try {
     const [vec] = await provider.embed([opts.text]);
     const found = (await ctx.vectorSearch?.(table, dims, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
-    hits = found.map((h) => ({ id: h.id, score: h.similarity }));
+    // Equal similarities in chunk id order, so a rebuilt table (rows in another order) ranks alike.
+    hits = found.map((h) => ({ id: h.id, score: h.similarity })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   } catch (err) {
     return { hits: [], reason: (err as Error).message };
   }

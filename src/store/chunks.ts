@@ -179,9 +179,10 @@ export class ChunkStore {
     })();
   }
 
+  /** Chunks stored (of `project`): read from the counts the triggers keep. */
   countChunks(project?: string): number {
     return project === undefined
-      ? (this.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number)
-      : (this.db.prepare("SELECT count(*) FROM chunks WHERE project = ?").pluck().get(project) as number);
+      ? ((this.db.prepare("SELECT sum(n) FROM chunk_counts").pluck().get() as number | null) ?? 0)
+      : ((this.db.prepare("SELECT n FROM chunk_counts WHERE project = ?").pluck().get(project) as number | undefined) ?? 0);
   }
 }

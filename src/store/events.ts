@@ -44,6 +44,15 @@ function clipDeep(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipDeep(x)]));
 }
 
+/**
+ * The few events still to chunk are read through their own partial index: without statistics
+ * SQLite's planner would as soon walk every live event of the project.
+ */
+const UNCHUNKED = "INDEXED BY events_unchunked_session";
+
+/** The SQL condition for a session's events ("": those without one); binds the session unless "". */
+const inSession = (session: string) => (session === "" ? "(session IS NULL OR session = '')" : "session = ?");
+
 /** A row of a session's events as stored (clean), JSON columns parsed. */
 function parseEvent(r: Omit<EventRow, "project">): SessionEvent {
   return { ...asStoredRow({ id: r.id, session: r.session, type: r.type, time: r.time, text: r.text }), files: asStored(JSON.parse(r.files) as string[]), metadata: asStored(JSON.parse(r.metadata) as Record<string, unknown>) };
@@ -97,13 +106,13 @@ export class EventStore {
 
   /** Sessions of a project with events not yet turned into chunks ("" for events without one). */
   sessionsToChunk(project: string): Clean<string>[] {
-    return (this.db.prepare("SELECT DISTINCT coalesce(session, '') FROM events WHERE project = ? AND chunked = 0").pluck().all(project) as string[]).map(asStored);
+    return (this.db.prepare(`SELECT DISTINCT coalesce(session, '') FROM events ${UNCHUNKED} WHERE project = ? AND chunked = 0`).pluck().all(project) as string[]).map(asStored);
   }
 
   /** Every event of a session in time order, as stored (clean), JSON columns parsed. */
   ofSession(project: string, session: string): SessionEvent[] {
     const rows = this.db
-      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${session === "" ? "session IS NULL" : "session = ?"} AND deleted_at IS NULL ORDER BY time, rowid`)
+      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND ${inSession(session)} AND deleted_at IS NULL ORDER BY time, rowid`)
       .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
     return rows.map(parseEvent);
   }
@@ -111,14 +120,14 @@ export class EventStore {
   /** A session's live events not yet turned into chunks, in time order, as stored (clean), JSON columns parsed. */
   unchunkedOf(project: string, session: string): SessionEvent[] {
     const rows = this.db
-      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events WHERE project = ? AND chunked = 0 AND ${session === "" ? "session IS NULL" : "session = ?"} AND deleted_at IS NULL ORDER BY time, rowid`)
+      .prepare(`SELECT id, session, type, time, files, text, metadata FROM events ${UNCHUNKED} WHERE project = ? AND chunked = 0 AND ${inSession(session)} AND deleted_at IS NULL ORDER BY time, rowid`)
       .all(project, ...(session === "" ? [] : [session])) as Omit<EventRow, "project">[];
     return rows.map(parseEvent);
   }
 
   /** Marks a session's events of a project as turned into chunks. */
   markChunked(project: Clean<string>, session: string): number {
-    return this.db.prepare("UPDATE events SET chunked = 1 WHERE project = ? AND coalesce(session, '') = ? AND chunked = 0").run(project, session).changes;
+    return this.db.prepare(`UPDATE events ${UNCHUNKED} SET chunked = 1 WHERE project = ? AND ${inSession(session)} AND chunked = 0`).run(project, ...(session === "" ? [] : [session])).changes;
   }
 
   recent(project: string, opts: { types?: string[]; session?: string; limit: number }): Clean<StoredEvent[]> {
@@ -137,19 +146,34 @@ export class EventStore {
   }
 
   /**
-   * Every decision-like memory of a project (decision, rejected, learned, preference) at or above
-   * the confidence its kind needs, whatever its age: the briefing projects over all of them.
+   * The decision-like memories of a project (decision, rejected, learned, preference) at or above
+   * the confidence its kind needs, that a projection by salience can rank first: the newest
+   * `perKind` of each kind, and every one with a salience row (`usedChunks`: it was used or
+   * confirmed). A memory never used ranks by its age alone, so none older than the newest
+   * `perKind` of its kind can beat them. Ids in `usedChunks` are chunk ids.
    */
-  decisionsOf(project: string, minConfidence: Record<string, number>): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[] }[]> {
-    const types = Object.keys(minConfidence);
-    const rows = this.db
-      .prepare(`SELECT id, type, text, time, coalesce(session, '') AS session, files, json_extract(metadata, '$.confidence') AS confidence FROM events WHERE project = ? AND type IN (${types.map(() => "?").join(", ")}) AND deleted_at IS NULL`)
-      .all(project, ...types) as { id: string; type: string; text: string; time: string; session: string; files: string; confidence: number | null }[];
-    return asStored(
-      rows
-        .filter((r) => (r.confidence ?? 1) >= (minConfidence[r.type] ?? 0))
-        .map((r) => ({ id: r.id, type: r.type, text: r.text, time: r.time, session: r.session, files: JSON.parse(r.files) as string[] })),
+  decisionsOf(project: string, minConfidence: Record<string, number>, perKind: number): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[] }[]> {
+    const cols = "e.id, e.type, e.text, e.time, coalesce(e.session, '') AS session, e.files";
+    const conf = "coalesce(json_extract(e.metadata, '$.confidence'), 1) >= ?";
+    const recent = this.db.prepare(`SELECT ${cols} FROM events e INDEXED BY events_live WHERE e.project = ? AND e.type = ? AND e.deleted_at IS NULL AND ${conf} ORDER BY e.time DESC LIMIT ?`);
+    // From the (few) salience rows outward: CROSS JOIN keeps SQLite from walking the project's chunks.
+    const used = this.db.prepare(
+      `SELECT ${cols} FROM salience s CROSS JOIN chunks c ON c.id = s.chunk_id CROSS JOIN events e ON e.id = json_extract(c.metadata, '$.eventId')
+       WHERE c.project = ? AND c.kind = ? AND e.project = c.project AND e.deleted_at IS NULL AND ${conf}`,
     );
+    type Row = { id: string; type: string; text: string; time: string; session: string; files: string };
+    const byId = new Map<string, Row>();
+    for (const [type, min] of Object.entries(minConfidence)) {
+      for (const r of recent.all(project, type, min, perKind) as Row[]) byId.set(r.id, r);
+      for (const r of used.all(project, type, min) as Row[]) byId.set(r.id, r);
+    }
+    return asStored([...byId.values()].map((r) => ({ ...r, files: JSON.parse(r.files) as string[] })));
+  }
+
+  /** Live memories of a project by kind (what `mem list --kind K` counts). */
+  liveCounts(project: string, kinds: readonly string[]): Record<string, number> {
+    const count = this.db.prepare("SELECT count(*) FROM events INDEXED BY events_live WHERE project = ? AND type = ? AND deleted_at IS NULL").pluck();
+    return Object.fromEntries(kinds.map((k) => [k, count.get(project, k) as number]));
   }
 
   /** The live events among `ids` (any order). */

@@ -111,10 +111,11 @@ export class VecState {
       : this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND project = ?").run(table, project).changes;
   }
 
+  /** Vectors `table` holds (of `project`): read from the counts the triggers keep. */
   count(table: string, project?: string): number {
     return project === undefined
-      ? (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(table) as number)
-      : (this.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ? AND project = ?").pluck().get(table, project) as number);
+      ? ((this.db.prepare("SELECT sum(n) FROM vec_counts WHERE table_name = ?").pluck().get(table) as number | null) ?? 0)
+      : ((this.db.prepare("SELECT n FROM vec_counts WHERE table_name = ? AND project = ?").pluck().get(table, project) as number | undefined) ?? 0);
   }
 
   /** True when `table` holds at least one vector (cheaper than counting). */

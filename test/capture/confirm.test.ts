@@ -1,14 +1,15 @@
 /**
  * Confirmation finds a decision's twin through the text index, among thousands of decisions that
  * share its common words: the twin is reinforced, a merely similar one is not. The words it looks
- * twins up by are chosen so that no twin can be missed (probeWords).
+ * twins up by are chosen so that no twin can be missed (src/retrieve/twins.ts).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { confirmByCapture, probeWords } from "../../src/capture/confirm.js";
+import { confirmByCapture, statementWords } from "../../src/capture/confirm.js";
+import { probeSize, rarest } from "../../src/retrieve/twins.js";
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../src/capture/extract/same.js";
 import { openApp } from "../../src/app.js";
 import { clean, cleanText } from "../../src/redact/clean.cjs";
@@ -18,15 +19,19 @@ import { eventChunkId } from "../../src/store/chunk-ids.js";
 const tmp = mkdtempSync(join(tmpdir(), "mem-confirm-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test("probeWords: the longest ⌊0.3·n⌋+1 content words, one per word, so a twin keeps at least one", () => {
-  assert.equal(probeWords("We chose the metadata store over Postgres because SQLite needs no server"), "Postgres metadata because");
-  assert.equal(probeWords("the and for"), "", "only stop words: nothing to look up");
-  const text = "Keep the busy timeout at five seconds for hooks writing while the indexer reads";
-  const n = contentWords(text).size;
-  const probe = contentWords(probeWords(text));
-  // A twin lacks at most ⌊0.3·n⌋ of the n words; one more than that is probed.
-  assert.equal(probe.size, Math.floor((1 - CONFIRM_THRESHOLD) * n) + 1);
-  assert.ok([...probe].every((w) => contentWords(text).has(w)));
+test("twins are looked up by the rarest ⌊0.3·n⌋+1 words, so a twin keeps at least one of them", () => {
+  assert.deepEqual(statementWords("We chose the metadata store over Postgres; the store needs no server"), ["chose", "metadata", "store", "postgres", "needs", "server"]);
+  assert.deepEqual(statementWords("the and for"), [], "only stop words: nothing to look up");
+  const df: Record<string, number> = { chose: 900, metadata: 40, store: 2000, postgres: 3, needs: 700, server: 60, build: 5000 };
+  const words = Object.keys(df);
+  assert.equal(probeSize(words.length, CONFIRM_THRESHOLD), 3, "7 words: a twin lacks at most 2");
+  assert.deepEqual(rarest(words, 3, (w) => df[w]!), ["postgres", "metadata", "server"]);
+  for (let n = 1; n <= 40; n++) {
+    const k = probeSize(n, CONFIRM_THRESHOLD);
+    // The most a twin can lack: its Jaccard with the statement stays at or above the threshold.
+    const lacks = k - 1;
+    assert.ok((n - lacks) / n >= CONFIRM_THRESHOLD - 1e-9 && (n - lacks - 1) / n < CONFIRM_THRESHOLD, `n=${n}`);
+  }
 });
 
 test("a decision captured again is found among 3,000 look-alikes and reinforced; a similar one is not", () => {

@@ -6,8 +6,9 @@ import type { Section } from "./section.js";
 
 /**
  * Decisions, rejected approaches, learned facts and preferences: never dropped by volume. The
- * projection runs over all of them (not a window of recent events): most salient first (being used
- * reinforces one; decisions and rejected approaches never fall below the floor), then newest.
+ * projection runs over every one that can rank first (not a window of recent events: every used
+ * one, and the newest of each kind, src/store/events.ts decisionsOf): most salient first (being
+ * used reinforces one; decisions and rejected approaches never fall below the floor), then newest.
  * The first `full` are shown whole with their provenance; older ones never used are compressed to
  * a short line; beyond `cap` lines, one line says how many more there are and where to see them.
  * Pure: salience uses and the clock come in.
@@ -56,17 +57,20 @@ function ranked(items: BriefDecision[], now: number, cfg: SalienceConfig, look: 
   return [...kept.map((k) => k.d), ...sorted.slice(look)];
 }
 
-export function decisionSections(all: BriefDecision[], now: number, cfg: SalienceConfig, limits: DecisionLimits = DECISION_LIMITS): Section[] {
+/** `totals` (per kind) counts the memories `all` was drawn from, for the "N older" line; default: `all` is all of them. */
+export function decisionSections(all: BriefDecision[], now: number, cfg: SalienceConfig, limits: DecisionLimits = DECISION_LIMITS, totals?: Record<string, number>): Section[] {
   const out: Section[] = [];
   for (const [title, types, kind] of TITLES) {
-    const list = ranked(all.filter((d) => types.includes(d.type)), now, cfg, limits.cap * 2);
+    const mine = all.filter((d) => types.includes(d.type));
+    const unread = totals ? Math.max(0, types.reduce((n, t) => n + (totals[t] ?? 0), 0) - mine.length) : 0;
+    const list = ranked(mine, now, cfg, limits.cap * 2);
     const items = list.slice(0, limits.cap).map((d, i) => {
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
       const stale = d.stale ? ` [${d.stale}]` : "";
       if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
       return `- ${prose(d.text, 240)} (${ago(d.time, now)}, session ${shortSession(d.session)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });
-    out.push({ title, items, hidden: list.length - items.length, more: (n) => more(n, kind) });
+    out.push({ title, items, hidden: list.length - items.length + unread, more: (n) => more(n, kind) });
   }
   return out;
 }
