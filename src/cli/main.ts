@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   install: async () => (await import("./install-cmd.js")).installCommand,
   uninstall: async () => (await import("./uninstall-cmd.js")).uninstallCommand,
   task: async () => (await import("./task-cmd.js")).taskCommand,
+  mcp: async () => (await import("./mcp-cmd.js")).mcpCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -29,6 +30,7 @@ const SUMMARIES: Record<string, string> = {
   install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
   uninstall: "remove mem's hooks from Claude Code settings",
   task: "the project's open tasks across sessions: list, add, done, drop",
+  mcp: "serve mem's memory over MCP (stdio) for Claude Code",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)
