@@ -27,8 +27,8 @@ const SUMMARIES: Record<string, string> = {
   status: "what is indexed, per project",
   doctor: "check providers, stores and data home; say how to fix problems",
   serve: "run the warm daemon the prompt hook talks to (--status, --stop)",
-  install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
-  uninstall: "remove mem's hooks from Claude Code settings",
+  install: "register mem's hooks and MCP server in Claude Code (--scope user|project|local)",
+  uninstall: "remove mem's hooks and MCP server from Claude Code",
   task: "the project's open tasks across sessions: list, add, done, drop",
   mcp: "serve mem's memory over MCP (stdio) for Claude Code",
 };
