@@ -13,7 +13,11 @@ import { openApp } from "../app.js";
 import { PACKAGE_ROOT } from "../config/config.js";
 import { mcpContext, type McpContext } from "./context.js";
 import { registerMemoryTools } from "./memory-tools.js";
+import { CappedLines } from "./stdio-cap.js";
 import { registerTaskTools } from "./task-tools.js";
+
+/** The largest JSON-RPC message read (a memory is at most 5,000 characters; a 10 MB one is still answered, with an error). */
+export const MAX_REQUEST_BYTES = 16 * 2 ** 20;
 
 /** The server's name in Claude Code's config: its tools are `mcp__mem__<tool>`. */
 export const MCP_SERVER_NAME = "mem";
@@ -69,7 +73,14 @@ export async function runMcpServer(opts: RunOptions): Promise<number> {
     opts.log(`cannot open the store: ${(err as Error).message}`);
   }
   const server = createMemServer(ctx);
-  const transport = new StdioServerTransport(process.stdin, out);
+  // A request over the cap is answered with an error instead of closing the transport (the SDK's reaction).
+  const input = process.stdin.pipe(
+    new CappedLines(MAX_REQUEST_BYTES, (size, id) => {
+      opts.log(`dropped a request of ${size.toLocaleString("en")} bytes (over ${MAX_REQUEST_BYTES.toLocaleString("en")})`);
+      if (id !== undefined) out.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: `request too large: ${size.toLocaleString("en")} bytes; mem mcp reads requests of at most ${MAX_REQUEST_BYTES / 2 ** 20} MiB` } })}\n`);
+    }),
+  );
+  const transport = new StdioServerTransport(input, out, { maxBufferSize: 2 * MAX_REQUEST_BYTES });
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
   let closing = false;
@@ -83,6 +94,8 @@ export async function runMcpServer(opts: RunOptions): Promise<number> {
       opts.log(`closing the transport: ${(err as Error).message}`);
     }
     await ctx.opened()?.close().catch((err: Error) => opts.log(`closing the store: ${err.message}`));
+    process.stdin.unpipe();
+    process.stdin.destroy(); // a stdin still open would keep the process alive after a signal
     resolveDone(0);
   };
   process.stdin.once("end", () => void shutdown("stdin ended"));
