@@ -9,7 +9,6 @@ import { EVENT_TYPES } from "../capture/types.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
-import { searchMemories } from "../service/search.js";
 import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
 import { answer, guarded, isoDate, projectArgs, projectOf, type McpContext } from "./context.js";
 import { framedLines, memoriesText, memoryJson, memoryLine, NOTICE } from "./render.js";
@@ -38,6 +37,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     (a) =>
       guarded(ctx, "search", async () => {
         const project = projectOf(ctx, a);
+        const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
         const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}) }, ctx.pickProvider);
         const now = ctx.now();
         const found: (Memory & { score: number })[] = [];

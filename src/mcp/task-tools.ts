@@ -7,7 +7,6 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { contextOutput } from "../hooks/contract.cjs";
 import { promptViaDaemon } from "../hooks/via-daemon.cjs";
-import { memoriesForPrompt, recordDelivered } from "../inject/for-prompt.js";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
@@ -101,6 +100,7 @@ async function promptMemories(ctx: McpContext, req: { prompt: string; cwd: strin
     await startDaemon(ctx.env);
   }
   const { app } = ctx;
+  const { memoriesForPrompt, recordDelivered } = await import("../inject/for-prompt.js"); // not at start-up (LanceDB's bindings)
   const found = await memoriesForPrompt({ db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot }, req, "bm25");
   if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, ctx.now());
   return { text: found?.text, via: "in-process" };

@@ -14,6 +14,8 @@ import { installToFile, type Where } from "../../src/install/files.js";
 import { applyMcp } from "../../src/install/mcp-files.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-doctor-mcp-")));
+/** Whether it answers, not how fast: the suite runs tests side by side on a loaded machine. */
+const ROOMY = 20_000;
 after(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
@@ -32,7 +34,7 @@ const target = (w: Where) => {
 
 test("doctor on MCP: not registered is a warning; the server still answers initialize and tools/list with every tool", async () => {
   const w = where();
-  const checks = await mcpChecks(w);
+  const checks = await mcpChecks(w, { budgetMs: ROOMY });
   assert.deepEqual(checks.map((c) => [c.name, c.status]), [["mcp", "warn"], ["mcp server", "ok"]], JSON.stringify(checks));
   assert.match(checks[0]!.fix!, /mem install/);
   assert.match(checks[1]!.detail, new RegExp(`answered initialize and tools/list in \\d+ ms \\(${MCP_TOOLS.length} tools\\)`));
@@ -41,9 +43,9 @@ test("doctor on MCP: not registered is a warning; the server still answers initi
 test("doctor on MCP: registered by this checkout is ok; a mem that is gone is an error, and the server Claude Code would start (project over user) fails", async () => {
   const w = where();
   applyMcp({ action: "install", scope: "user", where: w, target: target(w) });
-  assert.deepEqual((await mcpChecks(w)).map((c) => [c.name, c.status]), [["mcp (user)", "ok"], ["mcp server", "ok"]]);
+  assert.deepEqual((await mcpChecks(w, { budgetMs: ROOMY })).map((c) => [c.name, c.status]), [["mcp (user)", "ok"], ["mcp server", "ok"]]);
   applyMcp({ action: "install", scope: "project", where: w, target: { ...target(w), bin: join(tmp, "gone", "bin", "mem.cjs") } });
-  const checks = await mcpChecks(w);
+  const checks = await mcpChecks(w, { budgetMs: ROOMY });
   assert.deepEqual(checks.map((c) => [c.name, c.status]), [["mcp (project)", "error"], ["mcp (user)", "ok"], ["mcp server", "error"]], JSON.stringify(checks));
   assert.match(checks[0]!.detail, /gone[\\/]bin[\\/]mem\.cjs, which is not there/);
   assert.equal(checks[0]!.fix, "`mem install --scope project` from the checkout to use");
@@ -60,7 +62,7 @@ test("doctor on MCP: registered from another checkout (or node) is a warning to 
   assert.match(local!.detail, /another node or checkout/);
 });
 
-test("doctor on MCP: a server that does not answer in time is an error naming why", async () => {
+test("doctor on MCP: a server that does not answer in time is a warning naming why", async () => {
   const w = where();
   const script = join(tmp, "silent.mjs");
   writeFileSync(script, "process.stderr.write('booting slowly\\n'); setTimeout(() => {}, 10_000);\n");
@@ -72,7 +74,7 @@ test("doctor on MCP: a server that does not answer in time is an error naming wh
   const checks = await mcpChecks(w, { budgetMs: 800 });
   assert.ok(Date.now() - t0 < 5_000, "bounded by the budget");
   const server = checks.find((c) => c.name === "mcp server")!;
-  assert.equal(server.status, "error");
+  assert.equal(server.status, "warn", "late is not broken: a loaded machine");
   assert.match(server.detail, /no answer within 800 ms/);
 });
 
@@ -85,5 +87,5 @@ test("doctor on MCP: the prompt hook over MCP with no server registered is an er
   assert.equal(none!.status, "error");
   assert.match(none!.detail, /prompts get no memories/);
   applyMcp({ action: "install", scope: "user", where: w, target: target(w) });
-  assert.deepEqual((await mcpChecks(w, { promptHook: true })).map((c) => c.status), ["ok", "ok"]);
+  assert.deepEqual((await mcpChecks(w, { promptHook: true, budgetMs: ROOMY })).map((c) => c.status), ["ok", "ok"]);
 });
