@@ -15,7 +15,7 @@ import { indexPaths } from "../indexer/pipeline.js";
 import { defaultConfig } from "../src/config/config.js";
 import { ask } from "../src/daemon/client.cjs";
 import { currentTarget } from "../src/install/cli.js";
-import { handlerFor, MEM_HOOKS } from "../src/install/hooks.js";
+import { commandHandlerFor, MEM_HOOKS } from "../src/install/hooks.js";
 import { OllamaProvider } from "../src/embed/ollama.js";
 import { resolveProject } from "../src/project/identity.js";
 import { openDb } from "../src/store/db.js";
@@ -43,7 +43,7 @@ function run(args: string[], input: string, env: NodeJS.ProcessEnv, command = pr
 
 /** Runs hook `name` the way `mem install` would register it in `env` (directly, or through bin/mem-hook.sh). */
 function runHook(name: string, input: string, env: NodeJS.ProcessEnv) {
-  const h = handlerFor(MEM_HOOKS.find((x) => x.name === name)!, { ...currentTarget(env), bin: BIN });
+  const h = commandHandlerFor(MEM_HOOKS.find((x) => x.name === name)!, { ...currentTarget(env), bin: BIN });
   return run(h.args, input, env, h.command);
 }
 

@@ -12,15 +12,17 @@ import { StoreDamagedError } from "../store/damage.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
-import { hookChecks } from "./doctor-hooks.js";
+import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
+import { mcpChecks } from "./doctor-mcp.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
 
 const usage = `Usage: mem doctor [--repair] [--json]
 
-Checks the data home, SQLite + FTS5, every row of every LanceDB table, each embedding provider
-and mem's hooks in the Claude Code settings files (user, project and local scope, seen from
-here), and says how to fix what is wrong. Exit 1 when something needs fixing (an unreachable
+Checks the data home, SQLite + FTS5, every row of every LanceDB table, each embedding provider,
+mem's hooks in the Claude Code settings files (user, project and local scope, seen from here)
+and mem's MCP server (registered in a scope, and answering initialize and tools/list when
+started), and says how to fix what is wrong. Exit 1 when something needs fixing (an unreachable
 provider is a warning: search still works from BM25).
 
 Options:
@@ -142,13 +144,14 @@ export const doctorCommand: Command = {
     }
     const providers = app ? undefined : createProviders(base.config);
     try {
+      const where = { env: process.env, cwd: process.cwd() };
       const checks: Check[] = [homeCheck(base)];
       if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
       checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks({ env: process.env, cwd: process.cwd() }));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
       else {

@@ -37,9 +37,10 @@ export function hookChecks(where: Where, platform: string = process.platform): C
       checks.push({ name, status: "error", detail: `${file}: the hooks run ${missingBins.join(", ")}, which is not there (a moved or deleted checkout?)`, fix: `\`mem install --scope ${scope}\` from the checkout to use` });
       continue;
     }
-    const r = installHooks(settings, target);
+    const viaMcp = found.find((f) => f.name === "user-prompt-submit" && f.handler.type === "mcp_tool");
+    const r = installHooks(settings, viaMcp ? { ...target, promptServer: String(viaMcp.handler.server) } : target);
     if (!r.changed) {
-      checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this checkout installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : ""}` });
+      checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this checkout installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : ""}${viaMcp ? " (the prompt's through the MCP server)" : ""}` });
       continue;
     }
     const why = [
@@ -51,4 +52,15 @@ export function hookChecks(where: Where, platform: string = process.platform): C
   }
   if (checks.length === 0) checks.push({ name: "hooks", status: "warn", detail: "no mem hooks in any Claude Code settings file (fine if mem is installed as a plugin)", fix: "`mem install --scope user`" });
   return checks;
+}
+
+/** Whether a settings file seen from `where` has the prompt hook as an mcp_tool call to mem's MCP server. */
+export function promptViaMcp(where: Where): boolean {
+  return SCOPES.some((scope) => {
+    try {
+      return findMemHooks(readSettingsFile(settingsPath(scope, where)).settings).some((f) => f.name === "user-prompt-submit" && f.handler.type === "mcp_tool");
+    } catch {
+      return false;
+    }
+  });
 }

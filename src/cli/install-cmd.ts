@@ -1,28 +1,38 @@
 import { runInstallCommand, scopeHelp } from "../install/cli.js";
 import type { Command } from "./main.js";
 
-const usage = `Usage: mem install [--scope user|project|local] [--dry-run] [--json]
+const usage = `Usage: mem install [--scope user|project|local] [--prompt-transport command|mcp] [--no-mcp]
+                   [--dry-run] [--json]
 
 Registers mem's Claude Code hooks (SessionStart, UserPromptSubmit, PostToolUse,
-PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings file.
-Each runs \`<node> <this checkout>/bin/mem.cjs hook <event>\` with absolute paths (through
+PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings file, and mem's
+MCP server (\`mem mcp\`: tools to search, remember, get, list, forget and the project's tasks)
+in the same scope: user ~/.claude.json "mcpServers", local ~/.claude.json "projects"
+→ <project root> → "mcpServers", project <project root>/.mcp.json.
+Each hook runs \`<node> <this checkout>/bin/mem.cjs hook <event>\` with absolute paths (through
 \`/bin/sh bin/mem-hook.sh\` where NODE_EXTRA_CA_CERTS is set, which Node would load at every start).
-Other hooks and settings are kept; the old file is backed up to <file>.bak-<time>
+Other hooks, servers and settings are kept; each old file is backed up to <file>.bak-<time>
 and the new one written atomically. Running it again changes nothing; running it
-from a moved checkout rewrites the paths in place. Refuses (exit 1, file untouched)
-when the file is not valid JSON or its "hooks" is not an object.
+from a moved checkout rewrites the paths in place. Refuses (exit 1, files untouched)
+when a file is not valid JSON or its "hooks" is not an object.
 
 Options:
 ${scopeHelp()}
-  --dry-run     print the diff; write nothing
-  --json        {"scope", "file", "changed", "backup", "events": [...], "status", "dryRun", "warnings"}
+  --prompt-transport T   command (default): UserPromptSubmit runs \`mem hook user-prompt-submit\`;
+                mcp: an mcp_tool hook calls the MCP server's prompt_context tool instead (no
+                process per prompt; while the server is not connected Claude Code says
+                "MCP server 'mem' not connected" and the prompt goes on without memories)
+  --no-mcp      leave the MCP server out (hooks only)
+  --dry-run     print the diffs; write nothing
+  --json        {"scope", "file", "changed", "backup", "events": [...], "status", "dryRun", "warnings",
+                "mcp": {"file", "changed", "backup", "status"} | null, "promptTransport"}
   -h, --help    this help
 
-Alternatively install mem as a Claude Code plugin (.claude-plugin/, hooks/hooks.json);
-do not use both, or every hook runs twice.`;
+Alternatively install mem as a Claude Code plugin (.claude-plugin/, hooks/hooks.json; the
+plugin brings the MCP server too); do not use both, or every hook runs twice.`;
 
 export const installCommand: Command = {
-  summary: "register mem's hooks in Claude Code settings",
+  summary: "register mem's hooks and MCP server in Claude Code",
   usage,
   run: (argv) => runInstallCommand("install", argv),
 };

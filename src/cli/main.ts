@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: async () => (await import("./export-cmd.js")).exportCommand,
   import: async () => (await import("./import-cmd.js")).importCommand,
   sync: async () => (await import("./sync-cmd.js")).syncCommand,
+  mcp: async () => (await import("./mcp-cmd.js")).mcpCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -35,8 +36,8 @@ const SUMMARIES: Record<string, string> = {
   status: "what is indexed, per project",
   doctor: "check providers, stores and data home; say how to fix problems",
   serve: "run the warm daemon the prompt hook talks to (--status, --stop)",
-  install: "register mem's hooks in Claude Code settings (--scope user|project|local)",
-  uninstall: "remove mem's hooks from Claude Code settings",
+  install: "register mem's hooks and MCP server in Claude Code (--scope user|project|local)",
+  uninstall: "remove mem's hooks and MCP server from Claude Code",
   task: "the project's open tasks across sessions: list, add, done, drop",
   remember: "store an explicit memory (prints its id)",
   get: "show one memory by id (--history: its earlier versions)",
@@ -45,6 +46,7 @@ const SUMMARIES: Record<string, string> = {
   export: "export memories as JSON lines or markdown (redacted, ids kept)",
   import: "import memories from JSON lines (idempotent)",
   sync: "wait until every memory of the project has its vector",
+  mcp: "serve mem's memory over MCP (stdio) for Claude Code",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)

@@ -1,20 +1,24 @@
 import { runInstallCommand, scopeHelp } from "../install/cli.js";
 import type { Command } from "./main.js";
 
-const usage = `Usage: mem uninstall [--scope user|project|local] [--dry-run] [--json]
+const usage = `Usage: mem uninstall [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
 
-Removes mem's hooks (any \`…/bin/mem.cjs hook <event>\` or \`mem hook <event>\` handler)
-from a settings file, with the matcher groups and events that leaves empty.
-Everything else is kept; the old file is backed up to <file>.bak-<time> first.
+Removes mem's hooks (any \`…/bin/mem.cjs hook <event>\` or \`mem hook <event>\` handler, and the
+prompt's mcp_tool hook) from a settings file, with the matcher groups and events that leaves
+empty, and mem's MCP server ("mcpServers"."mem" when it runs mem) from the scope's
+~/.claude.json entry or .mcp.json (a .mcp.json that held nothing else is deleted).
+Everything else is kept; each old file is backed up to <file>.bak-<time> first.
 
 Options:
 ${scopeHelp()}
-  --dry-run     print the diff; write nothing
-  --json        {"scope", "file", "changed", "backup", "events": [...], "status", "dryRun", "warnings"}
+  --no-mcp      leave the MCP server registered (hooks only)
+  --dry-run     print the diffs; write nothing
+  --json        {"scope", "file", "changed", "backup", "events": [...], "status", "dryRun", "warnings",
+                "mcp": {"file", "changed", "backup", "status"} | null}
   -h, --help    this help`;
 
 export const uninstallCommand: Command = {
-  summary: "remove mem's hooks from Claude Code settings",
+  summary: "remove mem's hooks and MCP server from Claude Code",
   usage,
   run: (argv) => runInstallCommand("uninstall", argv),
 };

@@ -4,6 +4,8 @@ import { PACKAGE_ROOT } from "../config/config.js";
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
 import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
 import { SH, type HookTarget } from "./hooks.js";
+import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
+import { applyMcp, type McpReport } from "./mcp-files.js";
 import { SettingsError } from "./settings.js";
 
 /**
@@ -49,6 +51,7 @@ export function render(r: ApplyReport, target?: HookTarget): string {
     if (r.action === "install" && target) {
       const run = target.caWrapper ? `${SH} ${target.caWrapper} ${target.node}` : target.node;
       lines.push(`  each runs: ${run} ${target.bin} hook <event>`);
+      if (target.promptServer) lines.push(`  except UserPromptSubmit: an mcp_tool hook, the tool prompt_context of the MCP server "${target.promptServer}" (no process spawned)`);
       if (target.caWrapper) lines.push("  (NODE_EXTRA_CA_CERTS is set here: the wrapper keeps Node from parsing that bundle at every hook; the daemon still gets it)");
     }
     if (r.backup) lines.push(`  backup of the previous file: ${r.backup}`);
@@ -57,26 +60,62 @@ export function render(r: ApplyReport, target?: HookTarget): string {
   return `${lines.join("\n")}\n`;
 }
 
+const MCP_HUMAN: Record<McpReport["status"], string> = {
+  registered: "registered mem's MCP server in",
+  updated: "updated mem's MCP server (new paths) in",
+  "already-registered": "mem's MCP server already registered in",
+  conflict: 'not registered: another MCP server is named "mem" in',
+  removed: "removed mem's MCP server from",
+  "not-registered": "no mem MCP server in",
+  "not-ours": 'left as it is: the MCP server named "mem" is not mem\'s in',
+};
+
+export function renderMcp(r: McpReport, target?: McpTarget): string {
+  const lines: string[] = [];
+  if (r.dryRun && r.changed) lines.push(r.diff.trimEnd());
+  const where = `${r.file} (${r.scope} scope)`;
+  if (!r.changed) lines.push(`${MCP_HUMAN[r.status]} ${where}${r.status === "already-registered" || r.status === "not-registered" ? `; nothing ${r.dryRun ? "would change" : "changed"}` : ""}`);
+  else {
+    const verb = MCP_HUMAN[r.status].replace(/^(registered|updated|removed)/, (v) => (r.dryRun ? `dry run, nothing written: would ${{ registered: "register", updated: "update", removed: "remove" }[v]}` : v));
+    lines.push(`${verb} ${where}${r.created ? " (new file)" : ""}`);
+    if (r.action === "install" && target) lines.push(`  runs: ${target.node} ${target.bin} mcp (tools mcp__mem__search, remember, get, list, forget, tasks, prompt_context)`);
+    if (r.backup) lines.push(`  backup of the previous file: ${r.backup}`);
+    if (!r.dryRun && r.action === "install") lines.push("Claude Code starts MCP servers when a session starts: a session already running gets it after a restart.");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export async function runInstallCommand(action: Action, argv: string[], where: Where = { env: process.env, cwd: process.cwd() }): Promise<number> {
-  const { values, positionals } = parse(argv, { scope: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } });
+  const { values, positionals } = parse(argv, { scope: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" }, "no-mcp": { type: "boolean" }, ...(action === "install" ? { "prompt-transport": { type: "string" as const } } : {}) });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const scope = oneOf(values.scope, "scope", SCOPES) ?? "user";
   const dryRun = values["dry-run"] === true;
-  const target = action === "install" ? currentTarget(where.env) : undefined;
+  const withMcp = values["no-mcp"] !== true;
+  const transport = oneOf(values["prompt-transport"] as string | undefined, "prompt-transport", ["command", "mcp"] as const) ?? "command";
+  if (transport === "mcp" && !withMcp) throw new UsageError("--prompt-transport mcp calls mem's MCP server: leave out --no-mcp");
+  const base = action === "install" ? currentTarget(where.env) : undefined;
+  const target = base && transport === "mcp" ? { ...base, promptServer: MCP_SERVER_KEY } : base;
+  const mcpTarget: McpTarget | undefined = base ? { node: base.node, bin: base.bin } : undefined;
   let report: ApplyReport;
+  let mcp: McpReport | undefined;
   try {
+    if (withMcp) applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun: true }); // refuses an unreadable file before anything is written
     report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });
+    if (withMcp) mcp = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun });
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     process.stderr.write(`mem ${action}: ${err.message}\n`);
     return EXIT.failure;
   }
-  for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+  const warnings = [...report.warnings, ...(mcp?.warnings ?? [])];
+  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   if (values.json) {
-    const { scope: s, file, changed, backup, events, status, warnings } = report;
-    process.stdout.write(`${JSON.stringify({ scope: s, file, changed, backup, events, status, dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}) })}\n`);
+    const { scope: s, file, changed, backup, events, status } = report;
+    const m = mcp ? { file: mcp.file, changed: mcp.changed, backup: mcp.backup, status: mcp.status, ...(dryRun ? { diff: mcp.diff } : {}) } : null;
+    process.stdout.write(`${JSON.stringify({ scope: s, file, changed, backup, events, status, dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}), mcp: m, ...(action === "install" ? { promptTransport: transport } : {}) })}\n`);
   } else {
     process.stdout.write(render(report, target));
+    if (mcp) process.stdout.write(renderMcp(mcp, mcpTarget));
   }
   return EXIT.ok;
 }

@@ -49,9 +49,38 @@ export interface CommandHandler {
   timeout: number;
 }
 
+/**
+ * UserPromptSubmit through mem's MCP server instead of a process (`--prompt-transport mcp`,
+ * HOOKS.md §1.5): Claude Code calls the server's `prompt_context` tool, `${…}` in `input` filled
+ * from the hook's JSON input, and parses the tool's text like a command's stdout.
+ */
+export interface McpToolHandler {
+  type: "mcp_tool";
+  server: string;
+  tool: string;
+  input: Record<string, string>;
+  timeout: number;
+}
+
+export const PROMPT_TOOL = "prompt_context";
+/**
+ * SECONDS. Also how long Claude Code holds a prompt for an MCP server still connecting (then it
+ * says "MCP server 'mem' not connected" and the prompt goes on): `mem mcp` connects in about 0.5 s.
+ */
+export const PROMPT_TOOL_TIMEOUT = 3;
+export const PROMPT_TOOL_INPUT = { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" } as const;
+
+/** `mem` (settings, `.mcp.json`, `~/.claude.json`), or `plugin:mem:mem` for the plugin's bundled server. */
+export const isMemMcpServerName = (s: unknown): boolean => s === "mem" || s === "plugin:mem:mem";
+
+/** "user-prompt-submit" for our mcp_tool prompt handler, else undefined. */
+export function memMcpHookName(h: { type?: unknown; server?: unknown; tool?: unknown }): string | undefined {
+  return h.type === "mcp_tool" && isMemMcpServerName(h.server) && h.tool === PROMPT_TOOL ? "user-prompt-submit" : undefined;
+}
+
 export interface MatcherGroup {
   matcher?: string;
-  hooks: CommandHandler[];
+  hooks: (CommandHandler | McpToolHandler)[];
 }
 
 /**
@@ -62,12 +91,23 @@ export interface HookTarget {
   node: string;
   bin: string;
   caWrapper?: string;
+  /** The prompt hook as an mcp_tool call to this MCP server (its registered name) instead of a command. */
+  promptServer?: string;
 }
 
 /** The shell that runs `bin/mem-hook.sh` (POSIX: always there, and needs no exec bit on the script). */
 export const SH = "/bin/sh";
 
-export function handlerFor(hook: MemHook, target: HookTarget): CommandHandler {
+/** Our handler for an event: the command, or for the prompt with `promptServer` the mcp_tool call. */
+export function handlerFor(hook: MemHook, target: HookTarget): CommandHandler | McpToolHandler {
+  if (hook.name === "user-prompt-submit" && target.promptServer !== undefined) {
+    return { type: "mcp_tool", server: target.promptServer, tool: PROMPT_TOOL, input: { ...PROMPT_TOOL_INPUT }, timeout: PROMPT_TOOL_TIMEOUT };
+  }
+  return commandHandlerFor(hook, target);
+}
+
+/** `<node> <bin> hook <name>` in exec form (through the CA wrapper when the target has one). */
+export function commandHandlerFor(hook: MemHook, target: HookTarget): CommandHandler {
   const direct = [target.bin, "hook", hook.name];
   return {
     type: "command",

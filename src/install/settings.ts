@@ -8,7 +8,7 @@
  * install replaces in place instead of duplicating. Everything else is left exactly as it was,
  * key order included.
  */
-import { MEM_HOOKS, handlerFor, groupFor, type HookTarget, type MemHook } from "./hooks.js";
+import { MEM_HOOKS, handlerFor, groupFor, memMcpHookName, type HookTarget, type MemHook } from "./hooks.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -62,6 +62,7 @@ function isMemExecutable(word: string): boolean {
 
 /** The `mem hook <name>` name when this handler is one of ours, else undefined. */
 export function memHookName(handler: unknown): string | undefined {
+  if (isObject(handler) && handler.type === "mcp_tool") return memMcpHookName(handler);
   if (!isObject(handler) || handler.type !== "command" || typeof handler.command !== "string") return undefined;
   let words: string[];
   if (handler.args !== undefined) {

@@ -4,6 +4,7 @@ import { firstHealthy } from "../embed/chain.js";
 import { salienceConfig } from "../memory/salience.js";
 import { searchScope } from "../project/scope.js";
 import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
+import { eventsOfChunks } from "../store/anchors.js";
 import { reinforceChunks } from "../store/salience.js";
 import type { Project } from "../project/identity.js";
 import { MemoryError } from "./types.js";
@@ -29,6 +30,8 @@ export interface SearchRequest {
 export interface Found extends SearchResult {
   /** "possibly outdated: …", or null. */
   stale: string | null;
+  /** The memory's id for get, patch and forget: the captured event behind an event's chunk, else the chunk (a markdown memory). */
+  memoryId: string;
 }
 
 /** What a long-running adapter (the daemon) lends the search: its chosen provider, its in-memory vector copy. */
@@ -57,5 +60,6 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     salience: { now, config: salienceConfig(app.config.salience), stale: (ids) => new Set([...(flags = staleChunks(app.db, ids, app.projectRoot, now))].filter(([, f]) => f.penalty).map(([id]) => id)) },
   });
   if (req.reinforce !== false) reinforceChunks(app.db, res.results.map((r) => r.id), now, salienceConfig(app.config.salience));
-  return { results: res.results.map((r) => ({ ...r, stale: flags.get(r.id)?.text ?? null })), legs: res.legs, warnings: res.warnings };
+  const events = eventsOfChunks(app.db, res.results.map((r) => r.id));
+  return { results: res.results.map((r) => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id })), legs: res.legs, warnings: res.warnings };
 }

@@ -84,9 +84,13 @@ describe("mem install / uninstall (CLI)", () => {
     const j = await mem(["install", "--scope", "project", "--dry-run", "--json"], box.sub, env(box));
     assert.equal(j.code, 0, show(j));
     const out = json(j);
-    assert.deepEqual(Object.keys(out), ["scope", "file", "changed", "backup", "events", "status", "dryRun", "warnings", "diff"]);
-    assert.deepEqual({ ...out, warnings: undefined, diff: undefined }, { scope: "project", file, changed: true, backup: null, events: EVENTS, status: "installed", dryRun: true, warnings: undefined, diff: undefined });
+    assert.deepEqual(Object.keys(out), ["scope", "file", "changed", "backup", "events", "status", "dryRun", "warnings", "diff", "mcp", "promptTransport"]);
+    assert.deepEqual({ ...out, warnings: undefined, diff: undefined, mcp: undefined }, { scope: "project", file, changed: true, backup: null, events: EVENTS, status: "installed", dryRun: true, warnings: undefined, diff: undefined, mcp: undefined, promptTransport: "command" });
+    const mcp = out.mcp as { file: string; changed: boolean; status: string; diff: string };
+    assert.deepEqual([mcp.file, mcp.changed, mcp.status], [join(box.repo, ".mcp.json"), true, "registered"]);
+    assert.match(mcp.diff, /^--- \/dev\/null\n/);
     assert.equal(existsSync(join(box.repo, ".claude")), false);
+    assert.equal(existsSync(join(box.repo, ".mcp.json")), false, "nothing written");
   });
 
   test("install, install again, uninstall: --json reports; the second run is 'already installed'; a backup each time something changes", async () => {
@@ -114,7 +118,7 @@ describe("mem install / uninstall (CLI)", () => {
 
     const r2 = await mem(["install", "--scope", "project"], box.sub, env(box));
     assert.equal(r2.code, 0, show(r2));
-    assert.equal(r2.stdout, `mem hooks already installed in ${file} (project scope); nothing changed\n`);
+    assert.equal(r2.stdout, `mem hooks already installed in ${file} (project scope); nothing changed\nmem's MCP server already registered in ${join(box.repo, ".mcp.json")} (project scope); nothing changed\n`);
     assert.equal(readFileSync(file, "utf8"), afterInstall);
     assert.equal(readdirSync(dirname(file)).filter((f) => f.includes(".bak-")).length, 1);
 
@@ -126,7 +130,7 @@ describe("mem install / uninstall (CLI)", () => {
 
     const r4 = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
     assert.equal(r4.code, 0, show(r4));
-    assert.deepEqual({ ...json(r4), file: undefined }, { scope: "project", file: undefined, changed: false, backup: null, events: [], status: "not-installed", dryRun: false, warnings: [] });
+    assert.deepEqual({ ...json(r4), file: undefined }, { scope: "project", file: undefined, changed: false, backup: null, events: [], status: "not-installed", dryRun: false, warnings: [], mcp: { file: join(box.repo, ".mcp.json"), changed: false, backup: null, status: "not-registered" } });
   });
 
   test("user scope: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json when set; local scope warns about .gitignore", async () => {
@@ -173,7 +177,7 @@ describe("mem install / uninstall (CLI)", () => {
     const box = sandbox();
     const help = await mem(["install", "--help"], box.repo, env(box));
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: mem install \[--scope user\|project\|local\] \[--dry-run\] \[--json\]/);
+    assert.match(help.stdout, /^Usage: mem install \[--scope user\|project\|local\] \[--prompt-transport command\|mcp\] \[--no-mcp\]\n +\[--dry-run\] \[--json\]/);
     const uhelp = await mem(["help", "uninstall"], box.repo, env(box));
     assert.match(uhelp.stdout, /^Usage: mem uninstall /);
     const bad = await mem(["install", "--scope", "global"], box.repo, env(box));

@@ -1,0 +1,36 @@
+import { parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+
+const usage = `Usage: mem mcp [-q]
+
+Serves mem's memory to an MCP client (Claude Code) over stdio: JSON-RPC on stdin and stdout,
+log lines on stderr. Claude Code starts it itself once it is registered (\`mem install\` does
+that; or \`claude mcp add --scope user mem -- node <this checkout>/bin/mem.cjs mcp\`).
+The store is opened once and kept open; the server exits when its stdin ends or on SIGTERM.
+
+Tools (Claude Code names them mcp__mem__<tool>):
+  search          hybrid search of the project's memory and notes (query, k, kinds, tags, since, until)
+  remember        store an explicit memory (text, kind, tags, files, key: idempotent)
+  get             one memory by id (history: its earlier versions)
+  list            the project's memories, newest first (kind, tag, source, session, since, until,
+                  text, limit, offset)
+  forget          forget a memory by id, or every memory of a session
+  tasks           the project's tasks across sessions: list, add, done, drop
+  prompt_context  for the UserPromptSubmit hook (mem install --prompt-transport mcp)
+Every tool takes project (a path, a stored id or a name) or cwd; the default is the project
+Claude Code runs in (CLAUDE_PROJECT_DIR).
+
+Options:
+  -q, --quiet   no log lines on stderr
+  -h, --help    this help`;
+
+export const mcpCommand: Command = {
+  summary: "serve mem's memory over MCP (stdio) for Claude Code",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { quiet: { type: "boolean", short: "q" } });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const { runMcpServer } = await import("../mcp/server.js");
+    return runMcpServer({ env: process.env, log: (l) => (values.quiet ? undefined : process.stderr.write(`mem mcp: ${l}\n`)) });
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * `tasks` (the project's task registry: list, add, done, drop; src/store/tasks.ts) and
+ * `prompt_context` (what the UserPromptSubmit hook would inject, for an `mcp_tool` hook that calls
+ * it instead of spawning a process: HOOKS.md §1.5).
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { contextOutput } from "../hooks/contract.cjs";
+import { promptViaDaemon } from "../hooks/via-daemon.cjs";
+import { skipReason } from "../inject/prompt-filter.cjs";
+import { cleanText } from "../redact/clean.cjs";
+import { field } from "../render/line.js";
+import { MemoryError } from "../service/types.js";
+import { TaskStore } from "../store/tasks.js";
+import { answer, guarded, projectArgs, projectOf, type McpContext } from "./context.js";
+import { NOTICE, taskJson, tasksText } from "./render.js";
+
+export function registerTaskTools(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    "tasks",
+    {
+      title: "Project tasks",
+      description:
+        "The project's tasks across sessions (mem's task registry: TodoWrite and TaskCreate items of every session stay open until some session completes or deletes them). action list (default): the open tasks, newest first, with id, status, age and creating session (all: closed ones too); add: a new open task (text); done / drop: close task id as completed / no longer to do.",
+      inputSchema: {
+        action: z.enum(["list", "add", "done", "drop"]).default("list").describe("list (default), add, done or drop."),
+        text: z.string().min(1).max(2_000).optional().describe("add: the task."),
+        id: z.number().int().min(1).optional().describe("done, drop: the task's id (from list)."),
+        all: z.boolean().optional().describe("list: closed tasks too."),
+        ...projectArgs,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    (a) =>
+      guarded(ctx, "tasks", () => {
+        const project = projectOf(ctx, a);
+        const store = new TaskStore(ctx.app.db);
+        const now = ctx.now();
+        const days = ctx.app.config.brief.staleTaskDays;
+        if (a.action === "list") {
+          const tasks = store.list({ project: project.id, all: a.all === true });
+          const heading = tasks.length === 0 ? `No ${a.all ? "" : "open "}tasks in ${field(project.id)}.` : `${tasks.length} ${a.all ? "" : "open "}task${tasks.length === 1 ? "" : "s"} in ${field(project.id)}, newest first:`;
+          return answer(tasksText(heading, tasks, now, days), { ...NOTICE, project: field(project.id, 1_024), tasks: tasks.map((t) => taskJson(t, now, days)) });
+        }
+        if (a.action === "add") {
+          if (a.text === undefined || a.text.trim() === "") throw new MemoryError("bad_argument", "add needs the task's text");
+          const t = store.add(project.id, cleanText(a.text.trim()), now);
+          return answer(tasksText(`Added task #${t.id}:`, [t], now, days), { ...NOTICE, task: taskJson(t, now, days), changed: true });
+        }
+        if (a.id === undefined) throw new MemoryError("bad_argument", `${a.action} needs the task's id`);
+        const known = store.get(a.id);
+        if (!known || known.project !== project.id) throw new MemoryError("not_found", `no task #${a.id} in ${project.id} (see tasks with action list, all true)`);
+        const r = store.close(a.id, a.action === "done" ? "completed" : "deleted", now)!;
+        const verb = r.changed ? (a.action === "done" ? "Done:" : "Dropped:") : `Task #${a.id} was already closed (${field(r.task.status, 20)}):`;
+        return answer(tasksText(verb, [r.task], now, days), { ...NOTICE, task: taskJson(r.task, now, days), changed: r.changed });
+      }),
+  );
+
+  server.registerTool(
+    "prompt_context",
+    {
+      title: "Memories for a prompt (hook)",
+      description:
+        "For mem's UserPromptSubmit mcp_tool hook (mem install --prompt-transport mcp), not for the model: the memories the prompt hook would inject, as the hook's JSON output ({hookSpecificOutput: {hookEventName, additionalContext}}), or nothing. Records them as delivered to the session.",
+      inputSchema: {
+        prompt: z.string().max(1_000_000).describe("The user's prompt (${prompt})."),
+        cwd: z.string().max(4096).optional().describe("The session's working directory (${cwd})."),
+        session_id: z.string().max(400).optional().describe("The session's id (${session_id})."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async (a) => {
+      const t0 = performance.now();
+      const req = { prompt: a.prompt, cwd: a.cwd || ctx.env.CLAUDE_PROJECT_DIR || process.cwd(), session: a.session_id ?? "" };
+      let text: string | undefined;
+      let via = "skipped";
+      try {
+        if (!skipReason(req.prompt)) ({ text, via } = await promptMemories(ctx, req));
+      } catch (err) {
+        // As the command hook: a failure injects nothing and never reaches the user.
+        ctx.log(`prompt_context failed: ${(err as Error).message}`);
+        via = "failed";
+      }
+      const out = contextOutput("UserPromptSubmit", text) ?? "";
+      return { content: [{ type: "text" as const, text: out }], structuredContent: { via, injected: text !== undefined, ms: Math.round((performance.now() - t0) * 100) / 100 } };
+    },
+  );
+}
+
+/**
+ * The warm daemon's answer when it runs (it records the delivery once its reply is read, as for
+ * the command hook); otherwise this server's own BM25 search over the store it holds open, a
+ * daemon started for next time.
+ */
+async function promptMemories(ctx: McpContext, req: { prompt: string; cwd: string; session: string }): Promise<{ text: string | undefined; via: string }> {
+  if (ctx.env.MEM_NO_DAEMON !== "1") {
+    const r = await promptViaDaemon(req, ctx.env);
+    if (r.answered) return { text: r.text, via: "daemon" };
+    const { startDaemon } = await import("../hooks/user-prompt.js");
+    await startDaemon(ctx.env);
+  }
+  const { app } = ctx;
+  const { memoriesForPrompt, recordDelivered } = await import("../inject/for-prompt.js"); // not at start-up (LanceDB's bindings)
+  const found = await memoriesForPrompt({ db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot }, req, "bm25");
+  if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, ctx.now());
+  return { text: found?.text, via: "in-process" };
+}
