@@ -53,13 +53,13 @@ try {
   db.close();
   const f = (x: number) => `${x.toFixed(3)} ms`;
   process.stdout.write(
-    [
+    `${[
       `captures of a ${SIZE}-byte file, median of ${N}, in-process:`,
       `  Edit (anchored + convergence lookup): ${f(median(edit))}`,
       `  Read (not anchored):                  ${f(median(read))}`,
       `  anchoring step alone (hash, .git, HEAD, insert): ${f(median(anchorOnly))}`,
       `  difference Edit - Read:               ${f(median(edit) - median(read))}`,
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -42,7 +42,7 @@ if (!dir) {
 }
 
 const sizes = (process.env.MEM_BENCH_SCALES ?? (process.env.MEM_BENCH_QUICK ? "10000" : "10000,100000")).split(",").map(Number);
-log(`\nLatency and scale (synthetic markdown, in-process search, k=10, 384-dim hash embedder)`);
+log("\nLatency and scale (synthetic markdown, in-process search, k=10, 384-dim hash embedder)");
 const scaleRows = [];
 for (const n of sizes) scaleRows.push(await scale(n, 200, log));
 log("\n | chunks | index chunks/s | no-op reindex | bm25 p50/p95 | vector p50/p95 | hybrid p50/p95 |\n |---|---|---|---|---|---|");

@@ -20,7 +20,7 @@ export function recallAt(ranked: string[], rel: Map<string, number>, k: number):
 }
 
 export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
+  if (sorted.length === 0) return Number.NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i]!;
 }

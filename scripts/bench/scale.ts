@@ -33,7 +33,7 @@ export function zipf(words: string[], rand: () => number): () => string {
 export function syntheticCorpus(dir: string, chunks: number, seed = 7): void {
   const rand = prng(seed);
   const word = zipf(vocabulary(20_000, rand), rand);
-  const sentence = () => Array.from({ length: 8 + Math.floor(rand() * 10) }, word).join(" ") + ".";
+  const sentence = () => `${Array.from({ length: 8 + Math.floor(rand() * 10) }, word).join(" ")}.`;
   const files = Math.ceil(chunks / 10);
   for (let f = 0; f < files; f++) {
     const sub = join(dir, `d${Math.floor(f / 500)}`);
@@ -42,7 +42,7 @@ export function syntheticCorpus(dir: string, chunks: number, seed = 7): void {
     for (let s = 0; s < 10 && f * 10 + s < chunks; s++) {
       parts.push(`## ${word()} ${word()}`, Array.from({ length: 12 }, sentence).join(" "));
     }
-    writeFileSync(join(sub, `note-${f}.md`), parts.join("\n\n") + "\n");
+    writeFileSync(join(sub, `note-${f}.md`), `${parts.join("\n\n")}\n`);
   }
 }
 

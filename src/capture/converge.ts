@@ -44,7 +44,7 @@ export function isExplicit(e: Pick<CapturedEvent, "metadata">): boolean {
 
 /** An event's time in ms, or `now` when it has none (or an unreadable one). */
 export function eventTime(e: Pick<CapturedEvent, "time">, now: number): number {
-  const t = e.time ? Date.parse(e.time) : NaN;
+  const t = e.time ? Date.parse(e.time) : Number.NaN;
   return Number.isFinite(t) ? t : now;
 }
 

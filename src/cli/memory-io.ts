@@ -59,7 +59,7 @@ export async function readStdin(max: number): Promise<string> {
 /** A memory for people: a header line (id, kind, source, age, session, salience, tags) and its text, wrapped at nothing. */
 export function renderMemory(m: Memory, now: number, full = false): string {
   const head = [field(m.id, 80), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
-  const lines = [head.join("  "), `   ${prose(m.text, full ? Infinity : 300)}`];
+  const lines = [head.join("  "), `   ${prose(m.text, full ? Number.POSITIVE_INFINITY : 300)}`];
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);
   if (m.stale) lines.push(`   (${field(m.stale, 200)})`);

@@ -164,7 +164,7 @@ async function* batchLines(source: string): AsyncGenerator<string> {
   await opened.catch((err: NodeJS.ErrnoException) => {
     throw new Error(`cannot read batch file ${source}: ${err.code ?? err.message}`);
   });
-  yield* createInterface({ input, crlfDelay: Infinity });
+  yield* createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
 export const queryCommand: Command = {

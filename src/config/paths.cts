@@ -10,7 +10,7 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env, os: string = plat
   const home = env.HOME ?? homedir();
   if (os === "darwin") return join(home, "Library", "Application Support", "mem");
   if (os === "win32") return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "mem");
-  const xdg = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
+  const xdg = env.XDG_DATA_HOME?.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
   return join(xdg, "mem");
 }
 

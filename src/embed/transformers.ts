@@ -116,7 +116,7 @@ export class TransformersProvider implements EmbeddingProvider {
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const extractor = await this.loadWithin(signal);
-    if (signal?.aborted) throw new EmbedError(`transformers: embedding aborted`);
+    if (signal?.aborted) throw new EmbedError("transformers: embedding aborted");
     try {
       const out = await extractor(texts, { pooling: "mean", normalize: false });
       const dims = out.dims[out.dims.length - 1] ?? 0;

@@ -63,7 +63,7 @@ function orphans(home: string): string[] {
  * captures were replayed. The file is taken over first (renamed), so two processes never replay
  * the same lines; what is left (out of time, or the store broke again) goes back to the spool.
  */
-export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = Infinity): Promise<number> {
+export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = Number.POSITIVE_INFINITY): Promise<number> {
   const path = spoolPath(home);
   const taken = `${path}.replaying-${process.pid}`;
   const lines: string[] = [];

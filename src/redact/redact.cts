@@ -140,7 +140,7 @@ export const TOO_DEEP = "[truncated: nested too deep]";
 export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; count: number; kinds: string[] } {
   const tally = new Map<string, number>();
   const seen = new Map<object, unknown>();
-  const maxDepth = opts.maxDepth ?? Infinity;
+  const maxDepth = opts.maxDepth ?? Number.POSITIVE_INFINITY;
   const walk = (v: unknown, key: string | undefined, depth: number): unknown => {
     if (typeof v === "string") {
       const before = total(tally);

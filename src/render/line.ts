@@ -51,7 +51,7 @@ export function field(s: string, max = 200): string {
  * included, become one space; other control characters are dropped; markup defused; at most
  * `max` characters.
  */
-export function prose(s: string, max = Infinity): string {
+export function prose(s: string, max = Number.POSITIVE_INFINITY): string {
   // A control character becomes a space, not nothing: dropping it could join the two halves of
   // a secret that redaction did not see as one, or of a tag.
   return cut(defuse(s).replace(CONTROL, " ").replace(/[\s\u0085]+/g, " ").trim(), max);

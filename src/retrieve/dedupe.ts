@@ -40,7 +40,7 @@ export function collapseNearDuplicates<T extends { id: string }>(
   textOf: (t: T) => string,
   threshold: number,
   /** Stop once this many groups are kept (later items cannot change them). */
-  limit = Infinity,
+  limit = Number.POSITIVE_INFINITY,
 ): { item: T; duplicates: string[] }[] {
   const kept: { item: T; duplicates: string[]; sh: Set<number> }[] = [];
   const ids = new Map<string, number>();

@@ -34,7 +34,16 @@ const op = {
   lane: (i: number) => [0xfd, 0x1f, i],
 };
 // params 0 q, 1 m, 2 n, 3 d; 4 out; locals 5 i, 6 j (byte offset in a row), 7 row address, 8/9 accumulators
-const Q = 0, M = 1, N = 2, D = 3, OUT = 4, I = 5, J = 6, ROW = 7, A0 = 8, A1 = 9;
+const Q = 0;
+const M = 1;
+const N = 2;
+const D = 3;
+const OUT = 4;
+const I = 5;
+const J = 6;
+const ROW = 7;
+const A0 = 8;
+const A1 = 9;
 const get = (l: number) => [op.get, l];
 const set = (l: number) => [op.set, l];
 const tee = (l: number) => [op.tee, l];

@@ -57,5 +57,5 @@ export function pathFilter(glob: string | undefined, roots: (project: string) =>
 
 /** True when the filters need rows checked after a leg returns (so legs over-fetch). */
 export function needsPostFilter(f: Filters): boolean {
-  return Boolean(f.path || (f.kinds && f.kinds.length) || (f.tags && f.tags.length) || f.since || f.until);
+  return Boolean(f.path || (f.kinds?.length) || (f.tags?.length) || f.since || f.until);
 }

@@ -64,7 +64,7 @@ export class MemoryIndex {
     const scores = this.matrix.scores(q);
     const n = this.ids.length;
     // the best `limit` so far, best first; a row enters only when it beats the current last
-    const topS = new Float64Array(limit).fill(-Infinity);
+    const topS = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
     const topI = new Int32Array(limit).fill(-1);
     for (let i = 0; i < n; i++) {
       const s = scores[i]!;

@@ -28,11 +28,11 @@ export function spotterSessions(): { name: string; main?: string; subagents: str
   const names = new Set<string>();
   for (const f of readdirSync(SPOTTER)) names.add(f.replace(/\.jsonl$/, ""));
   return [...names]
-    .filter((n) => (existsSync(join(SPOTTER, n + ".jsonl")) || existsSync(join(SPOTTER, n, "subagents"))))
+    .filter((n) => (existsSync(join(SPOTTER, `${n}.jsonl`)) || existsSync(join(SPOTTER, n, "subagents"))))
     .sort()
     .map((n) => ({
       name: n,
-      main: existsSync(join(SPOTTER, n + ".jsonl")) ? join(SPOTTER, n + ".jsonl") : undefined,
+      main: existsSync(join(SPOTTER, `${n}.jsonl`)) ? join(SPOTTER, `${n}.jsonl`) : undefined,
       subagents: jsonl(join(SPOTTER, n, "subagents")),
     }));
 }

@@ -17,12 +17,12 @@ const result = (id: string, content: string, extra: object = {}, isError = false
 const progress = (line: TranscriptLine): TranscriptLine => ({
   type: "progress", sessionId: "s", isSidechain: false, data: { type: "agent_progress", agentId: "a1", message: line },
 });
-const todos = (...items: [string, string][]) => ({ todos: items.map(([content, status]) => ({ content, status, activeForm: content + "ing" })) });
+const todos = (...items: [string, string][]) => ({ todos: items.map(([content, status]) => ({ content, status, activeForm: `${content}ing` })) });
 const create = (id: string, subject: string, taskId: string): TranscriptLine[] => [
-  call(id, "TaskCreate", { subject, description: "d", activeForm: "Doing " + subject }),
+  call(id, "TaskCreate", { subject, description: "d", activeForm: `Doing ${subject}` }),
   result(id, `Task #${taskId} created successfully: ${subject}`, { toolUseResult: { task: { id: taskId, subject } } }),
 ];
-const brief = (lines: TranscriptLine[]) => finalTasks(lines).map((t) => `${t.id.startsWith("todo:") ? "" : t.id + " "}${t.content}:${t.status}`);
+const brief = (lines: TranscriptLine[]) => finalTasks(lines).map((t) => `${t.id.startsWith("todo:") ? "" : `${t.id} `}${t.content}:${t.status}`);
 
 describe("task list rules", () => {
   test("TodoWrite replaces the whole list; a failed call is undone; subagent lists are their own", () => {

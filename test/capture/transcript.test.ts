@@ -32,7 +32,7 @@ function drain(path: string, offset = 0, opts?: ReadOptions): { lines: Transcrip
   }
 }
 
-const rec = (i: number): string => JSON.stringify({ type: "user", uuid: `u${i}`, text: "é✓ ".repeat(i % 7) }) + "\n";
+const rec = (i: number): string => `${JSON.stringify({ type: "user", uuid: `u${i}`, text: "é✓ ".repeat(i % 7) })}\n`;
 
 describe("incremental transcript reader", () => {
   test("appending in chunks, with a partial last line each time, yields exactly the lines of one read", () => {

@@ -357,14 +357,14 @@ describe("mem CLI: with a (fake) Ollama server", () => {
   });
 
   test("--batch FILE and --batch - answer one JSON line per query; malformed lines get an error object", async () => {
-    const file = write(tmp, "batch.jsonl", [
+    const file = write(tmp, "batch.jsonl", `${[
       JSON.stringify({ id: "q1", text: "schema migrations rollback" }),
       "this is not json",
       "",
       JSON.stringify({ id: "q3" }),
       JSON.stringify({ id: 4, text: "redis cache" }),
       JSON.stringify({ text: "flaky login" }),
-    ].join("\n") + "\n");
+    ].join("\n")}\n`);
     const r = await mem(["query", "--batch", file, "--k", "2"], { home, env, cwd: proj });
     assert.equal(r.code, 1, show(r));
     const out = lines(r.stdout).map((l) => JSON.parse(l));
@@ -483,7 +483,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
       assert.equal(r.stderr, "");
       assert.deepEqual(json(r).projects, [proj, "global"]);
       assert.equal(paths(r)[0], join(proj, "notes", "db.md"));
-      assert.ok(paths(r).every((p) => p.startsWith(proj + "/")));
+      assert.ok(paths(r).every((p) => p.startsWith(`${proj}/`)));
     }
   });
 });

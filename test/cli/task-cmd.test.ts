@@ -99,12 +99,12 @@ describe("mem task", () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: mem task list \[--all\] \[--json\] \[--project P\]/);
     const main = await runMem(["--help"], { env: setup("help").env });
-    assert.match(main.stdout, /\n  task +the project's open tasks/);
+    assert.match(main.stdout, /\n {2}task +the project's open tasks/);
   });
 
   test("a secret in a task subject reaches neither the store nor the output", async () => {
     const { home, proj, task } = setup("secret");
-    const token = "gh" + "p_" + rand(36);
+    const token = `ghp_${rand(36)}`;
     const payload = { session_id: "sess-secret", cwd: proj, hook_event_name: "PostToolUse", tool_name: "TaskCreate", tool_use_id: "toolu_secret_1", tool_input: { subject: `Rotate ${token} before release`, description: "" }, tool_response: { task: { id: "1", subject: `Rotate ${token} before release` } } };
     const hook = await spawnHook("post-tool-use", JSON.stringify(payload), { MEM_HOME: home, MEM_EMBED_ORDER: "none", HOME: tmp });
     assert.equal(hook.code, 0, hook.stderr);

@@ -238,7 +238,7 @@ describe("the warm daemon", () => {
     assert.equal(db.prepare("SELECT type FROM events WHERE id = 'toolu_cap_1'").pluck().get(), "file_modified");
     db.close();
     const afterStatus = await ask(h, { op: "status" }, 2_000);
-    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : NaN);
+    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : Number.NaN);
     assert.ok(count(afterStatus) >= count(before) + 2, "the daemon took the capture");
     await ask(h, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0);
@@ -256,7 +256,7 @@ describe("the warm daemon", () => {
     const forced = await spawnHook("stop", payload(true), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
     assert.deepEqual({ code: forced.code, stdout: forced.stdout }, { code: 0, stdout: "" });
     const mid = await ask(h, { op: "status" }, 2_000);
-    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : NaN);
+    const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : Number.NaN);
     assert.equal(count(mid), count(before) + 1, "a forced continuation (stop_hook_active) asks the daemon nothing");
     const r = await spawnHook("stop", payload(false), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
     assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });

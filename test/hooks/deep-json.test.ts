@@ -86,7 +86,7 @@ describe("tool payloads nested 5,000 deep", () => {
     }
     const requests = async () => {
       const s = await ask(h, { op: "status" }, 2_000);
-      return s.kind === "reply" && s.reply.ok ? Number(s.reply.requests) : NaN;
+      return s.kind === "reply" && s.reply.ok ? Number(s.reply.requests) : Number.NaN;
     };
     const before = await requests();
     const r = await spawnHook("post-tool-use", deepPayload(h, "toolu_deep_daemon", 5_000), { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "0" });

@@ -84,7 +84,7 @@ describe("the hook entry", () => {
     const second = await spawnHook("user-prompt-submit", payload("b"), env);
     assert.match(second.stdout, /We chose SQLite over Postgres/);
     const afterIt = await ask(h, { op: "status" }, 2_000);
-    const requests = (r: typeof before) => (r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : NaN);
+    const requests = (r: typeof before) => (r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN);
     assert.equal(requests(afterIt), requests(before) + 2, "the second prompt went to the daemon (its request, then our status)");
     const same = await spawnHook("user-prompt-submit", payload("b"), env);
     assert.equal(same.stdout, "", "the same session never gets the same memory twice");

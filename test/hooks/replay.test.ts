@@ -81,7 +81,7 @@ describe("replaying real sessions with task lists through the hooks", { skip: SK
       const path = join(tmp, `cut-${checked}.jsonl`);
       const raw = readFileSync(s.path, "utf8").split("\n");
       // the parsed lines map 1:1 to non-empty raw lines in these files
-      writeFileSync(path, raw.filter((l) => l.trim()).slice(0, cut).join("\n") + "\n");
+      writeFileSync(path, `${raw.filter((l) => l.trim()).slice(0, cut).join("\n")}\n`);
       const home = join(tmp, `cut-home-${checked}`);
       const text = await briefing(home, "compacted", "compact", path); // PreCompact never fired: SessionStart catches up
       for (const t of expected) assert.ok(mentions(text, t.content), `${s.name}: ${t.content}`);

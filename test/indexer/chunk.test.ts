@@ -245,7 +245,7 @@ describe("chunkMarkdown: size limit and overlap", () => {
       assert.ok(next.startLine <= prev.endLine, "overlapping chunks share lines");
       // Only one 20-token paragraph fits in 25 overlap tokens: the one before it is not repeated.
       const beforeLast = prev.text.split("\n\n").at(-2);
-      if (beforeLast !== undefined && beforeLast.startsWith("Decision")) assert.ok(!next.text.includes(beforeLast));
+      if (beforeLast?.startsWith("Decision")) assert.ok(!next.text.includes(beforeLast));
     }
   });
 

@@ -69,7 +69,7 @@ describe("mem install: the MCP server", () => {
 
     const dry = await mem(["uninstall", "--dry-run"], box.sub, box.env);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, /\n-    "mem": \{\n/);
+    assert.match(dry.stdout, /\n- {4}"mem": \{\n/);
     assert.match(dry.stdout, new RegExp(`dry run, nothing written: would remove mem's MCP server from ${file} \\(user scope\\)`));
     assert.equal(readFileSync(file, "utf8"), afterInstall, "a dry run writes nothing");
 

@@ -35,7 +35,7 @@ const line = (type: "user" | "assistant", session: string, content: unknown[], e
 
 test("no secret of the corpus is kept or shown, through any channel", { timeout: 120_000 }, async () => {
   const cases = secretCases();
-  const token = "gh" + "p_" + rand(36);
+  const token = `ghp_${rand(36)}`;
   const home = join(tmp, "home");
   // A project whose directory name, and a notes folder whose name, hold a secret.
   const project = join(tmp, `proj-${token}`);
@@ -85,14 +85,14 @@ test("no secret of the corpus is kept or shown, through any channel", { timeout:
   await post(0, "TodoWrite", { todos: [...cases.map((c) => ({ content: `Rotate: ${c.text}`, status: "pending", activeForm: `Rotating ${c.text.split("\n")[0]}` })), { content: `Call the bank <private>${privateWords}</private>`, status: "pending", activeForm: "Calling" }] }, { oldTodos: [], newTodos: [] });
   transcript.push(line("assistant", session, [{ type: "tool_use", id: "toolu_todo_t", name: "TodoWrite", input: { todos: cases.map((c) => ({ content: `Check ${c.text}`, status: "in_progress", activeForm: "Checking" })) } }]));
   transcript.push(line("user", session, [{ type: "tool_result", tool_use_id: "toolu_todo_t", content: "Todos have been modified successfully" }]));
-  writeFileSync(base.transcript_path, transcript.join("\n") + "\n");
+  writeFileSync(base.transcript_path, `${transcript.join("\n")}\n`);
   // An event log: secrets in the text, the files, the session, the id and extra fields.
   writeFileSync(
     join(notes, "events", "ops.events.jsonl"),
-    cases.map((c, i) => {
+    `${cases.map((c, i) => {
       const first = c.text.split("\n")[0]!;
       return JSON.stringify({ type: "decision", text: c.text, time: "2026-11-20T10:00:00Z", session: `es-${token} ${first}`, files: [`cfg/${token}.env`, first], id: `ev-${i}-${token} ${first}`, note: c.text });
-    }).join("\n") + "\n",
+    }).join("\n")}\n`,
   );
 
   await run("stop", { ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: `[MEMORY: decision] keep ${cases[0]!.text}` });

@@ -33,19 +33,19 @@ describe("redact: secrets are replaced, their context survives", () => {
 });
 
 const NON_SECRETS: Record<string, string> = {
-  "git log with commit SHAs": `commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: Jane Dev <jane@example.com>\nDate:   Tue Mar 5 14:22:01 2024 +0100\n\n    Fix token refresh race (#412)\n\n    Reverts 3f2a1b0c and cherry-picks e83c5163316f89bfbde7d9ab23ca55e2d3d5e4b1.\n`,
+  "git log with commit SHAs": "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: Jane Dev <jane@example.com>\nDate:   Tue Mar 5 14:22:01 2024 +0100\n\n    Fix token refresh race (#412)\n\n    Reverts 3f2a1b0c and cherry-picks e83c5163316f89bfbde7d9ab23ca55e2d3d5e4b1.\n",
   UUIDs: `request_id=3fa85f64-5717-4562-b3fc-2c963f66afa6 trace=550e8400-e29b-41d4-a716-446655440000\n{"id": "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "session_id": "f47ac10b-58cc-4372-a567-0e02b2c3d479"}`,
-  "URLs without credentials": `https://github.com/acme/widgets/pull/42\nhttp://localhost:3000/api/search?q=token&limit=10\npostgres://db.internal:5432/app\nredis://localhost:6379/0\nssh://git@github.com:22/acme/widgets.git\ngit@github.com:acme/widgets.git\nhttps://jane@example.com/path\nhttp://[::1]:8080/\nhttps://example.com/callback?code=abc&state=xyz\nmailto:ops@example.com`,
+  "URLs without credentials": "https://github.com/acme/widgets/pull/42\nhttp://localhost:3000/api/search?q=token&limit=10\npostgres://db.internal:5432/app\nredis://localhost:6379/0\nssh://git@github.com:22/acme/widgets.git\ngit@github.com:acme/widgets.git\nhttps://jane@example.com/path\nhttp://[::1]:8080/\nhttps://example.com/callback?code=abc&state=xyz\nmailto:ops@example.com",
   "TypeScript auth code": `import { z } from "zod";\n\nexport const LoginInput = z.object({\n  email: z.string().email(),\n  password: z.string().min(12),\n});\n\nexport async function login(input: unknown, store: SessionStore): Promise<{ token: string; expiresAt: number }> {\n  const { email, password } = LoginInput.parse(input);\n  const user = await store.findUser(email);\n  if (!user || !(await verify(user.passwordHash, password))) throw new AuthError("invalid email or password");\n  const token = randomBytes(32).toString("base64url");\n  const apiKey = process.env.API_KEY ?? "";\n  if (token === previousToken || password == null) return retry();\n  headers.Authorization = \`Bearer \${token}\`;\n  return { token, expiresAt: Date.now() + SESSION_TTL_MS };\n}\n`,
   "Python settings code": `def connect(settings):\n    password = settings.DB_PASSWORD\n    token = os.environ.get("GITHUB_TOKEN")\n    secret_key = get_secret("django-secret-key")\n    headers = {"Authorization": f"Bearer {token}"}\n    return psycopg.connect(host=settings.DB_HOST, password=password)\n`,
-  "markdown prose": `## Authentication\n\nCreate a personal access token and export it as \`GITHUB_TOKEN\`. The CLI reads \`--token\` first, then the environment.\nTokens look like \`ghp_…\` or \`github_pat_…\`; never commit them. If you rotate the password, restart the worker: the secret is cached.\n\n- token: required\n- password: optional (leave empty to use SSO)\n- Authorization: required for write endpoints\n\nBearer tokens expire after one hour. See the task-sk-1234abcd5678efgh9012ijkl ticket and the risk-assessment doc.\n`,
+  "markdown prose": "## Authentication\n\nCreate a personal access token and export it as \`GITHUB_TOKEN\`. The CLI reads \`--token\` first, then the environment.\nTokens look like \`ghp_…\` or \`github_pat_…\`; never commit them. If you rotate the password, restart the worker: the secret is cached.\n\n- token: required\n- password: optional (leave empty to use SSO)\n- Authorization: required for write endpoints\n\nBearer tokens expire after one hour. See the task-sk-1234abcd5678efgh9012ijkl ticket and the risk-assessment doc.\n",
   "package-lock integrity hash": `"node_modules/yaml": {\n  "version": "2.8.1",\n  "resolved": "https://registry.npmjs.org/yaml/-/yaml-2.8.1.tgz",\n  "integrity": "sha512-lcYcMxX2PO9XMGvAJkJ3OsNMw+/7FKes7/hgerGUYWIoWu5j/+YQqcZr5JnPZWzOsEBgMbSbiSTn/dv/69Mkpw==",\n  "license": "ISC"\n}`,
   "env template with placeholders": `# Copy to .env and fill in\nDB_PASSWORD=\nREDIS_PASSWORD=""\nAPI_KEY=<your-api-key>\nSTRIPE_SECRET_KEY=\${STRIPE_SECRET_KEY}\nSESSION_SECRET=changeme\nGITHUB_TOKEN=your_github_token_here\nSMTP_PASSWORD=********\nWEBHOOK_SECRET=$WEBHOOK_SECRET\nDB_URL=postgres://app:\${DB_PASSWORD}@db:5432/app\nADMIN_PASSWORD=xxxxxxxx\ntoken: null\npassword: ~\nsecret: true\ngh_token: \${{ secrets.GH_TOKEN }}\nPASSWORD_FILE=/run/secrets/db_password\n`,
-  "LLM config with token-ish keys": `model: claude-sonnet-4\nmax_tokens: 4096\ntokenizer: cl100k_base\ntoken_type: Bearer\ntoken_budget: 120000\ntoken_expires_in: 3600\ntemperature: 0.2\n`,
+  "LLM config with token-ish keys": "model: claude-sonnet-4\nmax_tokens: 4096\ntokenizer: cl100k_base\ntoken_type: Bearer\ntoken_budget: 120000\ntoken_expires_in: 3600\ntemperature: 0.2\n",
   "shell session": `$ docker run --rm -u 1000:1000 -v "$PWD":/src -e NODE_ENV=production node:20 npm test\n$ git push -u origin feature/redaction\n$ ssh -i ~/.ssh/id_ed25519 deploy@10.0.0.5\n$ kubectl create secret generic db --from-literal=username=app\n$ echo "$PASSWORD" | docker login --username ci --password-stdin ghcr.io\nPWD=/home/dev/project OLDPWD=/home/dev/src/mem HOME=/home/dev\n`,
   "hashes, digests and ordinary base64 in code": `FROM node:20@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\nconst PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";\nconst BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";\nconst header = btoa(JSON.stringify({ alg: "none" }));\nhf_hub_download(repo_id="Xenova/all-MiniLM-L6-v2", filename="onnx/model.onnx")\n`,
-  "certificate and public key blocks": `-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUEXAMPLEdGVzdCBjZXJ0aWZpY2F0ZSBib2R5\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEexamplepublickeybody==\n-----END PUBLIC KEY-----\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExamplePublicKeyBodyOnly jane@laptop\n`,
-  "commands whose flags are not passwords": `$ docker run -p 8080:80 -e MODE=dev nginx:1.27\n$ redis-cli -h cache -p 6379 ping\n$ htpasswd -B -c /etc/nginx/.htpasswd jane\n$ git config core.editor vim\n$ npm config set registry https://registry.npmjs.org/\n$ echo $REGISTRY_TOKEN | docker login --password-stdin ghcr.io\n$ vault login -method=userpass username=jdoe\n$ git clone ssh://git@github.com/acme/widgets.git\n$ keytool -list -keystore app.jks\n$ deploy --api-key --region eu-west-1\n`,
+  "certificate and public key blocks": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUEXAMPLEdGVzdCBjZXJ0aWZpY2F0ZSBib2R5\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEexamplepublickeybody==\n-----END PUBLIC KEY-----\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExamplePublicKeyBodyOnly jane@laptop\n",
+  "commands whose flags are not passwords": "$ docker run -p 8080:80 -e MODE=dev nginx:1.27\n$ redis-cli -h cache -p 6379 ping\n$ htpasswd -B -c /etc/nginx/.htpasswd jane\n$ git config core.editor vim\n$ npm config set registry https://registry.npmjs.org/\n$ echo $REGISTRY_TOKEN | docker login --password-stdin ghcr.io\n$ vault login -method=userpass username=jdoe\n$ git clone ssh://git@github.com/acme/widgets.git\n$ keytool -list -keystore app.jks\n$ deploy --api-key --region eu-west-1\n",
   "SQL and CSS": `SELECT id, password_hash FROM users WHERE email = $1 AND token_version = 3;\n.btn-secret { color: #ff00aa; }\nUPDATE api_keys SET revoked_at = now() WHERE key_prefix = 'ak_live';\n`,
 };
 
@@ -59,7 +59,7 @@ describe("redact: non-secrets survive byte-for-byte", () => {
     });
   }
   test("keeps public identifiers: Stripe publishable keys and Twilio account SIDs", () => {
-    const pk = "pk" + "_live_" + rand(99);
+    const pk = `pk_live_${rand(99)}`;
     const text = `const stripe = Stripe("${pk}");\nSID=AC${rand(32, HEX)}\n`;
     assert.equal(redact(text).text, text);
   });
@@ -88,7 +88,7 @@ describe("redact: non-secrets survive byte-for-byte", () => {
     assert.equal(redact("secret: Xk9mQ2vL8pR4").text, "secret: [REDACTED:secret]");
   });
   test("keeps words that merely contain secret-ish prefixes", () => {
-    for (const text of ["the task-sk-" + rand(30) + " id", "ask-" + rand(30), "ghp_short", "desk_live_" + rand(20)]) assert.equal(redact(text).text, text);
+    for (const text of [`the task-sk-${rand(30)} id`, `ask-${rand(30)}`, "ghp_short", `desk_live_${rand(20)}`]) assert.equal(redact(text).text, text);
   });
 });
 
@@ -123,7 +123,7 @@ describe("<private> spans", () => {
 });
 
 describe("redactDeep", () => {
-  const ghp = "gh" + "p_" + rand(36);
+  const ghp = `ghp_${rand(36)}`;
   const pw = rand(16);
   test("redacts strings at every depth, keeps keys and non-string values, does not mutate its input", () => {
     const input = {
@@ -166,7 +166,7 @@ describe("redactDeep", () => {
 describe("redactLines: a whole document redacted before it is cut, its lines where they were", () => {
   test("a multi-line key and a multi-line <private> block keep the line count; the lines after them keep their numbers", () => {
     const key = `-----BEGIN RSA PRIVATE KEY-----\n${Array.from({ length: 30 }, () => rand(64, B64)).join("\n")}\n-----END RSA PRIVATE KEY-----`;
-    const doc = `# Keys\n\n${key}\n\n# Journal\n<private>\nline a\nline b\n</private>\nafter ${"gh" + "p_" + rand(36)}\nlast line\n`;
+    const doc = `# Keys\n\n${key}\n\n# Journal\n<private>\nline a\nline b\n</private>\nafter ${`ghp_${rand(36)}`}\nlast line\n`;
     const out = redactLines(doc);
     assert.equal(out.split("\n").length, doc.split("\n").length);
     const lines = out.split("\n");
@@ -241,7 +241,7 @@ describe("hostile inputs complete in linear time", () => {
     assert.equal(redact(text).text, text);
   });
   test("an unterminated private key swallows the rest of a huge input in one redaction", { timeout: 60_000 }, () => {
-    const r = redact("head\n" + fill("-----BEGIN RSA PRIVATE KEY-----\n"));
+    const r = redact(`head\n${fill("-----BEGIN RSA PRIVATE KEY-----\n")}`);
     assert.equal(r.text, "head\n[REDACTED:private-key]");
     assert.equal(r.count, 1);
   });

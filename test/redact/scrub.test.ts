@@ -21,7 +21,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A store as an older mem left it: rows written raw, with SQL, as the old task-state path did. */
 function oldStore(home: string): { token: string; password: string } {
-  const token = "gh" + "p_" + rand(36);
+  const token = `ghp_${rand(36)}`;
   const password = rand(16);
   const db = openDb(join(home, "mem.sqlite"));
   db.prepare("DELETE FROM meta WHERE key = 'redaction-version'").run(); // as before this version recorded it

@@ -80,7 +80,7 @@ describe("collapseNearDuplicates", () => {
     // Half the text shared is not a duplicate at the default 0.9, but is at 0.3.
     const half = [
       { id: "a", text: DECISION },
-      { id: "b", text: DECISION.slice(0, DECISION.length / 2) + " and then something else entirely happened to the project plan today" },
+      { id: "b", text: `${DECISION.slice(0, DECISION.length / 2)} and then something else entirely happened to the project plan today` },
     ];
     assert.equal(collapse(half, 0.9).length, 2);
     assert.equal(collapse(half, 0.3).length, 1);

@@ -105,7 +105,7 @@ const opts = (text: string, over: Partial<SearchOptions> = {}): SearchOptions =>
   dedupeThreshold: 0.9,
   ...over,
 });
-const rel = (r: SearchResult) => r.path.slice((r.project + "/").length);
+const rel = (r: SearchResult) => r.path.slice((`${r.project}/`).length);
 const rels = (rs: SearchResult[]) => rs.map(rel).sort();
 
 before(async () => {

@@ -140,7 +140,7 @@ describe("the task registry follows captures", () => {
 
   test("a secret in a task subject never reaches the store", () => {
     const { db, path } = fresh();
-    const token = "gh" + "p_" + rand(36);
+    const token = `ghp_${rand(36)}`;
     feed(db, T0, taskCreate("A", "1", `Rotate the token ${token}`), todoWrite("A", [{ content: `Revoke ${token}`, status: "pending" }]));
     const contents = new TaskStore(db).open(PROJECT).map((t) => t.content);
     assert.equal(contents.length, 2);

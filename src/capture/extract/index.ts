@@ -23,7 +23,7 @@ export interface ExtractOptions {
 }
 
 export function contentId(prefix: string, ...parts: string[]): string {
-  return prefix + ":" + createHash("sha1").update(parts.join("\u0000")).digest("hex").slice(0, 20);
+  return `${prefix}:${createHash("sha1").update(parts.join("\u0000")).digest("hex").slice(0, 20)}`;
 }
 
 /** Paths quoted as inline code in prose, e.g. `src/capture/tags.ts`. */

@@ -90,7 +90,7 @@ function score(s: string, role: "assistant" | "user"): TextHit | undefined {
     if (HEDGE.test(plain)) c = Math.max(0.2, c - 0.15);
     if (!best || c > best.confidence) best = { type: r.type, text: s, confidence: c, marker: r.marker };
   }
-  if (best && best.text.length > MAX_SENTENCE) best.text = best.text.slice(0, MAX_SENTENCE - 1) + "…";
+  if (best && best.text.length > MAX_SENTENCE) best.text = `${best.text.slice(0, MAX_SENTENCE - 1)}…`;
   return best;
 }
 

@@ -99,5 +99,5 @@ export function isCompactBoundary(line: unknown): boolean {
 
 /** Agent ids of Claude Code's internal compaction agent (`acompact-…`): its text restates the session. */
 export function isCompactionAgent(agentId: string | undefined): boolean {
-  return agentId !== undefined && agentId.startsWith("acompact");
+  return agentId?.startsWith("acompact") === true;
 }

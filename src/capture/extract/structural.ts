@@ -15,7 +15,7 @@ export const MAX_COMMAND_CHARS = 1000;
 export const MAX_ERROR_CHARS = 600;
 
 export function clip(s: string, max: number): string {
-  return s.length <= max ? s : s.slice(0, Math.max(0, max - 1)) + "…";
+  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`;
 }
 
 export function toolEventType(name: string): EventType {
@@ -41,13 +41,13 @@ export function describeCall(name: string, input: Record<string, unknown>): stri
   const file = filesOf(name, input)[0];
   switch (name) {
     case "Bash":
-      return "$ " + clip(str(input.command) ?? "", MAX_COMMAND_CHARS);
+      return `$ ${clip(str(input.command) ?? "", MAX_COMMAND_CHARS)}`;
     case "Grep":
-      return `Grep ${JSON.stringify(str(input.pattern) ?? "")}` + (file ? ` in ${file}` : "");
+      return `Grep ${JSON.stringify(str(input.pattern) ?? "")}${file ? ` in ${file}` : ""}`;
     case "Glob":
-      return `Glob ${str(input.pattern) ?? ""}` + (file ? ` in ${file}` : "");
+      return `Glob ${str(input.pattern) ?? ""}${file ? ` in ${file}` : ""}`;
     case "MultiEdit":
-      return `MultiEdit ${file ?? "?"}` + (Array.isArray(input.edits) ? ` (${input.edits.length} edits)` : "");
+      return `MultiEdit ${file ?? "?"}${Array.isArray(input.edits) ? ` (${input.edits.length} edits)` : ""}`;
   }
   if (file) return `${name} ${file}`;
   // Other tools: the first few short string inputs (query, url, description, …).
@@ -106,7 +106,7 @@ function errorEvent(id: string, call: ToolCall | undefined, r: ToolResult, sessi
     time: r.msg.time,
     session,
     files: call ? filesOf(call.name, call.input) : [],
-    text: clip(`${call ? describeCall(call.name, call.input) : name} ${what}` + (detail ? `: ${detail}` : ""), MAX_ERROR_CHARS),
+    text: clip(`${call ? describeCall(call.name, call.input) : name} ${what}${detail ? `: ${detail}` : ""}`, MAX_ERROR_CHARS),
     metadata,
   };
 }

@@ -33,7 +33,7 @@ export function extractTags(text: string): TagHit[] {
     if (!TAG_KINDS.includes(kind)) return;
     const start = m.index + m[0].length;
     const eol = masked.indexOf("\n", start);
-    const next = tags[i + 1]?.index ?? Infinity;
+    const next = tags[i + 1]?.index ?? Number.POSITIVE_INFINITY;
     let end = Math.min(eol === -1 ? masked.length : eol, next);
     let body = text.slice(start, end).trim();
     if (body === "" && end === eol && next > eol) {
@@ -43,7 +43,7 @@ export function extractTags(text: string): TagHit[] {
     }
     body = body.replace(/\s+/g, " ");
     if (body === "") return;
-    out.push({ type: kind, text: body.length > MAX_TAG_TEXT ? body.slice(0, MAX_TAG_TEXT - 1) + "…" : body, confidence: 1 });
+    out.push({ type: kind, text: body.length > MAX_TAG_TEXT ? `${body.slice(0, MAX_TAG_TEXT - 1)}…` : body, confidence: 1 });
   });
   return out;
 }

@@ -51,7 +51,7 @@ function todoList(input: Record<string, unknown>, time: string): TaskState[] {
   for (const t of Array.isArray(input.todos) ? input.todos : []) {
     if (!isObj(t)) continue;
     const content = str(t.content) ?? str(t.subject) ?? "";
-    const h = "todo:" + createHash("sha1").update(content).digest("hex").slice(0, 12);
+    const h = `todo:${createHash("sha1").update(content).digest("hex").slice(0, 12)}`;
     const n = (seen.get(h) ?? 0) + 1; // identical items in one list stay distinct
     seen.set(h, n);
     const item: TaskState = { id: n > 1 ? `${h}#${n}` : h, content, status: status(t.status, "pending"), source: "TodoWrite", updatedAt: time };
@@ -175,7 +175,8 @@ export function replayTasks(lines: readonly TranscriptLine[], from?: TaskListSta
 }
 
 const byId = (a: TaskState, b: TaskState): number => {
-  const x = Number(a.id), y = Number(b.id);
+  const x = Number(a.id);
+  const y = Number(b.id);
   if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 };
