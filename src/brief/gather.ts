@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
 import { staleFlags } from "../anchor/staleness.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
@@ -39,7 +39,7 @@ const PER_KIND = 200;
 
 function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
   const rows = db
-    .prepare("SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' ORDER BY project = ?, path, seq LIMIT 24")
+    .prepare("SELECT path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' ORDER BY project = ?, path, seq LIMIT 24")
     .all(project, includeGlobal ? GLOBAL_PROJECT : project, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
   return rows.map((r) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) }));
 }
@@ -59,13 +59,20 @@ function inPlay(events: EventStore, project: string, root: string | undefined): 
   if (!root) return undefined;
   const git = gitInPlay(root);
   if (!git || git.files.length === 0) return undefined;
-  const changed = new Set(git.files.flatMap((f) => [f, join(root, f)]));
-  const named = (files: readonly string[]) => files.some((f) => changed.has(f) || (isAbsolute(f) && changed.has(relative(root, f))));
-  const memories = events
-    .recent(project, { types: ["decision", "rejected", "learned", "preference", "error"], limit: 5_000 })
-    .filter((e) => named(e.files))
-    .slice(0, 8);
+  // A memory names a file as given (relative to the root) or absolute.
+  const paths = git.files.flatMap((f) => [f, join(root, f)]);
+  const memories = events.recentAbout(project, ["decision", "rejected", "learned", "preference", "error"], paths, 5_000, 8);
   return { ...git, memories };
+}
+
+/** Open tasks read: far more than the section shows, its counts from the whole registry. */
+const TASKS_READ = 400;
+const DAY_MS = 86_400_000;
+
+function openTasks(db: Db, project: string, now: number, staleDays: number): { title: string; items: string[] } {
+  const store = new TaskStore(db);
+  // isStale: untouched for staleDays or more, i.e. updated at or before now - staleDays.
+  return openTasksSection(store.openNewest(project, TASKS_READ), now, staleDays, undefined, store.openCounts(project, now - staleDays * DAY_MS));
 }
 
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
@@ -86,7 +93,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     budgetTokens: s.budgetTokens,
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
-    taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
+    taskSection: openTasks(db, s.project, s.now, config.brief.staleTaskDays),
     decisionTotals: events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)),
     decisions: decisions.map(({ chunk, ...d }) => {
       const use = uses.get(chunk);

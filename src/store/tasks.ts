@@ -103,6 +103,20 @@ export class TaskStore {
     return this.list({ project });
   }
 
+  /** The newest-created `limit` open tasks of a project, through the open tasks' own index. */
+  openNewest(project: string, limit: number): CleanFields<TaskRow>[] {
+    this.ensureBackfilled();
+    const sql = `SELECT ${COLUMNS} FROM tasks INDEXED BY tasks_open WHERE project = ? AND closed_at IS NULL ORDER BY created_at DESC, id LIMIT ?`;
+    return (prepared(this.db, sql).all(project, limit) as TaskRow[]).map((r) => asStoredRow(r));
+  }
+
+  /** How many open tasks of a project were last updated before `staleBefore` (ms) and since. */
+  openCounts(project: string, staleBefore: number): { fresh: number; stale: number } {
+    this.ensureBackfilled();
+    const r = prepared(this.db, "SELECT count(*) AS n, coalesce(sum(updated_at <= ?), 0) AS stale FROM tasks INDEXED BY tasks_open WHERE project = ? AND closed_at IS NULL").get(staleBefore, project) as { n: number; stale: number };
+    return { fresh: r.n - r.stale, stale: r.stale };
+  }
+
   /** Tasks of a project (or every project), newest first; closed ones too with `all`. */
   list(f: { project?: string; all?: boolean; limit?: number } = {}): CleanFields<TaskRow>[] {
     this.ensureBackfilled();
