@@ -211,17 +211,32 @@ export class EventStore {
       where.push(`type IN (${f.kinds.map(() => "?").join(", ")})`);
       params.push(...f.kinds);
     }
-    if (f.session) (where.push("session = ?"), params.push(f.session));
+    if (f.session) {
+      where.push("session = ?");
+      params.push(f.session);
+    }
     const sources = f.sources ?? (f.source ? [f.source] : []);
     if (sources.length > 0) {
       // keyword, tag and explicit are recorded; anything else was captured from a tool call
       where.push(`(CASE WHEN json_extract(metadata, '$.source') IN ('keyword', 'tag', 'explicit') THEN json_extract(metadata, '$.source') ELSE 'captured' END) IN (${sources.map(() => "?").join(", ")})`);
       params.push(...sources);
     }
-    for (const t of f.tags ?? []) (where.push("EXISTS (SELECT 1 FROM json_each(metadata, '$.tags') WHERE value = ?)"), params.push(t));
-    for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) (where.push("instr(lower(text), lower(?)) > 0"), params.push(w));
-    if (f.since) (where.push("time >= ?"), params.push(f.since));
-    if (f.until) (where.push("time < ?"), params.push(f.until));
+    for (const t of f.tags ?? []) {
+      where.push("EXISTS (SELECT 1 FROM json_each(metadata, '$.tags') WHERE value = ?)");
+      params.push(t);
+    }
+    for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) {
+      where.push("instr(lower(text), lower(?)) > 0");
+      params.push(w);
+    }
+    if (f.since) {
+      where.push("time >= ?");
+      params.push(f.since);
+    }
+    if (f.until) {
+      where.push("time < ?");
+      params.push(f.until);
+    }
     const sql = where.join(" AND ");
     const total = this.db.prepare(`SELECT count(*) FROM events WHERE ${sql}`).pluck().get(...params) as number;
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${sql} ORDER BY time DESC, rowid DESC LIMIT ? OFFSET ?`).all(...params, f.limit, f.offset ?? 0) as EventRow[];

@@ -194,7 +194,10 @@ export class TaskStore {
   private apply(project: string, session: string, s: Seen, now: number, live: ReadonlySet<string>): void {
     const mineId = prepared(this.db, "SELECT r.task_id FROM task_refs r JOIN tasks t ON t.id = r.task_id WHERE r.session = ? AND r.local_id = ? AND t.project = ?").pluck().get(session, s.localId, project) as number | undefined;
     const known = mineId === undefined ? undefined : this.row(mineId);
-    if (known) return s.source === "tag" ? undefined : this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
+    if (known) {
+      if (s.source !== "tag") this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
+      return;
+    }
     if (s.content.trim() === "") return; // nothing to show or to match
     // Matched against the most recently updated open tasks only, so a capture costs the same with
     // ten open tasks or ten thousand; the refs read are this session's to those tasks alone.
@@ -205,7 +208,8 @@ export class TaskStore {
     const hit = matchTask(s.content, candidates);
     if (hit) {
       this.ref(session, s.localId, hit.id);
-      return this.update(this.row(hit.id)!, s, session, now, true);
+      this.update(this.row(hit.id)!, s, session, now, true);
+      return;
     }
     if (s.status === "deleted") return; // deleted before the registry ever knew it
     this.ref(session, s.localId, this.insert(project, session, s, now));
