@@ -5,8 +5,7 @@
  *   - the daemon (`mem serve`) embeds them all through a loopback server speaking Ollama's API
  *     (384-dim hash vectors: the real HTTP, LanceDB and SQLite paths; no model weights here);
  *   - put, get, list and search through the socket, p50/p99 (one client, requests one at a time);
- *   - the same through the MCP server (`mem mcp` spawned over stdio by the SDK's client), when the
- *     build has it;
+ *   (the same ops through the MCP server are timed by `npm run bench:mcp`);
  *   - the SessionStart briefing (the hook process, wall time);
  *   - `mem rebuild` (chunks, FTS5 and the vector table made again from SQLite), wall time.
  * Not a test. `MEM_BENCH_OPS=N` changes the number of each op (default 200); `MEM_BENCH_KEEP=1`
