@@ -11,6 +11,7 @@ import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { redact } from "../redact/redact.cjs";
+import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";
 import { openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
@@ -40,10 +41,6 @@ const STALE_CHECKED = 120;
 /** The newest of each decision-like kind read (beside every used one): more than the briefing can show. */
 const PER_KIND = 200;
 
-/** A chunk's layout (src/indexer/tier.ts), NULL when its metadata is not JSON. */
-const LAYOUT = "CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.layout') END";
-const USER = "CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.user') END";
-
 /**
  * The hot notes of the project and of the global memory, the current user's profile first. Other
  * users' profiles are never read: a profile is briefed to its own user only.
@@ -52,13 +49,13 @@ function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string 
   const other = includeGlobal ? GLOBAL_PROJECT : project;
   const note = (r: { path: string; text: string; project: string }) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) });
   const rows = db
-    .prepare(`SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT} IS NOT 'profile' ORDER BY project = ?, path, seq LIMIT 24`)
+    .prepare(`SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' AND NOT ${MAYBE_PROFILE_SQL} ORDER BY project = ?, path, seq LIMIT 24`)
     .all(project, other, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
   const mine =
     user === undefined
       ? []
       : (db
-          .prepare(`SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT} = 'profile' AND ${USER} = ? ORDER BY project = ?, path, seq LIMIT 12`)
+          .prepare(`SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT_SQL} = 'profile' AND ${USER_SQL} = ? ORDER BY project = ?, path, seq LIMIT 12`)
           .all(project, other, redact(user).text, GLOBAL_PROJECT) as { path: string; text: string; project: string }[]);
   return [...mine.map((r) => ({ ...note(r), user })), ...rows.map(note)];
 }

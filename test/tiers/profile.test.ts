@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { cleanText } from "../../src/redact/clean.cjs";
 import { openDb } from "../../src/store/db.js";
+import { restoreTier } from "../../src/store/restore.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
 import { cleanEnv, runMem, show } from "../helpers/mem-cli.js";
 
@@ -91,5 +93,33 @@ describe("a user's profile", () => {
     assert.doesNotMatch(forAlice, /users\/bob\/profile\.md|terse/);
     const forCarol = context((await prompt("carol")).stdout);
     assert.doesNotMatch(forCarol, /profile\.md|Prefers/, `nobody's profile for carol:\n${forCarol}`);
+  });
+});
+
+describe("a profile a repair re-indexed on its own (hot again, its layout unknown)", () => {
+  test("is nobody's profile: not briefed as a note, not put before any prompt", async () => {
+    const root = join(tmp, "loose");
+    const p = join(root, "proj");
+    const profile = join(p, "memory", "users", "bob", "profile.md");
+    const e = { ...cleanEnv(join(root, "claude")), MEM_HOME: join(root, "home"), HOME: root };
+    mkdirSync(join(p, "memory", "users", "bob"), { recursive: true });
+    mkdirSync(join(p, ".git"));
+    writeFileSync(profile, "# Profile: bob\n\nPrefers spaces over tabs. Wants terse answers about tabs.\n");
+    writeFileSync(join(p, "memory", "state.md"), "# State\n\nShipping the hook.\n");
+    const r = await runMem(["index", join(p, "memory", "state.md"), profile, "-q"], { env: e, cwd: p }); // files, no root: what a repair does without roots
+    assert.equal(r.code, 0, show(r));
+    const db = openDb(join(root, "home", "mem.sqlite"));
+    restoreTier(db, cleanText(p), cleanText(profile), cleanText("hot")); // as src/maintenance/rebuild.ts does for such files
+    restoreTier(db, cleanText(p), cleanText(join(p, "memory", "state.md")), cleanText("hot"));
+    assert.deepEqual(db.prepare("SELECT DISTINCT tier, kind FROM chunks WHERE path = ?").all(profile), [{ tier: "hot", kind: "note" }]);
+    db.close();
+    for (const user of ["alice", "bob"]) {
+      const b = await spawnHook("session-start", JSON.stringify({ session_id: `l-${user}`, cwd: p, hook_event_name: "SessionStart", source: "startup" }), { ...e, MEM_USER: user });
+      const text = (JSON.parse(b.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(text, /## From memory\/state\.md/);
+      assert.doesNotMatch(text, /profile|terse/, user);
+      const q = await hook("user-prompt-submit", { session_id: `lq-${user}`, cwd: p, hook_event_name: "UserPromptSubmit", prompt: "which does the user prefer, tabs or spaces?" }, { ...e, MEM_USER: user });
+      assert.doesNotMatch(q.stdout, /profile\.md|terse/, user);
+    }
   });
 });
