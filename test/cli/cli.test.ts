@@ -97,7 +97,7 @@ interface QueryJson {
 }
 interface StatusJson {
   home: string;
-  projects: { project: string; sources: number; chunks: number; vectors: unknown[]; lastRun: { status: string; startedAt: string; finishedAt: string } }[];
+  projects: { project: string; sources: number; chunks: number; vectors: unknown[]; hot: unknown[]; lastRun: { status: string; startedAt: string; finishedAt: string } }[];
   tables: { name: string; count: number; dims: number }[];
 }
 interface DoctorJson {
@@ -189,7 +189,7 @@ describe("mem CLI: concurrent start-up", () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => mem(["status", "--json"], { home })));
     for (const r of runs) {
       assert.equal(r.code, 0, show(r));
-      assert.deepEqual(json(r), { home, projects: [], tables: [] });
+      assert.deepEqual(json(r), { home, projects: [], tables: [], warnings: [] });
     }
   });
 });
@@ -333,7 +333,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(status.home, home);
     assert.equal(status.projects.length, 1);
     const p = status.projects[0]!;
-    assert.deepEqual(Object.keys(p).sort(), ["chunks", "lastRun", "project", "sources", "vectors"]);
+    assert.deepEqual(Object.keys(p).sort(), ["chunks", "hot", "lastRun", "project", "sources", "vectors"]);
     assert.equal(p.project, proj);
     assert.equal(p.sources, 3);
     assert.equal(p.chunks, 3);
