@@ -94,6 +94,15 @@ export interface Config {
     /** Bytes each hot file should stay under (`mem status` warns past it). */
     budgets: { identity: number; state: number; references: number; profile: number };
   };
+  /** Cold search (`mem query --cold`, the MCP search's `cold`): the project's git history, bounded. */
+  cold: {
+    /** git is killed after this long; what it printed by then is used, with a warning. */
+    gitTimeoutMs: number;
+    /** At most this many commits from each pass (commit messages, diffs). */
+    gitMaxCommits: number;
+    /** At most this many bytes of git output are read from each pass; then git is killed. */
+    gitMaxBytes: number;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -121,6 +130,7 @@ export function defaultConfig(): Config {
     memory: { convergeWindowMs: 10 * 60_000 },
     brief: { staleTaskDays: 30 },
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
+    cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
   };
 }
 

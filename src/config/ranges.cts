@@ -58,6 +58,9 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "tiers.budgets.state": int(1, 2 ** 30),
   "tiers.budgets.references": int(1, 2 ** 30),
   "tiers.budgets.profile": int(1, 2 ** 30),
+  "cold.gitTimeoutMs": timer(1),
+  "cold.gitMaxCommits": int(1, 1000),
+  "cold.gitMaxBytes": int(1024, 2 ** 28),
 };
 
 export function inRange(v: number, r: Range): boolean {
