@@ -61,7 +61,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         if (!res.cold) return answer(warm, structured);
         const cold = memories(res.cold.results);
         const commits = res.cold.git.commits;
-        return answer(`${warm}\n\n${coldBlock(cold, commits, now, res.warnings)}`, { ...structured, cold: { results: [...cold.map((m) => ({ cold: "tier", ...memoryJson(m, now), score: m.score })), ...commits.map(commitJson)], git: { status: res.cold.git.status, terms: res.cold.git.terms, shallow: res.cold.git.shallow } } });
+        return answer(`${warm}\n\n${coldBlock(cold, commits, now, res.cold.warnings)}`, { ...structured, cold: { results: [...cold.map((m) => ({ cold: "tier", ...memoryJson(m, now), score: m.score })), ...commits.map(commitJson)], git: { status: res.cold.git.status, terms: res.cold.git.terms, shallow: res.cold.git.shallow } } });
       }),
   );
 

@@ -50,8 +50,8 @@ export interface SearchAnswer {
   results: Found[];
   legs: string[];
   warnings: string[];
-  /** With `cold`: the cold tier's results (after the warm ones) and the commits. */
-  cold?: Omit<ColdAnswer, "results" | "warnings"> & { results: Found[] };
+  /** With `cold`: the cold tier's results (after the warm ones), the commits, and the cold search's own warnings (also in `warnings`). */
+  cold?: Omit<ColdAnswer, "results"> & { results: Found[] };
 }
 
 export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" | "providers" | "projectRoot">, req: SearchRequest, helpers: SearchHelpers = {}): Promise<SearchAnswer> {
@@ -90,6 +90,6 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
   if (req.reinforce !== false) reinforceChunks(app.db, shown, now, salienceConfig(app.config.salience));
   const events = eventsOfChunks(app.db, shown);
   const found = (r: SearchResult): Found => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id });
-  const warnings = [...res.warnings, ...(cold?.warnings.filter((w) => !res.warnings.includes(w)) ?? [])];
-  return { results: res.results.map(found), legs: res.legs, warnings, ...(cold ? { cold: { results: cold.results.map(found), git: cold.git } } : {}) };
+  const coldWarnings = cold?.warnings.filter((w) => !res.warnings.includes(w)) ?? [];
+  return { results: res.results.map(found), legs: res.legs, warnings: [...res.warnings, ...coldWarnings], ...(cold ? { cold: { results: cold.results.map(found), git: cold.git, warnings: coldWarnings } } : {}) };
 }
