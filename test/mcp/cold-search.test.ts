@@ -20,7 +20,9 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const proj = join(tmp, "proj");
 const home = join(tmp, "home");
 
-type Result = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type ColdItem = { cold: string; path?: string; source?: string; hash?: string; date?: string; subject?: string };
+type Structured = { results: { path: string }[]; cold?: { results: ColdItem[]; git: { status: string } } };
+type Result = { content: { type: string; text: string }[]; structuredContent?: Structured; isError?: boolean };
 
 describe("mem mcp: search with cold", { skip: hasCommand("git") ? false : "git is not installed" }, () => {
   let client: Client;
@@ -51,7 +53,7 @@ describe("mem mcp: search with cold", { skip: hasCommand("git") ? false : "git i
   test("without cold the archive stays out and there is no cold block", async () => {
     const r = await call({ query: "numbat importer" });
     assert.equal(r.isError, undefined, text(r));
-    assert.deepEqual(r.structuredContent!.results.map((m: { path: string }) => m.path), [join(proj, "memory", "state.md")]);
+    assert.deepEqual(r.structuredContent!.results.map((m) => m.path), [join(proj, "memory", "state.md")]);
     assert.equal(r.structuredContent!.cold, undefined);
     assert.ok(!text(r).includes("cron box") && !text(r).includes("mem-cold"));
   });
@@ -61,12 +63,12 @@ describe("mem mcp: search with cold", { skip: hasCommand("git") ? false : "git i
     assert.equal(r.isError, undefined, text(r));
     const s = r.structuredContent!;
     assert.equal(s.results.length, 1, "the warm results are unchanged");
-    assert.equal(s.cold.git.status, "ok");
-    const cold = s.cold.results as Record<string, any>[];
+    assert.equal(s.cold!.git.status, "ok");
+    const cold = s.cold!.results;
     assert.deepEqual(cold.map((x) => x.cold), ["tier", "git", "git"]);
     assert.equal(cold[0]!.path, join(proj, "memory", "archive", "2023.md"));
     assert.equal(cold[0]!.source, "markdown");
-    assert.deepEqual([cold[1]!.hash, cold[1]!.date.slice(0, 10), cold[1]!.subject], [h.grep, "2024-03-10", "Retire the numbat importer: it double-counted invoices"]);
+    assert.deepEqual([cold[1]!.hash, cold[1]!.date?.slice(0, 10), cold[1]!.subject], [h.grep, "2024-03-10", "Retire the numbat importer: it double-counted invoices"]);
     assert.equal(cold[2]!.hash, h.hostile);
 
     const out = text(r);
@@ -85,7 +87,7 @@ describe("mem mcp: search with cold", { skip: hasCommand("git") ? false : "git i
 
   test("a removed line is found with the file it was removed from; a wrong type for cold is a clear error", async () => {
     const r = await call({ query: "quokkaHost", cold: true });
-    const commits = (r.structuredContent!.cold.results as Record<string, any>[]).filter((x) => x.cold === "git");
+    const commits = r.structuredContent!.cold!.results.filter((x) => x.cold === "git");
     assert.deepEqual(commits.map((c) => c.hash).sort(), [h.added, h.removed].sort());
     assert.match(text(r), /removed in config\.ts: "export const quokkaHost = 'quokka\.internal';"/);
     const bad = await call({ query: "x y", cold: "yes" });
