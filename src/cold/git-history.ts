@@ -202,7 +202,8 @@ export async function searchGitHistory(o: GitHistoryOptions): Promise<GitHistory
   if (probe.timedOut) return empty("failed", [`git history not searched: git did not answer within ${o.timeoutMs} ms`]);
   const shallow = probe.out.split("\n")[0] === "true";
   if (probe.code === 1 && /^(true|false)\n?$/.test(probe.out)) return empty("empty", ["git history not searched: the repository has no commits yet"], shallow);
-  if (probe.code !== 0) return empty("not-a-repo", [`git history not searched: ${cleanClip(o.root, 300)} is not in a git repository${probe.stderr.trim() ? ` (git: ${gitSays(probe)})` : ""}`]);
+  if (probe.code !== 0 && (probe.stderr.trim() === "" || /not a git repository/i.test(probe.stderr))) return empty("not-a-repo", [`git history not searched: ${cleanClip(o.root, 300)} is not in a git repository`]);
+  if (probe.code !== 0) return empty("failed", [`git history not searched: git: ${gitSays(probe)}`]); // e.g. a repository owned by someone else
 
   const nonce = randomBytes(16).toString("hex");
   const common = [...BASE, "log", `--max-count=${o.maxCommits}`, "--no-color", "--encoding=UTF-8", "--regexp-ignore-case", "--no-renames", "--no-ext-diff", "--no-textconv", gitFormat(nonce), ...dateArgs(o)];
