@@ -60,7 +60,7 @@ describe("the prompt's memories leave cold search out", { skip: hasCommand("git"
     assert.deepEqual(gitLogCalls(), []);
   });
 
-  test("the daemon's prompt search injects the warm note, not the archived one, and runs no git log", async () => {
+  test("the daemon's prompt search injects the warm note, not the archived one, and runs no git log; its socket search takes cold", async () => {
     const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     const end = Date.now() + 15_000;
@@ -74,6 +74,19 @@ describe("the prompt's memories leave cold search out", { skip: hasCommand("git"
     assert.ok(text.includes(WARM), text);
     assert.ok(!text.includes("cron box every night") && !/Retire the numbat|mem-cold/.test(text));
     assert.deepEqual(gitLogCalls(), []);
+
+    // The socket's search op (not the prompt's path) takes cold, and only then runs git.
+    const plain = await ask(home, { op: "search", cwd: proj, text: "numbat importer" }, 10_000);
+    assert.ok(plain.kind === "reply" && plain.reply.ok && !("cold" in plain.reply));
+    assert.deepEqual(gitLogCalls(), []);
+    const cold = await ask(home, { op: "search", cwd: proj, text: "numbat importer", cold: true }, 15_000);
+    assert.ok(cold.kind === "reply" && cold.reply.ok, JSON.stringify(cold));
+    const items = (cold.reply as unknown as { cold: { results: { cold: string; path?: string; memoryId?: string; subject?: string }[] } }).cold.results;
+    assert.deepEqual(items.map((x) => x.cold), ["tier", "git", "git"]);
+    assert.equal(items[0]!.path, join(proj, "memory", "archive", "2023.md"));
+    assert.ok(items[0]!.memoryId, "a cold-tier result names its memory too");
+    assert.equal(items[1]!.subject, "Retire the numbat importer: it double-counted invoices");
+    assert.ok(gitLogCalls().length > 0);
     await ask(home, { op: "stop" }, 2_000);
   });
 });
