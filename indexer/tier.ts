@@ -5,7 +5,7 @@ import { userSlug } from "../src/tiers/user.js";
  *   identity.md, state.md, references.md  → hot   (always-relevant context)
  *   users/<id>/profile.md                 → hot   (one user's profile: briefed to that user only)
  *   reference/*.md, sessions/*.md, others → warm  (searched on demand)
- *   archive/**                            → cold  (searched, never briefed)
+ *   archive/**                            → cold  (found by cold search only, never briefed)
  * `layout` names the slot (identity, state, references, profile, reference, session, archive,
  * note); the default kind is `kind` when given (a profile holds preferences), else the layout.
  */

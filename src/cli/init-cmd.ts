@@ -16,7 +16,7 @@ that is the git top level, else the current directory):
                                          small: mem status shows each one's size and budget)
   users/<id>/profile.md                  hot, per user: in the briefing of that user's sessions only
   reference/, sessions/                  warm: searched on demand
-  archive/                               cold: searched, never in the briefing
+  archive/                               cold: searched by mem query --cold only, never briefed
 
 Each file starts as a short template: a heading and a hint in an HTML comment (the briefing
 shows no comment, and leaves out a note that has only headings). Nothing that exists is ever

@@ -17,7 +17,7 @@ Keep it under ${kb(budgets.identity)} (\`mem status\` shows its size). -->
     "state.md": `# State
 
 <!-- Hot tier: what is true right now, rewritten as it changes. Keep it under ${kb(budgets.state)}:
-move what is finished to sessions/ (searched) or archive/ (cold: searched, never briefed). -->
+move what is finished to sessions/ (searched) or archive/ (cold: mem query --cold only). -->
 
 ## Now
 
