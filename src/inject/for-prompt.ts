@@ -8,7 +8,7 @@ import { injectedIn, recordInjected } from "../store/injections.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { queryTerms } from "../retrieve/fts-query.js";
-import { search, type Mode, type SearchContext } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { staleChunks } from "../anchor/annotate.js";
@@ -40,13 +40,23 @@ export interface Injection {
   ids: string[];
 }
 
+/** What a prompt's search found, before the floor, the item cap and the budget choose among it. */
+export interface PromptCandidates {
+  /** Ranked results not injected into this session yet. */
+  results: SearchResult[];
+  /** The prompt's content words (the floor's and the snippets' terms). */
+  terms: string[];
+  /** A result's "possibly outdated" flag, by chunk id. */
+  note: (id: string) => string | undefined;
+}
+
 /**
- * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
- * skip prompts that need none, search the hook's project, drop what this session already got,
- * apply the floor and budget, and redact. The caller records the injection once it is delivered
- * (`recordInjected`): a chunk whose answer came too late for the hook is still new to the session.
+ * The search behind a prompt's memories: the hook's project (and the global one), ranked by
+ * relevance and salience, less what this session already got. Undefined for a prompt that needs
+ * no memory. `memoriesForPrompt` chooses among these; benchmarks read them to see where evidence
+ * is lost.
  */
-export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
+export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<PromptCandidates | undefined> {
   if (skipReason(req.prompt)) return undefined;
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
@@ -58,8 +68,19 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))) } },
   );
   const seen = injectedIn(ctx.db, cleanText(req.session));
-  const notes = (id: string) => flags.get(id)?.text;
-  return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text, notes);
+  return { results: res.results.filter((r) => !seen.has(r.id)), terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text };
+}
+
+/**
+ * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
+ * skip prompts that need none, search the hook's project, drop what this session already got,
+ * apply the floor and budget, and redact. The caller records the injection once it is delivered
+ * (`recordInjected`): a chunk whose answer came too late for the hook is still new to the session.
+ */
+export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
+  const found = await promptCandidates(ctx, req, mode);
+  if (!found) return undefined;
+  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, found.note);
 }
 
 /**
