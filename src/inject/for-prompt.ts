@@ -5,6 +5,7 @@ import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
 import { injectedIn, recordInjected } from "../store/injections.js";
+import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { queryTerms } from "../retrieve/fts-query.js";
@@ -80,7 +81,7 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
 export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   const found = await promptCandidates(ctx, req, mode);
   if (!found) return undefined;
-  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, found.note);
+  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
 }
 
 /**
