@@ -95,7 +95,8 @@ const clipTo = (s: string, max: number) => (s.length > max ? `${s.slice(0, max -
 /**
  * Formats the memories inside the recall frame; undefined when nothing passes. Each item reads
  * `- [<short id> · <kind> · <where>] [<flag>] <heading>: <text>`, nothing said twice (a heading
- * or a leading "kind:" that only repeats the kind is left out). Every field is redacted and
+ * or a leading "kind:" that only repeats the kind is left out) and nothing that says nothing (a
+ * markdown passage's kind when it is the catch-all "note"). Every field is redacted and
  * rendered on one line with markup defused, so a stored path, heading or body can neither add a
  * line that looks like another memory nor close the frame.
  */
@@ -107,7 +108,9 @@ export function formatInjection(cands: Candidate[], queryTerms: string[], o: Inj
   const wanted = new Set(queryTerms.map(stem));
   let used = frameOverhead(RECALL);
   for (const c of kept) {
-    const meta = [field(shortId(c.id), SHORT_ID_CHARS), field(redact(c.kind), 40), ...where(c, d).map((w) => field(redact(w), 160))].join(" · ");
+    // "note", the kind of a markdown passage nothing classifies, says nothing: left out.
+    const kind = c.kind === "note" && sessionOf(c) === undefined ? [] : [field(redact(c.kind), 40)];
+    const meta = [field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, d).map((w) => field(redact(w), 160))].join(" · ");
     const last = c.headingPath[c.headingPath.length - 1];
     const heading = last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() ? `${field(redact(last), 120)}: ` : "";
     const flag = d.note?.(c.id);

@@ -76,6 +76,11 @@ describe("formatting an injection", () => {
     const out = formatInjection([captured({ path: "session:unknown", kind: "decision", headingPath: ["decision"], text: "decision: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
     assert.match(out.text, /\n- \[3f0c9a1b · decision · no session · 2026-11-21\] We chose SQLite over Postgres\.\n/);
   });
+  test("a markdown passage of the catch-all kind note shows no kind; an explicit note does", () => {
+    const out = formatInjection([cand({ kind: "note" }), captured({ id: "b".repeat(32), kind: "note", headingPath: ["note"], text: "note: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
+    assert.match(out.text, /\n- \[3f0c9a1b · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: /);
+    assert.match(out.text, /\n- \[bbbbbbbb · note · session of 2026-11-21\] We chose SQLite/);
+  });
   test("no item repeats a prefix: not the kind as heading, not the kind before the text", () => {
     const out = formatInjection([captured(), cand({ id: "a".repeat(32) })], terms, DEFAULT_INJECT, (s) => s)!;
     for (const l of out.text.split("\n").filter((x) => x.startsWith("- ["))) {
