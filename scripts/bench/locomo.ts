@@ -153,6 +153,7 @@ export async function locomo(dir: string, log: (s: string) => void): Promise<voi
     off("SciFact queries", offTopic.filter((x) => x.set === "scifact"));
     off("transcripts: skip-worthy (Claude Code's own messages, go-aheads)", offTopic.filter((x) => x.cls === "claude-code" || x.cls === "go-ahead"));
     off("transcripts: coding tasks and questions", offTopic.filter((x) => x.cls === "task"));
+    off("all off-topic prompts", offTopic);
     if (!sf) log(" (SciFact: skipped, ../shared/data/scifact not found; set MEM_SCIFACT_DIR)");
     if (!tdir) log(" (transcripts: skipped, ../shared/data/transcripts not found; set MEM_TRANSCRIPTS_DIR)");
 
