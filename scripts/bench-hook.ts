@@ -6,16 +6,14 @@
  * Embeddings come from a loopback server speaking Ollama's API (hash vectors): the real HTTP path
  * and the real hybrid search, without a model.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { indexPaths } from "../indexer/pipeline.js";
 import { defaultConfig } from "../src/config/config.js";
 import { ask } from "../src/daemon/client.cjs";
 import { currentTarget } from "../src/install/cli.js";
-import { commandHandlerFor, MEM_HOOKS } from "../src/install/hooks.js";
 import { OllamaProvider } from "../src/embed/ollama.js";
 import { resolveProject } from "../src/project/identity.js";
 import { openDb } from "../src/store/db.js";
@@ -23,29 +21,10 @@ import { VectorStore } from "../src/store/vectors.js";
 import { startFakeOllama } from "../test/helpers/fake-ollama.js";
 import { percentile } from "./bench/metrics.js";
 import { syntheticCorpus, syntheticQueries } from "./bench/scale.js";
+import { run, runHook } from "./bench/spawn.js";
 
-const BIN = fileURLToPath(new URL("../../bin/mem.cjs", import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const PROMPTS = Number(process.env.MEM_BENCH_PROMPTS ?? 200);
-
-function run(args: string[], input: string, env: NodeJS.ProcessEnv, command = process.execPath): Promise<{ ms: number; stdout: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const t = performance.now();
-    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "ignore"] });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ ms: performance.now() - t, stdout, code }));
-    child.stdin.on("error", () => undefined); // a child that exits before reading its stdin (node -e 0) is not a failure
-    child.stdin.end(input);
-  });
-}
-
-/** Runs hook `name` the way `mem install` would register it in `env` (directly, or through bin/mem-hook.sh). */
-function runHook(name: string, input: string, env: NodeJS.ProcessEnv) {
-  const h = commandHandlerFor(MEM_HOOKS.find((x) => x.name === name)!, { ...currentTarget(env), bin: BIN });
-  return run(h.args, input, env, h.command);
-}
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -3,6 +3,7 @@
  * scale on a synthetic corpus. Prints a report; asserts nothing (targets are for people to read).
  *   MEM_BENCH_SCALES=10000,100000  corpus sizes for the latency part
  *   MEM_BENCH_QUICK=1               10k only
+ *   MEM_BENCH_LOCOMO_ONLY=1         the LoCoMo bench alone (as `npm run bench:locomo`)
  */
 import { cpus } from "node:os";
 import { loadConfig } from "../src/config/config.js";
@@ -11,11 +12,28 @@ import { HashEmbedder } from "../test/helpers/hash-embedder.js";
 import { scale } from "./bench/scale.js";
 import { bm25Variants } from "./bench/bm25-variants.js";
 import { scifact, scifactDir, type QualityRow } from "./bench/scifact.js";
+import { locomoDir } from "./bench/locomo-data.js";
+import { locomo } from "./bench/locomo.js";
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const f3 = (n: number) => n.toFixed(3);
 
 log(`mem bench — node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
+
+async function locomoPart(): Promise<void> {
+  const dir = locomoDir();
+  if (!dir) {
+    log("\nLoCoMo: skipped (../shared/data/locomo-dev not found; set MEM_LOCOMO_DIR)");
+    return;
+  }
+  log(`\nLoCoMo dev: retrieval and the prompt's injection (${dir})`);
+  await locomo(dir, log);
+}
+
+if (process.env.MEM_BENCH_LOCOMO_ONLY === "1") {
+  await locomoPart();
+  process.exit(0);
+}
 
 const dir = scifactDir();
 const quality: QualityRow[] = [];
@@ -53,3 +71,5 @@ for (const r of scaleRows) {
 }
 const tenK = scaleRows.find((r) => r.noopSeconds !== undefined);
 if (tenK) log(` no-op reindex target ≤ 2 s with zero embeddings: ${tenK.noopSeconds! <= 2 && tenK.noopEmbeddings === 0 ? "met" : "NOT met"}`);
+
+await locomoPart();

@@ -11,7 +11,9 @@ export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "
 const usage = `Usage: mem get ID [--history] [--json]
 
 One memory by its id (from mem remember, mem list, mem query): an explicit or captured memory,
-or a passage of a markdown note (with the file and lines it comes from).
+or a passage of a markdown note (with the file and lines it comes from). The short id an item of
+the prompt's memories starts with (8 characters), or any start of an id that only one memory's
+id begins with (6 characters or more), works too.
 
 Options:
   --history     its earlier versions too (mem edit keeps each)

@@ -5,10 +5,11 @@ import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
 import { injectedIn, recordInjected } from "../store/injections.js";
+import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { queryTerms } from "../retrieve/fts-query.js";
-import { search, type Mode, type SearchContext } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { staleChunks } from "../anchor/annotate.js";
@@ -44,13 +45,23 @@ export interface Injection {
   ids: string[];
 }
 
+/** What a prompt's search found, before the floor, the item cap and the budget choose among it. */
+export interface PromptCandidates {
+  /** Ranked results not injected into this session yet. */
+  results: SearchResult[];
+  /** The prompt's content words (the floor's and the snippets' terms). */
+  terms: string[];
+  /** A result's "possibly outdated" flag, by chunk id. */
+  note: (id: string) => string | undefined;
+}
+
 /**
- * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
- * skip prompts that need none, search the hook's project, drop what this session already got,
- * apply the floor and budget, and redact. The caller records the injection once it is delivered
- * (`recordInjected`): a chunk whose answer came too late for the hook is still new to the session.
+ * The search behind a prompt's memories: the hook's project (and the global one), ranked by
+ * relevance and salience, less what this session already got. Undefined for a prompt that needs
+ * no memory. `memoriesForPrompt` chooses among these; benchmarks read them to see where evidence
+ * is lost.
  */
-export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
+export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<PromptCandidates | undefined> {
   if (skipReason(req.prompt)) return undefined;
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
@@ -64,8 +75,19 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
   const seen = injectedIn(ctx.db, cleanText(req.session));
   // Another user's profile is not put before this user's prompt as if it were theirs.
   const others = othersProfiles(ctx.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
-  const notes = (id: string) => flags.get(id)?.text;
-  return formatInjection(res.results.filter((r) => !seen.has(r.id) && !others.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text, notes);
+  return { results: res.results.filter((r) => !seen.has(r.id) && !others.has(r.id)), terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text };
+}
+
+/**
+ * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
+ * skip prompts that need none, search the hook's project, drop what this session already got,
+ * apply the floor and budget, and redact. The caller records the injection once it is delivered
+ * (`recordInjected`): a chunk whose answer came too late for the hook is still new to the session.
+ */
+export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
+  const found = await promptCandidates(ctx, req, mode);
+  if (!found) return undefined;
+  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
 }
 
 /**

@@ -95,9 +95,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     "get",
     {
       title: "Get a memory",
-      description: "One memory of mem by its id (from search or list), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too.",
+      description: "One memory of mem by its id (from search or list, or the short id an item of the prompt's recalled memory starts with), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too.",
       inputSchema: {
-        id: z.string().min(1).max(200).describe("The memory's id, e.g. mem:1a2b… or toolu_…"),
+        id: z.string().min(1).max(200).describe("The memory's id (mem:1a2b…, toolu_…), or the short id a recalled item starts with (1a2b3c4d), or any unambiguous start of either (6 characters or more)."),
         history: z.boolean().optional().describe("Include earlier versions (oldest first)."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -150,7 +150,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       title: "Forget",
       description: "Forget a memory by its id, or every memory of one session: gone from search, lists, the briefing and the prompt's memories at once (its text is purged from disk by the next purge). A markdown note is forgotten by editing its file. Only when the user asks to forget something.",
       inputSchema: {
-        id: z.string().min(1).max(200).optional().describe("The memory's id."),
+        id: z.string().min(1).max(200).optional().describe("The memory's id, or the short id a recalled item starts with."),
         session: z.string().min(1).max(200).optional().describe("Instead of id: forget every memory captured in this session of the project."),
         ...projectArgs,
       },

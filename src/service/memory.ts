@@ -11,6 +11,7 @@ import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
+import { memoryIdsWithPrefix } from "../store/memory-ids.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, markdownMemory, toMemory } from "./convert.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
@@ -34,6 +35,9 @@ const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")
 export const keyedId = (project: string, key: string) => `mem:${sha(project, key).slice(0, 24)}`;
 /** The id of a memory with no key and no id of its own given to an import: its content's. */
 export const contentId = (project: string, kind: string, text: string) => `mem:${sha(project, "import", kind, text).slice(0, 24)}`;
+
+/** The fewest leading characters of an id that `get` (so edit and forget) resolves: short ids have 8. */
+export const MIN_ID_PREFIX = 6;
 
 export function checkText(text: unknown, what = "text"): string {
   if (typeof text !== "string" || text.trim() === "") throw new MemoryError("bad_argument", `${what} must be a non-empty string`);
@@ -103,7 +107,21 @@ export class MemoryService {
     }
     const md = markdownMemory(this.ctx.db, id);
     if (md) return md;
+    const resolved = this.resolve(id);
+    if (resolved !== undefined) return this.get(resolved, opts);
     throw new MemoryError("not_found", `no memory ${id}`);
+  }
+
+  /**
+   * The memory a short or partial id stands for: the id a prompt's memory shows (the start of its
+   * chunk's id), a whole chunk id, or the start of a memory's own id, when only one memory
+   * matches. Undefined when none does; an error when several do.
+   */
+  private resolve(id: string): string | undefined {
+    if (id.length < MIN_ID_PREFIX) return undefined;
+    const found = memoryIdsWithPrefix(this.ctx.db, id, 6).filter((m) => m !== id);
+    if (found.length <= 1) return found[0];
+    throw new MemoryError("bad_argument", `id ${JSON.stringify(id.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} memories' ids (${found.slice(0, 5).join(", ")}); give more of it`);
   }
 
   /**
@@ -140,11 +158,11 @@ export class MemoryService {
     const text = p.text === undefined ? before.text : checkText(p.text);
     const kind = p.kind === undefined ? before.kind : checkKind(p.kind);
     const tags = p.tags === undefined ? before.tags : checkList(p.tags, "tags", MAX_TAGS, TAG);
-    const row = memoryById(this.ctx.db, id)!;
+    const row = memoryById(this.ctx.db, before.id)!;
     const metadata = { ...(JSON.parse(row.metadata) as Record<string, unknown>), tags };
-    patchMemory(this.ctx.db, id, clean({ kind, text, metadata }), this.now());
+    patchMemory(this.ctx.db, before.id, clean({ kind, text, metadata }), this.now());
     chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), cleanText(before.project), this.now());
-    return this.get(id, { history: true });
+    return this.get(before.id, { history: true });
   }
 
   /** Salience and the outdated flag, for memories that are events. */

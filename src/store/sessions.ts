@@ -2,6 +2,7 @@ import type { TaskListState } from "../capture/extract/tasks.js";
 import type { SessionSummary } from "../capture/summary.js";
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
 
 export interface SessionRow {
   session: string;
@@ -83,4 +84,10 @@ export class SessionStore {
   recent(project: string, limit: number): SessionRow[] {
     return this.db.prepare("SELECT * FROM sessions WHERE project = ? ORDER BY updated_at DESC LIMIT ?").all(project, limit) as SessionRow[];
   }
+}
+
+/** The day (UTC, YYYY-MM-DD) a session began, when the store knows it. */
+export function sessionDay(db: Db, session: string): string | undefined {
+  const at = prepared(db, "SELECT started_at FROM sessions WHERE session = ?").pluck().get(session) as number | null | undefined;
+  return typeof at === "number" && Number.isFinite(at) ? new Date(at).toISOString().slice(0, 10) : undefined;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DEFAULT_INJECT, formatInjection, passesFloor, termCoverage, type Candidate } from "../../src/inject/format.js";
+import { DEFAULT_INJECT, formatInjection, passesFloor, shortId, termCoverage, type Candidate } from "../../src/inject/format.js";
 import { skipReason } from "../../src/inject/prompt-filter.cjs";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
 
@@ -17,8 +17,9 @@ describe("which prompts get no memory", () => {
   });
 });
 
+const ID = "3f0c9a1b7d2e4c6f8a0b1c2d3e4f5a6b";
 const cand = (over: Partial<Candidate>): Candidate => ({
-  id: "c1",
+  id: ID,
   text: "We chose SQLite over Postgres because mem runs on a laptop.",
   path: "/p/memory/reference/storage.md",
   startLine: 6,
@@ -50,11 +51,42 @@ describe("the relevance floor", () => {
 
 describe("formatting an injection", () => {
   const terms = queryTerms("why did we choose SQLite over Postgres");
-  test("compact markdown with kind, relative source, line and date; ids of what was injected", () => {
+  test("compact markdown with a short id, kind, relative source, line and date; ids of what was injected", () => {
     const out = formatInjection([cand({})], terms, DEFAULT_INJECT, (s) => s)!;
-    assert.match(out.text, /^Possibly relevant project memory .*may be outdated/);
-    assert.match(out.text, /\n- \[decision · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: We chose SQLite over Postgres/);
-    assert.deepEqual(out.ids, ["c1"]);
+    assert.match(out.text, /^Possibly relevant memory recalled by mem .*may be outdated.*Each item starts with its id, for mem's get \(full text\) and forget tools\.\n<mem-recall>\n/);
+    assert.match(out.text, /\n- \[3f0c9a1b · decision · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: We chose SQLite over Postgres/);
+    assert.equal(shortId(ID), "3f0c9a1b");
+    assert.deepEqual(out.ids, [ID]);
+  });
+  const captured = (over: Partial<Candidate> = {}) =>
+    cand({ path: "session:4b7e2f90-1c3d-4e5f-8a9b-0c1d2e3f4a5b", kind: "command_run", headingPath: ["command_run"], text: "command_run: npm test -- --grep sqlite postgres\nfiles: test/db.test.ts", date: "2026-11-21T10:00:00.000Z", ...over });
+  test("a captured memory names its session by the day it began, and says its kind once", () => {
+    const out = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s, { sessionDay: (s) => (s.startsWith("4b7e2f90") ? "2026-11-20" : undefined) })!;
+    const item = out.text.split("\n").find((l) => l.startsWith("- ["))!;
+    assert.equal(item, "- [3f0c9a1b · command_run · session of 2026-11-20 · 2026-11-21] npm test -- --grep sqlite postgres files: test/db.test.ts");
+    assert.ok(!out.text.includes("4b7e2f90"), "no opaque session id");
+  });
+  test("a captured memory of the session's first day shows the day once; an unknown session start falls back to the memory's day", () => {
+    const same = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s, { sessionDay: () => "2026-11-21" })!;
+    assert.match(same.text, /\n- \[3f0c9a1b · command_run · session of 2026-11-21\] npm test/);
+    const unknown = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s)!;
+    assert.match(unknown.text, /\n- \[3f0c9a1b · command_run · session of 2026-11-21\] npm test/);
+  });
+  test("a memory put outside any session says so; its text does not repeat its kind", () => {
+    const out = formatInjection([captured({ path: "session:unknown", kind: "decision", headingPath: ["decision"], text: "decision: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
+    assert.match(out.text, /\n- \[3f0c9a1b · decision · no session · 2026-11-21\] We chose SQLite over Postgres\.\n/);
+  });
+  test("a markdown passage of the catch-all kind note shows no kind; an explicit note does", () => {
+    const out = formatInjection([cand({ kind: "note" }), captured({ id: "b".repeat(32), kind: "note", headingPath: ["note"], text: "note: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
+    assert.match(out.text, /\n- \[3f0c9a1b · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: /);
+    assert.match(out.text, /\n- \[bbbbbbbb · note · session of 2026-11-21\] We chose SQLite/);
+  });
+  test("no item repeats a prefix: not the kind as heading, not the kind before the text", () => {
+    const out = formatInjection([captured(), cand({ id: "a".repeat(32) })], terms, DEFAULT_INJECT, (s) => s)!;
+    for (const l of out.text.split("\n").filter((x) => x.startsWith("- ["))) {
+      const after = l.slice(l.indexOf("] ") + 2);
+      assert.doesNotMatch(after, /^(command_run|decision): /, l);
+    }
   });
   test("nothing passes the floor: nothing is injected", () => {
     assert.equal(formatInjection([cand({ text: "bread", headingPath: [] })], terms, DEFAULT_INJECT, (s) => s), undefined);

@@ -118,7 +118,7 @@ test("--prompt-transport mcp: the prompt's memories reach the model through the 
     const r = await u.claude(["why did we choose SQLite over Postgres for metadata?"], api.url);
     assert.equal(r.code, 0, r.stderr);
     const sent = JSON.stringify(api.requests[0]);
-    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem[^"]*We chose SQLite over Postgres for the metadata store/);
+    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant memory recalled by mem[^"]*We chose SQLite over Postgres for the metadata store/);
     const session = (JSON.parse(r.stdout) as { session_id: string }).session_id;
     const db = openDb(join(u.memHome, "mem.sqlite"), { readonly: true });
     const injected = db.prepare("SELECT count(*) FROM injections WHERE session = ?").pluck().get(session) as number;
@@ -142,7 +142,7 @@ test("--prompt-transport mcp with the server not connected: the prompt goes on w
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { result: string; is_error: boolean }).result, "answered anyway");
     assert.doesNotMatch(r.stderr, /not connected|hook/i);
-    assert.doesNotMatch(JSON.stringify(api.requests), /Possibly relevant project memory/);
+    assert.doesNotMatch(JSON.stringify(api.requests), /Possibly relevant memory recalled by mem/);
     const debug = readdirSync(join(u.home, ".claude", "debug")).map((f) => readFileSync(join(u.home, ".claude", "debug", f), "utf8")).join("\n");
     assert.match(debug, /mcp_tool hook skipped — MCP server 'mem' not connected/, "what Claude Code 2.1.330 logs (and shows as a one-line notice in an interactive session)");
   } finally {

@@ -122,7 +122,7 @@ test("a live Claude Code session: briefing and memories reach the model, tool ca
     const sent = JSON.stringify(api.requests[0]);
     assert.match(sent, /SessionStart hook additional context: Project memory from mem/, "the briefing reached the model");
     assert.match(sent, /Release 0\.3 is in progress/);
-    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem/, "the prompt's memories reached the model");
+    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant memory recalled by mem/, "the prompt's memories reached the model");
     assert.match(sent, /We chose SQLite over Postgres for the metadata store/);
     assert.ok(existsSync(join(proj, "notes", "plan.md")), "the scripted Write ran");
 
@@ -230,7 +230,7 @@ test(
       child.stdin.write("\r");
       await waitFor("the model's answer", () => screen().includes("Hellofromthefakemodel"), screen);
       const sent = JSON.stringify(api.requests);
-      assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem/, "the prompt's memories reached the model");
+      assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant memory recalled by mem/, "the prompt's memories reached the model");
       assert.match(sent, /SessionStart hook additional context: Project memory from mem/);
 
       const db = openDb(join(memHome, "mem.sqlite"), { readonly: true });
@@ -271,7 +271,7 @@ test("installed as a plugin instead (--plugin-dir, no settings entries): the bri
     assert.equal(existsSync(join(pluginHome, ".claude", "settings.json")), false, "nothing installed into settings");
     const sent = JSON.stringify(api.requests);
     assert.match(sent, /SessionStart hook additional context: Project memory from mem[^"]*Release 0\.3 is in progress/, "hooks/hooks.json's SessionStart ran from the plugin root");
-    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant project memory \(from mem[^"]*We chose SQLite over Postgres/);
+    assert.match(sent, /UserPromptSubmit hook additional context: Possibly relevant memory recalled by mem[^"]*We chose SQLite over Postgres/);
     const session = (JSON.parse(r.stdout) as { session_id: string }).session_id;
     const db = openDb(join(pluginMem, "mem.sqlite"), { readonly: true });
     const known = db.prepare("SELECT count(*) FROM sessions WHERE session = ?").pluck().get(session);

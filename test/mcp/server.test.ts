@@ -165,12 +165,31 @@ describe("mem mcp over stdio (SDK client)", () => {
     const r = await call("prompt_context", { prompt: "how is the CI cache key computed from the lockfile?", cwd: proj, session_id: "sess-1" });
     const out = JSON.parse(text(r)) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     assert.equal(out.hookSpecificOutput.hookEventName, "UserPromptSubmit");
-    assert.match(out.hookSpecificOutput.additionalContext, /^Possibly relevant project memory \(from mem[\s\S]*<mem-recall>\n- \[learned · session unknown[^\n]*The CI cache key includes the lockfile hash\.\n<\/mem-recall>$/);
+    // The item says each thing once: its short id, its kind, where it comes from (put outside any
+    // session), its day; then the text, without the kind repeated before it.
+    assert.match(out.hookSpecificOutput.additionalContext, /^Possibly relevant memory recalled by mem[\s\S]*<mem-recall>\n- \[[0-9a-f]{8} · learned · no session · \d{4}-\d{2}-\d{2}\] The CI cache key includes the lockfile hash\.\n<\/mem-recall>$/);
     assert.deepEqual([r.structuredContent!.via, r.structuredContent!.injected], ["in-process", true]);
     const again = await call("prompt_context", { prompt: "how is the CI cache key computed from the lockfile?", cwd: proj, session_id: "sess-1" });
     assert.equal(text(again), "", "already injected in this session");
     const ack = await call("prompt_context", { prompt: "ok thanks", cwd: proj, session_id: "sess-2" });
     assert.deepEqual([text(ack), ack.structuredContent!.via], ["", "skipped"]);
+  });
+
+  test("the short id an injected item starts with is what get and forget take", async () => {
+    const put = await call("remember", { text: "Release builds are signed with the hardware key in the safe.", kind: "decision" });
+    const id = put.structuredContent!.memory.id;
+    const r = await call("prompt_context", { prompt: "how are the release builds signed?", cwd: proj, session_id: "sess-short-id" });
+    const context = (JSON.parse(text(r)) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const short = /\n- \[([0-9a-f]{8}) · decision · [^\n]*Release builds are signed/.exec(context)?.[1];
+    assert.ok(short, context);
+    const got = await call("get", { id: short });
+    assert.equal(got.isError, undefined, text(got));
+    assert.equal(got.structuredContent!.memory.id, id);
+    assert.match(got.structuredContent!.memory.text, /hardware key in the safe/);
+    const gone = await call("forget", { id: short });
+    assert.equal(gone.isError, undefined, text(gone));
+    assert.match(text(gone), new RegExp(`^Forgot ${id}\\.`));
+    assert.match(text(await call("get", { id })), /not_found: memory .* was forgotten/);
   });
 });
 

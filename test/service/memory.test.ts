@@ -16,7 +16,9 @@ import { gatherBriefing } from "../../src/brief/gather.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { search } from "../../src/retrieve/search.js";
 import { forgetMemory, forgetSession, purge } from "../../src/service/forget.js";
-import { MemoryService } from "../../src/service/memory.js";
+import { importLines } from "../../src/service/import.js";
+import { MemoryService, MIN_ID_PREFIX } from "../../src/service/memory.js";
+import { eventChunkId } from "../../src/store/chunk-ids.js";
 import { MemoryError } from "../../src/service/types.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
 
@@ -112,6 +114,25 @@ describe("the memory service", () => {
     svc.put({ project, text: "A lesson from the session to forget.", kind: "learned", session: "s-gone" });
     assert.equal(forgetSession(app.db, project, "s-gone", Date.now()), 1);
     assert.equal(svc.list({ project, session: "s-gone" }).total, 0);
+  });
+
+  test("a short id (the start of a memory's or of its chunk's id) works in get, patch and forget; an ambiguous or too short one does not", async () => {
+    const m = svc.put({ project, text: "Feature flags live in the flags table, never in env vars.", kind: "decision" }).memory;
+    const chunk = eventChunkId(project, m.id);
+    const short = chunk.slice(0, 8); // what an injected item shows
+    assert.equal(svc.get(short).id, m.id);
+    assert.equal(svc.get(chunk).id, m.id, "the whole chunk id too");
+    assert.equal(svc.get(m.id.slice(0, MIN_ID_PREFIX + 4)).id, m.id, "the start of the memory's own id");
+    assert.equal(svc.patch(short, { tags: ["flags"] }).tags[0], "flags");
+    const note = (await bm25("WAL mode indexer"))[0]!;
+    assert.equal(svc.get(note.id.slice(0, 8)).source, "markdown");
+    assert.equal(code(() => svc.get(short.slice(0, MIN_ID_PREFIX - 1))), "not_found", "too short to stand for one memory");
+    importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, ['{"id": "toolu_twin_1", "kind": "learned", "text": "One twin."}', '{"id": "toolu_twin_2", "kind": "learned", "text": "Other twin."}'], { project });
+    assert.equal(code(() => svc.get("toolu_twin_")), "bad_argument");
+    assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids \(toolu_twin_1, toolu_twin_2\)/);
+    assert.equal(svc.get("toolu_twin_2").text, "Other twin.", "a whole id is never taken for a prefix");
+    assert.deepEqual(forgetMemory(app.db, svc, short, Date.now()), { id: m.id });
+    assert.equal(code(() => svc.get(m.id)), "not_found");
   });
 
   test("vectors follow: a put gets its vector at the next vector step (hash embedder)", async () => {
