@@ -87,6 +87,13 @@ export interface Config {
     /** Open tasks untouched this many days are compressed into one line. */
     staleTaskDays: number;
   };
+  /** The tiered memory files (src/tiers/): whose profile is briefed, and the hot files' size budgets. */
+  tiers: {
+    /** The current user's id for `users/<id>/profile.md` ("": MEM_USER, else the login name). */
+    user: string;
+    /** Bytes each hot file should stay under (`mem status` warns past it). */
+    budgets: { identity: number; state: number; references: number; profile: number };
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -117,6 +124,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
     memory: { convergeWindowMs: 10 * 60_000 },
     brief: { staleTaskDays: 30 },
+    tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
   };
 }
 
