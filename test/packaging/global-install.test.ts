@@ -20,9 +20,9 @@ import { REPO } from "../helpers/mem-cli.js";
 import { runChild, type ChildResult } from "../helpers/run-child.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-global-")));
-let memHome = "";
+const memHomes: string[] = [];
 after(async () => {
-  if (memHome) await ask(memHome, { op: "stop" }, 2_000);
+  for (const h of memHomes) await ask(h, { op: "stop" }, 2_000);
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -77,6 +77,57 @@ interface Handler {
   timeout: number;
 }
 
+/**
+ * A user elsewhere: a fresh HOME (data home and Claude Code settings in it), a git repository of
+ * notes, and `mem` found on PATH in `binDir`; nothing of this checkout's environment steers mem.
+ */
+class User {
+  readonly home: string;
+  readonly project: string;
+  readonly env: NodeJS.ProcessEnv = {};
+  readonly memHome: string;
+
+  constructor(name: string, binDir: string, extra: NodeJS.ProcessEnv) {
+    this.home = join(tmp, name, "home");
+    this.project = join(tmp, name, "work", "project");
+    mkdirSync(this.home, { recursive: true });
+    mkdirSync(this.project, { recursive: true });
+    git(this.project, "init", "-q");
+    cpSync(join(REPO, "examples", "memory"), join(this.project, "memory"), { recursive: true });
+    for (const [k, v] of Object.entries(npmEnv())) {
+      if (!k.startsWith("MEM_") && !k.startsWith("OLLAMA_") && k !== "XDG_DATA_HOME" && k !== "CLAUDE_CONFIG_DIR") this.env[k] = v;
+    }
+    Object.assign(this.env, { HOME: this.home, PATH: `${binDir}:${process.env.PATH ?? ""}`, MEM_ALLOW_REMOTE_MODELS: "0", ...extra });
+    this.memHome = dataHome(this.env);
+    memHomes.push(this.memHome);
+  }
+
+  /** `mem ARGS` from the project directory, which must succeed. */
+  async mem(args: string[], input = ""): Promise<ChildResult> {
+    const r = await runChild("mem", args, { cwd: this.project, env: this.env, input, timeout: 120_000, killSignal: "SIGKILL" });
+    assert.equal(r.code, 0, `mem ${args.join(" ")}\n${show(r)}`);
+    return r;
+  }
+
+  /** `mem install --scope user`, checked; the hooks it wrote, each of which must run `bin`. */
+  async install(bin: string): Promise<(event: string, payload: Record<string, unknown>) => Promise<string>> {
+    const install = JSON.parse((await this.mem(["install", "--scope", "user", "--json"])).stdout) as { status: string; file: string };
+    assert.equal(install.status, "installed");
+    assert.equal(install.file, join(this.home, ".claude", "settings.json"));
+    const settings = JSON.parse(readFileSync(install.file, "utf8")) as { hooks: Record<string, { hooks: Handler[] }[]> };
+    /** Runs the hook installed for `event` exactly as Claude Code would; its additionalContext. */
+    return async (event, payload) => {
+      const h = settings.hooks[event]?.[0]?.hooks[0];
+      assert.ok(h, `a ${event} hook`);
+      assert.ok(h.args.includes(bin), `${event} runs ${bin}: ${JSON.stringify(h)}`);
+      const input = JSON.stringify({ session_id: "s-user", cwd: this.project, transcript_path: join(this.home, "transcript.jsonl"), hook_event_name: event, ...payload });
+      const r = await runChild(h.command, h.args, { cwd: this.project, env: this.env, input, timeout: h.timeout * 1000, killSignal: "SIGKILL" });
+      assert.equal(r.code, 0, `${event}\n${show(r)}`);
+      return r.stdout.trim() === "" ? "" : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+  }
+}
+
 test("the packed tarball installs globally from the registry alone and works from any directory", { timeout: 30 * 60_000 }, async (t) => {
   const why = await skipReason();
   if (why) return t.skip(why);
@@ -103,64 +154,23 @@ test("the packed tarball installs globally from the registry alone and works fro
   assert.ok(existsSync(join(pkgDir, "node_modules", "onnxruntime-node")), "its native runtime is");
   const before = snapshot(pkgDir);
 
-  // A user elsewhere: a fresh HOME (data home and Claude Code settings in it), a git repository of notes.
-  const home = join(tmp, "home");
-  const project = join(tmp, "work", "project");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(project, { recursive: true });
-  git(project, "init", "-q");
-  cpSync(join(REPO, "examples", "memory"), join(project, "memory"), { recursive: true });
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(npmEnv())) if (!k.startsWith("MEM_") && !k.startsWith("OLLAMA_") && k !== "XDG_DATA_HOME" && k !== "CLAUDE_CONFIG_DIR") env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
-    MEM_EMBED_ORDER: "transformers",
-    MEM_TRANSFORMERS_MODEL: "test/tiny-bert",
-    MEM_ALLOW_REMOTE_MODELS: "0",
-  });
-  memHome = dataHome(env);
-  await buildTinyBertModel(join(memHome, "models"), { name: "test/tiny-bert" });
-  const mem = async (args: string[], input = "") => {
-    const r = await runChild("mem", args, { cwd: project, env, input, timeout: 120_000, killSignal: "SIGKILL" });
-    assert.equal(r.code, 0, `mem ${args.join(" ")}\n${show(r)}`);
-    return r;
-  };
+  const user = new User("global", join(prefix, "bin"), { MEM_EMBED_ORDER: "transformers", MEM_TRANSFORMERS_MODEL: "test/tiny-bert" });
+  await buildTinyBertModel(join(user.memHome, "models"), { name: "test/tiny-bert" });
 
-  const indexed = await mem(["index", "memory"]);
+  const indexed = await user.mem(["index", "memory"]);
   assert.match(indexed.stdout, /7 file\(s\): 7 indexed/);
   assert.match(indexed.stdout, /embedded with transformers \(test\/tiny-bert, 32 dims\)/);
 
-  const query = JSON.parse((await mem(["query", "why did we choose SQLite", "--json"])).stdout) as {
-    legs: string[];
-    results: { path: string; headingPath: string[] }[];
-  };
+  const query = JSON.parse((await user.mem(["query", "why did we choose SQLite", "--json"])).stdout) as { legs: string[]; results: { path: string }[] };
   assert.deepEqual(query.legs, ["bm25", "vector"]);
   assert.ok(
-    query.results.slice(0, 3).some((r) => r.path === join(project, "memory", "reference", "storage.md")),
+    query.results.slice(0, 3).some((r) => r.path === join(user.project, "memory", "reference", "storage.md")),
     JSON.stringify(query.results.map((r) => r.path)),
   );
 
-  const install = JSON.parse((await mem(["install", "--scope", "user", "--json"])).stdout) as { status: string; file: string };
-  assert.equal(install.status, "installed");
-  assert.equal(install.file, join(home, ".claude", "settings.json"));
-  const settings = JSON.parse(readFileSync(install.file, "utf8")) as { hooks: Record<string, { hooks: Handler[] }[]> };
-  const handler = (event: string): Handler => {
-    const h = settings.hooks[event]?.[0]?.hooks[0];
-    assert.ok(h, `a ${event} hook`);
-    assert.ok(h.args.includes(join(pkgDir, "bin", "mem.cjs")), `${event} runs the installed package: ${JSON.stringify(h)}`);
-    return h;
-  };
-  const runHook = async (event: string, payload: Record<string, unknown>) => {
-    const h = handler(event);
-    const input = JSON.stringify({ session_id: "s-global", cwd: project, transcript_path: join(tmp, "transcript.jsonl"), hook_event_name: event, ...payload });
-    const r = await runChild(h.command, h.args, { cwd: project, env, input, timeout: h.timeout * 1000, killSignal: "SIGKILL" });
-    assert.equal(r.code, 0, `${event}\n${show(r)}`);
-    return r.stdout.trim() === "" ? "" : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-  };
-
+  const runHook = await user.install(join(pkgDir, "bin", "mem.cjs"));
   const decision = "We keep the hooks on SQLite WAL mode so they write while the indexer reads";
-  await mem(["remember", decision, "--kind", "decision"]);
+  await user.mem(["remember", decision, "--kind", "decision"]);
   assert.match(await runHook("SessionStart", { source: "startup" }), /SQLite WAL mode so they write while the indexer reads/);
   const prompt = { prompt: "why do the hooks use SQLite WAL mode while the indexer reads?" };
   assert.match(await runHook("UserPromptSubmit", prompt), /SQLite WAL mode/);
@@ -169,14 +179,36 @@ test("the packed tarball installs globally from the registry alone and works fro
   let status: { running: boolean; provider?: string } = { running: false };
   for (let i = 0; i < 100 && !status.running; i++) {
     await new Promise((r) => setTimeout(r, 200));
-    const r = await runChild("mem", ["serve", "--status", "--json"], { cwd: project, env, timeout: 30_000 });
+    const r = await runChild("mem", ["serve", "--status", "--json"], { cwd: user.project, env: user.env, timeout: 30_000 });
     status = JSON.parse(r.stdout) as typeof status;
   }
   assert.equal(status.running, true, "a daemon runs");
   assert.match(status.provider ?? "", /transformers/);
-  assert.match(await runHook("UserPromptSubmit", { ...prompt, session_id: "s-global-2" }), /SQLite WAL mode/);
-  await mem(["serve", "--stop"]);
+  assert.match(await runHook("UserPromptSubmit", { ...prompt, session_id: "s-user-2" }), /SQLite WAL mode/);
+  await user.mem(["serve", "--stop"]);
 
   assert.deepEqual(snapshot(pkgDir), before, "nothing was written inside the installed package");
-  assert.ok(existsSync(join(memHome, "mem.sqlite")), "the store is in the data home");
+  assert.ok(existsSync(join(user.memHome, "mem.sqlite")), "the store is in the data home");
+});
+
+test("`npm link` from the checkout gives a `mem` that runs the checkout from any directory", { timeout: 5 * 60_000 }, async (t) => {
+  if (process.platform === "win32") return t.skip("the linked bin is a .cmd shim on Windows; this test drives the POSIX layout");
+  if (!hasCommand("npm")) return t.skip("npm is not on PATH");
+  // The global prefix through the environment (`--prefix` would also move the package being linked);
+  // --ignore-scripts: `prepare` would rebuild dist/ under the running tests. No registry needed.
+  const prefix = join(tmp, "link-prefix");
+  const linked = await runChild("npm", ["link", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: REPO, env: { ...npmEnv(), npm_config_prefix: prefix }, timeout: 180_000, killSignal: "SIGKILL" });
+  assert.equal(linked.code, 0, show(linked));
+  assert.equal(realpathSync(join(prefix, "lib", "node_modules", "mem-local")), realpathSync(REPO));
+
+  const user = new User("link", join(prefix, "bin"), { MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1" });
+  assert.match((await user.mem(["index", "memory"])).stdout, /7 file\(s\): 7 indexed/);
+  const query = JSON.parse((await user.mem(["query", "why did we choose SQLite", "--json"])).stdout) as { results: { path: string }[] };
+  assert.ok(
+    query.results.slice(0, 3).some((r) => r.path === join(user.project, "memory", "reference", "storage.md")),
+    JSON.stringify(query.results.map((r) => r.path)),
+  );
+  const runHook = await user.install(join(realpathSync(REPO), "bin", "mem.cjs"));
+  await user.mem(["remember", "The linked mem keeps its store in the data home", "--kind", "learned"]);
+  assert.match(await runHook("SessionStart", { source: "startup" }), /linked mem keeps its store in the data home/);
 });
