@@ -6,7 +6,7 @@
 // only, which mem never embeds; the bundle gets a stub in its place (scripts/vendor/sharp-stub.mjs).
 // onnxruntime-web (its browser backend, 66 MB) is stubbed the same way: in Node transformers.js runs
 // on onnxruntime-node, which stays outside the bundle (native binaries) as an optional dependency.
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,4 +34,16 @@ await build({
   legalComments: "inline",
   logLevel: "warning",
 });
+// The licences of what the bundle holds: transformers.js (Apache-2.0) and its template engine (MIT).
 copyFileSync(join(pkgDir, "LICENSE"), "dist/vendor/transformers.LICENSE");
+copyFileSync(join(packageDir("@huggingface/jinja", pkgDir), "LICENSE"), "dist/vendor/huggingface-jinja.LICENSE");
+
+/** The directory of package `name` as `from` resolves it (its exports may hide its package.json). */
+function packageDir(name, from) {
+  let dir = dirname(createRequire(join(from, "package.json")).resolve(name));
+  while (!existsSync(join(dir, "package.json")) || JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name !== name) {
+    if (dirname(dir) === dir) throw new Error(`bundle-transformers: cannot find the package directory of ${name}`);
+    dir = dirname(dir);
+  }
+  return dir;
+}
