@@ -34,15 +34,15 @@ export interface AppConfig {
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): AppConfig {
   const paths = homePaths(dataHome(env));
   try {
-    const { config, warnings } = loadConfig(paths.config, env);
+    const { config, warnings } = loadConfig(paths.config, env, paths.models);
     return { paths, config, configWarnings: warnings };
   } catch (err) {
     if (!(err instanceof ConfigError) || !opts.tolerateConfigErrors) throw err;
     let fallback: Config;
     try {
-      fallback = loadConfig(`${paths.config}.absent`, env).config; // defaults + environment
+      fallback = loadConfig(`${paths.config}.absent`, env, paths.models).config; // defaults + environment
     } catch {
-      fallback = defaultConfig();
+      fallback = defaultConfig(paths.models);
     }
     return { paths, config: fallback, configWarnings: [], configError: err.message };
   }

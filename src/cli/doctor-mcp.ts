@@ -28,9 +28,9 @@ export async function mcpChecks(where: Where, opts: { promptHook?: boolean; budg
     }
     const e = r.entry as { command: string; args?: string[] };
     const missing = [e.command, ...(e.args ?? [])].filter((w) => /^(\/|[A-Za-z]:[\\/])/.test(w) && !existsSync(w));
-    if (missing.length > 0) checks.push({ name, status: "error", detail: `${r.file}: the server runs ${missing.join(", ")}, which is not there (a moved or deleted checkout, another node?)`, fix: `\`mem install --scope ${r.scope}\` from the checkout to use` });
-    else if (!sameJson(r.entry, mcpServerEntry(want))) checks.push({ name, status: "warn", detail: `${r.file}: registered with another node or checkout than this one`, fix: `\`mem install --scope ${r.scope}\`` });
-    else checks.push({ name, status: "ok", detail: `${r.file}: mcpServers.mem runs this checkout` });
+    if (missing.length > 0) checks.push({ name, status: "error", detail: `${r.file}: the server runs ${missing.join(", ")}, which is not there (a moved or removed mem, another node?)`, fix: `\`mem install --scope ${r.scope}\` with the mem to use (a checkout or an npm install)` });
+    else if (!sameJson(r.entry, mcpServerEntry(want))) checks.push({ name, status: "warn", detail: `${r.file}: registered with another node or copy of mem than this one`, fix: `\`mem install --scope ${r.scope}\`` });
+    else checks.push({ name, status: "ok", detail: `${r.file}: mcpServers.mem runs this mem` });
   }
   const ours = regs.filter((r) => r.ours);
   if (ours.length === 0) {
@@ -63,13 +63,13 @@ async function answers(run: { command: string; args: string[] }, where: Where, b
     const ms = Math.round(performance.now() - t0);
     const names = tools.tools.map((t) => t.name);
     const absent = MCP_TOOLS.filter((t) => !names.includes(t));
-    if (absent.length > 0) return { name, status: "error", detail: `\`${run.args.join(" ")}\` answered in ${ms} ms without the tools ${absent.join(", ")}`, fix: "`npm run build` in the mem checkout" };
+    if (absent.length > 0) return { name, status: "error", detail: `\`${run.args.join(" ")}\` answered in ${ms} ms without the tools ${absent.join(", ")}`, fix: "`npm run build` in mem's checkout, or install mem again" };
     return { name, status: "ok", detail: `\`mem mcp\` answered initialize and tools/list in ${ms} ms (${names.length} tools)` };
   } catch (err) {
     const lines = stderr.trim().split("\n").filter(Boolean);
     const why = lines.find((l) => /error/i.test(l)) ?? lines.pop();
     const late = /^no answer within/.test((err as Error).message);
-    return { name, status: late ? "warn" : "error", detail: `\`${run.command} ${run.args.join(" ")}\`: ${(err as Error).message}${why ? ` (${why.slice(0, 300)})` : ""}`, fix: "run `mem mcp` by hand to see why; `npm run build` in the mem checkout" };
+    return { name, status: late ? "warn" : "error", detail: `\`${run.command} ${run.args.join(" ")}\`: ${(err as Error).message}${why ? ` (${why.slice(0, 300)})` : ""}`, fix: "run `mem mcp` by hand to see why; `npm run build` in mem's checkout, or install mem again" };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);

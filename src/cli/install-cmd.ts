@@ -9,11 +9,11 @@ PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings fi
 MCP server (\`mem mcp\`: tools to search, remember, get, list, forget and the project's tasks)
 in the same scope: user ~/.claude.json "mcpServers", local ~/.claude.json "projects"
 → <project root> → "mcpServers", project <project root>/.mcp.json.
-Each hook runs \`<node> <this checkout>/bin/mem.cjs hook <event>\` with absolute paths (through
+Each hook runs \`<node> <mem's directory>/bin/mem.cjs hook <event>\` with absolute paths (through
 \`/bin/sh bin/mem-hook.sh\` where NODE_EXTRA_CA_CERTS is set, which Node would load at every start).
 Other hooks, servers and settings are kept; each old file is backed up to <file>.bak-<time>
 and the new one written atomically. Running it again changes nothing; running it
-from a moved checkout rewrites the paths in place. Refuses (exit 1, files untouched)
+from a moved or reinstalled mem rewrites the paths in place. Refuses (exit 1, files untouched)
 when a file is not valid JSON or its "hooks" is not an object.
 
 Options:

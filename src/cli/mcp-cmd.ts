@@ -5,7 +5,7 @@ const usage = `Usage: mem mcp [-q]
 
 Serves mem's memory to an MCP client (Claude Code) over stdio: JSON-RPC on stdin and stdout,
 log lines on stderr. Claude Code starts it itself once it is registered (\`mem install\` does
-that; or \`claude mcp add --scope user mem -- node <this checkout>/bin/mem.cjs mcp\`).
+that; or \`claude mcp add --scope user mem -- node <mem's directory>/bin/mem.cjs mcp\`).
 The store is opened once and kept open; the server exits when its stdin ends or on SIGTERM.
 
 Tools (Claude Code names them mcp__mem__<tool>):

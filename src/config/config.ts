@@ -2,11 +2,11 @@ import { dirname, join, resolve } from "node:path";
 import type { SalienceConfig } from "../memory/salience.js";
 import { fileURLToPath } from "node:url";
 import { readRegular } from "../util/read-regular.cjs";
+import { dataHome, homePaths } from "./paths.cjs";
 import { inRange, rangeError, RANGES } from "./ranges.cjs";
 
-/** Where transformers.js model files live by default: `models/` at the package root. */
+/** The package's root directory (a checkout, or where npm installed it: maybe read-only). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const DEFAULT_MODELS_DIR = join(PACKAGE_ROOT, "models");
 
 export type ProviderName = "ollama" | "transformers";
 
@@ -107,14 +107,18 @@ export interface Config {
 
 export const GLOBAL_PROJECT = "global";
 
-export function defaultConfig(): Config {
+/**
+ * The defaults. Model files live in the data home's `models/` (`modelsDir`), never in the package:
+ * a global install may be read-only and is replaced on every update.
+ */
+export function defaultConfig(modelsDir: string = homePaths(dataHome()).models): Config {
   return {
     embedding: {
       order: ["ollama", "transformers"],
       batchSize: 32,
       concurrency: 2,
       ollama: { host: "http://127.0.0.1:11434", model: "nomic-embed-text", timeoutMs: 30_000, healthTimeoutMs: 1_500 },
-      transformers: { model: "Xenova/all-MiniLM-L6-v2", cacheDir: DEFAULT_MODELS_DIR, allowRemote: true, loadTimeoutMs: 60_000 },
+      transformers: { model: "Xenova/all-MiniLM-L6-v2", cacheDir: modelsDir, allowRemote: true, loadTimeoutMs: 60_000 },
     },
     index: {
       ignore: ["node_modules/", ".git/", "dist/", "build/", ".venv/", "target/"],
@@ -202,12 +206,13 @@ export interface LoadedConfig {
 }
 
 /**
- * Loads `config.json` from the data home (absent is fine), then applies environment overrides:
+ * Loads `config.json` from the data home (absent is fine; the model cache defaults to `models/`
+ * beside it), then applies environment overrides:
  * MEM_EMBED_ORDER ("ollama,transformers" | "none"), MEM_OLLAMA_HOST (or OLLAMA_HOST),
  * MEM_OLLAMA_MODEL, MEM_TRANSFORMERS_MODEL, MEM_MODELS_DIR, MEM_ALLOW_REMOTE_MODELS=0.
  */
-export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const config = defaultConfig();
+export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.env, modelsDir = join(dirname(configPath), "models")): LoadedConfig {
+  const config = defaultConfig(modelsDir);
   const warnings: string[] = [];
   let text: string | undefined;
   const read = readRegular(configPath, MAX_CONFIG_BYTES); // a FIFO or a device is refused, never waited on

@@ -19,6 +19,8 @@ export interface HomePaths {
   sqlite: string;
   lance: string;
   config: string;
+  /** The transformers.js model cache (`<org>/<name>/` folders), unless MEM_MODELS_DIR or the config says otherwise. */
+  models: string;
 }
 
 export function homePaths(home: string): HomePaths {
@@ -27,5 +29,6 @@ export function homePaths(home: string): HomePaths {
     sqlite: join(home, "mem.sqlite"),
     lance: join(home, "vectors"),
     config: join(home, "config.json"),
+    models: join(home, "models"),
   };
 }

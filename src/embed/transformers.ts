@@ -3,6 +3,7 @@ import { readRegular } from "../util/read-regular.cjs";
 import { join } from "node:path";
 import type { TransformersConfig } from "../config/config.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
+import { loadTransformers } from "./transformers-lib.js";
 
 /** The slice of a transformers.js feature-extraction pipeline this provider uses. */
 type Extractor = ((texts: string[], opts: { pooling: "mean"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
@@ -44,7 +45,7 @@ export class TransformersProvider implements EmbeddingProvider {
    */
   private load(): Promise<Extractor> {
     this.loading ??= (async () => {
-      const { pipeline, env } = await import("@xenova/transformers");
+      const { pipeline, env } = await loadTransformers();
       env.localModelPath = this.cfg.cacheDir;
       env.cacheDir = this.cfg.cacheDir;
       env.allowLocalModels = true;

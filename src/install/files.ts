@@ -275,7 +275,7 @@ function warnings(action: Action, opts: ApplyOptions, file: string, after: JsonO
   }
   if (action === "install" && after.disableAllHooks === true) out.push(`${file} sets "disableAllHooks": true, so no hook in it runs`);
   if (action === "install" && opts.scope === "project" && target) {
-    out.push("project settings are usually committed: these hooks hold this machine's absolute paths (node, this mem checkout); teammates without them would see hook errors. Consider --scope local, or the plugin");
+    out.push("project settings are usually committed: these hooks hold this machine's absolute paths (node, this mem's directory); teammates without them would see hook errors. Consider --scope local, or the plugin");
   }
   if (action === "install" && opts.scope === "local") {
     const root = projectRoot(opts.where.cwd);

@@ -78,7 +78,7 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
     report.warnings.push(`${file} registers another MCP server named "${MCP_SERVER_KEY}" (${JSON.stringify(theirs).slice(0, 200)}); mem left it as it is (remove it, or rename it, then run this again)`);
   }
   if (opts.action === "install" && opts.scope === "project" && r.changed) {
-    report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem checkout); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
+    report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }
   if (!r.changed || opts.dryRun) return report;
   if (removeFile) {

@@ -48,7 +48,7 @@ test("doctor on MCP: registered by this checkout is ok; a mem that is gone is an
   const checks = await mcpChecks(w, { budgetMs: ROOMY });
   assert.deepEqual(checks.map((c) => [c.name, c.status]), [["mcp (project)", "error"], ["mcp (user)", "ok"], ["mcp server", "error"]], JSON.stringify(checks));
   assert.match(checks[0]!.detail, /gone[\\/]bin[\\/]mem\.cjs, which is not there/);
-  assert.equal(checks[0]!.fix, "`mem install --scope project` from the checkout to use");
+  assert.equal(checks[0]!.fix, "`mem install --scope project` with the mem to use (a checkout or an npm install)");
   assert.match(checks[2]!.detail, /gone[\\/]bin[\\/]mem\.cjs mcp`: .*Cannot find module/);
 });
 
@@ -59,7 +59,7 @@ test("doctor on MCP: registered from another checkout (or node) is a warning to 
   applyMcp({ action: "install", scope: "local", where: w, target: { ...target(w), bin: join(tmp, "copy", "bin", "mem.cjs") } });
   const [local] = await mcpChecks(w, { budgetMs: 1_500 });
   assert.deepEqual([local!.name, local!.status, local!.fix], ["mcp (local)", "warn", "`mem install --scope local`"]);
-  assert.match(local!.detail, /another node or checkout/);
+  assert.match(local!.detail, /another node or copy of mem/);
 });
 
 test("doctor on MCP: a server that does not answer in time is a warning naming why", async () => {

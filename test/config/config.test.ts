@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ConfigError, DEFAULT_MODELS_DIR, PACKAGE_ROOT, defaultConfig, loadConfig } from "../../src/config/config.js";
+import { ConfigError, PACKAGE_ROOT, defaultConfig, loadConfig } from "../../src/config/config.js";
 import { dataHome, homePaths } from "../../src/config/paths.cjs";
 
 let dir = "";
@@ -43,7 +43,7 @@ function configError(fn: () => unknown): string {
 describe("loadConfig: config.json", () => {
   test("without a config file and environment, the defaults apply with no warnings", () => {
     const { config, warnings } = loadConfig(missing(), {});
-    assert.deepEqual(config, defaultConfig());
+    assert.deepEqual(config, defaultConfig(join(dir, "does-not-exist", "models")));
     assert.deepEqual(warnings, []);
     assert.deepEqual(config.embedding.order, ["ollama", "transformers"]);
     assert.equal(config.embedding.ollama.host, "http://127.0.0.1:11434");
@@ -52,8 +52,16 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.index.minChunkTokens, 64);
     assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 });
     assert.equal(config.query.rrfK, 60);
-    assert.equal(config.embedding.transformers.cacheDir, join(PACKAGE_ROOT, "models"));
-    assert.equal(DEFAULT_MODELS_DIR, join(PACKAGE_ROOT, "models"));
+  });
+
+  test("the transformers model cache is in the data home, never in the package", () => {
+    const home = join(dir, "home-of-models");
+    const paths = homePaths(home);
+    assert.equal(loadConfig(paths.config, {}, paths.models).config.embedding.transformers.cacheDir, join(home, "models"));
+    assert.equal(loadConfig(paths.config, {}).config.embedding.transformers.cacheDir, join(home, "models"), "beside config.json by default");
+    assert.equal(defaultConfig().embedding.transformers.cacheDir, join(dataHome(), "models"), "defaultConfig() follows this process's data home");
+    assert.ok(!defaultConfig().embedding.transformers.cacheDir.startsWith(`${PACKAGE_ROOT}/`));
+    assert.equal(loadConfig(paths.config, { MEM_MODELS_DIR: "/opt/mem-models" }, paths.models).config.embedding.transformers.cacheDir, "/opt/mem-models");
   });
 
   test("defaultConfig returns a fresh object each time", () => {
@@ -74,7 +82,7 @@ describe("loadConfig: config.json", () => {
     );
     const { config, warnings } = loadConfig(path, {});
     assert.deepEqual(warnings, []);
-    const expected = defaultConfig();
+    const expected = defaultConfig(join(dirname(path), "models"));
     expected.embedding.order = ["transformers"];
     expected.embedding.ollama.model = "mxbai-embed-large";
     expected.index.ignore = ["vendor/"]; // lists replace, not append
@@ -104,7 +112,7 @@ describe("loadConfig: config.json", () => {
       'config: unknown key "query.hasOwnProperty" ignored',
       'config: unknown key "__proto__" ignored',
     ]);
-    assert.deepEqual(config, defaultConfig());
+    assert.deepEqual(config, defaultConfig(join(dirname(path), "models")));
     assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);
     assert.doesNotThrow(() => loadConfig(configFile('{"__proto__": {"__proto__": {}}}'), {}));
   });
@@ -216,7 +224,7 @@ describe("loadConfig: environment overrides", () => {
 
   test("empty host and model variables are ignored", () => {
     const { config } = loadConfig(missing(), { MEM_OLLAMA_HOST: "", MEM_OLLAMA_MODEL: "", MEM_TRANSFORMERS_MODEL: "", MEM_MODELS_DIR: "" });
-    assert.deepEqual(config, defaultConfig());
+    assert.deepEqual(config, defaultConfig(join(dir, "does-not-exist", "models")));
   });
 });
 
@@ -258,6 +266,7 @@ describe("dataHome", () => {
       sqlite: "/srv/mem/mem.sqlite",
       lance: "/srv/mem/vectors",
       config: "/srv/mem/config.json",
+      models: "/srv/mem/models",
     });
   });
 });

@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { buildTinyBertModel } from "../../scripts/build-test-model.js";
 import type { TransformersConfig } from "../../src/config/config.js";
 import { TransformersProvider } from "../../src/embed/transformers.js";
+import { loadTransformers } from "../../src/embed/transformers-lib.js";
 
 const HIDDEN = 32;
 const temps: string[] = [];
@@ -93,7 +94,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
 
   test("the tokenizer is the real bert-base-uncased WordPiece vocab", async () => {
     provider();
-    const { AutoTokenizer, env } = await import("@xenova/transformers");
+    const { AutoTokenizer, env } = await loadTransformers();
     env.localModelPath = modelsDir;
     env.allowRemoteModels = false;
     const tok = await AutoTokenizer.from_pretrained(modelId);
@@ -203,7 +204,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const sockets: Socket[] = [];
     const server = createServer((s) => void sockets.push(s));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { env } = await import("@xenova/transformers");
+    const { env } = await loadTransformers();
     const savedHost = env.remoteHost;
     env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     try {
