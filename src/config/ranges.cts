@@ -54,6 +54,8 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
   "memory.convergeWindowMs": int(0, 7 * 24 * 3_600_000),
   "brief.staleTaskDays": int(1, 36_500),
+  "maintenance.coldAfterDays": int(1, 36_500),
+  "maintenance.archiveAfterDays": int(1, 36_500),
 };
 
 export function inRange(v: number, r: Range): boolean {

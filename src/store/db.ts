@@ -269,6 +269,20 @@ const MIGRATIONS: string[] = [
     UPDATE chunk_counts SET n = n - 1 WHERE project = old.project;
   END;
   `,
+  `
+  -- Maintenance jobs (the weekly mem reindex): when each ran, how it ended, what it found wrong
+  -- (a missing root, a skipped vector step) and its summary. The briefing reads the last one.
+  CREATE TABLE maintenance_runs (
+    id          INTEGER PRIMARY KEY,
+    job         TEXT NOT NULL,             -- 'reindex'
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER,
+    status      TEXT NOT NULL,             -- 'running' | 'ok' | 'failed'
+    problems    TEXT NOT NULL DEFAULT '[]',
+    summary     TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX maintenance_runs_job ON maintenance_runs(job, id);
+  `,
 ];
 
 export function migrate(db: Db): void {
