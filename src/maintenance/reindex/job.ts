@@ -98,10 +98,13 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     }
   };
 
-  await step("redacting again what older rules stored", () => {
-    const s = scrubStore(ctx.db);
+  try {
+    const s = scrubStore(ctx.db); // what an older mem stored under older redaction rules, once
     if (s) r.rescrubbed = scrubRewritten(s);
-  });
+  } catch (err) {
+    failed.errors++;
+    problems.push(`redacting again what older rules stored failed: ${(err as Error).message}`);
+  }
   if (ctx.forgetMissing) {
     await step("dropping roots that are gone", () => {
       for (const [project, g] of registeredRoots(ctx.db)) {
