@@ -1,7 +1,7 @@
 import { openApp } from "../app.js";
 import { dataHome } from "../config/paths.cjs";
 import { stopDaemon } from "../daemon/stop.js";
-import { runReindex } from "../maintenance/reindex/job.js";
+import { recordFailedStart, runReindex } from "../maintenance/reindex/job.js";
 import { renderReport } from "../maintenance/reindex/report.js";
 import { field } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -44,8 +44,19 @@ export const reindexCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const quiet = values.quiet === true;
     const say = (s: string) => (quiet || values.json ? undefined : process.stderr.write(`${s}\n`));
-    if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open; the next prompt starts it again)");
+    let daemon: string | undefined;
+    try {
+      if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open; the next prompt starts it again)");
+    } catch (err) {
+      daemon = `the daemon could not be stopped: ${(err as Error).message}`;
+    }
     const app = openApp();
+    if (daemon !== undefined) {
+      // A scheduled run has no terminal: the store, the log and the next briefing say why it did not run.
+      recordFailedStart(app.db, app.paths.home, daemon, Date.now());
+      await app.close();
+      throw new Error(daemon);
+    }
     const bar = progressBar(process.stderr, process.stderr.isTTY === true && !quiet && !values.json);
     try {
       for (const w of app.configWarnings) say(`warning: ${w}`);

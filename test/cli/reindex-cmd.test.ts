@@ -5,13 +5,15 @@
  * stored value (a directory named to look like an instruction stays data), until a run succeeds.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { spawnHook } from "../hooks/helpers.js";
+import { procStart } from "../../src/daemon/lock.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-reindex-cli-")));
 let fake: FakeOllama | undefined;
@@ -80,5 +82,27 @@ describe("mem reindex, spawned", () => {
     assert.equal(off.code, 0, show(off));
     assert.ok(!(await briefing()).includes("mem reindex"));
     assert.equal((await mem(["reindex", "extra"])).code, 2);
+  });
+
+  test("a daemon that holds the store and will not stop: the run fails, and says so in the log and the next briefing", async () => {
+    const home = join(tmp, "home-stuck");
+    const proj = join(tmp, "proj-stuck");
+    mkdirSync(join(proj, ".git"), { recursive: true });
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    // A live process that looks like `mem serve` holds the daemon lock but answers nothing.
+    const stuck = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "/opt/mem", "serve"], { stdio: "ignore" });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      writeFileSync(join(home, "daemon.lock"), JSON.stringify({ pid: stuck.pid, start: procStart(stuck.pid!) }), { mode: 0o600 });
+      const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp };
+      const r = await runMem(["reindex", "-q"], { env, cwd: proj });
+      assert.equal(r.code, 1, show(r));
+      assert.match(r.stderr, /mem reindex: the daemon could not be stopped: a daemon \(pid \d+\) holds the store and does not answer/);
+      assert.match(readFileSync(join(home, "maintenance.log"), "utf8"), /reindex FAILED: the daemon could not be stopped/);
+      const b = await spawnHook("session-start", JSON.stringify({ session_id: "s-2", cwd: proj, hook_event_name: "SessionStart", source: "startup" }), { MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none" });
+      assert.match(b.stdout, /the last `mem reindex` \(within the hour\) failed: the daemon could not be stopped/);
+    } finally {
+      stuck.kill();
+    }
   });
 });

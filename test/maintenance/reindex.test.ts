@@ -57,6 +57,8 @@ function reindex(app: App, providers: EmbeddingProvider[], extra: { forgetMissin
   return runReindex({ db: app.db, config: app.config, paths: app.paths, providers: async () => providers, vectors: app.vectors, now: extra.now ?? Date.now, ...(extra.forgetMissing ? { forgetMissing: true } : {}) });
 }
 
+const tierOf0 = (app: App, path: string) => app.db.prepare("SELECT DISTINCT tier FROM chunks WHERE path = ?").pluck().all(path) as string[];
+
 /** Everything a run could change: chunks and their tiers, events, vector bookkeeping, uses, LanceDB rows and versions, the files under the roots. */
 async function snapshot(app: App, table: string, root: string) {
   const q = (sql: string) => JSON.stringify(app.db.prepare(sql).all());
@@ -91,6 +93,9 @@ describe("the weekly reindex job", () => {
     write(join(mem, "reference", "stale.md"), "# Stale reference\n\nThe wombat gateway was configured once and never looked at again.\n", longAgo);
     write(join(mem, "reference", "fresh.md"), "# Fresh reference\n\nThe pelican gateway is being tuned this week.\n");
     write(join(mem, "archive", "old.md"), "# Archived\n\nThe retired narwhal service.\n", longAgo);
+    write(join(mem, "sessions", "current.md"), "# Yesterday\n\nTuned the pelican gateway.\n", Date.now() - DAY);
+    const oldLog = new Date(longAgo).toISOString().slice(0, 10);
+    write(join(mem, "sessions", `${oldLog}.md`), "# An old session\n\nThe gecko incident.\n", longAgo);
     const ctx = { db: app.db, config: app.config, providers: [embedder], vectors: app.vectors };
     await indexPaths(ctx, { roots: [mem], project, full: false });
 
@@ -133,6 +138,14 @@ describe("the weekly reindex job", () => {
     assert.ok(r.size.before.vectors > 0 && r.size.after.vectors > 0 && r.size.after.vectors < r.size.before.vectors, `vectors shrink: ${JSON.stringify(r.size)}`);
     assert.ok(r.size.before.sqlite > 0 && r.size.after.total === r.size.after.sqlite + r.size.after.vectors);
     assert.equal(r.compaction.sqlite?.vacuumed !== undefined, true);
+
+    // Session logs: yesterday's current.md dated, the old log archived (and indexed there, cold).
+    assert.equal(r.rotate.rotated.length, 1);
+    assert.match(r.rotate.rotated[0]!.to, /sessions\/\d{4}-\d{2}-\d{2}\.md$/);
+    assert.deepEqual(r.rotate.archived, [{ from: join(mem, "sessions", `${oldLog}.md`), to: join(mem, "archive", "sessions", `${oldLog}.md`) }]);
+    assert.deepEqual(tierOf0(app, join(mem, "archive", "sessions", `${oldLog}.md`)), ["cold"]);
+    assert.deepEqual(tierOf0(app, r.rotate.rotated[0]!.to), ["warm"]);
+    assert.equal(app.db.prepare("SELECT count(*) FROM sources WHERE path = ?").pluck().get(join(mem, "sessions", "current.md")), 0);
 
     // Tiers: stale warm memories cold; fresh, used, decisions and rejected approaches warm; hot and archive as laid out.
     const tierOf = (where: string, ...args: string[]) => app.db.prepare(`SELECT DISTINCT tier FROM chunks WHERE ${where}`).pluck().all(...args) as string[];

@@ -159,3 +159,10 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
   maintenanceLog(ctx.paths.home, reportLine(r), end);
   return r;
 }
+
+/** A run that could not start (a daemon that holds the store and will not stop): recorded as failed, so the briefing says so too. */
+export function recordFailedStart(db: Db, home: string, problem: string, now: number): void {
+  const job = startJob(db, cleanText("reindex"), now);
+  finishJob(db, job, "failed", clean([problem]), clean({}), now);
+  maintenanceLog(home, `reindex FAILED: ${problem}`, now);
+}
