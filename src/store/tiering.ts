@@ -17,14 +17,17 @@ export interface TierRow {
   mtime_ms: number;
   /** When the chunk was last used (reinforced), if ever. */
   last_used_at: number | null;
+  /** When the memory behind a captured chunk was last edited, if ever. */
+  updated_at: number | null;
 }
 
 /** Chunks whose source's layout tier is warm (notes, session logs, reference files, captured sessions). */
 export function warmLayoutChunks(db: Db): TierRow[] {
   return db
     .prepare(
-      `SELECT c.id, c.kind, c.tier, c.date, s.mtime_ms, sal.last_used_at
+      `SELECT c.id, c.kind, c.tier, c.date, s.mtime_ms, sal.last_used_at, e.updated_at
        FROM chunks c JOIN sources s ON s.id = c.source_id LEFT JOIN salience sal ON sal.chunk_id = c.id
+       LEFT JOIN events e ON c.path LIKE 'session:%' AND e.id = json_extract(c.metadata, '$.eventId')
        WHERE s.tier = 'warm'`,
     )
     .all() as TierRow[];

@@ -16,6 +16,7 @@ import { buildBriefing } from "../../src/brief/briefing.js";
 import { gatherBriefing } from "../../src/brief/gather.js";
 import type { EmbeddingProvider, Health } from "../../src/embed/provider.js";
 import { runReindex, type ReindexReport } from "../../src/maintenance/reindex/job.js";
+import { lastActive, planTiers, tierFor, type TierSubject } from "../../src/maintenance/reindex/tiering.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { forgetMemory } from "../../src/service/forget.js";
@@ -187,6 +188,18 @@ describe("the weekly reindex job", () => {
     assert.deepEqual(app.db.prepare("SELECT tier FROM chunks WHERE id = ?").pluck().all(eventChunkId(project.id, ids.staleLesson!)), ["warm"]);
   });
 
+  test("an old memory edited now is warm again", async () => {
+    const old = new MemoryService({ db: app.db, config: app.config, projectRoot: () => proj, now: () => longAgo });
+    const id = old.put({ project: project.id, text: "Prefer the tapir formatter", kind: "preference" }).memory.id;
+    await reindex(app, [embedder]);
+    const tier = () => app.db.prepare("SELECT tier FROM chunks WHERE id = ?").pluck().get(eventChunkId(project.id, id));
+    assert.equal(tier(), "cold");
+    new MemoryService({ db: app.db, config: app.config, projectRoot: () => proj }).patch(id, { text: "Prefer the tapir formatter, with tabs" });
+    const r = await reindex(app, [embedder]);
+    assert.equal(r.ok, true, r.problems.join("\n"));
+    assert.equal(tier(), "warm");
+  });
+
   test("a missing root fails the run, and the next briefing says so in one line until a run succeeds", async () => {
     const gone = join(proj, "notes-on-usb");
     write(join(gone, "a.md"), "# Mounted notes\n\nThe lemur runbook.\n");
@@ -229,5 +242,38 @@ describe("the weekly reindex job", () => {
       await off.close();
     }
     await app.close();
+  });
+});
+
+describe("which warm memories go cold (pure)", () => {
+  const NOW = Date.parse("2026-06-01T00:00:00Z");
+  const at = (days: number) => NOW - days * DAY;
+  const row = (over: Partial<TierSubject>): TierSubject => ({ id: "c", kind: "note", tier: "warm", date: null, mtime_ms: 0, last_used_at: null, ...over });
+
+  test("the latest of mtime, date, last edit and last use decides; the threshold is inclusive", () => {
+    assert.equal(tierFor(row({ mtime_ms: at(90) }), NOW, 90), "cold");
+    assert.equal(tierFor(row({ mtime_ms: at(89) }), NOW, 90), "warm");
+    assert.equal(tierFor(row({ date: new Date(at(200)).toISOString(), last_used_at: at(10) }), NOW, 90), "warm");
+    assert.equal(tierFor(row({ date: new Date(at(200)).toISOString(), updated_at: at(3) }), NOW, 90), "warm", "edited three days ago");
+    assert.equal(tierFor(row({ date: "not a date", mtime_ms: at(120) }), NOW, 90), "cold");
+  });
+
+  test("decisions and rejected approaches never go cold, and come back if found cold", () => {
+    for (const kind of ["decision", "rejected"]) {
+      assert.equal(tierFor(row({ kind, mtime_ms: at(5000) }), NOW, 90), "warm");
+      assert.deepEqual(planTiers([row({ id: "d", kind, tier: "cold", mtime_ms: at(5000) })], NOW, 90), { toCold: [], toWarm: ["d"], exempt: 1, stale: 1 });
+    }
+    assert.equal(tierFor(row({ kind: "learned", mtime_ms: at(5000) }), NOW, 90), "cold", "lessons and preferences decay: they may go cold");
+  });
+
+  test("an age nothing tells leaves the tier as it is", () => {
+    assert.equal(lastActive(row({})), undefined);
+    assert.equal(tierFor(row({ tier: "cold" }), NOW, 90), "cold");
+    assert.equal(tierFor(row({ tier: "warm" }), NOW, 90), "warm");
+  });
+
+  test("the plan moves only what changes", () => {
+    const plan = planTiers([row({ id: "a", mtime_ms: at(100) }), row({ id: "b", tier: "cold", mtime_ms: at(100) }), row({ id: "c", tier: "cold", last_used_at: at(1) }), row({ id: "d", mtime_ms: at(1) })], NOW, 90);
+    assert.deepEqual(plan, { toCold: ["a"], toWarm: ["c"], exempt: 0, stale: 2 });
   });
 });

@@ -5,10 +5,10 @@ import { IMMORTAL } from "../../memory/salience.js";
  *
  * A chunk of a file whose layout makes it warm (a note, a reference file, a session log, a
  * captured session) is cold while it has been inactive for `coldAfterDays`, warm otherwise: its
- * last activity is the latest of its file's mtime (an edit), its own date (an event's time) and
- * its last use (injected, shown by `mem query`, confirmed, converged). Decisions and rejected
- * approaches are exempt: their salience never falls below a floor, and the briefing projects over
- * every one of them, so they stay warm however old. A chunk whose age cannot be told (no date, no
+ * last activity is the latest of its file's mtime (an edit), its own date (an event's time), a
+ * memory's last edit, and its last use (injected, shown by `mem query`, confirmed, converged).
+ * Decisions and rejected approaches are exempt: their salience never falls below a floor, and the
+ * briefing projects over every one of them, so they stay warm however old. A chunk whose age cannot be told (no date, no
  * mtime, never used) stays as it is. A cold chunk used again is warm at the next run.
  */
 export interface TierSubject {
@@ -18,6 +18,8 @@ export interface TierSubject {
   date: string | null;
   mtime_ms: number;
   last_used_at: number | null;
+  /** A captured memory's last edit. */
+  updated_at?: number | null;
 }
 
 export interface TierPlan {
@@ -34,9 +36,9 @@ export interface TierPlan {
 const DAY_MS = 86_400_000;
 
 /** The last time anything happened to a chunk (ms), or undefined when nothing tells. */
-export function lastActive(s: Pick<TierSubject, "date" | "mtime_ms" | "last_used_at">): number | undefined {
+export function lastActive(s: Pick<TierSubject, "date" | "mtime_ms" | "last_used_at" | "updated_at">): number | undefined {
   const made = s.date ? Date.parse(s.date) : Number.NaN;
-  const t = Math.max(Number.isFinite(made) ? made : 0, s.mtime_ms > 0 ? s.mtime_ms : 0, s.last_used_at ?? 0);
+  const t = Math.max(Number.isFinite(made) ? made : 0, s.mtime_ms > 0 ? s.mtime_ms : 0, s.last_used_at ?? 0, s.updated_at ?? 0);
   return t > 0 ? t : undefined;
 }
 
