@@ -72,7 +72,7 @@ ${Object.entries(SUMMARIES)
 
 Run \`mem <command> --help\` for a command's options.
 Data home: $MEM_HOME, else the platform data dir (~/.local/share/mem on Linux).
-Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped under --strict.`;
+Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped (index --strict, reindex).`;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
