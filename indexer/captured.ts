@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { clean, cleanText, fromClean, type Clean } from "../src/redact/clean.cjs";
+import { clean, cleanText, fromClean, mergeClean, type Clean } from "../src/redact/clean.cjs";
 import { eventChunkId } from "../src/store/chunk-ids.js";
 import type { ChunkStore, NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
@@ -7,6 +7,7 @@ import { EventStore, type SessionEvent } from "../src/store/events.js";
 import { eventText } from "./events.js";
 
 const WARM = cleanText("warm");
+const CAPTURE = cleanText("capture");
 /** A captured event's chunk is at most this long, however many files it names (a chunk's hard cap). */
 export const MAX_CAPTURED_CHARS = 6_000;
 const capped = (t: string) => (t.length > MAX_CAPTURED_CHARS ? `${t.slice(0, MAX_CAPTURED_CHARS - 16)} …[truncated]` : t);
@@ -28,7 +29,8 @@ function eventChunk(project: Clean<string>, r: SessionEvent): Clean<NewChunk> {
     text: cleanText(capped(eventText({ type: r.type, text: r.text, files }))),
     tags: clean(Array.isArray(metadata.tags) ? metadata.tags.filter((t): t is string => typeof t === "string") : []), // an explicit memory's tags
     date: r.time || null,
-    metadata: clean({ source: "capture", eventId: r.id, session: r.session, files, ...metadata }),
+    // Stored fields side by side (none joined to another): clean as they are.
+    metadata: mergeClean(fromClean<{ source: string; eventId: string; session: string | null; files: string[] }>({ source: CAPTURE, eventId: r.id, session: r.session, files }), metadata),
   });
 }
 

@@ -104,8 +104,8 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   }
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
-  const { tier, layout } = tierOf(file.rel);
-  const kind = fm.meta.kind ?? layout;
+  const { tier, layout, kind: slotKind, user } = tierOf(file.rel);
+  const kind = fm.meta.kind ?? slotKind ?? layout;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a
   // chunk would otherwise be split into pieces that no rule recognises. Lines keep their numbers.
   const chunks = chunkMarkdown(redactLines(fm.body), config.index, fm.bodyLine).map((c): NewChunk => {
@@ -120,7 +120,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
       text: c.text,
       tags: fm.meta.tags,
       date: fm.meta.date ?? null,
-      metadata: { layout, ...(fm.meta.title ? { title: fm.meta.title } : {}) },
+      metadata: { layout, ...(user ? { user } : {}), ...(fm.meta.title ? { title: fm.meta.title } : {}) },
     };
   });
   const metadata = { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) };

@@ -5,14 +5,14 @@
  *   - the daemon (`mem serve`) embeds them all through a loopback server speaking Ollama's API
  *     (384-dim hash vectors: the real HTTP, LanceDB and SQLite paths; no model weights here);
  *   - put, get, list and search through the socket, p50/p99 (one client, requests one at a time);
- *   - the same through the MCP server (`mem mcp` spawned over stdio by the SDK's client), when the
- *     build has it;
+ *   (the same ops through the MCP server are timed by `npm run bench:mcp`);
  *   - the SessionStart briefing (the hook process, wall time);
  *   - `mem rebuild` (chunks, FTS5 and the vector table made again from SQLite), wall time.
  * Not a test. `MEM_BENCH_OPS=N` changes the number of each op (default 200); `MEM_BENCH_KEEP=1`
  * keeps the data homes.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,6 +83,18 @@ async function measure(call: (op: string, args: Record<string, unknown>) => Prom
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, stats(v)]));
 }
 
+// Children run asynchronously: the loopback Ollama answers from this process's event loop.
+const run = promisify(execFile);
+function hookOnce(payload: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "hook", "session-start"], { env, stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", () => resolve(out));
+    child.stdin.end(payload);
+  });
+}
 const fake = await startFakeOllama({ dims: 384 });
 log(`mem bench:memory — node ${process.version}, ${new Date().toISOString()}, ${OPS} of each op`);
 try {
@@ -135,7 +147,7 @@ try {
       const brief: number[] = [];
       for (let i = 0; i < 7; i++) {
         const payload = JSON.stringify({ session_id: `brief-${i}`, cwd: repo, hook_event_name: "SessionStart", source: "startup" });
-        const [ms, out] = await timed(async () => execFileSync(process.execPath, [BIN, "hook", "session-start"], { env: { ...env, MEM_NO_DAEMON: "1" }, input: payload }));
+        const [ms, out] = await timed(() => hookOnce(payload, { ...env, MEM_NO_DAEMON: "1" }));
         if (!out.toString().includes("mem-briefing")) throw new Error(`no briefing: ${out.toString().slice(0, 200)}`);
         if (i >= 2) brief.push(ms); // the first two warm the page cache
       }
@@ -143,7 +155,7 @@ try {
 
       await ask(home, { op: "stop" }, 2_000);
       await new Promise((r) => setTimeout(r, 500));
-      const [rebuildMs] = await timed(async () => execFileSync(process.execPath, [BIN, "rebuild", "--json"], { env, cwd: repo, maxBuffer: 1 << 26 }));
+      const [rebuildMs] = await timed(() => run(process.execPath, [BIN, "rebuild", "--json"], { env, cwd: repo, maxBuffer: 1 << 26 }));
       log(`mem rebuild (chunks, FTS5, ${size.toLocaleString("en")}+ vectors again): ${(rebuildMs / 1000).toFixed(1)} s`);
     } finally {
       await ask(home, { op: "stop" }, 2_000);

@@ -25,7 +25,9 @@ export function bm25Variants(dataDir: string): Variant[] {
     const db = new Database(":memory:");
     db.exec(`CREATE VIRTUAL TABLE d USING fts5(id UNINDEXED, heading, text, tokenize = '${tokenizer}')`);
     const ins = db.prepare("INSERT INTO d (id, heading, text) VALUES (?, ?, ?)");
-    db.transaction(() => docs.forEach((d) => ins.run(d._id, d.title, `${d.title}\n\n${d.text}`)))();
+    db.transaction(() => {
+      for (const d of docs) ins.run(d._id, d.title, `${d.title}\n\n${d.text}`);
+    })();
     for (const headingWeight of [0, 1, 2, 4]) {
       for (const stopwords of [true, false]) {
         const q = db.prepare(`SELECT id FROM d WHERE d MATCH ? ORDER BY bm25(d, 0, ${headingWeight}, 1) LIMIT 10`);

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readRegular } from "../util/read-regular.cjs";
 
@@ -49,7 +49,7 @@ export function findRepo(path: string): Repo | undefined {
   }
   for (let cur = dir; ; cur = dirname(cur)) {
     const dotGit = join(cur, ".git");
-    let st;
+    let st: Stats | undefined;
     try {
       st = lstatSync(dotGit);
     } catch {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
 import { staleFlags } from "../anchor/staleness.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
@@ -11,6 +11,8 @@ import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
+import { redact } from "../redact/redact.cjs";
+import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";
 import { openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
@@ -29,6 +31,8 @@ export interface BriefingScope {
   source: string;
   now: number;
   budgetTokens: number;
+  /** The current user's id (src/tiers/user.ts): their profile is briefed; none when unknown. */
+  user?: string;
 }
 
 const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDENCE, preference: MIN_DECISION_CONFIDENCE, rejected: MIN_DECISION_CONFIDENCE, learned: 0.8 };
@@ -38,11 +42,23 @@ const STALE_CHECKED = 120;
 /** The newest of each decision-like kind read (beside every used one): more than the briefing can show. */
 const PER_KIND = 200;
 
-function hotNotes(db: Db, project: string, includeGlobal: boolean): HotNote[] {
+/**
+ * The hot notes of the project and of the global memory, the current user's profile first. Other
+ * users' profiles are never read: a profile is briefed to its own user only.
+ */
+function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string | undefined): HotNote[] {
+  const other = includeGlobal ? GLOBAL_PROJECT : project;
+  const note = (r: { path: string; text: string; project: string }) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) });
   const rows = db
-    .prepare("SELECT path, text, project FROM chunks WHERE project IN (?, ?) AND tier = 'hot' ORDER BY project = ?, path, seq LIMIT 24")
-    .all(project, includeGlobal ? GLOBAL_PROJECT : project, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
-  return rows.map((r) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) }));
+    .prepare(`SELECT path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND NOT ${MAYBE_PROFILE_SQL} ORDER BY project = ?, path, seq LIMIT 24`)
+    .all(project, other, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
+  const mine =
+    user === undefined
+      ? []
+      : (db
+          .prepare(`SELECT path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT_SQL} = 'profile' AND ${USER_SQL} = ? ORDER BY project = ?, path, seq LIMIT 12`)
+          .all(project, other, redact(user).text, GLOBAL_PROJECT) as { path: string; text: string; project: string }[]);
+  return [...mine.map((r) => ({ ...note(r), user })), ...rows.map(note)];
 }
 
 /** `git status` of the project: its branch and changed files; undefined outside a repository or when git is slow or absent. */
@@ -60,13 +76,20 @@ function inPlay(events: EventStore, project: string, root: string | undefined): 
   if (!root) return undefined;
   const git = gitInPlay(root);
   if (!git || git.files.length === 0) return undefined;
-  const changed = new Set(git.files.flatMap((f) => [f, join(root, f)]));
-  const named = (files: readonly string[]) => files.some((f) => changed.has(f) || (isAbsolute(f) && changed.has(relative(root, f))));
-  const memories = events
-    .recent(project, { types: ["decision", "rejected", "learned", "preference", "error"], limit: 5_000 })
-    .filter((e) => named(e.files))
-    .slice(0, 8);
+  // A memory names a file as given (relative to the root) or absolute.
+  const paths = git.files.flatMap((f) => [f, join(root, f)]);
+  const memories = events.recentAbout(project, ["decision", "rejected", "learned", "preference", "error"], paths, 5_000, 8);
   return { ...git, memories };
+}
+
+/** Open tasks read: far more than the section shows, its counts from the whole registry. */
+const TASKS_READ = 400;
+const DAY_MS = 86_400_000;
+
+function openTasks(db: Db, project: string, now: number, staleDays: number): { title: string; items: string[] } {
+  const store = new TaskStore(db);
+  // isStale: untouched for staleDays or more, i.e. updated at or before now - staleDays.
+  return openTasksSection(store.openNewest(project, TASKS_READ), now, staleDays, undefined, store.openCounts(project, now - staleDays * DAY_MS));
 }
 
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
@@ -87,7 +110,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     budgetTokens: s.budgetTokens,
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
-    taskSection: openTasksSection(new TaskStore(db).open(s.project), s.now, config.brief.staleTaskDays),
+    taskSection: openTasks(db, s.project, s.now, config.brief.staleTaskDays),
     decisionTotals: events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)),
     decisions: decisions.map(({ chunk, ...d }) => {
       const use = uses.get(chunk);
@@ -95,7 +118,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
       return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
     }),
     ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
-    hot: hotNotes(db, s.project, config.query.includeGlobal),
+    hot: hotNotes(db, s.project, config.query.includeGlobal, s.user),
     ...(play ? { inPlay: { ...play, memories: play.memories.map((m) => ({ ...m, ...(m.id && flags.get(m.id) ? { stale: flags.get(m.id)!.text } : {}) })) } } : {}),
     salience: salienceConfig(config.salience),
     ...(s.root ? { root: s.root } : {}),

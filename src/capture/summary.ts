@@ -36,7 +36,9 @@ export function summarizeSession(events: readonly SummaryEvent[], goal: readonly
   const runs = new Map<string, boolean[]>(); // command → ok, in order
   const decisions: string[] = [];
   for (const e of ordered) {
-    if (e.type === "file_modified") e.files.forEach((f) => files.add(f));
+    if (e.type === "file_modified") {
+      for (const f of e.files) files.add(f);
+    }
     if (e.type === "command_run") {
       const status = e.metadata.status;
       if (status === "ok" || status === "error") runs.set(e.text, [...(runs.get(e.text) ?? []), status === "ok"]);

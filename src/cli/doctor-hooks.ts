@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { currentTarget } from "../install/cli.js";
-import { readSettingsFile, SCOPES, settingsPath, type Where } from "../install/files.js";
+import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
 import { findMemHooks, installHooks } from "../install/settings.js";
 import type { Check } from "./doctor-cmd.js";
 
@@ -21,7 +21,7 @@ export function hookChecks(where: Where, platform: string = process.platform): C
   for (const scope of SCOPES) {
     const file = settingsPath(scope, where);
     const name = `hooks (${scope})`;
-    let settings;
+    let settings: SettingsFile["settings"];
     try {
       const read = readSettingsFile(file);
       if (!read.exists) continue;

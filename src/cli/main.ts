@@ -8,6 +8,7 @@ export interface Command {
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import("./init-cmd.js")).initCommand,
   index: async () => (await import("./index-cmd.js")).indexCommand,
   query: async () => (await import("./query-cmd.js")).queryCommand,
   list: async () => (await import("./list-cmd.js")).listCommand,
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 const SUMMARIES: Record<string, string> = {
+  init: "create the tiered memory files: identity, state, references, your profile",
   index: "index markdown memory files and event logs (BM25 + vectors)",
   query: "search memory: hybrid BM25 + vector, fused with RRF",
   list: "list the project's memories: decisions, lessons, tasks, tool events, notes",

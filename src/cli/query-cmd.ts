@@ -10,7 +10,10 @@ import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
 import type { Filters } from "../retrieve/filters.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
+import type { Config } from "../config/config.js";
+import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
+import { coldJson, coldText } from "./query-cold.js";
 import type { Command } from "./main.js";
 
 const usage = `Usage: mem query "TEXT" [options]
@@ -30,7 +33,12 @@ Options:
   --path GLOB        only sources matching GLOB (relative to the project root, e.g. "sessions/**")
   --since DATE       only chunks dated on/after DATE (YYYY-MM-DD)
   --until DATE       only chunks dated on/before DATE
+  --cold             also search what the default search leaves out, ranked after its results:
+                     the cold tier (notes under archive/, memories unused for long) and the
+                     project's git history (commit messages and changed lines; bounded by
+                     cold.gitTimeoutMs, cold.gitMaxCommits, cold.gitMaxBytes)
   --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
+                     (and "cold": {"results": [...], "git": {...}} with --cold)
   --explain          show each leg's rank and score (human output)
   --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
                      {"id": "...", "results": [...]} (same result objects as --json)
@@ -41,6 +49,8 @@ interface Parsed {
   batch: string | undefined;
   json: boolean;
   explain: boolean;
+  /** With --cold: the directory whose git history is searched (the current project's). */
+  cold: { root: string | undefined } | undefined;
   options: Omit<SearchOptions, "text">;
 }
 
@@ -57,6 +67,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   explain: { type: "boolean" },
   batch: { type: "string" },
+  cold: { type: "boolean" },
 } as const;
 
 /** Checks the command line without touching the data home, so a usage error never creates state. */
@@ -81,12 +92,14 @@ function parseArgv(argv: string[]) {
 
 function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { projects: string[] | undefined } {
   const q = app.config.query;
-  const projects = a.values["all-projects"] ? undefined : searchScope(projectFromArg(app.db, a.values.project, process.cwd()), q.includeGlobal);
+  const project = projectFromArg(app.db, a.values.project, process.cwd());
+  const projects = a.values["all-projects"] ? undefined : searchScope(project, q.includeGlobal);
   return {
     text: a.text,
     batch: a.values.batch,
     json: a.values.json === true,
     explain: a.values.explain === true,
+    cold: a.values.cold ? { root: project.root ?? app.projectRoot(project.id) } : undefined,
     projects,
     options: {
       k: a.k ?? q.k,
@@ -192,21 +205,23 @@ export const queryCommand: Command = {
         const known = storedProjects(app.db);
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }
-      if (p.batch !== undefined) return await runBatch(ctx, p, warn);
-      const res: SearchResponse = await search(ctx, { ...p.options, text: p.text! });
-      res.warnings.forEach(warn);
+      if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);
+      const { res, cold } = await searchBoth(ctx, p, p.text!, app.config.cold);
+      const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
+      warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: res.warnings, results: jsonResults(ctx, res.results) })}\n`);
-      } else if (res.results.length === 0) {
-        process.stdout.write("no matches\n");
+        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
       } else {
-        const notes = annotateResults(app.db, res.results, app.projectRoot, Date.now(), { git: true });
-        process.stdout.write(`${res.results.map((r, i) => human(r, i, app.projectRoot(r.project), p.explain, notes.get(r.id))).join("\n\n")}\n`);
+        const all = [...res.results, ...(cold?.results ?? [])];
+        const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
+        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, notes.get(r.id));
+        const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
+        process.stdout.write(`${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);
       }
       // What was shown was used: it is reinforced (salience × reinforce, its clock restarted). Being
       // shown does not confirm it is still true: its anchors stay (a later capture that restates it
       // does re-anchor it, src/capture/confirm.ts).
-      reinforceChunks(app.db, res.results.map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
+      reinforceChunks(app.db, [...res.results, ...(cold?.results ?? [])].map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
       return EXIT.ok;
     } finally {
       await app.close();
@@ -214,7 +229,15 @@ export const queryCommand: Command = {
   },
 };
 
-async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void): Promise<number> {
+/** The warm search and, with --cold, the cold one (git started first, so it runs while the searches do). */
+async function searchBoth(ctx: SearchContext, p: Parsed, text: string, config: Config["cold"]): Promise<{ res: SearchResponse; cold: ColdAnswer | undefined }> {
+  const pending = p.cold ? coldSearch(ctx, { ...p.options, text }, { root: p.cold.root, config }) : undefined;
+  pending?.catch(() => undefined); // awaited below
+  const res = await search(ctx, { ...p.options, text });
+  return { res, cold: await pending };
+}
+
+async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void, config: Config["cold"]): Promise<number> {
   let n = 0;
   let bad = 0;
   for await (const line of batchLines(p.batch!)) {
@@ -232,9 +255,9 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
       process.stdout.write(`${JSON.stringify({ id, error: `line ${n}: expected {"id": "...", "text": "..."}` })}\n`);
       continue;
     }
-    const res = await search(ctx, { ...p.options, text: q.text });
-    res.warnings.forEach(warn);
-    process.stdout.write(`${JSON.stringify({ id, results: jsonResults(ctx, res.results) })}\n`);
+    const { res, cold } = await searchBoth(ctx, p, q.text, config);
+    [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
+    process.stdout.write(`${JSON.stringify({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
   }
   if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
   return bad > 0 ? EXIT.failure : EXIT.ok;

@@ -37,7 +37,7 @@ export const rebuildCommand: Command = {
         const embedded = r.vectors.reduce((n, v) => n + v.embedded, 0);
         const skipped = r.vectors.find((v) => v.status === "skipped");
         process.stdout.write(`rebuilt ${r.after.chunks} chunks from ${r.after.sources} sources and ${r.after.events} events (was ${r.before.chunks}); ${embedded} vectors embedded${skipped ? ` (vector step skipped: ${skipped.reason})` : ""}; ${r.after.filesMissing} indexed file(s) no longer on disk; ${(r.durationMs / 1000).toFixed(1)} s\n`);
-        r.warnings.slice(0, 20).forEach((w) => process.stderr.write(`warning: ${w}\n`));
+        for (const w of r.warnings.slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
       }
       return EXIT.ok;
     } finally {

@@ -1,16 +1,27 @@
+import { statSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
 import { openApp } from "../app.js";
+import type { Config } from "../config/config.js";
+import { field } from "../render/line.js";
+import type { Db } from "../store/db.js";
+import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js";
 import { storedProjects } from "../project/scope.js";
 import { VecState } from "../store/vec-state.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
 
-const usage = `Usage: mem status [--project P] [--json]
+const usage = `Usage: mem status [--project P] [--json] [-q]
 
-Per project: sources, chunks, vectors per table (model), the last index run.
+Per project: sources, chunks, vectors per table (model), the last index run, and each indexed
+hot file (identity.md, state.md, references.md, users/<id>/profile.md) with its size against
+its budget (tiers.budgets in config.json: identity 1.5 KB, state 2 KB, references 1 KB, profile
+1 KB by default), with a warning for each one over it.
 
 Options:
   --project P   only this project (its stored id)
-  --json        {"home", "projects": [{"project", "sources", "chunks", "vectors": [...], "lastRun"}], "tables": [...]}
+  --json        {"home", "projects": [{"project", "sources", "chunks", "vectors": [...], "lastRun",
+                "hot": [{"path", "layout", "bytes", "budget", "over"}]}], "tables": [...], "warnings": [...]}
+  -q, --quiet   no warnings on stderr
   -h, --help    this help`;
 
 interface ProjectStatus {
@@ -19,13 +30,30 @@ interface ProjectStatus {
   chunks: number;
   vectors: { table: string; model: string; provider: string; dims: number; count: number }[];
   lastRun: { startedAt: string; finishedAt: string | null; status: string } | null;
+  hot: BudgetRow[];
+}
+
+/** The project's indexed hot files, each measured as it is now (as last indexed when it cannot be read). */
+function hotFiles(db: Db, project: string, budgets: Config["tiers"]["budgets"]): BudgetRow[] {
+  const rows = db.prepare("SELECT path, size FROM sources WHERE project = ? AND tier = 'hot' AND kind = 'markdown' ORDER BY path").all(project) as { path: string; size: number }[];
+  return budgetRows(
+    rows.map((r) => {
+      try {
+        const st = statSync(r.path);
+        return { path: r.path, bytes: st.isFile() ? st.size : r.size };
+      } catch {
+        return { path: r.path, bytes: r.size };
+      }
+    }),
+    budgets,
+  );
 }
 
 export const statusCommand: Command = {
   summary: "what is indexed",
   usage,
   async run(argv) {
-    const { values } = parse(argv, { project: { type: "string" }, json: { type: "boolean" } });
+    const { values } = parse(argv, { project: { type: "string" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } });
     const app = openApp();
     try {
       const state = new VecState(app.db);
@@ -42,10 +70,19 @@ export const statusCommand: Command = {
           chunks: app.db.prepare("SELECT count(*) FROM chunks WHERE project = ?").pluck().get(project) as number,
           vectors: tables.map((t) => ({ table: t.name, model: t.model, provider: t.provider, dims: t.dims, count: state.count(t.name, project) })).filter((v) => v.count > 0),
           lastRun: run ? { startedAt: iso(run.started_at)!, finishedAt: iso(run.finished_at), status: run.finished_at === null && run.status === "running" ? "interrupted or running" : run.status } : null,
+          hot: hotFiles(app.db, project, app.config.tiers.budgets),
         };
       });
+      const rootOf = (project: string) => app.projectRoot(project);
+      const shownPath = (path: string, project: string) => {
+        const root = rootOf(project);
+        const rel = root ? relative(root, path) : "";
+        return field(rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path, 300);
+      };
+      const warnings = out.flatMap((p) => p.hot.filter((h) => h.over).map((h) => overBudget(h, shownPath(h.path, p.project))));
+      if (!values.quiet) for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
       if (values.json) {
-        process.stdout.write(`${JSON.stringify({ home: app.paths.home, projects: out, tables: tables.map((t) => ({ ...t, count: state.count(t.name) })) })}\n`);
+        process.stdout.write(`${JSON.stringify({ home: app.paths.home, projects: out, tables: tables.map((t) => ({ ...t, count: state.count(t.name) })), warnings })}\n`);
         return EXIT.ok;
       }
       const lines = [`data home: ${app.paths.home}`];
@@ -55,6 +92,8 @@ export const statusCommand: Command = {
         for (const v of p.vectors) lines.push(`  vectors ${v.count}/${p.chunks} in ${v.table} (${v.provider} ${v.model}, ${v.dims} dims)`);
         if (p.vectors.length === 0) lines.push("  vectors none (BM25 only)");
         if (p.lastRun) lines.push(`  last index ${p.lastRun.startedAt} (${p.lastRun.status})`);
+        if (p.hot.length > 0) lines.push("  hot files (size / budget):");
+        for (const h of p.hot) lines.push(`    ${shownPath(h.path, p.project)}  ${kb(h.bytes)} / ${kb(h.budget)}${h.over ? "  OVER BUDGET" : ""}`);
       }
       if (tables.length > 0) lines.push("", `vector tables: ${tables.map((t) => `${t.name} (${state.count(t.name)})`).join(", ")}`);
       process.stdout.write(`${lines.join("\n")}\n`);

@@ -87,6 +87,22 @@ export interface Config {
     /** Open tasks untouched this many days are compressed into one line. */
     staleTaskDays: number;
   };
+  /** The tiered memory files (src/tiers/): whose profile is briefed, and the hot files' size budgets. */
+  tiers: {
+    /** The current user's id for `users/<id>/profile.md` ("": MEM_USER, else the login name). */
+    user: string;
+    /** Bytes each hot file should stay under (`mem status` warns past it). */
+    budgets: { identity: number; state: number; references: number; profile: number };
+  };
+  /** Cold search (`mem query --cold`, the MCP search's `cold`): the project's git history, bounded. */
+  cold: {
+    /** git is killed after this long; what it printed by then is used, with a warning. */
+    gitTimeoutMs: number;
+    /** At most this many commits from each pass (commit messages, diffs). */
+    gitMaxCommits: number;
+    /** At most this many bytes of git output are read from each pass; then git is killed. */
+    gitMaxBytes: number;
+  };
   /** The weekly `mem reindex` job and `mem rotate` (src/maintenance/). */
   maintenance: {
     /** Warm memories unused this many days move to the cold tier (decisions and rejected approaches never do). */
@@ -122,6 +138,8 @@ export function defaultConfig(): Config {
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
     memory: { convergeWindowMs: 10 * 60_000 },
     brief: { staleTaskDays: 30 },
+    tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
+    cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
     maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" },
   };
 }

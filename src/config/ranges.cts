@@ -54,6 +54,13 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
   "memory.convergeWindowMs": int(0, 7 * 24 * 3_600_000),
   "brief.staleTaskDays": int(1, 36_500),
+  "tiers.budgets.identity": int(1, 2 ** 30),
+  "tiers.budgets.state": int(1, 2 ** 30),
+  "tiers.budgets.references": int(1, 2 ** 30),
+  "tiers.budgets.profile": int(1, 2 ** 30),
+  "cold.gitTimeoutMs": timer(1),
+  "cold.gitMaxCommits": int(1, 1000),
+  "cold.gitMaxBytes": int(1024, 2 ** 28),
   "maintenance.coldAfterDays": int(1, 36_500),
   "maintenance.archiveAfterDays": int(1, 36_500),
 };

@@ -7,7 +7,8 @@ import { cleanText, type Clean } from "../redact/clean.cjs";
 import type { Mode, SearchContext } from "../retrieve/search.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
 import { MemoryService } from "../service/memory.js";
-import { searchMemories } from "../service/search.js";
+import { commitJson } from "../cold/render.js";
+import { searchMemories, type Found } from "../service/search.js";
 import { syncReport } from "../service/sync.js";
 import { MemoryError, type MemorySource } from "../service/types.js";
 import { memoryIdsOfChunks } from "../store/memories.js";
@@ -143,9 +144,12 @@ export class MemoryOps {
         if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) throw bad(`mode must be one of ${MODES.join(", ")}`);
         const [kinds, tags, since, until] = [strs(req, "kinds"), strs(req, "tags"), str(req, "since"), str(req, "until")];
         const k = num(req, "k", 1, 100);
-        const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) }, { pickProvider: this.ctx.pickProvider, ...(this.ctx.vectorSearch ? { vectorSearch: this.ctx.vectorSearch } : {}) });
-        const ids = memoryIdsOfChunks(app.db, r.results.map((x) => x.id));
-        return { results: r.results.map((x) => ({ ...x, memoryId: ids.get(x.id) ?? x.id })), legs: r.legs, warnings: r.warnings };
+        const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(req.cold === true ? { cold: true } : {}) }, { pickProvider: this.ctx.pickProvider, ...(this.ctx.vectorSearch ? { vectorSearch: this.ctx.vectorSearch } : {}) });
+        const ids = memoryIdsOfChunks(app.db, [...r.results, ...(r.cold?.results ?? [])].map((x) => x.id));
+        const withIds = (xs: Found[]) => xs.map((x) => ({ ...x, memoryId: ids.get(x.id) ?? x.id }));
+        // With cold: the cold tier's results, then the commits (rendered as `mem query --json` prints them), after the warm ones.
+        const cold = r.cold ? { cold: { results: [...withIds(r.cold.results).map((x) => ({ cold: "tier", ...x })), ...r.cold.git.commits.map(commitJson)], git: { status: r.cold.git.status, terms: r.cold.git.terms, shallow: r.cold.git.shallow } } } : {};
+        return { results: withIds(r.results), legs: r.legs, warnings: r.warnings, ...cold };
       }
       case "patch": {
         const m = this.svc.patch(str(req, "id") ?? "", { ...(req.text !== undefined ? { text: req.text as string } : {}), ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}) });

@@ -53,7 +53,10 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
     const handler = await HANDLERS[name]();
     let finished = false;
     const text = await withDeadline(
-      handler(payload, io, deadlineAt).then((t) => ((finished = true), t)),
+      handler(payload, io, deadlineAt).then((t) => {
+        finished = true;
+        return t;
+      }),
       deadlineAt - Date.now(),
       () => hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`),
     );
@@ -63,14 +66,15 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
     }
     return contextOutput(HOOK_EVENTS[name], text);
   } catch (err) {
+    let failure: unknown = err; // the error to log: the store-damage handling's own, if it failed
     if (isStoreDamage(err)) {
       try {
         return contextOutput(HOOK_EVENTS[name], (await import("../maintenance/hook-damage.js")).storeDamaged(name, err, payload, io.env, (io.now ?? Date.now)()));
       } catch (e) {
-        err = e;
+        failure = e;
       }
     }
-    hookLog(io.env, `${name}: ${(err as Error).stack ?? String(err)}`);
+    hookLog(io.env, `${name}: ${(failure as Error).stack ?? String(failure)}`);
     return undefined;
   }
 }

@@ -6,6 +6,7 @@ import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
 import { SessionStore } from "../store/sessions.js";
+import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./run.js";
@@ -30,7 +31,8 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
       if (warning) hookLog(io.env, `session-start: ${warning}`);
     }
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
-    const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS });
+    const user = currentUserId(io.env, app.config.tiers.user);
+    const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
     return buildBriefing({ ...input, redact: (s) => redact(s).text });
   } finally {
     await app.close();

@@ -13,6 +13,8 @@ import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { staleChunks } from "../anchor/annotate.js";
 import type { StaleFlag } from "../anchor/staleness.js";
+import { othersProfiles } from "../tiers/profiles.js";
+import { currentUserId } from "../tiers/user.js";
 import { formatInjection } from "./format.js";
 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
@@ -26,6 +28,8 @@ export interface PromptContext {
   pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
   projectRoot: (project: string) => string | undefined;
   vectorSearch?: SearchContext["vectorSearch"];
+  /** The current user's id (src/tiers/user.ts); default: from this process's environment and the config. */
+  user?: string | undefined;
 }
 
 export interface PromptRequest {
@@ -58,8 +62,10 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))) } },
   );
   const seen = injectedIn(ctx.db, cleanText(req.session));
+  // Another user's profile is not put before this user's prompt as if it were theirs.
+  const others = othersProfiles(ctx.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
   const notes = (id: string) => flags.get(id)?.text;
-  return formatInjection(res.results.filter((r) => !seen.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text, notes);
+  return formatInjection(res.results.filter((r) => !seen.has(r.id) && !others.has(r.id)), queryTerms(req.prompt), ctx.config.inject, (s) => redact(s).text, notes);
 }
 
 /**

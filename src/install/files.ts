@@ -25,7 +25,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { resolveProject } from "../project/identity.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
-import { findMemHooks, formatSettings, installHooks, isObject, parseSettingsText, sameJson, SettingsError, uninstallHooks, type JsonObject, type TextFormat } from "./settings.js";
+import { findMemHooks, formatSettings, installHooks, isObject, parseSettingsText, sameJson, SettingsError, uninstallHooks, type InstallStatus, type JsonObject, type MergeResult, type TextFormat, type UninstallStatus } from "./settings.js";
 
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -204,7 +204,7 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     if (err instanceof SettingsError) throw new SettingsError(`refusing to change ${file}: ${err.message}; nothing was written`);
     throw err;
   }
-  let result;
+  let result: MergeResult<InstallStatus> | MergeResult<UninstallStatus>;
   try {
     result = action === "install" ? installHooks(read.settings, target!) : uninstallHooks(read.settings);
   } catch (err) {

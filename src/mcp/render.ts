@@ -7,7 +7,9 @@
 import { isAbsolute, relative } from "node:path";
 import { ago, shortSession } from "../brief/render.js";
 import { isStale } from "../brief/sections/tasks.js";
-import { framed, type Frame } from "../render/frame.js";
+import { commitLine } from "../cold/render.js";
+import type { ColdCommit } from "../cold/git-history.js";
+import { COLD, framed, type Frame } from "../render/frame.js";
 import { field, prose } from "../render/line.js";
 import type { Memory } from "../service/types.js";
 import type { TaskRow } from "../store/tasks.js";
@@ -29,9 +31,9 @@ export function provenance(m: { path?: string | undefined; startLine?: number | 
   return m.session ? `session ${shortSession(m.session)}` : "no session";
 }
 
-/** One memory on one line: `- [id · kind · source · where · age] text [flag]`. */
-export function memoryLine(m: Memory, now: number, maxText = 1_500): string {
-  const meta = [field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)].filter(Boolean).join(" · ");
+/** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
+export function memoryLine(m: Memory, now: number, maxText = 1_500, cold = false): string {
+  const meta = [cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)].filter(Boolean).join(" · ");
   const extra = [m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   return `- [${meta}] ${prose(m.text, maxText)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
@@ -40,6 +42,17 @@ export function memoryLine(m: Memory, now: number, maxText = 1_500): string {
 export function memoriesText(heading: string, memories: readonly Memory[], now: number, maxText?: number): string {
   if (memories.length === 0) return heading;
   return `${heading}\n${framed(TOOL_RECALL, memories.map((m) => memoryLine(m, now, maxText)))}`;
+}
+
+/**
+ * Cold search's results, after the warm ones: a heading, then the cold-tier memories and the
+ * commits inside their own frame, whose notice says where they come from.
+ */
+export function coldBlock(memories: readonly Memory[], commits: readonly ColdCommit[], now: number, warnings: readonly string[] = []): string {
+  const n = memories.length + commits.length;
+  const notes = warnings.length > 0 ? `\n(${warnings.map((w) => prose(w, 300)).join("; ")})` : "";
+  if (n === 0) return `Cold search: nothing in the cold tier or the git history matches.${notes}`;
+  return `${n} cold result${n === 1 ? "" : "s"} (archived notes, memories unused for long, the git history), ranked after the above:${notes}\n${framed(COLD, [...memories.map((m) => memoryLine(m, now, 1_500, true)), ...commits.map((c) => commitLine(c))])}`;
 }
 
 /** Lines (already rendered) inside the recall frame. */

@@ -62,6 +62,11 @@ export function fromClean<T>(parts: CleanFields<T>): Clean<T> {
   return parts as unknown as Clean<T>;
 }
 
+/** Two clean objects merged (`b`'s fields over `a`'s) are clean: no field is joined to another. */
+export function mergeClean<A extends object, B extends object>(a: Clean<A>, b: Clean<B>): Clean<A & B> {
+  return { ...a, ...b } as Clean<A & B>;
+}
+
 /**
  * Redacts, then cuts to at most `max` characters, without ever cutting a secret in two first: a long
  * text is cut at a whitespace (no token spans one) well past `max`, redacted, then cut to length.

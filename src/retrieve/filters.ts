@@ -12,7 +12,17 @@ export interface Filters {
   /** Inclusive ISO date bounds on the chunk's date. */
   since?: string;
   until?: string;
+  /**
+   * Which tiers: "warm" (the default: every chunk but the cold tier), "cold" (the cold tier alone:
+   * notes under archive/, and memories moved there for want of use), or "all".
+   */
+  tier?: TierScope;
 }
+
+export type TierScope = "warm" | "cold" | "all";
+
+/** The chunks' tier that `tier: "warm"` leaves out and `tier: "cold"` keeps. */
+export const COLD_TIER = "cold";
 
 /** SQL conditions on `chunks` aliased `c`. */
 export function sqlWhere(f: Filters): { sql: string; params: unknown[] } {
@@ -26,6 +36,9 @@ export function sqlWhere(f: Filters): { sql: string; params: unknown[] } {
     if (f.projects.length === 0) parts.push("0");
     else list("c.project", f.projects);
   }
+  const tier = f.tier ?? "warm";
+  if (tier === "warm") parts.push(`(c.tier IS NULL OR c.tier <> '${COLD_TIER}')`);
+  else if (tier === "cold") parts.push(`c.tier = '${COLD_TIER}'`);
   if (f.kinds && f.kinds.length > 0) list("c.kind", f.kinds.map((k) => k.toLowerCase()));
   for (const tag of f.tags ?? []) {
     parts.push("EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ?)");
@@ -57,5 +70,16 @@ export function pathFilter(glob: string | undefined, roots: (project: string) =>
 
 /** True when the filters need rows checked after a leg returns (so legs over-fetch). */
 export function needsPostFilter(f: Filters): boolean {
-  return Boolean(f.path || (f.kinds?.length) || (f.tags?.length) || f.since || f.until);
+  return Boolean(f.path || (f.kinds?.length) || (f.tags?.length) || f.since || f.until || f.tier === "cold");
+}
+
+/**
+ * How many nearest neighbours the vector leg asks for: the vector store filters by project only,
+ * so every other filter is applied afterwards and the leg over-fetches. The cold tier alone (a
+ * minority of the chunks), or any other post-filter: 4 × the candidates; the default warm scope
+ * (every tier but cold): 2 ×, so that cold chunks among the nearest do not starve the warm ones.
+ */
+export function vectorFetch(f: Filters, candidates: number): number {
+  if (needsPostFilter(f)) return candidates * 4;
+  return (f.tier ?? "warm") === "warm" ? candidates * 2 : candidates;
 }

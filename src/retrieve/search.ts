@@ -7,7 +7,7 @@ import { VecState } from "../store/vec-state.js";
 import { vectorTableName, type VectorHit, type VectorStore } from "../store/vectors.js";
 import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
-import { needsPostFilter, pathFilter, sqlWhere, type Filters } from "./filters.js";
+import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rrf, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
@@ -164,7 +164,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
 
   // The vector leg is dispatched first (embedding and LanceDB work off the main thread); the
   // synchronous BM25 leg runs on the next turn of the event loop, while they are under way.
-  const vectorPending = opts.mode !== "bm25" ? vectorLeg(ctx, opts, limit) : undefined;
+  const vectorPending = opts.mode !== "bm25" ? vectorLeg(ctx, opts, vectorFetch(opts.filters, opts.candidates)) : undefined;
   vectorPending?.catch(() => undefined); // handled below, after the BM25 leg; never "unhandled" meanwhile
   const bm25Hits =
     opts.mode !== "vector" ? await new Promise<LegHit[]>((resolve, reject) => setImmediate(() => {
@@ -208,7 +208,9 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     }
   }
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
-  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, rows, opts.salience)) : rrf(filtered, opts.rrfK);
+  // Salience (uses, staleness) is looked up for the candidates the filters kept, not for every row loaded.
+  const kept = new Map([...rows].filter(([id]) => allowed.has(id)));
+  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience)) : rrf(filtered, opts.rrfK);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
   const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };

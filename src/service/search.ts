@@ -3,7 +3,8 @@ import type { App } from "../app.js";
 import { firstHealthy } from "../embed/chain.js";
 import { salienceConfig } from "../memory/salience.js";
 import { searchScope } from "../project/scope.js";
-import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchOptions, type SearchResult } from "../retrieve/search.js";
+import { coldSearch, type ColdAnswer } from "./cold.js";
 import { eventsOfChunks } from "../store/anchors.js";
 import { reinforceChunks } from "../store/salience.js";
 import type { Project } from "../project/identity.js";
@@ -25,6 +26,11 @@ export interface SearchRequest {
   until?: string;
   /** Reinforce what is returned (default true: it is being shown). */
   reinforce?: boolean;
+  /**
+   * Also search what the warm search leaves out (src/service/cold.ts): the cold tier and the
+   * project's git history. Their results come in `cold`, ranked after every warm result.
+   */
+  cold?: boolean;
 }
 
 export interface Found extends SearchResult {
@@ -40,15 +46,23 @@ export interface SearchHelpers {
   vectorSearch?: SearchContext["vectorSearch"];
 }
 
-export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" | "providers" | "projectRoot">, req: SearchRequest, helpers: SearchHelpers = {}): Promise<{ results: Found[]; legs: string[]; warnings: string[] }> {
+export interface SearchAnswer {
+  results: Found[];
+  legs: string[];
+  warnings: string[];
+  /** With `cold`: the cold tier's results (after the warm ones), the commits, and the cold search's own warnings (also in `warnings`). */
+  cold?: Omit<ColdAnswer, "results"> & { results: Found[] };
+}
+
+export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" | "providers" | "projectRoot">, req: SearchRequest, helpers: SearchHelpers = {}): Promise<SearchAnswer> {
   if (typeof req.text !== "string" || req.text.trim() === "") throw new MemoryError("bad_argument", "query text must be a non-empty string");
   const k = req.k ?? app.config.query.k;
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new MemoryError("bad_argument", "k must be an integer from 1 to 100");
   const q = app.config.query;
   const now = Date.now();
-  let flags = new Map<string, { text: string; penalty: boolean }>();
+  const flags = new Map<string, { text: string; penalty: boolean }>();
   const ctx: SearchContext = { db: app.db, vectors: app.vectors, projectRoot: app.projectRoot, pickProvider: helpers.pickProvider ?? (async () => firstHealthy(await app.providers())), ...(helpers.vectorSearch ? { vectorSearch: helpers.vectorSearch } : {}) };
-  const res = await search(ctx, {
+  const opts: SearchOptions = {
     text: req.text.slice(0, 2_000),
     k,
     mode: req.mode ?? "hybrid",
@@ -57,9 +71,25 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     rrfK: q.rrfK,
     weights: q.weights,
     dedupeThreshold: q.dedupeThreshold,
-    salience: { now, config: salienceConfig(app.config.salience), stale: (ids) => new Set([...(flags = staleChunks(app.db, ids, app.projectRoot, now))].filter(([, f]) => f.penalty).map(([id]) => id)) },
-  });
-  if (req.reinforce !== false) reinforceChunks(app.db, res.results.map((r) => r.id), now, salienceConfig(app.config.salience));
-  const events = eventsOfChunks(app.db, res.results.map((r) => r.id));
-  return { results: res.results.map((r) => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id })), legs: res.legs, warnings: res.warnings };
+    salience: {
+      now,
+      config: salienceConfig(app.config.salience),
+      stale: (ids) => {
+        const found = staleChunks(app.db, ids, app.projectRoot, now);
+        for (const [id, f] of found) flags.set(id, f); // the warm search's and the cold tier's
+        return new Set([...found].filter(([, f]) => f.penalty).map(([id]) => id));
+      },
+    },
+  };
+  // git starts first and runs while the searches do.
+  const coldPending = req.cold ? coldSearch(ctx, opts, { root: req.project.root ?? app.projectRoot(req.project.id), config: app.config.cold }) : undefined;
+  coldPending?.catch(() => undefined); // awaited below; never "unhandled" if the warm search throws first
+  const res = await search(ctx, opts);
+  const cold = await coldPending;
+  const shown = [...res.results, ...(cold?.results ?? [])].map((r) => r.id);
+  if (req.reinforce !== false) reinforceChunks(app.db, shown, now, salienceConfig(app.config.salience));
+  const events = eventsOfChunks(app.db, shown);
+  const found = (r: SearchResult): Found => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id });
+  const coldWarnings = cold?.warnings.filter((w) => !res.warnings.includes(w)) ?? [];
+  return { results: res.results.map(found), legs: res.legs, warnings: [...res.warnings, ...coldWarnings], ...(cold ? { cold: { results: cold.results.map(found), git: cold.git, warnings: coldWarnings } } : {}) };
 }

@@ -148,13 +148,17 @@ export class ChunkStore {
       const size = (existing?.size ?? 0) + chunks.length;
       const hash = hashOf(existing?.content_hash ?? "");
       const metadata = JSON.stringify({ ...src.metadata, events: size });
-      const sourceId = existing
-        ? (this.db.prepare("UPDATE sources SET size = ?, content_hash = ?, metadata = ?, indexed_at = ? WHERE id = ?").run(size, hash, metadata, now, existing.id), existing.id)
-        : Number(
-            this.db
-              .prepare("INSERT INTO sources (project, path, kind, tier, size, mtime_ms, content_hash, metadata, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-              .run(src.project, src.path, src.kind, src.tier, size, src.mtimeMs, hash, metadata, now).lastInsertRowid,
-          );
+      let sourceId: number;
+      if (existing) {
+        this.db.prepare("UPDATE sources SET size = ?, content_hash = ?, metadata = ?, indexed_at = ? WHERE id = ?").run(size, hash, metadata, now, existing.id);
+        sourceId = existing.id;
+      } else {
+        sourceId = Number(
+          this.db
+            .prepare("INSERT INTO sources (project, path, kind, tier, size, mtime_ms, content_hash, metadata, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run(src.project, src.path, src.kind, src.tier, size, src.mtimeMs, hash, metadata, now).lastInsertRowid,
+        );
+      }
       const next = ((this.db.prepare("SELECT max(seq) FROM chunks WHERE source_id = ?").pluck().get(sourceId) as number | null) ?? -1) + 1;
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
       const unvec = this.db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?");

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
 
 /**
@@ -52,7 +52,7 @@ const sizeOf = (path: string): number => {
  * undefined when it looks like one, or does not exist.
  */
 export function storeFileProblem(path: string, now = Date.now()): string | undefined {
-  let st;
+  let st: Stats;
   try {
     st = statSync(path);
   } catch {

@@ -234,40 +234,47 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   `,
   `
-  -- A session's chunks grow one event at a time: the next position is found from the index,
+  -- A session's chunks grow one event at a time: the next position is found from the index.
   CREATE INDEX chunks_source_seq ON chunks(source_id, seq);
   DROP INDEX chunks_source;
-  -- and a session's events still to chunk are found without reading the project's others.
-  CREATE INDEX events_unchunked_session ON events(project, session) WHERE chunked = 0;
-  DROP INDEX events_unchunked;
+  `,
+  `
+  -- (IF NOT EXISTS throughout: a development build ran part of this as migration 7.)
+  -- A session's events still to chunk are found without reading the project's others.
+  CREATE INDEX IF NOT EXISTS events_unchunked_session ON events(project, session) WHERE chunked = 0;
+  DROP INDEX IF EXISTS events_unchunked;
   -- A project's live memories (of a kind) are counted and the newest read from the index alone.
-  CREATE INDEX events_live ON events(project, type, time) WHERE deleted_at IS NULL;
+  CREATE INDEX IF NOT EXISTS events_live ON events(project, type, time) WHERE deleted_at IS NULL;
   -- Chunks and vectors per project, kept by triggers: a search says how far vectors cover its
   -- scope without counting a hundred thousand rows.
-  CREATE TABLE vec_counts (
+  CREATE TABLE IF NOT EXISTS vec_counts (
     table_name TEXT NOT NULL,
     project    TEXT NOT NULL,
     n          INTEGER NOT NULL,
     PRIMARY KEY (table_name, project)
   ) WITHOUT ROWID;
-  INSERT INTO vec_counts (table_name, project, n) SELECT table_name, project, count(*) FROM vec_rows GROUP BY table_name, project;
-  CREATE TRIGGER vec_counts_ai AFTER INSERT ON vec_rows BEGIN
+  INSERT OR REPLACE INTO vec_counts (table_name, project, n) SELECT table_name, project, count(*) FROM vec_rows GROUP BY table_name, project;
+  CREATE TRIGGER IF NOT EXISTS vec_counts_ai AFTER INSERT ON vec_rows BEGIN
     INSERT INTO vec_counts (table_name, project, n) VALUES (new.table_name, new.project, 1) ON CONFLICT (table_name, project) DO UPDATE SET n = n + 1;
   END;
-  CREATE TRIGGER vec_counts_ad AFTER DELETE ON vec_rows BEGIN
+  CREATE TRIGGER IF NOT EXISTS vec_counts_ad AFTER DELETE ON vec_rows BEGIN
     UPDATE vec_counts SET n = n - 1 WHERE table_name = old.table_name AND project = old.project;
   END;
-  CREATE TABLE chunk_counts (
+  CREATE TABLE IF NOT EXISTS chunk_counts (
     project TEXT PRIMARY KEY,
     n       INTEGER NOT NULL
   ) WITHOUT ROWID;
-  INSERT INTO chunk_counts (project, n) SELECT project, count(*) FROM chunks GROUP BY project;
-  CREATE TRIGGER chunk_counts_ai AFTER INSERT ON chunks BEGIN
+  INSERT OR REPLACE INTO chunk_counts (project, n) SELECT project, count(*) FROM chunks GROUP BY project;
+  CREATE TRIGGER IF NOT EXISTS chunk_counts_ai AFTER INSERT ON chunks BEGIN
     INSERT INTO chunk_counts (project, n) VALUES (new.project, 1) ON CONFLICT (project) DO UPDATE SET n = n + 1;
   END;
-  CREATE TRIGGER chunk_counts_ad AFTER DELETE ON chunks BEGIN
+  CREATE TRIGGER IF NOT EXISTS chunk_counts_ad AFTER DELETE ON chunks BEGIN
     UPDATE chunk_counts SET n = n - 1 WHERE project = old.project;
   END;
+  -- A project's hot notes (the briefing reads them every session) without a walk of its chunks.
+  CREATE INDEX IF NOT EXISTS chunks_hot ON chunks(project, path, seq) WHERE tier = 'hot';
+  -- A project's open tasks newest first, and their counts, from the index.
+  CREATE INDEX IF NOT EXISTS tasks_open ON tasks(project, created_at) WHERE closed_at IS NULL;
   `,
   `
   -- Maintenance jobs (the weekly mem reindex): when each ran, how it ended, what it found wrong

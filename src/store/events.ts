@@ -131,6 +131,12 @@ export class EventStore {
   }
 
   recent(project: string, opts: { types?: string[]; session?: string; limit: number }): Clean<StoredEvent[]> {
+    if (opts.types && opts.types.length > 0 && !opts.session) {
+      // The newest of each type from its own index range, merged: bounded however rare a type is.
+      const each = "SELECT * FROM (SELECT rowid AS r, * FROM events INDEXED BY events_live WHERE project = ? AND type = ? AND deleted_at IS NULL ORDER BY time DESC, rowid DESC LIMIT ?)";
+      const rows = this.db.prepare(`${opts.types.map(() => each).join(" UNION ALL ")} ORDER BY time DESC, r DESC LIMIT ?`).all(...opts.types.flatMap((t) => [project, t, opts.limit]), opts.limit) as (EventRow & { r: number })[];
+      return asStored(rows.map(({ r: _r, ...row }) => toStored(row)));
+    }
     const where = ["project = ?", "deleted_at IS NULL"];
     const params: unknown[] = [project];
     if (opts.types && opts.types.length > 0) {
@@ -143,6 +149,21 @@ export class EventStore {
     }
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY time DESC, rowid DESC LIMIT ?`).all(...params, opts.limit) as EventRow[];
     return asStored(rows.map(toStored));
+  }
+
+  /**
+   * The newest `limit` live events of `types` among the newest `scan` that name one of `paths` in
+   * their files: the filtering done by SQLite, so only the matches are parsed.
+   */
+  recentAbout(project: string, types: string[], paths: string[], scan: number, limit: number): Clean<StoredEvent[]> {
+    if (paths.length === 0 || types.length === 0) return asStored([]);
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM (SELECT rowid AS r, * FROM events WHERE project = ? AND deleted_at IS NULL AND type IN (${types.map(() => "?").join(", ")}) ORDER BY time DESC, rowid DESC LIMIT ?)
+         WHERE EXISTS (SELECT 1 FROM json_each(files) f WHERE f.value IN (SELECT value FROM json_each(?))) ORDER BY time DESC, r DESC LIMIT ?`,
+      )
+      .all(project, ...types, scan, JSON.stringify(paths), limit) as (EventRow & { r: number })[];
+    return asStored(rows.map(({ r: _r, ...row }) => toStored(row)));
   }
 
   /**
@@ -190,17 +211,32 @@ export class EventStore {
       where.push(`type IN (${f.kinds.map(() => "?").join(", ")})`);
       params.push(...f.kinds);
     }
-    if (f.session) (where.push("session = ?"), params.push(f.session));
+    if (f.session) {
+      where.push("session = ?");
+      params.push(f.session);
+    }
     const sources = f.sources ?? (f.source ? [f.source] : []);
     if (sources.length > 0) {
       // keyword, tag and explicit are recorded; anything else was captured from a tool call
       where.push(`(CASE WHEN json_extract(metadata, '$.source') IN ('keyword', 'tag', 'explicit') THEN json_extract(metadata, '$.source') ELSE 'captured' END) IN (${sources.map(() => "?").join(", ")})`);
       params.push(...sources);
     }
-    for (const t of f.tags ?? []) (where.push("EXISTS (SELECT 1 FROM json_each(metadata, '$.tags') WHERE value = ?)"), params.push(t));
-    for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) (where.push("instr(lower(text), lower(?)) > 0"), params.push(w));
-    if (f.since) (where.push("time >= ?"), params.push(f.since));
-    if (f.until) (where.push("time < ?"), params.push(f.until));
+    for (const t of f.tags ?? []) {
+      where.push("EXISTS (SELECT 1 FROM json_each(metadata, '$.tags') WHERE value = ?)");
+      params.push(t);
+    }
+    for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) {
+      where.push("instr(lower(text), lower(?)) > 0");
+      params.push(w);
+    }
+    if (f.since) {
+      where.push("time >= ?");
+      params.push(f.since);
+    }
+    if (f.until) {
+      where.push("time < ?");
+      params.push(f.until);
+    }
     const sql = where.join(" AND ");
     const total = this.db.prepare(`SELECT count(*) FROM events WHERE ${sql}`).pluck().get(...params) as number;
     const rows = this.db.prepare(`SELECT * FROM events WHERE ${sql} ORDER BY time DESC, rowid DESC LIMIT ? OFFSET ?`).all(...params, f.limit, f.offset ?? 0) as EventRow[];

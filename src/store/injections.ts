@@ -13,5 +13,7 @@ export function injectedIn(db: Db, session: string): Set<string> {
  */
 export function recordInjected(db: Db, session: Clean<string>, ids: readonly string[], now: number): void {
   const ins = prepared(db, "INSERT OR IGNORE INTO injections (session, chunk_id, at) SELECT ?, id, ? FROM chunks WHERE id = ?");
-  db.transaction(() => ids.forEach((id) => ins.run(session, now, id)))();
+  db.transaction(() => {
+    for (const id of ids) ins.run(session, now, id);
+  })();
 }

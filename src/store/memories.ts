@@ -190,11 +190,26 @@ export function markdownById(db: Db, id: string): CleanFields<MarkdownRow> | und
 export function markdownChunks(db: Db, project: string, f: { kinds?: readonly string[]; tags?: readonly string[]; text?: string; since?: string; until?: string; limit: number; offset: number }): { total: number; rows: CleanFields<MarkdownRow>[] } {
   const where = ["c.project = ?", "c.path NOT LIKE 'session:%'"];
   const params: unknown[] = [project];
-  if (f.kinds && f.kinds.length > 0) (where.push(`c.kind IN (${f.kinds.map(() => "?").join(", ")})`), params.push(...f.kinds));
-  for (const t of f.tags ?? []) (where.push("EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value = ?)"), params.push(t));
-  for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) (where.push("instr(lower(c.text), lower(?)) > 0"), params.push(w));
-  if (f.since) (where.push("c.date >= ?"), params.push(f.since));
-  if (f.until) (where.push("c.date < ?"), params.push(f.until));
+  if (f.kinds && f.kinds.length > 0) {
+    where.push(`c.kind IN (${f.kinds.map(() => "?").join(", ")})`);
+    params.push(...f.kinds);
+  }
+  for (const t of f.tags ?? []) {
+    where.push("EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value = ?)");
+    params.push(t);
+  }
+  for (const w of (f.text ?? "").split(/\s+/).filter(Boolean)) {
+    where.push("instr(lower(c.text), lower(?)) > 0");
+    params.push(w);
+  }
+  if (f.since) {
+    where.push("c.date >= ?");
+    params.push(f.since);
+  }
+  if (f.until) {
+    where.push("c.date < ?");
+    params.push(f.until);
+  }
   const sql = where.join(" AND ");
   const total = db.prepare(`SELECT count(*) FROM chunks c WHERE ${sql}`).pluck().get(...params) as number;
   const rows = f.limit > 0 ? (db.prepare(`${MARKDOWN_SELECT} WHERE ${sql} ORDER BY c.path, c.start_line LIMIT ? OFFSET ?`).all(...params, f.limit, f.offset) as MarkdownRow[]) : [];

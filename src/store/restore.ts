@@ -30,7 +30,9 @@ export function restoreSessions(db: Db, sessions: Clean<RestoredSession[]>): num
 
 export function restoreRoots(db: Db, roots: Clean<{ project: string; path: string; added_at: number }[]>): void {
   const ins = db.prepare("INSERT OR IGNORE INTO roots (project, path, added_at) VALUES (?, ?, ?)");
-  db.transaction(() => roots.forEach((r) => ins.run(r.project, r.path, r.added_at)))();
+  db.transaction(() => {
+    for (const r of roots) ins.run(r.project, r.path, r.added_at);
+  })();
 }
 
 /** Puts back the tier a file had (re-indexed on its own, its path relative to its old root is unknown). */

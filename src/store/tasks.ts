@@ -103,6 +103,20 @@ export class TaskStore {
     return this.list({ project });
   }
 
+  /** The newest-created `limit` open tasks of a project, through the open tasks' own index. */
+  openNewest(project: string, limit: number): CleanFields<TaskRow>[] {
+    this.ensureBackfilled();
+    const sql = `SELECT ${COLUMNS} FROM tasks INDEXED BY tasks_open WHERE project = ? AND closed_at IS NULL ORDER BY created_at DESC, id LIMIT ?`;
+    return (prepared(this.db, sql).all(project, limit) as TaskRow[]).map((r) => asStoredRow(r));
+  }
+
+  /** How many open tasks of a project were last updated before `staleBefore` (ms) and since. */
+  openCounts(project: string, staleBefore: number): { fresh: number; stale: number } {
+    this.ensureBackfilled();
+    const r = prepared(this.db, "SELECT count(*) AS n, coalesce(sum(updated_at <= ?), 0) AS stale FROM tasks INDEXED BY tasks_open WHERE project = ? AND closed_at IS NULL").get(staleBefore, project) as { n: number; stale: number };
+    return { fresh: r.n - r.stale, stale: r.stale };
+  }
+
   /** Tasks of a project (or every project), newest first; closed ones too with `all`. */
   list(f: { project?: string; all?: boolean; limit?: number } = {}): CleanFields<TaskRow>[] {
     this.ensureBackfilled();
@@ -180,7 +194,10 @@ export class TaskStore {
   private apply(project: string, session: string, s: Seen, now: number, live: ReadonlySet<string>): void {
     const mineId = prepared(this.db, "SELECT r.task_id FROM task_refs r JOIN tasks t ON t.id = r.task_id WHERE r.session = ? AND r.local_id = ? AND t.project = ?").pluck().get(session, s.localId, project) as number | undefined;
     const known = mineId === undefined ? undefined : this.row(mineId);
-    if (known) return s.source === "tag" ? undefined : this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
+    if (known) {
+      if (s.source !== "tag") this.update(known, s, session, now); // a tag only ever creates: read again, it reopens nothing
+      return;
+    }
     if (s.content.trim() === "") return; // nothing to show or to match
     // Matched against the most recently updated open tasks only, so a capture costs the same with
     // ten open tasks or ten thousand; the refs read are this session's to those tasks alone.
@@ -191,7 +208,8 @@ export class TaskStore {
     const hit = matchTask(s.content, candidates);
     if (hit) {
       this.ref(session, s.localId, hit.id);
-      return this.update(this.row(hit.id)!, s, session, now, true);
+      this.update(this.row(hit.id)!, s, session, now, true);
+      return;
     }
     if (s.status === "deleted") return; // deleted before the registry ever knew it
     this.ref(session, s.localId, this.insert(project, session, s, now));

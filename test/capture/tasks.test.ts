@@ -17,10 +17,18 @@ function shape(tasks: TaskState[], mechanism: Expected["mechanism"]): ExpectedTo
 const open = (ts: { status: string }[]) => ts.filter((t) => t.status === "pending" || t.status === "in_progress");
 const idStatus = (ts: { id?: string; status: string }[]) => ts.map((t) => `${t.id}:${t.status}`).sort();
 
+/** The parts of a transcript line that these independent checks read. */
+type LineShape = {
+  type?: string;
+  isSidechain?: boolean;
+  message?: { content?: { type?: string; name?: string; input: { todos: { content: string; status: string }[] } }[] };
+  toolUseResult?: { tasks?: unknown };
+};
+
 /** Independent truth at line index `end` (exclusive): the last main-chain TodoWrite's todos. */
 function lastTodoWrite(lines: TranscriptLine[], end: number): { content: string; status: string }[] {
   let last: { content: string; status: string }[] = [];
-  for (const l of lines.slice(0, end) as any[]) {
+  for (const l of lines.slice(0, end) as LineShape[]) {
     if (l.type !== "assistant" || l.isSidechain) continue;
     for (const b of l.message?.content ?? []) if (b.type === "tool_use" && b.name === "TodoWrite") last = b.input.todos;
   }
@@ -74,13 +82,13 @@ describe("task list replay on real sessions", { skip: SKIP }, () => {
     let checked = 0;
     for (const s of taskSessions()) {
       const lines = load(s.path);
-      lines.forEach((l: any, i) => {
-        const tasks = l.type === "user" ? l.toolUseResult?.tasks : undefined;
+      lines.forEach((l, i) => {
+        const tasks = l.type === "user" ? (l as LineShape).toolUseResult?.tasks : undefined;
         if (!Array.isArray(tasks)) return;
         checked++;
         const got = finalTasks(lines.slice(0, i)); // before the result itself (it is also reconciled from)
         assert.deepEqual(idStatus(got), idStatus(tasks), `${s.name} line ${i + 1}`);
-        assert.deepEqual(got.map((t) => t.content).sort(), tasks.map((t: any) => t.subject).sort());
+        assert.deepEqual(got.map((t) => t.content).sort(), tasks.map((t: { subject: string }) => t.subject).sort());
       });
     }
     assert.equal(checked, 7);

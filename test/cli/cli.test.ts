@@ -56,11 +56,54 @@ function mem(args: string[], o: { home: string; cwd?: string; env?: Record<strin
 
 const show = (r: Run) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 const lines = (s: string) => s.split("\n").filter((l) => l.trim() !== "");
-const json = <T = any>(r: Run): T => {
+const json = <T = unknown>(r: Run): T => {
   const out = lines(r.stdout);
   assert.equal(out.length, 1, `exactly one JSON line expected\n${show(r)}`);
   return JSON.parse(out[0]!) as T;
 };
+
+// The --json outputs of the commands, as far as these tests read them.
+interface IndexJson {
+  project: string;
+  files: Record<string, number>;
+  chunks: { added: number; total: number };
+  vector: { status: string; embedded: number; reason?: string };
+  warnings: string[];
+  durationMs: number;
+}
+interface QueryHit {
+  id: string;
+  text: string;
+  path: string;
+  project: string;
+  startLine: number;
+  endLine: number;
+  headingPath: string[];
+  kind: string;
+  tags: string[];
+  date: string;
+  score: number;
+  legs: { bm25?: { rank: number }; vector?: { rank: number } };
+  salience: { rrf: number; factor: number; source: string; base: number };
+}
+interface QueryJson {
+  query: string;
+  mode: string;
+  legs: string[];
+  projects: string[] | "all";
+  vector: { provider: string; model: string; table: string } | null;
+  warnings: string[];
+  results: QueryHit[];
+}
+interface StatusJson {
+  home: string;
+  projects: { project: string; sources: number; chunks: number; vectors: unknown[]; hot: unknown[]; lastRun: { status: string; startedAt: string; finishedAt: string } }[];
+  tables: { name: string; count: number; dims: number }[];
+}
+interface DoctorJson {
+  ok: boolean;
+  checks: { name: string; status: string; detail: string; fix?: string }[];
+}
 
 function write(root: string, rel: string, text: string): string {
   const path = join(root, rel);
@@ -146,7 +189,7 @@ describe("mem CLI: concurrent start-up", () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => mem(["status", "--json"], { home })));
     for (const r of runs) {
       assert.equal(r.code, 0, show(r));
-      assert.deepEqual(json(r), { home, projects: [], tables: [] });
+      assert.deepEqual(json(r), { home, projects: [], tables: [], warnings: [] });
     }
   });
 });
@@ -159,7 +202,7 @@ describe("mem CLI: indexing without an embedding provider", () => {
   test("index --json prints one JSON summary; the skipped vector step is reported on stderr; exit 0", async () => {
     const r = await mem(["index", proj, "--json"], { home });
     assert.equal(r.code, 0, show(r));
-    const s = json(r);
+    const s = json<IndexJson>(r);
     assert.equal(s.project, proj);
     assert.deepEqual(s.files, { seen: 3, indexed: 3, unchanged: 0, skipped: 0, deleted: 0 });
     assert.equal(s.chunks.added, 3);
@@ -183,12 +226,12 @@ describe("mem CLI: indexing without an embedding provider", () => {
     const r = await mem(["query", "schema migrations rollback", "--json"], { home, cwd: join(proj, "src", "deep") });
     assert.equal(r.code, 0, show(r));
     assert.deepEqual(lines(r.stderr), ["warning: vector leg skipped, answering from BM25 only: no embedding provider configured (embedding.order is empty)"]);
-    const out = json(r);
+    const out = json<QueryJson>(r);
     assert.deepEqual(out.legs, ["bm25"]);
     assert.equal(out.vector, null);
     assert.deepEqual(out.projects, [proj, "global"]);
-    assert.equal(out.results[0].path, join(proj, "notes", "db.md"));
-    assert.equal(out.results[0].legs.vector, undefined);
+    assert.equal(out.results[0]!.path, join(proj, "notes", "db.md"));
+    assert.equal(out.results[0]!.legs.vector, undefined);
   });
 
   test("status shows a BM25-only project", async () => {
@@ -220,7 +263,7 @@ describe("mem CLI: a corrupted config", () => {
     // doctor reports a broken config as a failed check and still runs the others on the defaults
     const doc = await mem(["doctor", "--json"], { home, env: { MEM_EMBED_ORDER: "none" } });
     assert.equal(doc.code, 1, show(doc));
-    const docChecks = json(doc).checks as { name: string; status: string; detail: string; fix?: string }[];
+    const docChecks = json<DoctorJson>(doc).checks;
     const bad = docChecks.find((c) => c.name === "config")!;
     assert.equal(bad.status, "error");
     assert.match(bad.detail, /is not valid JSON/);
@@ -236,10 +279,10 @@ describe("mem CLI: a corrupted config", () => {
     writeFileSync(join(home, "config.json"), '{ "query": { "kk": 3 } }');
     const unknown = await mem(["status", "--json"], { home });
     assert.equal(unknown.code, 0, show(unknown));
-    assert.deepEqual(json(unknown).projects, []);
+    assert.deepEqual(json<StatusJson>(unknown).projects, []);
     const doctor = await mem(["doctor", "--json"], { home });
     assert.equal(doctor.code, 0, show(doctor));
-    const checks = json(doctor).checks as { name: string; status: string; detail: string; fix?: string }[];
+    const checks = json<DoctorJson>(doctor).checks;
     assert.ok(checks.some((c) => c.name === "config" && c.status === "warn" && c.detail === 'config: unknown key "query.kk" ignored' && c.fix === `edit ${join(home, "config.json")}`), JSON.stringify(checks));
   });
 });
@@ -276,7 +319,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const r = await mem(["index", proj, "--json"], { home, env });
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
-    const s = json(r);
+    const s = json<IndexJson>(r);
     assert.equal(s.chunks.total, 3);
     assert.deepEqual(
       { ...s.vector },
@@ -286,11 +329,11 @@ describe("mem CLI: with a (fake) Ollama server", () => {
 
     const st = await mem(["status", "--json"], { home, env });
     assert.equal(st.code, 0, show(st));
-    const status = json(st);
+    const status = json<StatusJson>(st);
     assert.equal(status.home, home);
     assert.equal(status.projects.length, 1);
-    const p = status.projects[0];
-    assert.deepEqual(Object.keys(p).sort(), ["chunks", "lastRun", "project", "sources", "vectors"]);
+    const p = status.projects[0]!;
+    assert.deepEqual(Object.keys(p).sort(), ["chunks", "hot", "lastRun", "project", "sources", "vectors"]);
     assert.equal(p.project, proj);
     assert.equal(p.sources, 3);
     assert.equal(p.chunks, 3);
@@ -298,9 +341,9 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(p.lastRun.status, "ok");
     assert.ok(!Number.isNaN(Date.parse(p.lastRun.startedAt)) && !Number.isNaN(Date.parse(p.lastRun.finishedAt)));
     assert.equal(status.tables.length, 1);
-    assert.equal(status.tables[0].name, TABLE);
-    assert.equal(status.tables[0].count, 3);
-    assert.equal(status.tables[0].dims, 64);
+    assert.equal(status.tables[0]!.name, TABLE);
+    assert.equal(status.tables[0]!.count, 3);
+    assert.equal(status.tables[0]!.dims, 64);
 
     const human = await mem(["status"], { home, env });
     assert.match(human.stdout, new RegExp(`  vectors 3/3 in ${TABLE} \\(ollama nomic-embed-text, 64 dims\\)`));
@@ -310,7 +353,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const r = await mem(["query", "schema migrations rollback", "--json"], { home, env, cwd: proj });
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
-    const out = json(r);
+    const out = json<QueryJson>(r);
     assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "results", "vector", "warnings"]);
     assert.equal(out.query, "schema migrations rollback");
     assert.equal(out.mode, "hybrid");
@@ -319,7 +362,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(out.vector, { provider: "ollama", model: "nomic-embed-text", table: TABLE });
     assert.deepEqual(out.warnings, []);
     assert.equal(out.results.length, 3);
-    const top = out.results[0];
+    const top = out.results[0]!;
     for (const key of ["id", "text", "path", "startLine", "endLine", "headingPath", "project", "score", "legs", "kind", "tags", "date", "duplicates"]) assert.ok(key in top, key);
     assert.match(top.id, /^[0-9a-f]{32}$/);
     assert.equal(top.path, join(proj, "notes", "db.md"));
@@ -331,8 +374,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(top.kind, "decision");
     assert.deepEqual(top.tags, ["db"]);
     assert.equal(top.date, "2024-03-05");
-    assert.equal(top.legs.bm25.rank, 1);
-    assert.equal(top.legs.vector.rank, 1);
+    assert.equal(top.legs.bm25!.rank, 1);
+    assert.equal(top.legs.vector!.rank, 1);
     assert.ok(Math.abs(top.salience.rrf - 2 / 61) < 1e-12, "the fused score: both legs at rank 1");
     assert.ok(Math.abs(top.score - top.salience.rrf * top.salience.factor) < 1e-12, "the score is the fused score times the salience factor");
     assert.equal(top.salience.source, "markdown");
@@ -341,7 +384,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
 
     const filtered = await mem(["query", "timeout", "--json", "--path", "sessions/**", "--k", "5", "--mode", "bm25"], { home, env, cwd: proj });
     assert.equal(filtered.code, 0, show(filtered));
-    const f = json(filtered);
+    const f = json<QueryJson>(filtered);
     assert.deepEqual(f.legs, ["bm25"]);
     assert.deepEqual(f.results.map((x: { path: string }) => x.path), [join(proj, "sessions", "2024-06-20.md")]);
   });
@@ -403,7 +446,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(inst.code, 0, show(inst));
     const r = await mem(["doctor", "--json"], { home, env });
     assert.equal(r.code, 0, show(r));
-    const d = json(r);
+    const d = json<DoctorJson>(r);
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
@@ -423,13 +466,13 @@ describe("mem CLI: with a (fake) Ollama server", () => {
       mem(["query", "schema migrations rollback", "--mode", "vector"], { home, env: deadEnv, cwd: proj }),
     ]);
     assert.equal(doc.code, 0, show(doc));
-    const d = json(doc);
+    const d = json<DoctorJson>(doc);
     assert.equal(d.ok, true);
-    const ol = d.checks.find((c: { name: string }) => c.name === "ollama");
+    const ol = d.checks.find((c: { name: string }) => c.name === "ollama")!;
     assert.equal(ol.status, "warn");
     assert.match(ol.detail, /cannot reach the server \(ECONNREFUSED\)/);
-    assert.ok(ol.fix.includes("ollama serve") && ol.fix.includes(deadUrl), ol.fix);
-    const emb = d.checks.find((c: { name: string }) => c.name === "embedding");
+    assert.ok(ol.fix!.includes("ollama serve") && ol.fix!.includes(deadUrl), ol.fix);
+    const emb = d.checks.find((c: { name: string }) => c.name === "embedding")!;
     assert.equal(emb.status, "warn");
     assert.ok(emb.fix);
     assert.ok(d.checks.filter((c: { status: string }) => c.status !== "ok").every((c: { name: string }) => c.name === "ollama" || c.name === "embedding" || c.name.startsWith("hooks")));
@@ -451,7 +494,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
   test("scope: another project's directory sees nothing of this one; --all-projects and --project NAME do", async () => {
     const idx = await mem(["index", "--json"], { home, env, cwd: other });
     assert.equal(idx.code, 0, show(idx));
-    assert.equal(json(idx).project, other);
+    assert.equal(json<IndexJson>(idx).project, other);
 
     const q = ["query", "schema migrations", "--json"];
     const [fromOther, fromStranger, all, byName, byPath, fromDeep] = await Promise.all([
@@ -462,26 +505,26 @@ describe("mem CLI: with a (fake) Ollama server", () => {
       mem([...q, "--project", "../proj-ollama/notes"], { home, env, cwd: stranger }),
       mem(q, { home, env, cwd: join(proj, "src", "deep") }),
     ]);
-    const paths = (r: Run) => (json(r).results as { path: string }[]).map((x) => x.path);
+    const paths = (r: Run) => json<QueryJson>(r).results.map((x) => x.path);
 
     assert.equal(fromOther.code, 0, show(fromOther));
     assert.equal(fromOther.stderr, "");
     assert.deepEqual(paths(fromOther), [join(other, "plan.md")], "only the other project's own chunk");
 
     assert.equal(fromStranger.code, 0, show(fromStranger));
-    assert.deepEqual(json(fromStranger).results, []);
-    assert.deepEqual(json(fromStranger).projects, [stranger, "global"]);
+    assert.deepEqual(json<QueryJson>(fromStranger).results, []);
+    assert.deepEqual(json<QueryJson>(fromStranger).projects, [stranger, "global"]);
     assert.deepEqual(lines(fromStranger.stderr), [`warning: nothing is indexed for project ${stranger} (indexed: ${[other, proj].sort().join(", ")}); use --project or --all-projects`]);
 
     assert.equal(all.code, 0, show(all));
     assert.equal(all.stderr, "");
-    assert.equal(json(all).projects, "all");
+    assert.equal(json<QueryJson>(all).projects, "all");
     assert.deepEqual(new Set(paths(all)), new Set([join(proj, "notes", "db.md"), join(proj, "notes", "cache.md"), join(proj, "sessions", "2024-06-20.md"), join(other, "plan.md")]));
 
     for (const r of [byName, byPath, fromDeep]) {
       assert.equal(r.code, 0, show(r));
       assert.equal(r.stderr, "");
-      assert.deepEqual(json(r).projects, [proj, "global"]);
+      assert.deepEqual(json<QueryJson>(r).projects, [proj, "global"]);
       assert.equal(paths(r)[0], join(proj, "notes", "db.md"));
       assert.ok(paths(r).every((p) => p.startsWith(`${proj}/`)));
     }

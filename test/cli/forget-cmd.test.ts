@@ -64,7 +64,18 @@ describe("mem forget", () => {
   });
 
   test("on a terminal, --project asks y/N: no keeps everything, yes forgets", { skip: noPty }, async () => {
-    const ask = (answer: string) => inPty([process.execPath, BIN, "forget", "--project"], { env, cwd: other, answer: ((typed = false) => (out: string) => (!typed && out.includes("[y/N]") ? ((typed = true), `${answer}\n`) : undefined))() });
+    const ask = (answer: string) => {
+      let typed = false; // answered once, at the first [y/N]
+      return inPty([process.execPath, BIN, "forget", "--project"], {
+        env,
+        cwd: other,
+        answer: (out: string) => {
+          if (typed || !out.includes("[y/N]")) return undefined;
+          typed = true;
+          return `${answer}\n`;
+        },
+      });
+    };
     const no = await ask("n");
     assert.equal(no.code, 1, no.out);
     assert.match(no.out, /Forget everything of project .*other: 1 memory, its tasks, session records and indexed notes\? \[y\/N\]/);

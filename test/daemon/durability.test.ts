@@ -52,7 +52,7 @@ describe("durability of a put through the daemon", () => {
       const op = async (req: Record<string, unknown>) => {
         const r = await ask(h, req, 10_000);
         assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
-        return r.reply as { ok: true; [k: string]: any };
+        return r.reply as { ok: true; [k: string]: unknown };
       };
 
       const first = serve();

@@ -21,7 +21,7 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-type Reply = { ok: true; [k: string]: any } | { ok: false; error: string; code?: string };
+type Reply = { ok: true; [k: string]: unknown } | { ok: false; error: string; code?: string };
 
 async function until(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -49,7 +49,7 @@ describe("memory operations over the daemon's socket", () => {
   const ok = async (req: Record<string, unknown>) => {
     const r = await op(req);
     assert.ok(r.ok, JSON.stringify(r));
-    return r as { ok: true; [k: string]: any };
+    return r as { ok: true; [k: string]: unknown };
   };
   const fails = async (req: Record<string, unknown>, code: string, message: RegExp) => {
     const r = await op(req, 30_000);

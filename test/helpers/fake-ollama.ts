@@ -94,13 +94,23 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     try {
       parsed = JSON.parse(body) as typeof parsed;
     } catch {
-      return sendJson(res, 400, { error: "invalid request body" });
+      sendJson(res, 400, { error: "invalid request body" });
+      return;
     }
     const { model, input } = parsed;
-    if (typeof model !== "string" || model === "") return sendJson(res, 400, { error: "model is required" });
-    if (!models.includes(withTag(model))) return sendJson(res, 404, { error: `model "${model}" not found, try pulling it first` });
+    if (typeof model !== "string" || model === "") {
+      sendJson(res, 400, { error: "model is required" });
+      return;
+    }
+    if (!models.includes(withTag(model))) {
+      sendJson(res, 404, { error: `model "${model}" not found, try pulling it first` });
+      return;
+    }
     const inputs = typeof input === "string" ? [input] : input;
-    if (!Array.isArray(inputs) || inputs.some((t) => typeof t !== "string")) return sendJson(res, 400, { error: "invalid input type" });
+    if (!Array.isArray(inputs) || inputs.some((t) => typeof t !== "string")) {
+      sendJson(res, 400, { error: "invalid input type" });
+      return;
+    }
     const embeddings: unknown[][] = (inputs as string[]).map((t) => Array.from(hashVector(t, dims), (x) => x * scale));
     const answer: Record<string, unknown> = { model, embeddings, total_duration: 1000, load_duration: 100, prompt_eval_count: inputs.length };
     switch (malformed) {
@@ -116,7 +126,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       }
       case null: break;
     }
-    if (malformed !== null) return sendJson(res, 200, answer);
+    if (malformed !== null) {
+      sendJson(res, 200, answer);
+      return;
+    }
     texts += inputs.length;
     if (dieAfter !== undefined && --dieAfter <= 0) res.once("finish", die);
     sendJson(res, 200, answer);
@@ -126,7 +139,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     const body = await readBody(req);
     if (delayMs > 0) {
       await new Promise<void>((resolve) => {
-        const t = setTimeout(() => (timers.delete(t), resolve()), delayMs);
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, delayMs);
         timers.add(t);
       });
     }

@@ -45,7 +45,7 @@ export function runMem(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string
 export const show = (r: Run) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 
 /** The one JSON line a `--json` command printed. */
-export function jsonOf<T = any>(r: Run): T {
+export function jsonOf<T = unknown>(r: Run): T {
   const out = r.stdout.split("\n").filter((l) => l.trim() !== "");
   assert.equal(out.length, 1, `exactly one JSON line expected\n${show(r)}`);
   return JSON.parse(out[0]!) as T;

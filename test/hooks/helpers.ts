@@ -23,12 +23,15 @@ export function rawToolUseIds(lines: unknown[]): Set<string> {
   const ids = new Set<string>();
   const walk = (v: unknown, depth: number): void => {
     if (depth > 12 || v === null || typeof v !== "object") return;
-    if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
     const o = v as Record<string, unknown>;
     if (o.type === "tool_use" && typeof o.id === "string") ids.add(o.id);
     for (const x of Object.values(o)) walk(x, depth + 1);
   };
-  lines.forEach((l) => walk(l, 0));
+  for (const l of lines) walk(l, 0);
   return ids;
 }
 

@@ -32,7 +32,8 @@ function env(tag: string, configure?: Parameters<typeof makeEnv>[1]): IndexerEnv
   return e;
 }
 
-const bm25 = (e: IndexerEnv, q: string, projects = ["p1"]) => bm25Leg(e.db, q, { projects }, 20).map((h) => h.id);
+/** Every tier: these tests are about what the index holds, not what a default search shows. */
+const bm25 = (e: IndexerEnv, q: string, projects = ["p1"]) => bm25Leg(e.db, q, { projects, tier: "all" }, 20).map((h) => h.id);
 const idsOf = (rows: { id: string }[]) => rows.map((r) => r.id);
 
 /** The memory tree indexed as project "alpha" and again as "beta", with one hash embedder. */
@@ -145,8 +146,10 @@ describe("indexing a memory tree", () => {
     assert.deepEqual(bm25(e, "marmalade"), [session!.id]);
     assert.deepEqual(bm25(e, "pelican"), [events[0]!.id]);
     assert.deepEqual(bm25(e, "okapi"), [note!.id]);
-    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"], kinds: ["archive"] }, 5).map((h) => h.id), [archive!.id]);
-    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"], kinds: ["note"] }, 5), []);
+    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"], kinds: ["archive"], tier: "all" }, 5).map((h) => h.id), [archive!.id]);
+    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"], kinds: ["note"], tier: "all" }, 5), []);
+    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"] }, 5), [], "the default search leaves the cold tier out");
+    assert.deepEqual(bm25Leg(e.db, "wombat", { projects: ["p1"], tier: "cold" }, 5).map((h) => h.id), [archive!.id]);
     assert.deepEqual(bm25Leg(e.db, "zephyrine", { projects: ["p1"], tags: ["profile"] }, 5).map((h) => h.id), [identity.id]);
     assert.deepEqual(bm25(e, "axolotl"), [], "non-sources are not indexed");
     assert.deepEqual(bm25(e, "zephyrine", ["other"]), [], "search is scoped by project");

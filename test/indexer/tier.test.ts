@@ -65,4 +65,24 @@ describe("tierOf", () => {
     assert.deepEqual(tierOf("sessions//2026-11-18.md"), { tier: "warm", layout: "session" });
     assert.deepEqual(tierOf("./archive/x.md"), { tier: "cold", layout: "archive" });
   });
+
+  test("users/<id>/profile.md is a user's profile: hot, its own layout, kind preference, the user's id", () => {
+    assert.deepEqual(tierOf("users/alice/profile.md"), { tier: "hot", layout: "profile", kind: "preference", user: "alice" });
+    assert.deepEqual(tierOf("users/bob/profile.mdx"), { tier: "hot", layout: "profile", kind: "preference", user: "bob" });
+    assert.deepEqual(tierOf("memory/users/carol/profile.md"), { tier: "hot", layout: "profile", kind: "preference", user: "carol" });
+  });
+
+  test("a profile's directory name is read as a user id is written (lower case, other characters one dash)", () => {
+    assert.equal(tierOf("Users/Bob Smith/Profile.md").user, "bob-smith");
+    assert.equal(tierOf("users/Jöhn/profile.md").user, "john");
+  });
+
+  test("not a profile: no user directory, a deeper file, another name, or under archive/", () => {
+    assert.deepEqual(tierOf("users/profile.md"), { tier: "warm", layout: "note" });
+    assert.deepEqual(tierOf("profile.md"), { tier: "warm", layout: "note" });
+    assert.deepEqual(tierOf("users/alice/notes/profile.md"), { tier: "warm", layout: "note" });
+    assert.deepEqual(tierOf("users/alice/todo.md"), { tier: "warm", layout: "note" });
+    assert.deepEqual(tierOf("users/---/profile.md"), { tier: "warm", layout: "note" }, "a directory name with no letter or digit names no user");
+    assert.deepEqual(tierOf("archive/users/alice/profile.md"), { tier: "cold", layout: "archive" });
+  });
 });

@@ -41,7 +41,10 @@ describe("the snippet of a memory too long to show whole", () => {
     const words = ["alpha", "beta.", "gamma", "delta!", "x".repeat(90), "epsilon?", "zeta"];
     for (let seed = 1; seed <= 200; seed++) {
       let r = seed;
-      const next = () => ((r = (r * 48271) % 2147483647), r);
+      const next = () => {
+        r = (r * 48271) % 2147483647;
+        return r;
+      };
       const text = Array.from({ length: 5 + (next() % 80) }, () => words[next() % words.length]).join(" ");
       const max = 20 + (next() % 200);
       const s = snippet(text, terms("gamma", "zeta"), stem, max);

@@ -41,7 +41,9 @@ function mem(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 const ENTRY = { type: "stdio", command: process.execPath, args: [BIN, "mcp"], env: {} };
-const read = (f: string) => JSON.parse(readFileSync(f, "utf8")) as Record<string, any>;
+/** The parts of a Claude Code JSON file (~/.claude.json, settings.json) that these tests read. */
+type ClaudeJson = { mcpServers: Record<string, unknown>; hooks: Record<string, { hooks: { type: string }[] }[]>; [key: string]: unknown };
+const read = (f: string) => JSON.parse(readFileSync(f, "utf8")) as ClaudeJson;
 const backups = (dir: string, name: string) => readdirSync(dir).filter((f) => f.startsWith(`${name}.bak-`));
 
 describe("mem install: the MCP server", () => {
@@ -155,7 +157,7 @@ describe("mem install: the MCP server", () => {
     assert.match(r.stdout, /except UserPromptSubmit: an mcp_tool hook, the tool prompt_context of the MCP server "mem"/);
     const prompt = read(settings).hooks.UserPromptSubmit;
     assert.deepEqual(prompt, [{ hooks: [{ type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" }, timeout: 3 }] }]);
-    assert.equal(read(settings).hooks.Stop[0].hooks[0].type, "command");
+    assert.equal(read(settings).hooks.Stop![0]!.hooks[0]!.type, "command");
     const back = await mem(["install"], box.sub, box.env);
     assert.equal(back.code, 0, back.stderr);
     assert.match(back.stdout, /^updated mem hooks/);

@@ -70,7 +70,7 @@ describe("hooks on a damaged store", () => {
   test("after `mem doctor --repair` the marker is gone, the briefing is a normal one, and captures made meanwhile are searchable", async () => {
     const rep = await runMem(["doctor", "--repair", "--json"], { env });
     assert.equal(rep.code, 0, show(rep));
-    assert.equal(jsonOf(rep).ok, true);
+    assert.equal(jsonOf<{ ok: boolean }>(rep).ok, true);
     assert.ok(!existsSync(marker), "marker cleared");
     const r = await spawnHook("session-start", JSON.stringify({ session_id: "sess-3", cwd: proj, hook_event_name: "SessionStart", source: "startup" }), env);
     assert.equal(r.code, 0);

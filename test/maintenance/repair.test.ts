@@ -63,10 +63,10 @@ async function setUp(tag: string) {
   return { home, proj, env };
 }
 
-async function query(env: NodeJS.ProcessEnv, proj: string, text: string) {
-  const r = await runMem(["query", text, "--json", "--project", proj], { env, cwd: proj });
+async function query(env: NodeJS.ProcessEnv, proj: string, text: string, ...more: string[]) {
+  const r = await runMem(["query", text, "--json", "--project", proj, ...more], { env, cwd: proj });
   assert.equal(r.code, 0, show(r));
-  return jsonOf<{ legs: string[]; results: { text: string; path: string; tier: string }[] }>(r);
+  return jsonOf<{ legs: string[]; results: { text: string; path: string; tier: string }[]; cold?: { results: { text: string; path: string; tier: string }[] } }>(r);
 }
 
 async function repairAndCheck(home: string, proj: string, env: NodeJS.ProcessEnv): Promise<Report> {
@@ -90,7 +90,7 @@ async function repairAndCheck(home: string, proj: string, env: NodeJS.ProcessEnv
   assert.deepEqual(notes.legs, ["bm25", "vector"]);
   assert.equal(notes.results[0]?.path, join(proj, "memory", "state.md"));
   assert.equal(notes.results[0]?.tier, "hot", "tiers come from the recorded root");
-  assert.equal((await query(env, proj, "walrus cron")).results[0]?.tier, "cold");
+  assert.equal((await query(env, proj, "walrus cron", "--cold")).cold?.results[0]?.tier, "cold", "the archived note is in the cold tier");
   assert.ok((await query(env, proj, "narwhal")).results.some((x) => x.text.includes("pnpm test --filter narwhal")), "a salvaged event is found");
 
   const again = await runMem(["doctor", "--repair", "--json"], { env });

@@ -169,8 +169,9 @@ describe("rotating session logs", () => {
     assert.deepEqual([done.rotated.length, done.archived.length, done.indexed], [1, 1, [proj]]);
     const q = jsonOf<{ results: { path: string }[] }>(await mem(["query", "heron migration", "--json"]));
     assert.equal(q.results[0]?.path, join(proj, "memory", "sessions", `${day}.md`));
-    const old = jsonOf<{ results: { path: string; tier: string }[] }>(await mem(["query", "ancient kiwi outage", "--json"]));
-    assert.deepEqual([old.results[0]?.path, old.results[0]?.tier], [join(proj, "memory", "archive", "sessions", "2020-02-02.md"), "cold"]);
+    const old = jsonOf<{ results: unknown[]; cold: { results: { path?: string; tier?: string }[] } }>(await mem(["query", "ancient kiwi outage", "--cold", "--json"]));
+    assert.deepEqual(old.results, [], "archived: out of the default search");
+    assert.deepEqual([old.cold.results[0]?.path, old.cold.results[0]?.tier], [join(proj, "memory", "archive", "sessions", "2020-02-02.md"), "cold"]);
     assert.equal((await runMem(["rotate", "--bogus"], { env, cwd: proj })).code, 2);
   });
 });

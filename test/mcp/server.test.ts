@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { serverEnv } from "../helpers/mcp-env.js";
 import { BIN } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-")));
@@ -20,11 +21,23 @@ const proj = join(tmp, "proj");
 const other = join(tmp, "other");
 for (const p of [proj, other]) mkdirSync(join(p, ".git"), { recursive: true });
 
-export function serverEnv(memHome: string, project: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: tmp, MEM_HOME: memHome, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", CLAUDE_PROJECT_DIR: project };
-}
-
-type Result = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+/** The fields of the tools' structured answers that these tests read (an answer carries those of its tool). */
+type Structured = {
+  memory: { id: string; kind: string; tags: string[]; files: string[]; history: unknown[]; text: string };
+  created: boolean;
+  notice: string;
+  results: { id: string; source: string; score: number }[];
+  legs: string[];
+  memories: { id: string }[];
+  total: number;
+  error: { code: string };
+  task: { id: number; status: string };
+  tasks: { content: string }[];
+  changed: boolean;
+  via: string;
+  injected: boolean;
+};
+type Result = { content: { type: string; text: string }[]; structuredContent?: Structured; isError?: boolean };
 
 describe("mem mcp over stdio (SDK client)", () => {
   let client: Client;
@@ -33,7 +46,7 @@ describe("mem mcp over stdio (SDK client)", () => {
   const text = (r: Result) => r.content.map((c) => c.text).join("\n");
 
   before(async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: serverEnv(join(tmp, "home"), proj), cwd: tmp, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: serverEnv(tmp, join(tmp, "home"), proj), cwd: tmp, stderr: "pipe" });
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     client = new Client({ name: "mem-test", version: "1" });
     await client.connect(transport);
@@ -70,9 +83,9 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.match(g.structuredContent!.notice, /quoted data, not instructions/);
 
     const s = await call("search", { query: "why SQLite for the metadata store" });
-    assert.equal(s.structuredContent!.results[0].id, id, text(s));
-    assert.equal(s.structuredContent!.results[0].source, "explicit");
-    assert.ok(s.structuredContent!.results[0].score > 0);
+    assert.equal(s.structuredContent!.results[0]!.id, id, text(s));
+    assert.equal(s.structuredContent!.results[0]!.source, "explicit");
+    assert.ok(s.structuredContent!.results[0]!.score > 0);
     assert.deepEqual(s.structuredContent!.legs, ["bm25"]);
     const kinds = await call("search", { query: "SQLite metadata store", kinds: ["learned"] });
     assert.equal(kinds.structuredContent!.results.length, 0, "filtered by kind");
@@ -164,7 +177,7 @@ describe("mem mcp over stdio (SDK client)", () => {
 describe("mem mcp as a process", () => {
   /** Raw JSON-RPC lines in, everything the child prints out. */
   function spawnServer(home: string) {
-    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: tmp, env: serverEnv(home, proj), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: tmp, env: serverEnv(tmp, home, proj), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -15,6 +15,9 @@ import { MemoryService } from "../../src/service/memory.js";
 import { ChunkStore } from "../../src/store/chunks.js";
 import { clearDerived } from "../../src/store/derived.js";
 import { VecState } from "../../src/store/vec-state.js";
+import { openDb } from "../../src/store/db.js";
+import { EventStore } from "../../src/store/events.js";
+import { defaultConfig } from "../../src/config/config.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-counts-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -47,4 +50,27 @@ test("kept counts equal counted rows, per project and table", async () => {
   check("after a rebuild's clearing");
   assert.equal(chunks.countChunks(), 0);
   assert.equal(state.count("t1"), 0);
+});
+
+test("a store migrated by the first release of migration 7 gets the counts and indexes of migration 8, counted from its rows", () => {
+  const file = join(tmp, "v7.sqlite");
+  const db = openDb(file);
+  const svc = new MemoryService({ db, config: defaultConfig(), projectRoot: () => undefined });
+  for (let i = 0; i < 12; i++) svc.put({ project: i % 2 ? "/a" : "/b", session: "s1", text: `an earlier memory ${i}` });
+  // As that release left it: none of migration 8's objects, user_version 7.
+  db.exec(`DROP TRIGGER chunk_counts_ai; DROP TRIGGER chunk_counts_ad; DROP TABLE chunk_counts;
+    DROP TRIGGER vec_counts_ai; DROP TRIGGER vec_counts_ad; DROP TABLE vec_counts;
+    DROP INDEX events_unchunked_session; CREATE INDEX events_unchunked ON events(project) WHERE chunked = 0;
+    DROP INDEX events_live; DROP INDEX chunks_hot; DROP INDEX tasks_open;`);
+  db.pragma("user_version = 7");
+  db.close();
+  const again = openDb(file);
+  after(() => again.close());
+  assert.equal(again.pragma("user_version", { simple: true }), 8);
+  assert.equal(new ChunkStore(again).countChunks("/a"), again.prepare("SELECT count(*) FROM chunks WHERE project = '/a'").pluck().get());
+  assert.equal(new ChunkStore(again).countChunks(), 12);
+  const indexes = again.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
+  for (const name of ["events_unchunked_session", "events_live", "chunks_hot", "tasks_open"]) assert.ok(indexes.includes(name), name);
+  assert.ok(!indexes.includes("events_unchunked"));
+  assert.ok(new EventStore(again).sessionsToChunk("/a").length === 0, "the partial index answers");
 });

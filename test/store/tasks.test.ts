@@ -11,6 +11,7 @@ import { getMeta } from "../../src/store/meta.js";
 import { SessionStore } from "../../src/store/sessions.js";
 import { TaskStore } from "../../src/store/tasks.js";
 import { rand } from "../helpers/secrets.js";
+import { taskCreate, taskUpdate, todoWrite, type Todo, type ToolPayload } from "../helpers/task-payloads.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-tasks-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -23,18 +24,9 @@ function fresh(): { db: Db; path: string } {
 const PROJECT = cleanText("/home/u/proj");
 const T0 = Date.parse("2026-11-01T09:00:00Z");
 const MIN = 60_000;
-type Todo = { content: string; status: string };
-let call = 0;
-const payload = (session: string, tool: string, input: Record<string, unknown>, response: unknown) => ({
-  session_id: session, hook_event_name: "PostToolUse", tool_name: tool, tool_use_id: `toolu_${call++}`, tool_input: input, tool_response: response,
-});
-export const todoWrite = (session: string, todos: Todo[]) => payload(session, "TodoWrite", { todos: todos.map((t) => ({ ...t, activeForm: t.content })) }, { newTodos: todos });
-export const taskCreate = (session: string, id: string, subject: string) => payload(session, "TaskCreate", { subject, description: "" }, { task: { id, subject } });
-export const taskUpdate = (session: string, id: string, input: Record<string, unknown>) => payload(session, "TaskUpdate", { taskId: id, ...input }, { success: true, taskId: id });
-
 const open = (db: Db) => new TaskStore(db).open(PROJECT).map((t) => `${t.status} ${t.content}`);
 const all = (db: Db) => new TaskStore(db).list({ project: PROJECT, all: true }).map((t) => `${t.status} ${t.content}`);
-function feed(db: Db, at: number, ...ps: ReturnType<typeof payload>[]): void {
+function feed(db: Db, at: number, ...ps: ToolPayload[]): void {
   ps.forEach((p, i) => captureToolPayload(db, PROJECT, p, at + i));
 }
 

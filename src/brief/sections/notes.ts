@@ -1,35 +1,50 @@
-import { prose } from "../../render/line.js";
+import { field, prose } from "../../render/line.js";
 import { shownPath } from "../render.js";
 import type { Section } from "./section.js";
 
 /**
- * Hot-tier notes (identity, state, references) of the project and of the user-global memory, with
- * their markdown structure readable: each line of the note is quoted (`> `) and rendered on its own
- * line, so headings, lists and checkboxes stay as they were written while no line of a note can
- * pose as a section or an item of the briefing. Pure.
+ * Hot-tier notes (identity, state, references) of the project and of the user-global memory, and
+ * the current user's profile (`users/<id>/profile.md`), with their markdown structure readable:
+ * each line of the note is quoted (`> `) and rendered on its own line, so headings, lists and
+ * checkboxes stay as they were written while no line of a note can pose as a section or an item
+ * of the briefing. HTML comments (`<!-- … -->`, the hints of `mem init`'s templates) are not
+ * shown, and a note left with headings only (an untouched template) is left out. Pure.
  */
 export interface HotNote {
   path: string;
   text: string;
   /** From the user-global memory rather than the project's. */
   global?: boolean;
+  /** The current user's profile: their id (only theirs is ever gathered). */
+  user?: string;
 }
 
 export const NOTE_LINES = 24;
 export const NOTE_CHARS = 1_200;
 
+/** The note without its HTML comments (a comment split across chunks is still one span once they are joined). */
+const uncommented = (text: string) => text.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
+const isHeading = (line: string) => /^ {0,3}#{1,6}(\s|$)/.test(line);
+
+function title(path: string, n: { global: boolean; user?: string | undefined }, root: string | undefined): string {
+  const where = `${shownPath(path, n.global ? undefined : root)}${n.global ? " (your global memory)" : ""}`;
+  return n.user !== undefined ? `The current user's profile (${field(n.user, 64)}), from ${where}` : `From ${where}`;
+}
+
 export function noteSections(notes: readonly HotNote[], root: string | undefined): Section[] {
-  const byPath = new Map<string, { text: string[]; global: boolean }>();
+  const byPath = new Map<string, { text: string[]; global: boolean; user?: string }>();
   for (const n of notes) {
-    const e = byPath.get(n.path) ?? { text: [], global: n.global === true };
+    const e = byPath.get(n.path) ?? { text: [], global: n.global === true, ...(n.user !== undefined ? { user: n.user } : {}) };
     e.text.push(n.text);
     byPath.set(n.path, e);
   }
-  return [...byPath].map(([path, n]) => {
+  const sections: Section[] = [];
+  for (const [path, n] of byPath) {
     const lines: string[] = [];
     let chars = 0;
     let last = "";
-    for (const raw of n.text.join("\n").split("\n")) {
+    let content = false;
+    for (const raw of uncommented(n.text.join("\n")).split("\n")) {
       const line = prose(raw, 200);
       if (line === "" || line === last) continue; // blank lines, and the overlap chunks repeat
       if (lines.length >= NOTE_LINES || chars + line.length > NOTE_CHARS) {
@@ -39,7 +54,9 @@ export function noteSections(notes: readonly HotNote[], root: string | undefined
       lines.push(`> ${line}`);
       chars += line.length;
       last = line;
+      content ||= !isHeading(raw);
     }
-    return { title: `From ${shownPath(path, n.global ? undefined : root)}${n.global ? " (your global memory)" : ""}`, items: lines };
-  });
+    if (content) sections.push({ title: title(path, n, root), items: lines });
+  }
+  return sections;
 }

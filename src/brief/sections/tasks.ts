@@ -36,15 +36,21 @@ export const createdBy = (session: string | null): string => (session ? `session
 /** Newest created first; tasks created together keep the order they came in (a list's own order). */
 const newestFirst = (a: OpenTask, b: OpenTask) => b.createdAt - a.createdAt;
 
-export function openTasksSection(tasks: readonly OpenTask[], now: number, staleDays = DEFAULT_STALE_DAYS, maxItems = MAX_TASK_ITEMS): { title: string; items: string[] } {
+/**
+ * `tasks` may be the newest-created part of a longer list: `totals` then gives how many open tasks
+ * are fresh and stale in all (the newest of each kind are a prefix of the newest overall).
+ */
+export function openTasksSection(tasks: readonly OpenTask[], now: number, staleDays = DEFAULT_STALE_DAYS, maxItems = MAX_TASK_ITEMS, totals?: { fresh: number; stale: number }): { title: string; items: string[] } {
   const sorted = [...tasks].sort(newestFirst);
   const fresh = sorted.filter((t) => !isStale(t, now, staleDays));
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
+  const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
+  const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
   const items = fresh.slice(0, maxItems).map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}, ${createdBy(t.createdSession)})`);
-  if (fresh.length > maxItems) items.push(`- … and ${fresh.length - maxItems} more open tasks (mem task list)`);
-  if (stale.length > 0) {
+  if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
+  if (staleTotal > 0) {
     const days = field(String(staleDays));
-    items.push(prose(`- Stale tasks (untouched ${days}+ days): ${stale.length} — ${stale.map((t) => prose(t.content, 60)).join("; ")}`, 600));
+    items.push(prose(`- Stale tasks (untouched ${days}+ days): ${staleTotal} — ${stale.map((t) => prose(t.content, 60)).join("; ")}`, 600));
   }
   return { title: "Open tasks", items };
 }

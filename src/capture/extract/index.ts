@@ -104,7 +104,12 @@ export function extractWithTasks(lines: readonly TranscriptLine[], opts: Extract
   const { state, changes } = replayTasks(lines, opts.tasksFrom);
   const all = [...structuralEvents(lines, { session }), ...changeEvents(changes, session), ...textEvents(lines, session, opts.minConfidence ?? 0)];
   const seen = new Set<string>();
-  return { events: all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))), tasks: state, changes };
+  const events = all.filter((e) => {
+    if (seen.has(e.id)) return false;
+    seen.add(e.id);
+    return true;
+  });
+  return { events, tasks: state, changes };
 }
 
 export { structuralEvents } from "./structural.js";
