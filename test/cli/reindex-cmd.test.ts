@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -30,6 +30,10 @@ describe("mem reindex, spawned", () => {
     mkdirSync(join(proj, ".git"), { recursive: true });
     mkdirSync(join(proj, "memory", "reference"), { recursive: true });
     writeFileSync(join(proj, "memory", "reference", "db.md"), "# Storage\n\nWe keep metadata in SQLite and vectors in LanceDB.\n");
+    const stale = join(proj, "memory", "reference", "dodo.md");
+    writeFileSync(stale, "# Dodo\n\nThe dodo exporter was configured once, long ago.\n");
+    const longAgo = new Date(Date.now() - 200 * 86_400_000);
+    utimesSync(stale, longAgo, longAgo);
     const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "ollama", MEM_OLLAMA_HOST: fake.url };
     const mem = (args: string[], extra: NodeJS.ProcessEnv = {}) => runMem(args, { env: { ...env, ...extra }, cwd: proj });
     const briefing = async () => {
@@ -43,7 +47,11 @@ describe("mem reindex, spawned", () => {
     assert.equal(ok.code, 0, show(ok));
     const report = jsonOf<{ ok: boolean; projects: { project: string; files: { unchanged: number } }[]; size: { before: { total: number }; after: { total: number } } }>(ok);
     assert.equal(report.ok, true);
-    assert.deepEqual(report.projects.map((p) => [p.project, p.files.unchanged]), [[proj, 1]]);
+    assert.deepEqual(report.projects.map((p) => [p.project, p.files.unchanged]), [[proj, 2]]);
+    // The note unused for 200 days went cold: out of the default search, found by cold search.
+    const query = async (args: string[]) => jsonOf<{ results: { path: string }[]; cold?: { results: { path?: string; tier?: string }[] } }>(await mem(["query", "dodo exporter", "--json", ...args]));
+    assert.ok(!(await query([])).results.some((r) => r.path === stale));
+    assert.deepEqual((await query(["--cold"])).cold?.results.map((r) => [r.path, r.tier]), [[stale, "cold"]]);
     assert.ok(report.size.before.total > 0 && report.size.after.total > 0);
     const quiet = await mem(["reindex", "-q"]);
     assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
