@@ -6,6 +6,7 @@ import { ago, shortSession } from "./render.js";
 import { DECISION_LIMITS, decisionSections, type BriefDecision } from "./sections/decisions.js";
 import { inPlaySection, type InPlay } from "./sections/in-play.js";
 import { lastSessionSection, recentWorkSection, type LastSession, type RecentEvent } from "./sections/last-session.js";
+import { maintenanceSection, type MaintenanceFailure } from "./sections/maintenance.js";
 import { noteSections, type HotNote } from "./sections/notes.js";
 import type { Section } from "./sections/section.js";
 
@@ -45,6 +46,8 @@ export interface BriefingInput {
   salience?: SalienceConfig;
   /** The project's directory: paths under it are shown relative to it. */
   root?: string;
+  /** The last `mem reindex` failed: one line, first. */
+  maintenance?: MaintenanceFailure;
   /**
    * Run on each rendered item and title (not on the whole briefing: a match that runs to the end
    * of its text, an unterminated private key, must not take the frame and the sections after it).
@@ -65,7 +68,8 @@ function tasksSection(tasks: BriefTask[], now: number): Section {
 }
 
 export function buildBriefing(input: BriefingInput): string | undefined {
-  const sections: Section[] = [input.taskSection ?? tasksSection(input.tasks, input.now)];
+  const failed = maintenanceSection(input.maintenance, input.now);
+  const sections: Section[] = [...(failed ? [failed] : []), input.taskSection ?? tasksSection(input.tasks, input.now)];
   const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE, DECISION_LIMITS, input.decisionTotals);
   sections.push(...decided);
   if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));

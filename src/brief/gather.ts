@@ -6,6 +6,7 @@ import { GLOBAL_PROJECT, type Config } from "../config/config.js";
 import { salienceConfig } from "../memory/salience.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
+import { lastFinishedJob } from "../store/jobs.js";
 import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
@@ -121,5 +122,20 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     ...(play ? { inPlay: { ...play, memories: play.memories.map((m) => ({ ...m, ...(m.id && flags.get(m.id) ? { stale: flags.get(m.id)!.text } : {}) })) } } : {}),
     salience: salienceConfig(config.salience),
     ...(s.root ? { root: s.root } : {}),
+    ...maintenanceFailure(db),
   };
+}
+
+/** The last `mem reindex`, when it failed (the briefing says so until one succeeds). */
+function maintenanceFailure(db: Db): { maintenance?: { at: number; problems: string[] } } {
+  const run = lastFinishedJob(db, "reindex");
+  if (!run || run.status !== "failed") return {};
+  let problems: string[] = [];
+  try {
+    const p = JSON.parse(run.problems) as unknown;
+    if (Array.isArray(p)) problems = p.filter((x): x is string => typeof x === "string");
+  } catch {
+    // an unreadable list: the line still says it failed
+  }
+  return { maintenance: { at: run.finished_at ?? run.started_at, problems } };
 }

@@ -27,6 +27,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => (await import("./import-cmd.js")).importCommand,
   sync: async () => (await import("./sync-cmd.js")).syncCommand,
   mcp: async () => (await import("./mcp-cmd.js")).mcpCommand,
+  reindex: async () => (await import("./reindex-cmd.js")).reindexCommand,
+  rotate: async () => (await import("./rotate-cmd.js")).rotateCommand,
+  schedule: async () => (await import("./schedule-cmd.js")).scheduleCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -49,6 +52,9 @@ const SUMMARIES: Record<string, string> = {
   import: "import memories from JSON lines (idempotent)",
   sync: "wait until every memory of the project has its vector",
   mcp: "serve mem's memory over MCP (stdio) for Claude Code",
+  reindex: "the weekly maintenance run: index every root again, purge, decay, cold tier, compaction",
+  rotate: "move sessions/current.md to its dated log; archive old session logs",
+  schedule: "register `mem reindex` to run weekly (systemd timer, crontab or launchd): install, remove, status",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)
@@ -68,7 +74,7 @@ ${Object.entries(SUMMARIES)
 
 Run \`mem <command> --help\` for a command's options.
 Data home: $MEM_HOME, else the platform data dir (~/.local/share/mem on Linux).
-Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped under --strict.`;
+Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped (index --strict, reindex).`;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

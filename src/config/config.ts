@@ -103,6 +103,15 @@ export interface Config {
     /** At most this many bytes of git output are read from each pass; then git is killed. */
     gitMaxBytes: number;
   };
+  /** The weekly `mem reindex` job and `mem rotate` (src/maintenance/). */
+  maintenance: {
+    /** Warm memories unused this many days move to the cold tier (decisions and rejected approaches never do). */
+    coldAfterDays: number;
+    /** Dated session logs (sessions/YYYY-MM-DD.md) older than this many days move under archive/. */
+    archiveAfterDays: number;
+    /** The time zone session logs are dated in (an IANA name such as "Europe/Paris"); "" is the system's. */
+    timeZone: string;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -135,6 +144,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     brief: { staleTaskDays: 30 },
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
     cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
+    maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" },
   };
 }
 
@@ -194,6 +204,20 @@ function validate(c: Config): void {
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);
+  }
+  if (c.maintenance.timeZone !== "" && !validTimeZone(c.maintenance.timeZone)) {
+    throw new ConfigError(`config: "maintenance.timeZone" must be an IANA time zone such as "Europe/Paris" (or "" for the system's), got ${JSON.stringify(c.maintenance.timeZone.slice(0, 100))}`);
+  }
+}
+
+/** Whether Intl knows the time zone (an IANA name like "America/New_York", or "UTC"). */
+export function validTimeZone(tz: string): boolean {
+  if (tz.length > 100) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -61,6 +61,8 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "cold.gitTimeoutMs": timer(1),
   "cold.gitMaxCommits": int(1, 1000),
   "cold.gitMaxBytes": int(1024, 2 ** 28),
+  "maintenance.coldAfterDays": int(1, 36_500),
+  "maintenance.archiveAfterDays": int(1, 36_500),
 };
 
 export function inRange(v: number, r: Range): boolean {

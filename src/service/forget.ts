@@ -36,21 +36,35 @@ export function forgetProject(db: Db, project: string, now: number): { memories:
  */
 export async function purge(db: Db, vectors: () => Promise<VectorStore>): Promise<{ memories: number; vectors: number }> {
   const memories = purgeTombstones(db);
-  const state = new VecState(db);
-  let removed = 0;
-  const tables = state.tables();
+  const { tables, removed } = await dropGoneVectors(db, vectors);
   if (tables.length > 0) {
     const store = await vectors();
-    const live = new Set(db.prepare("SELECT id FROM chunks").pluck().all() as string[]);
-    for (const t of tables) {
-      if (!(await store.has(t.name))) continue;
-      const gone = (await store.ids(t.name)).filter((id) => !live.has(id));
-      if (gone.length > 0) await store.delete(t.name, gone);
-      state.unmark(t.name, gone);
-      await store.optimize(t.name, new Date());
-      removed += gone.length;
-    }
+    for (const t of tables) await store.optimize(t, new Date());
   }
   compactText(db);
   return { memories, vectors: removed };
+}
+
+/**
+ * Deletes from every LanceDB table the vectors of chunks that no longer exist (forgotten, or gone
+ * with their file). Returns the tables present on disk and how many rows went; old versions, which
+ * still hold the rows, are left to the caller's `optimize`.
+ */
+export async function dropGoneVectors(db: Db, vectors: () => Promise<VectorStore>): Promise<{ tables: string[]; removed: number }> {
+  const state = new VecState(db);
+  const tables = state.tables();
+  if (tables.length === 0) return { tables: [], removed: 0 };
+  const store = await vectors();
+  const live = new Set(db.prepare("SELECT id FROM chunks").pluck().all() as string[]);
+  const present: string[] = [];
+  let removed = 0;
+  for (const t of tables) {
+    if (!(await store.has(t.name))) continue;
+    present.push(t.name);
+    const gone = (await store.ids(t.name)).filter((id) => !live.has(id));
+    if (gone.length > 0) await store.delete(t.name, gone);
+    state.unmark(t.name, gone);
+    removed += gone.length;
+  }
+  return { tables: present, removed };
 }

@@ -276,7 +276,24 @@ const MIGRATIONS: string[] = [
   -- A project's open tasks newest first, and their counts, from the index.
   CREATE INDEX IF NOT EXISTS tasks_open ON tasks(project, created_at) WHERE closed_at IS NULL;
   `,
+  `
+  -- Maintenance jobs (the weekly mem reindex): when each ran, how it ended, what it found wrong
+  -- (a missing root, a skipped vector step) and its summary. The briefing reads the last one.
+  CREATE TABLE IF NOT EXISTS maintenance_runs (
+    id          INTEGER PRIMARY KEY,
+    job         TEXT NOT NULL,             -- 'reindex'
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER,
+    status      TEXT NOT NULL,             -- 'running' | 'ok' | 'failed'
+    problems    TEXT NOT NULL DEFAULT '[]',
+    summary     TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX IF NOT EXISTS maintenance_runs_job ON maintenance_runs(job, id);
+  `,
 ];
+
+/** The schema version an up-to-date store has (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Db): void {
   if ((db.pragma("user_version", { simple: true }) as number) >= MIGRATIONS.length) return;

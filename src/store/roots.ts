@@ -18,3 +18,18 @@ export function recordRoots(db: Db, project: Clean<string>, paths: readonly Clea
 export function listRoots(db: Db): RootRow[] {
   return db.prepare("SELECT project, path, added_at FROM roots ORDER BY project, path").all() as RootRow[];
 }
+
+/**
+ * Drops a root from a project's registry with what was indexed under it (sources, their chunks and
+ * so their text-index entries): for a root that is gone for good. Their vectors go with the next
+ * vector step or purge (rows of chunks that no longer exist). Returns the sources removed.
+ */
+export function forgetRoot(db: Db, project: string, path: string): number {
+  return db.transaction(() => {
+    const under = "project = ? AND (path = ? OR substr(path, 1, length(?) + 1) = ? || '/')";
+    db.prepare(`DELETE FROM chunks WHERE source_id IN (SELECT id FROM sources WHERE ${under})`).run(project, path, path, path);
+    const n = db.prepare(`DELETE FROM sources WHERE ${under}`).run(project, path, path, path).changes;
+    db.prepare("DELETE FROM roots WHERE project = ? AND path = ?").run(project, path);
+    return n;
+  })();
+}

@@ -1,4 +1,4 @@
-import type { Connection, Table } from "@lancedb/lancedb";
+import type { Connection, OptimizeStats, Table } from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from "apache-arrow";
 import type { Clean } from "../redact/clean.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
@@ -106,8 +106,13 @@ export class VectorStore {
    * Compacts small fragments into larger files. Old versions are pruned only when `pruneBefore` is
    * given (LanceDB's own default keeps a week), since a concurrent reader may still hold one.
    */
-  async optimize(name: string, pruneBefore?: Date): Promise<void> {
-    await (await this.table(name)).optimize(pruneBefore ? { cleanupOlderThan: pruneBefore } : {});
+  async optimize(name: string, pruneBefore?: Date): Promise<OptimizeStats> {
+    return (await this.table(name)).optimize(pruneBefore ? { cleanupOlderThan: pruneBefore } : {});
+  }
+
+  /** How many versions of the table are kept on disk (each write makes one; `optimize` with a date prunes them). */
+  async versions(name: string): Promise<number> {
+    return (await (await this.table(name)).listVersions()).length;
   }
 
   async drop(name: string): Promise<void> {

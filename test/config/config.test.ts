@@ -146,6 +146,19 @@ describe("loadConfig: config.json", () => {
     for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);
   });
 
+  test("the maintenance settings: defaults, a time zone by IANA name, ranges", () => {
+    assert.deepEqual(defaultConfig().maintenance, { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" });
+    const { config } = loadConfig(configFile(JSON.stringify({ maintenance: { coldAfterDays: 30, timeZone: "Europe/Paris" } })), {});
+    assert.deepEqual(config.maintenance, { coldAfterDays: 30, archiveAfterDays: 90, timeZone: "Europe/Paris" });
+    const cases: [unknown, RegExp][] = [
+      [{ maintenance: { coldAfterDays: 0 } }, /"maintenance\.coldAfterDays" must be an integer in \[1, 36500\], got 0/],
+      [{ maintenance: { archiveAfterDays: 1.5 } }, /"maintenance\.archiveAfterDays" must be an integer/],
+      [{ maintenance: { timeZone: "Mars/Olympus_Mons" } }, /"maintenance\.timeZone" must be an IANA time zone .*got "Mars\/Olympus_Mons"/],
+      [{ maintenance: { timeZone: 5 } }, /"maintenance\.timeZone" must be a string/],
+    ];
+    for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);
+  });
+
   test("invalid JSON is a ConfigError naming the file", () => {
     const path = configFile('{"query": {"k": 5,}}');
     const message = configError(() => loadConfig(path, {}));

@@ -1,0 +1,26 @@
+import type { SqliteCompaction } from "../../store/compact.js";
+import type { Move } from "../rotate/rotate.js";
+import type { StoreSize, TableCompaction } from "./compact.js";
+import type { DecaySummary } from "./decay.js";
+import type { ProjectRun } from "./projects.js";
+
+/** What one `mem reindex` run did (its `--json` output). */
+export interface ReindexReport {
+  ok: boolean;
+  problems: string[];
+  /** Kinds of problem, for the exit status. */
+  failed: { rootsMissing: number; vectorSkipped: boolean; errors: number };
+  startedAt: string;
+  durationMs: number;
+  rescrubbed: number;
+  rotate: { rotated: Move[]; archived: Move[] };
+  forgottenRoots: { project: string; path: string; sources: number }[];
+  projects: ProjectRun[];
+  vectors: "on" | "off";
+  purge: { memories: number; vectors: number };
+  salience: DecaySummary & { orphansRemoved: number };
+  tiers: { coldAfterDays: number; toCold: number; toWarm: number; exempt: number; stale: number };
+  compaction: { tables: TableCompaction[]; sqlite: SqliteCompaction | null };
+  size: { before: StoreSize; after: StoreSize };
+  warnings: string[];
+}
