@@ -33,7 +33,9 @@ export class VectorStore {
   static async open(dir: string): Promise<VectorStore> {
     const lancedb = await import("@lancedb/lancedb");
     ensurePrivateDir(dir); // 0700; LanceDB's files inside get the process umask (bin/mem.cjs: 077)
-    return new VectorStore(await lancedb.connect(dir));
+    // Every read sees what other processes wrote since (the daemon keeps tables open while `mem
+    // index`, `mem forget --purge` or `mem reindex` write and compact them): strong consistency.
+    return new VectorStore(await lancedb.connect(dir, { readConsistencyInterval: 0 }));
   }
 
   async list(): Promise<string[]> {
