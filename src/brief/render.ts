@@ -5,6 +5,8 @@ import { field } from "../render/line.js";
 
 /** The first 8 characters of a session id. */
 export const shortSession = (session: string) => field(session.slice(0, 8));
+/** "session 1a2b3c4d", or "outside a session" for a memory put without one. */
+export const sessionLabel = (session: string | null | undefined) => (session ? `session ${shortSession(session)}` : "outside a session");
 
 /** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
 export function ago(time: string | number, now: number): string {

@@ -19,6 +19,12 @@ describe("the SessionStart briefing", () => {
     assert.equal(buildBriefing(base()), undefined);
   });
 
+  test("a decision put outside any session says so instead of an empty session name", () => {
+    const text = buildBriefing(base({ decisions: [dec("decision", "Chose SQLite over Postgres because it needs no server.", { session: "" })] }))!;
+    assert.match(text, /Chose SQLite over Postgres because it needs no server\. \(.*, outside a session\)/);
+    assert.doesNotMatch(text, /session \)/);
+  });
+
   test("open tasks, decisions, rejected approaches and recent work, each with provenance, in the frame, then the tag hint", () => {
     const text = buildBriefing(
       base({

@@ -1,6 +1,6 @@
 import type { SessionSummary } from "../../capture/summary.js";
 import { field, prose } from "../../render/line.js";
-import { ago, counted, shortSession, shownPath } from "../render.js";
+import { ago, counted, sessionLabel, shortSession, shownPath } from "../render.js";
 import type { Section } from "./section.js";
 
 /** What the last session was doing and where it stopped (its summary), or, for sessions before summaries, the recent work. Pure. */
@@ -42,7 +42,7 @@ export function recentWorkSection(events: readonly RecentEvent[], now: number, r
   const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files.map((f) => shownPath(f, root))))].slice(0, 15);
   const items: string[] = [];
   const last = recent[0];
-  if (last) items.push(`- Last activity ${ago(last.time, now)} (session ${shortSession(last.session)})`);
+  if (last) items.push(`- Last activity ${ago(last.time, now)} (${sessionLabel(last.session)})`);
   if (files.length > 0) items.push(`- Files modified: ${files.join(", ")}`);
   items.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${prose(e.text, 200)} (${field(e.time.slice(0, 10))})`)).slice(0, 3));
   return { title: "Recent work", items };
