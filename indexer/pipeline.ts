@@ -28,16 +28,23 @@ export interface IndexRequest {
   /** Re-read and re-chunk every file, and rebuild this project's vectors. */
   full: boolean;
   /**
-   * Refuse (NoSourcesError, before anything is stored) a root that is missing or holds no source
-   * file, unless files were indexed from it before (then they leave the index, as always).
+   * A root that is missing or holds no source file, and had none indexed from it before, is not
+   * indexed nor recorded, and is named in the summary's `unmatched` (a typo must not pass for a
+   * success). When no root is left, NoSourcesError is thrown before anything is stored.
    */
   requireFiles?: boolean;
 }
 
-/** Roots that name nothing to index: a typo, or a directory with no markdown or event log in it. */
+export interface Unmatched {
+  /** The root as given. */
+  path: string;
+  reason: string;
+}
+
+/** Every root given names nothing to index: a typo, or a directory with no markdown or event log in it. */
 export class NoSourcesError extends Error {
-  constructor(readonly roots: { path: string; missing: boolean }[]) {
-    super(roots.map((r) => `${r.path}: ${r.missing ? "no such file or directory" : "no markdown (.md, .mdx) or event log (.jsonl) file there"}`).join("; "));
+  constructor(readonly roots: Unmatched[]) {
+    super(roots.map((r) => `${r.path}: ${r.reason}`).join("; "));
   }
 }
 
@@ -61,6 +68,8 @@ export interface IndexSummary {
   warnings: string[];
   /** Roots given that no longer exist (whatever was indexed from them has left the index). */
   missingRoots: string[];
+  /** Roots given that name nothing to index (with `requireFiles`): not indexed, not recorded. */
+  unmatched: Unmatched[];
   durationMs: number;
 }
 
@@ -183,15 +192,23 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const startedAt = now();
   const known = store.sourcesOf(project); // before this run: only these can be gone now
   const walked = walkSources(req.roots, ctx.config.index.ignore);
-  const roots = req.roots.map((r) => ({ given: r, exists: existsSync(r), path: cleanText(walkedRoot(r)) }));
+  let roots = req.roots.map((r) => ({ given: r, exists: existsSync(r), path: cleanText(walkedRoot(r)) }));
   const found = new Set(walked.files.map((f) => cleanText(f.path) as string));
+  const unmatched: Unmatched[] = [];
   if (req.requireFiles) {
     const empty = roots.filter((r) => ![...found].some((f) => under(f, r.path)) && !known.some((k) => under(k.path, r.path)));
-    if (empty.length > 0) throw new NoSourcesError(empty.map((r) => ({ path: r.given, missing: !r.exists })));
+    for (const r of empty) unmatched.push({ path: r.given, reason: unmatchedReason(r, walked.warnings) });
+    if (empty.length === roots.length) throw new NoSourcesError(unmatched);
+    roots = roots.filter((r) => !empty.includes(r));
   }
   const run = startRun(ctx.db, project, startedAt);
   recordRoots(ctx.db, project, roots.filter((r) => r.exists).map((r) => r.path), startedAt);
-  walked.warnings.forEach(warn);
+  // What the walk said about a root that matched nothing is in the summary; the caller reports that root as an error.
+  const told = unmatched.flatMap((u) => [`${resolve(u.path)}: `, `${walkedRoot(u.path)}: `]);
+  for (const w of walked.warnings) {
+    if (told.some((t) => w.startsWith(t))) warnings.push(w);
+    else warn(w);
+  }
   const chunking = chunkingKey(ctx.config.index);
   const chunkingMeta = cleanText(`chunking:${project}`);
   const chunkedWith = getMeta(ctx.db, chunkingMeta);
@@ -260,9 +277,17 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
   const missingRoots = roots.filter((r) => !r.exists).map((r) => r.given);
-  const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, missingRoots, durationMs: Date.now() - started };
+  const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, missingRoots, unmatched, durationMs: Date.now() - started };
   finishRun(ctx.db, run, vector.status === "ok" ? "ok" : "vector-skipped", clean({ files, chunks, vector: { ...vector } }), now());
   return summary;
+}
+
+/** Why a root matched no file: it is missing, the walk said why (a FIFO, another kind of file), or it holds none. */
+function unmatchedReason(r: { given: string; exists: boolean; path: string }, warnings: string[]): string {
+  if (!r.exists) return "no such file or directory";
+  const said = warnings.find((w) => w.startsWith(`${resolve(r.given)}: `) || w.startsWith(`${r.path}: `));
+  if (said) return said.slice(said.indexOf(": ") + 2).replace(/; skipped$/, "");
+  return "no markdown (.md, .mdx) or event log (.jsonl) file there";
 }
 
 function walkedRoot(r: string): string {

@@ -18,8 +18,8 @@ Indexes markdown memory files (.md, .mdx; YAML frontmatter becomes metadata) and
 (*.events.jsonl, events/*.jsonl, or any .jsonl given by name) under PATH (default: .).
 Honours .gitignore and index.ignore. Unchanged files cost nothing; edited files re-embed only
 their changed chunks; deleted files leave both stores. A PATH that does not exist, or holds no
-such file and was never indexed, is an error (exit 1; nothing is stored for it); a PATH indexed
-before that is gone now leaves the index, and exits 1 too.
+such file and was never indexed, fails the command (exit 1, after the other PATHs are indexed;
+nothing is stored for it); so does a PATH indexed before and gone now (its notes leave the index).
 
 --stale re-indexes the recorded roots (every project's, those of --project P, or the ROOTs
 given) in which a file is new, gone or changed since they were last indexed; a root that is
@@ -107,6 +107,7 @@ export const indexCommand: Command = {
       const ctx = { db: app.db, config: app.config, providers, vectors: app.vectors, warn, onProgress: (phase: "scan" | "embed", done: number, total: number) => bar.update(phase, done, total) };
       const summaries: IndexSummary[] = [];
       let missing: string[] = [];
+      let unmatched: string[] = [];
       if (values.stale) {
         const r = await reindexStale(ctx, { ...(projects.length > 0 ? { projects } : {}), ...(positionals.length > 0 ? { paths: positionals.map(realOr) } : {}) });
         bar.done();
@@ -130,15 +131,16 @@ export const indexCommand: Command = {
           } catch (err) {
             if (!(err instanceof NoSourcesError)) throw err;
             bar.done();
-            process.stderr.write(`mem index: ${err.message}; nothing indexed from ${err.roots.length === 1 ? "it" : "them"}\n`);
-            return EXIT.failure;
+            unmatched = [...unmatched, ...err.roots.map((r) => `${r.path}: ${r.reason}`)];
+            continue;
           }
           bar.done();
           summaries.push(summary);
           missing = [...missing, ...summary.missingRoots];
+          unmatched = [...unmatched, ...summary.unmatched.map((r) => `${r.path}: ${r.reason}`)];
           if (!values.json && !quiet) process.stdout.write(`${report(summary)}\n`);
         }
-        if (values.json) {
+        if (values.json && summaries.length > 0) {
           const out = summaries.length === 1 ? summaries[0] : { runs: summaries };
           process.stdout.write(`${JSON.stringify(out)}\n`);
         }
@@ -147,10 +149,10 @@ export const indexCommand: Command = {
       const skipped = summaries.find((s) => s.vector.status === "skipped");
       const note = skipped && vectorSkippedNote(app.config, skipped.vector);
       if (note && !quiet) process.stderr.write(`${note}\n`);
-      if (missing.length > 0) {
-        process.stderr.write(`mem index: ${missing.map((m) => `${m}: no such file or directory`).join("; ")}; what was indexed from it before has left the index\n`);
-        return EXIT.failure;
-      }
+      // A PATH that names nothing fails the command (after the others are indexed): a typo in a job must not pass for a success.
+      for (const u of unmatched) process.stderr.write(`mem index: ${u}; nothing indexed from it\n`);
+      for (const m of missing) process.stderr.write(`mem index: ${m}: no such file or directory; what was indexed from it before has left the index\n`);
+      if (unmatched.length > 0 || missing.length > 0) return EXIT.failure;
       return values.strict && skipped ? EXIT.vectorSkipped : EXIT.ok;
     } finally {
       bar.done();

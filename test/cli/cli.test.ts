@@ -354,7 +354,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
     const out = json<QueryJson>(r);
-    assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "results", "vector", "warnings"]);
+    assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "reindex", "results", "vector", "warnings"]);
+    assert.equal((out as { reindex?: unknown }).reindex, null, "no background re-index (MEM_WATCH=0 here)");
     assert.equal(out.query, "schema migrations rollback");
     assert.equal(out.mode, "hybrid");
     assert.deepEqual(out.legs, ["bm25", "vector"]);

@@ -9,6 +9,15 @@ import { openDb } from "../../src/store/db.js";
 import { spawnHook } from "../hooks/helpers.js";
 import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 
+/** What `mem query --json` and `mem index --json` print, as far as these tests read it. */
+interface Query {
+  results: { path: string }[];
+  reindex: { roots: string[]; status: string } | null;
+  files: { deleted: number };
+  missingRoots: string[];
+  vector: { reason: string };
+}
+
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-fresh-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -58,22 +67,22 @@ describe("with no daemon, a query or a hook re-indexes changed notes in the back
     const before = runs(home);
     const quiet = await runMem(["query", "aardvark", "--json"], { env, cwd: notes });
     assert.equal(quiet.code, 0, show(quiet));
-    assert.equal(jsonOf(quiet).reindex, null, "nothing changed: nothing started");
+    assert.equal(jsonOf<Query>(quiet).reindex, null, "nothing changed: nothing started");
     assert.doesNotMatch(quiet.stderr, /re-index/);
 
     writeFileSync(join(notes, "sub", "b.md"), "# B\n\nThe badger sleeps; a wombat visits.\n");
     const all = await Promise.all([1, 2, 3, 4].map(() => runMem(["query", "wombat", "--json"], { env, cwd: notes })));
     for (const r of all) assert.equal(r.code, 0, show(r));
-    const outcomes = all.map((r) => jsonOf(r).reindex?.status ?? null);
+    const outcomes = all.map((r) => jsonOf<Query>(r).reindex?.status ?? null);
     assert.equal(outcomes.filter((o) => o === "started").length, 1, `exactly one started: ${JSON.stringify(outcomes)}`);
     const starter = all[outcomes.indexOf("started")]!;
-    assert.deepEqual(jsonOf(starter).reindex.roots, [notes]);
+    assert.deepEqual(jsonOf<Query>(starter).reindex?.roots, [notes]);
     assert.match(starter.stderr, /^note: .*notes changed since last indexed; re-indexing in the background, so these results may not show the change yet$/m);
     await until(() => refreshDone(home), 20_000, "the background re-index done");
     assert.equal(runs(home), before + 1, "one index run");
     const found = await runMem(["query", "wombat", "--json"], { env, cwd: notes });
-    assert.equal(jsonOf(found).results[0]?.path, join(notes, "sub", "b.md"));
-    assert.equal(jsonOf(found).reindex, null);
+    assert.equal(jsonOf<Query>(found).results[0]?.path, join(notes, "sub", "b.md"));
+    assert.equal(jsonOf<Query>(found).reindex, null);
   });
 
   test("the SessionStart hook with no daemon re-indexes changed notes in the background and says so in hooks.log", async () => {
@@ -86,14 +95,14 @@ describe("with no daemon, a query or a hook re-indexes changed notes in the back
     await until(() => refreshDone(home), 20_000, "the background re-index done");
     assert.equal(runs(home), before + 1);
     const found = await runMem(["query", "quokka", "--json"], { env, cwd: notes });
-    assert.equal(jsonOf(found).results[0]?.path, join(notes, "new.md"));
+    assert.equal(jsonOf<Query>(found).results[0]?.path, join(notes, "new.md"));
   });
 
   test("MEM_WATCH=0 (or index.watch: false) checks nothing and starts nothing", async () => {
     const { env, home, notes } = await indexed("off");
     writeFileSync(join(notes, "a.md"), "# A\n\nThe aardvark and the echidna.\n");
     const r = await runMem(["query", "echidna", "--json"], { env: { ...env, MEM_WATCH: "0" }, cwd: notes });
-    assert.equal(jsonOf(r).reindex, null);
+    assert.equal(jsonOf<Query>(r).reindex, null);
     assert.throws(() => readFileSync(refreshLockPath(home)), /ENOENT/);
   });
 });

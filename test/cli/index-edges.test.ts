@@ -7,6 +7,15 @@ import { after, describe, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
 import { cleanEnv, jsonOf, REPO, runMem, show } from "../helpers/mem-cli.js";
 
+/** What `mem query --json` and `mem index --json` print, as far as these tests read it. */
+interface Query {
+  results: { path: string }[];
+  reindex: { roots: string[]; status: string } | null;
+  files: { deleted: number };
+  missingRoots: string[];
+  vector: { reason: string };
+}
+
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-edges-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -64,12 +73,15 @@ describe("mem index: a PATH that names nothing is an error, not a quiet success"
     assert.equal(count(env.MEM_HOME, "runs"), 0);
   });
 
-  test("with several PATHs, one typo fails the command", async () => {
+  test("with several PATHs, one typo fails the command; the others are indexed, the typo is not recorded", async () => {
     const env = envFor("several");
     const good = notes("several-notes", { "a.md": "# A\n\nThe ibis.\n" });
-    const r = await runMem(["index", good, join(tmp, "sevral-notes")], { env });
+    const r = await runMem(["index", good, join(tmp, "sevral-notes"), "--project", "p", "--json"], { env });
     assert.equal(r.code, 1, show(r));
-    assert.match(r.stderr, /sevral-notes: no such file or directory/);
+    assert.equal(r.stderr, `mem index: ${join(tmp, "sevral-notes")}: no such file or directory; nothing indexed from it\n`);
+    assert.deepEqual(jsonOf<Query & { unmatched: unknown }>(r).unmatched, [{ path: join(tmp, "sevral-notes"), reason: "no such file or directory" }]);
+    assert.equal(count(env.MEM_HOME, "chunks"), 1);
+    assert.equal(count(env.MEM_HOME, "roots"), 1);
   });
 
   test("a root indexed before and deleted since leaves the index, and the command says so with exit 1", async () => {
@@ -79,7 +91,7 @@ describe("mem index: a PATH that names nothing is an error, not a quiet success"
     rmSync(dir, { recursive: true });
     const r = await runMem(["index", dir, "--json"], { env });
     assert.equal(r.code, 1, show(r));
-    const s = jsonOf(r);
+    const s = jsonOf<Query>(r);
     assert.equal(s.files.deleted, 2);
     assert.deepEqual(s.missingRoots, [dir]);
     assert.match(r.stderr, /deleted-notes: no such file or directory; what was indexed from it before has left the index/);
@@ -105,7 +117,7 @@ describe("mem index: the skipped vector step is one short line with its fix", ()
     assert.equal(q.code, 0, show(q));
     assert.equal(q.stderr, "");
     const j = await runMem(["index", dir, "--json", "-q"], { env });
-    assert.match(jsonOf(j).vector.reason, /^no embedding provider available: ollama/);
+    assert.match(jsonOf<Query>(j).vector.reason, /^no embedding provider available: ollama/);
   });
 
   test("MEM_EMBED_ORDER=none is a choice: no line at all (and --strict still exits 3)", async () => {
@@ -125,23 +137,23 @@ describe("mem query --path: globs relative to the folder that was indexed", () =
   test('the help\'s own "sessions/**" finds the shipped example\'s session notes, and only those', async () => {
     const env = envFor("path-example");
     assert.equal((await runMem(["index", example, "-q"], { env })).code, 0);
-    const all = jsonOf(await runMem(["query", "session LanceDB table", "--json", "--k", "20"], { env }));
-    assert.ok(all.results.some((x: { path: string }) => !x.path.includes("/sessions/")), "other notes match the words too");
+    const all = jsonOf<Query>(await runMem(["query", "session LanceDB table", "--json", "--k", "20"], { env }));
+    assert.ok(all.results.some((x) => !x.path.includes("/sessions/")), "other notes match the words too");
     const r = await runMem(["query", "session LanceDB table", "--path", "sessions/**", "--json"], { env });
     assert.equal(r.code, 0, show(r));
-    const paths = jsonOf(r).results.map((x: { path: string }) => x.path);
+    const paths = jsonOf<Query>(r).results.map((x) => x.path);
     assert.ok(paths.length > 0, show(r));
     assert.deepEqual([...new Set(paths)], [join(example, "sessions", "2026-11-18.md")]);
     // Relative to the project (the repository) and absolute, as before.
-    const fromProject = jsonOf(await runMem(["query", "session LanceDB table", "--path", "examples/memory/sessions/*.md", "--json"], { env }));
-    assert.deepEqual([...new Set(fromProject.results.map((x: { path: string }) => x.path))], [join(example, "sessions", "2026-11-18.md")]);
-    const absolute = jsonOf(await runMem(["query", "session LanceDB table", "--path", `${example}/reference/**`, "--json"], { env }));
-    assert.ok(absolute.results.length > 0 && absolute.results.every((x: { path: string }) => x.path.startsWith(join(example, "reference"))));
+    const fromProject = jsonOf<Query>(await runMem(["query", "session LanceDB table", "--path", "examples/memory/sessions/*.md", "--json"], { env }));
+    assert.deepEqual([...new Set(fromProject.results.map((x) => x.path))], [join(example, "sessions", "2026-11-18.md")]);
+    const absolute = jsonOf<Query>(await runMem(["query", "session LanceDB table", "--path", `${example}/reference/**`, "--json"], { env }));
+    assert.ok(absolute.results.length > 0 && absolute.results.every((x) => x.path.startsWith(join(example, "reference"))));
   });
 
   test("a glob that matches nothing under any root finds nothing", async () => {
     const env = envFor("path-example");
-    const r = jsonOf(await runMem(["query", "session LanceDB table", "--path", "nope/**", "--json"], { env }));
+    const r = jsonOf<Query>(await runMem(["query", "session LanceDB table", "--path", "nope/**", "--json"], { env }));
     assert.deepEqual(r.results, []);
   });
 });
