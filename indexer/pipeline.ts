@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
 import type { Project } from "../src/project/identity.js";
@@ -18,6 +18,7 @@ import { chunkMarkdown, maxChunkChars, type ChunkOptions } from "./chunk.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
+import { markRootIndexed, under } from "./root-state.js";
 import { readSource, walkSources, type SourceFile } from "./sources.js";
 import { tierOf } from "./tier.js";
 
@@ -26,6 +27,25 @@ export interface IndexRequest {
   project: Project;
   /** Re-read and re-chunk every file, and rebuild this project's vectors. */
   full: boolean;
+  /**
+   * A root that is missing or holds no source file, and had none indexed from it before, is not
+   * indexed nor recorded, and is named in the summary's `unmatched` (a typo must not pass for a
+   * success). When no root is left, NoSourcesError is thrown before anything is stored.
+   */
+  requireFiles?: boolean;
+}
+
+export interface Unmatched {
+  /** The root as given. */
+  path: string;
+  reason: string;
+}
+
+/** Every root given names nothing to index: a typo, or a directory with no markdown or event log in it. */
+export class NoSourcesError extends Error {
+  constructor(readonly roots: Unmatched[]) {
+    super(roots.map((r) => `${r.path}: ${r.reason}`).join("; "));
+  }
 }
 
 export interface IndexContext {
@@ -46,6 +66,10 @@ export interface IndexSummary {
   events: number;
   vector: VectorReport;
   warnings: string[];
+  /** Roots given that no longer exist (whatever was indexed from them has left the index). */
+  missingRoots: string[];
+  /** Roots given that name nothing to index (with `requireFiles`): not indexed, not recorded. */
+  unmatched: Unmatched[];
   durationMs: number;
 }
 
@@ -149,7 +173,6 @@ export function provablyUnchanged(recorded: { size: number; mtime_ms: number; in
   return recorded.size === file.size && recorded.mtime_ms === file.mtimeMs && recorded.mtime_ms <= recorded.indexed_at - racyMs;
 }
 
-const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
  * Indexes `roots` into the project: text and BM25 first (one SQLite transaction per file, so an
@@ -166,15 +189,29 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   };
   const store = new ChunkStore(ctx.db);
   const project = req.project.id;
-  const run = startRun(ctx.db, project, now());
-
-  recordRoots(ctx.db, project, req.roots.filter((r) => existsSync(r)).map((r) => cleanText(walkedRoot(r))), now());
+  const startedAt = now();
+  const known = store.sourcesOf(project); // before this run: only these can be gone now
   const walked = walkSources(req.roots, ctx.config.index.ignore);
-  walked.warnings.forEach(warn);
+  let roots = req.roots.map((r) => ({ given: r, exists: existsSync(r), path: cleanText(walkedRoot(r)) }));
+  const found = new Set(walked.files.map((f) => cleanText(f.path) as string));
+  const unmatched: Unmatched[] = [];
+  if (req.requireFiles) {
+    const empty = roots.filter((r) => ![...found].some((f) => under(f, r.path)) && !known.some((k) => under(k.path, r.path)));
+    for (const r of empty) unmatched.push({ path: r.given, reason: unmatchedReason(r, walked.warnings) });
+    if (empty.length === roots.length) throw new NoSourcesError(unmatched);
+    roots = roots.filter((r) => !empty.includes(r));
+  }
+  const run = startRun(ctx.db, project, startedAt);
+  recordRoots(ctx.db, project, roots.filter((r) => r.exists).map((r) => r.path), startedAt);
+  // What the walk said about a root that matched nothing is in the summary; the caller reports that root as an error.
+  const told = unmatched.flatMap((u) => [`${resolve(u.path)}: `, `${walkedRoot(u.path)}: `]);
+  for (const w of walked.warnings) {
+    if (told.some((t) => w.startsWith(t))) warnings.push(w);
+    else warn(w);
+  }
   const chunking = chunkingKey(ctx.config.index);
   const chunkingMeta = cleanText(`chunking:${project}`);
   const chunkedWith = getMeta(ctx.db, chunkingMeta);
-  const known = store.sourcesOf(project); // before this run: only these can be gone now
   const rechunk = !req.full && chunkedWith !== chunking && known.length > 0;
   if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
   const reread = req.full || rechunk;
@@ -216,14 +253,13 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   setMeta(ctx.db, chunkingMeta, cleanText(chunking));
 
   // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
-  const found = new Set(walked.files.map((f) => cleanText(f.path) as string));
-  const roots = req.roots.map((r) => cleanText(walkedRoot(r)));
   for (const src of known) {
-    if (!found.has(src.path) && roots.some((r) => under(src.path, r))) {
+    if (!found.has(src.path) && roots.some((r) => under(src.path, r.path))) {
       chunks.removed += store.deleteSource(src.id);
       files.deleted++;
     }
   }
+  for (const r of roots) if (r.exists) markRootIndexed(ctx.db, project, r.path, startedAt);
   // Events the capture hooks stored become chunks too (the daemon does this between runs).
   const captured = chunkCapturedEvents(ctx.db, store, project, now());
   chunks.total = store.countChunks(project);
@@ -240,9 +276,18 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     warn,
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
-  const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, durationMs: Date.now() - started };
+  const missingRoots = roots.filter((r) => !r.exists).map((r) => r.given);
+  const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, missingRoots, unmatched, durationMs: Date.now() - started };
   finishRun(ctx.db, run, vector.status === "ok" ? "ok" : "vector-skipped", clean({ files, chunks, vector: { ...vector } }), now());
   return summary;
+}
+
+/** Why a root matched no file: it is missing, the walk said why (a FIFO, another kind of file), or it holds none. */
+function unmatchedReason(r: { given: string; exists: boolean; path: string }, warnings: string[]): string {
+  if (!r.exists) return "no such file or directory";
+  const said = warnings.find((w) => w.startsWith(`${resolve(r.given)}: `) || w.startsWith(`${r.path}: `));
+  if (said) return said.slice(said.indexOf(": ") + 2).replace(/; skipped$/, "");
+  return "no markdown (.md, .mdx) or event log (.jsonl) file there";
 }
 
 function walkedRoot(r: string): string {

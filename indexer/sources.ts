@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from "ignore";
-import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileType, readRegular } from "../src/util/read-regular.cjs";
 
@@ -133,6 +133,69 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
     else warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
   }
   return { files: [...files.values()], warnings };
+}
+
+export interface DirWalk {
+  /** Real paths of the directories a walk of `root` visits (the root first), at most `limit`. */
+  dirs: string[];
+  /** More directories than `limit` were found (the walk stopped there). */
+  truncated: boolean;
+  warnings: string[];
+}
+
+/**
+ * The directories `walkSources` would descend into under `root` (same ignore rules, `.git`
+ * skipped, each real directory once), without a stat per file: what the daemon watches. Stops
+ * after `limit` + 1 directories, so its cost is bounded on any tree. `skip`: real paths never
+ * entered (the data home's own vector store).
+ */
+export function walkDirs(root: string, ignorePatterns: string[], limit: number, skip: ReadonlySet<string> = new Set()): DirWalk {
+  const dirs: string[] = [];
+  const warnings: string[] = [];
+  const visited = new Set<string>();
+  let truncated = false;
+  const walk = (dir: string, rules: Rules[]) => {
+    if (truncated) return;
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (err) {
+      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+      return;
+    }
+    if (visited.has(real) || skip.has(real)) return;
+    visited.add(real);
+    if (dirs.length >= limit) {
+      truncated = true;
+      return;
+    }
+    dirs.push(real);
+    const own = loadGitignore(dir, warnings);
+    const active = own ? [...rules, own] : rules;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (err) {
+      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+      return;
+    }
+    for (const e of entries) {
+      if (e.name === ".git") continue;
+      const path = join(dir, e.name);
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) {
+        try {
+          isDir = statSync(path).isDirectory();
+        } catch {
+          continue; // a dangling link: walkSources reports it
+        }
+      }
+      if (isDir && !ignoredBy(active, path, true)) walk(path, active);
+    }
+  };
+  const realRoot = realpathSync(root);
+  walk(realRoot, [{ dir: realRoot, ig: ignore().add(ignorePatterns) }]);
+  return { dirs, truncated, warnings };
 }
 
 export type ReadResult = { ok: true; text: string; size: number } | { ok: false; reason: string };

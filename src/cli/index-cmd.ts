@@ -1,21 +1,35 @@
-import { indexPaths, type IndexSummary } from "../../indexer/pipeline.js";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { acquireLock } from "../daemon/lock.js";
+import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pipeline.js";
+import { reindexStale } from "../../indexer/reindex-stale.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
 import { resolveProject } from "../project/identity.js";
-import { EXIT, parse } from "./args.js";
+import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
 import { progressBar } from "./progress.js";
+import { vectorSkippedNote } from "./vector-note.js";
 
 const usage = `Usage: mem index [PATH...] [options]
+       mem index --stale [ROOT...] [--project P]... [options]
 
 Indexes markdown memory files (.md, .mdx; YAML frontmatter becomes metadata) and event logs
 (*.events.jsonl, events/*.jsonl, or any .jsonl given by name) under PATH (default: .).
 Honours .gitignore and index.ignore. Unchanged files cost nothing; edited files re-embed only
-their changed chunks; deleted files leave both stores.
+their changed chunks; deleted files leave both stores. A PATH that does not exist, or holds no
+such file and was never indexed, fails the command (exit 1, after the other PATHs are indexed;
+nothing is stored for it); so does a PATH indexed before and gone now (its notes leave the index).
+
+--stale re-indexes the recorded roots (every project's, those of --project P, or the ROOTs
+given) in which a file is new, gone or changed since they were last indexed; a root that is
+missing is reported and left as it is. The daemon and \`mem query\` run it in the background.
 
 Options:
-  --project NAME   store under this project (default: the git top level of each PATH, else the directory)
+  --project NAME   store under this project (default: the git top level of each PATH, else the
+                   directory); with --stale, only that project's roots (repeatable)
   --full           re-read every file and rebuild this project's vectors (repairs a damaged vector table)
+  --stale          re-index only the recorded roots that changed (above)
   --strict         exit 3 if the vector step is skipped (for scheduled jobs)
   --json           print a machine-readable summary on stdout
   -q, --quiet      no progress bar, no warnings on stderr
@@ -33,17 +47,48 @@ function report(s: IndexSummary): string {
   return lines.join("\n");
 }
 
+/** How long a run waits for another one (the daemon's re-index of a watched root, a background one) to finish. */
+const LOCK_WAIT_MS = 120_000;
+
+/**
+ * One index run at a time per data home (`index.lock`): runs started together (yours, the daemon's
+ * re-index of a file you just saved, a background one) would embed the same new chunks twice.
+ */
+async function indexLock(home: string, say: (line: string) => void): Promise<() => void> {
+  const path = join(home, "index.lock");
+  let told = false;
+  for (const until = Date.now() + LOCK_WAIT_MS; ; await new Promise((r) => setTimeout(r, 100))) {
+    const lock = acquireLock(path);
+    if (lock.ok) return lock.release;
+    if (Date.now() > until) throw new Error(`another index run (pid ${lock.pid}) has held ${path} for ${LOCK_WAIT_MS / 1000} s; try again when it ends`);
+    if (!told) say(`waiting for another index run (pid ${lock.pid}) to finish`);
+    told = true;
+  }
+}
+
+const realOr = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
 export const indexCommand: Command = {
   summary: "index memory files",
   usage,
   async run(argv) {
     const { values, positionals } = parse(argv, {
-      project: { type: "string" },
+      project: { type: "string", multiple: true },
       full: { type: "boolean" },
+      stale: { type: "boolean" },
       strict: { type: "boolean" },
       json: { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
     });
+    const projects = values.project ?? [];
+    if (projects.length > 1 && !values.stale) throw new UsageError("--project may be given once (more than once only with --stale)");
+    if (values.stale && values.full) throw new UsageError("--stale and --full exclude each other");
     const roots = positionals.length > 0 ? positionals : ["."];
     const app = openApp();
     const quiet = values.quiet === true;
@@ -52,45 +97,66 @@ export const indexCommand: Command = {
     };
     app.configWarnings.forEach(warn);
     const bar = progressBar(process.stderr, process.stderr.isTTY === true && !quiet && !values.json);
+    let unlock: (() => void) | undefined;
     try {
+      unlock = await indexLock(app.paths.home, (l) => !quiet && process.stderr.write(`${l}\n`));
       // What an older mem stored under older redaction rules is redacted again, once.
       const scrubbed = scrubStore(app.db);
       if (scrubbed && !quiet) process.stderr.write(`redacted again what was stored under older rules: ${scrubRewritten(scrubbed)} row(s) changed of ${scrubbed.scanned}\n`);
-      // Each root belongs to its own project unless --project says otherwise.
-      const groups = new Map<string, { project: ReturnType<typeof resolveProject>; roots: string[] }>();
-      for (const r of roots) {
-        const project = resolveProject(r, values.project);
-        const g = groups.get(project.id) ?? { project, roots: [] };
-        g.roots.push(r);
-        groups.set(project.id, g);
-      }
       const providers = await app.providers();
+      const ctx = { db: app.db, config: app.config, providers, vectors: app.vectors, warn, onProgress: (phase: "scan" | "embed", done: number, total: number) => bar.update(phase, done, total) };
       const summaries: IndexSummary[] = [];
-      for (const { project, roots: rs } of groups.values()) {
-        const summary = await indexPaths(
-          {
-            db: app.db,
-            config: app.config,
-            providers,
-            vectors: app.vectors,
-            warn,
-            onProgress: (phase, done, total) => bar.update(phase, done, total),
-          },
-          { roots: rs, project, full: values.full === true },
-        );
+      let missing: string[] = [];
+      let unmatched: string[] = [];
+      if (values.stale) {
+        const r = await reindexStale(ctx, { ...(projects.length > 0 ? { projects } : {}), ...(positionals.length > 0 ? { paths: positionals.map(realOr) } : {}) });
         bar.done();
-        summaries.push(summary);
-        if (summary.vector.status === "skipped") process.stderr.write(`vector step skipped: ${summary.vector.reason}\n`);
-        if (!values.json && !quiet) process.stdout.write(`${report(summary)}\n`);
+        summaries.push(...r.runs);
+        for (const m of r.missing) warn(`${m.path} (project ${m.project}) is missing or unreadable; its notes are kept as they were indexed`);
+        if (values.json) process.stdout.write(`${JSON.stringify({ checked: r.checked, stale: r.stale, missing: r.missing, runs: r.runs })}\n`);
+        else if (!quiet) process.stdout.write(`${r.checked} root(s) checked, ${r.stale.length} changed${r.runs.length > 0 ? `\n${r.runs.map(report).join("\n")}` : ""}\n`);
+      } else {
+        // Each root belongs to its own project unless --project says otherwise.
+        const groups = new Map<string, { project: ReturnType<typeof resolveProject>; roots: string[] }>();
+        for (const r of roots) {
+          const project = resolveProject(r, projects[0]);
+          const g = groups.get(project.id) ?? { project, roots: [] };
+          g.roots.push(r);
+          groups.set(project.id, g);
+        }
+        for (const { project, roots: rs } of groups.values()) {
+          let summary: IndexSummary;
+          try {
+            summary = await indexPaths(ctx, { roots: rs, project, full: values.full === true, requireFiles: true });
+          } catch (err) {
+            if (!(err instanceof NoSourcesError)) throw err;
+            bar.done();
+            unmatched = [...unmatched, ...err.roots.map((r) => `${r.path}: ${r.reason}`)];
+            continue;
+          }
+          bar.done();
+          summaries.push(summary);
+          missing = [...missing, ...summary.missingRoots];
+          unmatched = [...unmatched, ...summary.unmatched.map((r) => `${r.path}: ${r.reason}`)];
+          if (!values.json && !quiet) process.stdout.write(`${report(summary)}\n`);
+        }
+        if (values.json && summaries.length > 0) {
+          const out = summaries.length === 1 ? summaries[0] : { runs: summaries };
+          process.stdout.write(`${JSON.stringify(out)}\n`);
+        }
       }
-      if (values.json) {
-        const out = summaries.length === 1 ? summaries[0] : { runs: summaries };
-        process.stdout.write(`${JSON.stringify(out)}\n`);
-      }
-      const skipped = summaries.some((s) => s.vector.status === "skipped");
+      // One line per run, whatever the number of projects; none when BM25 only was the choice.
+      const skipped = summaries.find((s) => s.vector.status === "skipped");
+      const note = skipped && vectorSkippedNote(app.config, skipped.vector);
+      if (note && !quiet) process.stderr.write(`${note}\n`);
+      // A PATH that names nothing fails the command (after the others are indexed): a typo in a job must not pass for a success.
+      for (const u of unmatched) process.stderr.write(`mem index: ${u}; nothing indexed from it\n`);
+      for (const m of missing) process.stderr.write(`mem index: ${m}: no such file or directory; what was indexed from it before has left the index\n`);
+      if (unmatched.length > 0 || missing.length > 0) return EXIT.failure;
       return values.strict && skipped ? EXIT.vectorSkipped : EXIT.ok;
     } finally {
       bar.done();
+      unlock?.();
       await app.close();
     }
   },

@@ -6,6 +6,7 @@ import { relative } from "node:path";
 import { createInterface } from "node:readline";
 import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
+import { refreshIfStale, type Freshness } from "../freshness/refresh.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
 import type { Filters } from "../retrieve/filters.js";
@@ -21,7 +22,9 @@ const usage = `Usage: mem query "TEXT" [options]
 
 Searches the current project's memory (the git top level of the working directory, else the
 directory) plus user-global memory. Hybrid mode fuses BM25 and vector ranks with RRF; with no
-embedding provider reachable it answers from BM25 and says so on stderr.
+embedding provider reachable it answers from BM25 and says so on stderr. With no daemon
+watching, notes changed since they were indexed are re-indexed in the background (a note on
+stderr says so; index.watch: false or MEM_WATCH=0 turns it off).
 
 Options:
   --k N              results to return (default 10, max 1000)
@@ -30,7 +33,8 @@ Options:
   --all-projects     search every project
   --kind K           only chunks of this kind (repeatable)
   --tag T            only chunks carrying tag T (repeatable; all must match)
-  --path GLOB        only sources matching GLOB (relative to the project root, e.g. "sessions/**")
+  --path GLOB        only sources matching GLOB, relative to the project root or to a folder
+                     indexed with \`mem index\` (e.g. "sessions/**" after \`mem index examples/memory\`)
   --since DATE       only chunks dated on/after DATE (YYYY-MM-DD)
   --until DATE       only chunks dated on/before DATE
   --cold             also search what the default search leaves out, ranked after its results:
@@ -112,6 +116,25 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
       salience: { now: Date.now(), config: salienceConfig(app.config.salience), stale: (ids) => penalized(staleChunks(app.db, ids, app.projectRoot, Date.now(), { git: true })) },
     },
   };
+}
+
+/**
+ * With no daemon watching, roots changed since they were indexed are re-indexed in the background
+ * (this query answers from the index as it is, and says so on stderr). Never fails the query.
+ */
+function freshness(app: App, projects: string[] | undefined): { roots: string[]; status: NonNullable<Freshness["reindex"]> } | undefined {
+  if (!app.config.index.watch) return undefined;
+  try {
+    const f = refreshIfStale(app.db, { home: app.paths.home, env: process.env, projects, now: Date.now() });
+    if (!f.reindex) return undefined;
+    const roots = [...new Set(f.stale.map((s) => s.path))];
+    const what = f.reindex === "started" ? "re-indexing in the background" : "a re-index runs already";
+    process.stderr.write(`note: ${roots.map((r) => field(r, 200)).join(", ")} changed since last indexed; ${what}, so these results may not show the change yet\n`);
+    return { roots, status: f.reindex };
+  } catch (err) {
+    process.stderr.write(`warning: checking whether the notes changed failed: ${(err as Error).message}\n`);
+    return undefined;
+  }
 }
 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
@@ -205,12 +228,13 @@ export const queryCommand: Command = {
         const known = storedProjects(app.db);
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }
+      const fresh = freshness(app, p.projects);
       if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);
       const { res, cold } = await searchBoth(ctx, p, p.text!, app.config.cold);
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });

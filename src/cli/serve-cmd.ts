@@ -11,7 +11,8 @@ Runs the warm daemon for this data home in the foreground: it holds SQLite, Lanc
 embedding model open, answers the prompt hook over a Unix socket in the data home (when that
 path is too long for a socket: in $XDG_RUNTIME_DIR, else in a private mem-<uid> directory
 under the temp directory; never where others can write), turns captured events into chunks and
-vectors in the background, and exits after daemon.idleMs (30 min) without a request. The prompt
+vectors in the background, watches the indexed roots and re-indexes one soon after a file in it
+changes (index.watch), and exits after daemon.idleMs (30 min) without a request. The prompt
 hook starts it on its own when none is running; one runs per data home.
 
 Options:
@@ -21,6 +22,13 @@ Options:
   --json       machine-readable --status / --stop
   -q, --quiet  no log lines on stderr
   -h, --help   this help`;
+
+/** `, watching 2 root(s) in 14 directories` from the status's `watch` (null when index.watch is off). */
+function watching(w: unknown): string {
+  if (w === null || typeof w !== "object") return "";
+  const { watched, dirs, polled, missing } = w as Record<string, unknown>;
+  return `, watching ${String(watched)} root(s) in ${String(dirs)} directories${polled ? `, ${String(polled)} scanned` : ""}${missing ? `, ${String(missing)} missing` : ""}`;
+}
 
 export const serveCommand: Command = {
   summary: "run the warm daemon",
@@ -34,7 +42,7 @@ export const serveCommand: Command = {
     if (values.status || values.stop) {
       const r = await ask(home, { op: values.stop ? "stop" : "status" }, 2_000);
       if (r.kind === "reply" && r.reply.ok) {
-        print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}`);
+        print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}${watching(r.reply.watch)}`);
         return EXIT.ok;
       }
       if (r.kind === "refused") {

@@ -45,6 +45,8 @@ export interface Config {
     overlapTokens: number;
     /** Sections smaller than this join a neighbour under the same top heading (0: never). */
     minChunkTokens: number;
+    /** Keep indexed roots fresh: the daemon watches them; with no daemon, queries and hooks re-index a changed root in the background. */
+    watch: boolean;
   };
   query: {
     k: number;
@@ -77,6 +79,12 @@ export interface Config {
     indexEveryMs: number;
     /** Largest vector table the daemon copies into memory (MiB of float32); a larger one is searched in LanceDB. */
     vectorMemoryMB: number;
+    /** At most this many directories are watched in all; a root that would pass the bound is scanned every `watchPollMs` instead. */
+    watchMaxDirs: number;
+    /** A watched root is re-indexed this long after the last change seen in it (a burst of saves is one re-index). */
+    watchDebounceMs: number;
+    /** How often roots that are not watched (over the bound, missing, unreadable) are checked. */
+    watchPollMs: number;
   };
   memory: {
     /** An explicit memory and a file edit of the same session this close in time may converge (src/capture/converge.ts). */
@@ -135,11 +143,12 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       chunkTokens: 400,
       overlapTokens: 80,
       minChunkTokens: 64,
+      watch: true,
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 5, minTermCoverage: 0.5, minSimilarity: 0.45 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, decayNotes: false },
-    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 },
+    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
     memory: { convergeWindowMs: 10 * 60_000 },
     brief: { staleTaskDays: 30 },
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
@@ -233,7 +242,8 @@ export interface LoadedConfig {
  * Loads `config.json` from the data home (absent is fine; the model cache defaults to `models/`
  * beside it), then applies environment overrides:
  * MEM_EMBED_ORDER ("ollama,transformers" | "none"), MEM_OLLAMA_HOST (or OLLAMA_HOST),
- * MEM_OLLAMA_MODEL, MEM_TRANSFORMERS_MODEL, MEM_MODELS_DIR, MEM_ALLOW_REMOTE_MODELS=0.
+ * MEM_OLLAMA_MODEL, MEM_TRANSFORMERS_MODEL, MEM_MODELS_DIR, MEM_ALLOW_REMOTE_MODELS=0,
+ * MEM_WATCH=0|1 (index.watch).
  */
 export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.env, modelsDir = join(dirname(configPath), "models")): LoadedConfig {
   const config = defaultConfig(modelsDir);
@@ -259,6 +269,7 @@ export function loadConfig(configPath: string, env: NodeJS.ProcessEnv = process.
   if (env.MEM_TRANSFORMERS_MODEL) config.embedding.transformers.model = env.MEM_TRANSFORMERS_MODEL;
   if (env.MEM_MODELS_DIR) config.embedding.transformers.cacheDir = resolve(env.MEM_MODELS_DIR);
   if (env.MEM_ALLOW_REMOTE_MODELS === "0") config.embedding.transformers.allowRemote = false;
+  if (env.MEM_WATCH === "0" || env.MEM_WATCH === "1") config.index.watch = env.MEM_WATCH === "1";
   validate(config);
   return { config, warnings };
 }

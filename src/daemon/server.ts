@@ -24,6 +24,7 @@ import { acquireLock } from "./lock.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
 import { lockPath, socketPath } from "./paths.cjs";
 import { prepareSocketDir } from "./socket-guard.cjs";
+import { SourceWatch } from "./watch.js";
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -102,6 +103,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   let stopping = false;
   const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured(), vectorSearch });
 
+  // The indexed roots, re-indexed in a child process when they change (src/daemon/watch.ts).
+  const watcher = app.config.index.watch ? new SourceWatch({ db: app.db, home: app.paths.home, config: app.config, env: opts.env, log: (l) => opts.log(`watch: ${l}`) }) : undefined;
   const server = createServer((conn) => handle(conn));
   let idle: NodeJS.Timeout;
   const touch = () => {
@@ -121,7 +124,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       case "status": {
         const p = await pickProvider();
         const inMemory = [...memory.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel }));
-        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory };
+        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, watch: watcher?.status() ?? null };
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
@@ -236,6 +239,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     clearInterval(ticker);
     clearTimeout(idle);
     server.close();
+    await watcher?.close().catch(() => undefined);
     await background.onIdle().catch(() => undefined);
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     release();
@@ -259,6 +263,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
   if (process.platform !== "win32") chmodSync(sock, 0o600);
   touch();
   opts.log(`daemon ${process.pid} listening on ${sock}`);
+  try {
+    watcher?.start();
+  } catch (err) {
+    opts.log(`watch: could not start: ${(err as Error).message}`);
+  }
   // Warm up: pick the provider, load its model and its table into memory now, not on the first prompt.
   void pickProvider()
     .then(async (p) => {

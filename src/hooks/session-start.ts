@@ -1,4 +1,6 @@
 import { openApp } from "../app.js";
+import { GLOBAL_PROJECT } from "../config/config.js";
+import { refreshForHook } from "../freshness/refresh.js";
 import { buildBriefing } from "../brief/briefing.js";
 import { gatherBriefing } from "../brief/gather.js";
 import { captureTranscript } from "../capture/record.js";
@@ -33,7 +35,10 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
     const user = currentUserId(io.env, app.config.tiers.user);
     const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
-    return buildBriefing({ ...input, redact: (s) => redact(s).text });
+    const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });
+    // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
+    if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
+    return briefing;
   } finally {
     await app.close();
   }

@@ -1,16 +1,28 @@
 import { openApp } from "../app.js";
+import { GLOBAL_PROJECT } from "../config/config.js";
+import { refreshForHook } from "../freshness/refresh.js";
+import { resolveProject } from "../project/identity.js";
+import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { memoriesForPrompt, recordDelivered, type PromptRequest } from "../inject/for-prompt.js";
 import { currentUserId } from "../tiers/user.js";
 import type { HookIO } from "./run.js";
 
-/** The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. */
-export async function localMemories(req: PromptRequest, io: HookIO): Promise<string | undefined> {
+/**
+ * The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. `refresh`: no
+ * daemon is being started (MEM_NO_DAEMON=1), so after answering, a cheap check re-indexes changed
+ * roots in the background (a daemon does that itself).
+ */
+export async function localMemories(req: PromptRequest, io: HookIO, refresh = false): Promise<string | undefined> {
   const app = openApp(io.env, { tolerateConfigErrors: true });
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot, user: currentUserId(io.env, app.config.tiers.user) };
     const found = await memoriesForPrompt(ctx, req, "bm25");
     if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, (io.now ?? Date.now)());
+    if (refresh && app.config.index.watch) {
+      const projects = [resolveProject(req.cwd).id, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
+      refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
+    }
     return found?.text;
   } finally {
     await app.close();

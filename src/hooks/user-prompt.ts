@@ -37,5 +37,5 @@ export async function userPromptSubmit(payload: Payload, io: HookIO): Promise<st
     await startDaemon(io.env);
   }
   const { localMemories } = await import("./user-prompt-local.js");
-  return localMemories(req, io);
+  return localMemories(req, io, io.env.MEM_NO_DAEMON === "1");
 }

@@ -7,7 +7,7 @@ export interface Filters {
   kinds?: string[];
   /** Every tag must be present. */
   tags?: string[];
-  /** Glob on the source path, relative to its project root (absolute paths match too). */
+  /** Glob on the source path, relative to its project root or to a root it was indexed from (absolute paths match too). */
   path?: string;
   /** Inclusive ISO date bounds on the chunk's date. */
   since?: string;
@@ -55,16 +55,23 @@ export function sqlWhere(f: Filters): { sql: string; params: unknown[] } {
   return { sql: parts.length > 0 ? parts.join(" AND ") : "1", params };
 }
 
-/** A predicate for the path glob; `roots` maps a project id to its root directory. */
-export function pathFilter(glob: string | undefined, roots: (project: string) => string | undefined): (row: { path: string; project: string }) => boolean {
+/**
+ * A predicate for the path glob. `bases` gives, for a project, the directories a glob may be
+ * relative to: its root and the roots it was indexed from (`sessions/**` finds the notes under
+ * `<root>/sessions/` whether the root is the project's directory or a folder in it). An absolute
+ * glob matches absolute paths.
+ */
+export function pathFilter(glob: string | undefined, bases: (project: string) => readonly (string | undefined)[]): (row: { path: string; project: string }) => boolean {
   if (!glob) return () => true;
   const isMatch = picomatch(glob, { dot: true });
   return (row) => {
     if (isMatch(row.path)) return true;
-    const root = roots(row.project);
-    if (!root) return false;
-    const rel = relative(root, row.path).split(sep).join("/");
-    return !rel.startsWith("..") && isMatch(rel);
+    for (const base of bases(row.project)) {
+      if (!base) continue;
+      const rel = relative(base, row.path).split(sep).join("/");
+      if (rel !== "" && !rel.startsWith("..") && isMatch(rel)) return true;
+    }
+    return false;
   };
 }
 

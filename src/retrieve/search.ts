@@ -8,6 +8,7 @@ import { vectorTableName, type VectorHit, type VectorStore } from "../store/vect
 import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
+import { rootsOf } from "../store/roots.js";
 import { rrf, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
@@ -197,7 +198,12 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const where = sqlWhere(opts.filters);
   const allowed = new Set<string>();
   const rows = new Map<string, ChunkRow>();
-  const pathOk = pathFilter(opts.filters.path, ctx.projectRoot);
+  const bases = new Map<string, (string | undefined)[]>();
+  const pathOk = pathFilter(opts.filters.path, (project) => {
+    let b = bases.get(project);
+    if (!b) bases.set(project, (b = [ctx.projectRoot(project), ...rootsOf(ctx.db, project)]));
+    return b;
+  });
   if (ids.length > 0) {
     // CROSS JOIN pins the loop order: look candidates up by id instead of scanning the project.
     const found = prepared(ctx.db, `SELECT c.*, (${where.sql}) AS keep FROM json_each(?) AS j CROSS JOIN chunks c ON c.id = j.value`)

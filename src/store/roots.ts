@@ -33,3 +33,8 @@ export function forgetRoot(db: Db, project: string, path: string): number {
     return n;
   })();
 }
+
+/** The roots one project was indexed from. */
+export function rootsOf(db: Db, project: string): string[] {
+  return db.prepare("SELECT path FROM roots WHERE project = ? ORDER BY path").pluck().all(project) as string[];
+}

@@ -36,7 +36,7 @@ function mem(args: string[], o: { home: string; cwd?: string; env?: Record<strin
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: o.cwd ?? REPO,
-      env: { ...baseEnv(), MEM_HOME: o.home, MEM_ALLOW_REMOTE_MODELS: "0", MEM_EMBED_ORDER: "none", ...o.env },
+      env: { ...baseEnv(), MEM_HOME: o.home, MEM_ALLOW_REMOTE_MODELS: "0", MEM_EMBED_ORDER: "none", MEM_WATCH: "0", ...o.env },
       stdio: ["pipe", "pipe", "pipe"],
       timeout: o.timeoutMs ?? 30_000,
     });
@@ -199,7 +199,7 @@ describe("mem CLI: indexing without an embedding provider", () => {
   const proj = join(tmp, "proj-none");
   before(() => makeProject(proj));
 
-  test("index --json prints one JSON summary; the skipped vector step is reported on stderr; exit 0", async () => {
+  test("index --json prints one JSON summary; the skipped vector step is in it, and not on stderr when BM25 only was chosen; exit 0", async () => {
     const r = await mem(["index", proj, "--json"], { home });
     assert.equal(r.code, 0, show(r));
     const s = json<IndexJson>(r);
@@ -212,14 +212,14 @@ describe("mem CLI: indexing without an embedding provider", () => {
     assert.equal(s.vector.reason, "no embedding provider configured (embedding.order is empty)");
     assert.deepEqual(s.warnings, []);
     assert.equal(typeof s.durationMs, "number");
-    assert.deepEqual(lines(r.stderr), ["vector step skipped: no embedding provider configured (embedding.order is empty)"]);
+    assert.deepEqual(lines(r.stderr), [], "BM25 only was chosen (MEM_EMBED_ORDER=none): no warning");
   });
 
   test("--strict turns a skipped vector step into exit 3; a re-run finds every file unchanged", async () => {
     const r = await mem(["index", "--strict"], { home, cwd: join(proj, "notes") });
     assert.equal(r.code, 3, show(r));
     assert.match(r.stdout, new RegExp(`^${proj}: 2 file\\(s\\): 0 indexed, 2 unchanged, 0 skipped, 0 removed\nchunks: 3 total \\(0 added, 0 removed, 0 kept\\)\n$`), "index . from a subdirectory stores under the repo top level");
-    assert.match(r.stderr, /^vector step skipped: no embedding provider configured/m);
+    assert.doesNotMatch(r.stderr, /vector step skipped/);
   });
 
   test("query answers from BM25 with exactly one warning line", async () => {
@@ -354,7 +354,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
     const out = json<QueryJson>(r);
-    assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "results", "vector", "warnings"]);
+    assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "reindex", "results", "vector", "warnings"]);
+    assert.equal((out as { reindex?: unknown }).reindex, null, "no background re-index (MEM_WATCH=0 here)");
     assert.equal(out.query, "schema migrations rollback");
     assert.equal(out.mode, "hybrid");
     assert.deepEqual(out.legs, ["bm25", "vector"]);

@@ -50,7 +50,8 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.index.chunkTokens, 400);
     assert.equal(config.index.overlapTokens, 80);
     assert.equal(config.index.minChunkTokens, 64);
-    assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512 });
+    assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 });
+    assert.equal(config.index.watch, true);
     assert.equal(config.query.rrfK, 60);
   });
 
@@ -141,6 +142,9 @@ describe("loadConfig: config.json", () => {
       [{ index: { chunkTokens: 100, overlapTokens: 10, minChunkTokens: 100 } }, /"index\.minChunkTokens" must be ≥ 0 and below index\.chunkTokens/],
       [{ index: { minChunkTokens: -5 } }, /"index\.minChunkTokens"/],
       [{ daemon: { vectorMemoryMB: 0 } }, /"daemon\.vectorMemoryMB" must be a number in \(0, 1048576\], got 0/],
+      [{ daemon: { watchDebounceMs: 0 } }, /"daemon\.watchDebounceMs" must be an integer in \[10, 60000\], got 0/],
+      [{ daemon: { watchPollMs: 10 } }, /"daemon\.watchPollMs" must be an integer in \[1000, 2147483647\], got 10/],
+      [{ daemon: { watchMaxDirs: -1 } }, /"daemon\.watchMaxDirs" must be an integer in \[0, 1000000\], got -1/],
       [{ embedding: { order: ["ollama", "openai"] } }, /unknown provider "openai" in embedding\.order/],
     ];
     for (const [json, pattern] of cases) assert.match(configError(() => loadConfig(configFile(JSON.stringify(json)), {})), pattern);
@@ -225,6 +229,13 @@ describe("loadConfig: environment overrides", () => {
   test("MEM_MODELS_DIR sets the transformers cache directory as an absolute path", () => {
     assert.equal(loadConfig(missing(), { MEM_MODELS_DIR: "/opt/mem-models" }).config.embedding.transformers.cacheDir, "/opt/mem-models");
     assert.equal(loadConfig(missing(), { MEM_MODELS_DIR: "rel/models" }).config.embedding.transformers.cacheDir, resolve("rel/models"));
+  });
+
+  test("MEM_WATCH=0 turns watching and background re-indexing off, MEM_WATCH=1 on whatever the file says", () => {
+    assert.equal(loadConfig(missing(), { MEM_WATCH: "0" }).config.index.watch, false);
+    assert.equal(loadConfig(configFile(JSON.stringify({ index: { watch: false } })), { MEM_WATCH: "1" }).config.index.watch, true);
+    assert.equal(loadConfig(configFile(JSON.stringify({ index: { watch: false } })), {}).config.index.watch, false);
+    assert.equal(loadConfig(missing(), { MEM_WATCH: "yes" }).config.index.watch, true, "other values leave the setting alone");
   });
 
   test("MEM_ALLOW_REMOTE_MODELS=0 forbids model downloads; other values leave them allowed", () => {

@@ -13,14 +13,14 @@ export interface Run {
   ms: number;
 }
 
-/** The parent's environment without anything that steers mem (MEM_*, OLLAMA_*) or the test runner. */
+/** The parent's environment without anything that steers mem (MEM_*, OLLAMA_*) or the test runner; no background re-index (MEM_WATCH=0) unless a test asks. */
 export function cleanEnv(claudeConfigDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith("MEM_") || k.startsWith("OLLAMA_") || k === "NODE_TEST_CONTEXT" || k === "NODE_OPTIONS") continue;
     env[k] = v;
   }
-  return { ...env, CLAUDE_CONFIG_DIR: claudeConfigDir, MEM_ALLOW_REMOTE_MODELS: "0", MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1" };
+  return { ...env, CLAUDE_CONFIG_DIR: claudeConfigDir, MEM_ALLOW_REMOTE_MODELS: "0", MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
 }
 
 /** Runs `node bin/mem.cjs ARGS` (asynchronously: a fake Ollama server may live in this process). */

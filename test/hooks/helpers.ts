@@ -14,7 +14,7 @@ export async function hook(name: string, payload: unknown, env: NodeJS.ProcessEn
     },
   });
   const text = typeof payload === "string" || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
-  const code = await runHook(name, { stdin: Readable.from([text]), stdout: out, env: { MEM_NO_DAEMON: "1", ...env }, ...(now !== undefined ? { now: () => now } : {}) });
+  const code = await runHook(name, { stdin: Readable.from([text]), stdout: out, env: { MEM_NO_DAEMON: "1", MEM_WATCH: "0", ...env }, ...(now !== undefined ? { now: () => now } : {}) });
   return { code, stdout };
 }
 
@@ -39,5 +39,5 @@ export const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "b
 
 /** Runs `mem hook NAME` as Claude Code does: a new process, the payload on stdin. */
 export function spawnHook(name: string, input: string | Buffer, env: NodeJS.ProcessEnv): Promise<ChildResult> {
-  return runChild(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, MEM_NO_DAEMON: "1", ...env }, timeout: 30_000, input });
+  return runChild(process.execPath, [BIN, "hook", name], { env: { PATH: process.env.PATH, MEM_NO_DAEMON: "1", MEM_WATCH: "0", ...env }, timeout: 30_000, input });
 }

@@ -33,7 +33,7 @@ interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
   ms: number;
-  summary: { files: { seen: number; indexed: number; skipped: number }; warnings: string[] };
+  summary: { files: { seen: number; indexed: number; skipped: number }; warnings: string[]; unmatched: { path: string; reason: string }[] };
 }
 
 /** `mem index ROOTS --json` in its own data home; killed after 20 s. */
@@ -80,12 +80,16 @@ describe("ignore files that are not ordinary files are skipped with a warning; t
 });
 
 describe("notes that are not ordinary files are skipped with a warning naming them", () => {
-  test("a FIFO and a /dev/zero symlink named on the command line are refused at once", { skip: !canFifo && "no FIFOs" }, async () => {
+  test("a FIFO and a /dev/zero symlink named on the command line are refused at once (exit 1: they name nothing to index)", { skip: !canFifo && "no FIFOs" }, async () => {
     const dir = notes();
     mkfifo(join(dir, "pipe.md"));
     symlinkSync("/dev/zero", join(dir, "zero.md"));
     const r = await index(dir, ["pipe.md", "zero.md", "mem"]);
-    assert.equal(r.code, 0);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.summary.unmatched, [
+      { path: "pipe.md", reason: "not a regular file (a FIFO)" },
+      { path: "zero.md", reason: "not a regular file (a character device)" },
+    ]);
     assert.match(warningFor(r.summary.warnings, join(dir, "pipe.md")), /not a regular file \(a FIFO\).*skipped/);
     assert.match(warningFor(r.summary.warnings, join(dir, "zero.md")), /not a regular file \(a character device\).*skipped/);
     assert.equal(r.summary.files.indexed, 1, "the ordinary note still is");

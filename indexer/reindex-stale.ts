@@ -1,0 +1,53 @@
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import type { Clean } from "../src/redact/clean.cjs";
+import { listRoots } from "../src/store/roots.js";
+import { indexPaths, type IndexContext, type IndexSummary } from "./pipeline.js";
+import { markRootIndexed } from "./root-state.js";
+import { rootChanged, type RootRef, type StaleRoot } from "./stale.js";
+
+export interface StaleReport {
+  /** Recorded roots looked at. */
+  checked: number;
+  /** Those found changed, re-indexed by project. */
+  stale: StaleRoot[];
+  /** Recorded roots that are gone or unreadable: left as they are (their notes stay searchable). */
+  missing: RootRef[];
+  runs: IndexSummary[];
+}
+
+/**
+ * `mem index --stale`: walks each recorded root (of `projects`, else every project; only those
+ * equal to one of `paths` when given), compares it with what is stored, and re-indexes, project by
+ * project, the roots where a file is new, gone or changed. A root found unchanged records the
+ * check's time, so the cheap check no longer counts its directories' older changes (a swap file
+ * come and gone). A root that is missing is reported and left alone: a re-index would empty it.
+ */
+export async function reindexStale(ctx: IndexContext, filter: { projects?: string[]; paths?: string[] }): Promise<StaleReport> {
+  const now = ctx.now ?? Date.now;
+  const projects = filter.projects ? new Set(filter.projects) : undefined;
+  const paths = filter.paths ? new Set(filter.paths) : undefined;
+  const roots = listRoots(ctx.db).filter((r) => (!projects || projects.has(r.project)) && (!paths || paths.has(r.path)));
+  const report: StaleReport = { checked: roots.length, stale: [], missing: [], runs: [] };
+  const byProject = new Map<string, string[]>();
+  for (const r of roots) {
+    const ref = { project: r.project, path: r.path };
+    if (!existsSync(r.path)) {
+      report.missing.push(ref);
+      continue;
+    }
+    const started = now();
+    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore);
+    if (why === undefined) {
+      markRootIndexed(ctx.db, r.project, r.path, started);
+      continue;
+    }
+    report.stale.push({ ...ref, why });
+    byProject.set(r.project, [...(byProject.get(r.project) ?? []), r.path]);
+  }
+  for (const [id, rs] of byProject) {
+    const project = { id: id as Clean<string>, name: basename(id) || id, root: id.startsWith("/") ? id : undefined };
+    report.runs.push(await indexPaths(ctx, { roots: rs, project, full: false }));
+  }
+  return report;
+}

@@ -1,0 +1,322 @@
+import type { ChildProcess } from "node:child_process";
+import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { quickStale } from "../../indexer/stale.js";
+import { walkDirs } from "../../indexer/sources.js";
+import type { Config } from "../config/config.js";
+import type { Db } from "../store/db.js";
+import { listRoots } from "../store/roots.js";
+import { describeRun, runIndex } from "./watch-run.js";
+
+/** Names whose change can change the index: sources, and the ignore rules. */
+const SOURCE = /\.(md|mdx|jsonl)$/i;
+/** How often the roots table is read again (a root `mem index` added while the daemon runs). */
+const SYNC_MS = 10_000;
+/** The startup check's stat budget (no walk on the daemon's thread). */
+const STARTUP_BUDGET = 2_000;
+/** On shutdown, a running re-index gets this long to finish before it is stopped. */
+const CLOSE_WAIT_MS = 15_000;
+
+export interface WatchOptions {
+  db: Db;
+  /** The data home: its vector store is never watched (it changes with every vector written). */
+  home: string;
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}
+
+export interface WatchStatus {
+  roots: number;
+  watched: number;
+  polled: number;
+  missing: number;
+  dirs: number;
+  /** Re-indexes started since the daemon started (watched changes, polls, the startup check). */
+  reindexes: number;
+  /** A re-index is running or waiting to. */
+  busy: boolean;
+}
+
+interface Root {
+  project: string;
+  path: string;
+  mode: "watch" | "poll" | "missing";
+  file: boolean;
+  watchers: Map<string, FSWatcher>;
+  timer?: NodeJS.Timeout;
+  firstAt?: number;
+  rewalk: boolean;
+  queued: boolean;
+  /** The last problem logged (said once, not at every poll). */
+  problem?: string;
+}
+
+const keyOf = (project: string, path: string) => `${project}\0${path}`;
+
+/**
+ * Keeps the indexed roots (the `roots` table) fresh while the daemon runs. Each root's directories
+ * (those the indexer walks: ignore rules honoured, `.git` skipped) are watched one by one with
+ * fs.watch, non-recursive: Node 20's `recursive` option on Linux is a JavaScript emulation that
+ * stats and watches every file and directory of the tree, ignore rules or not. At most
+ * `daemon.watchMaxDirs` directories are watched in all; a root that would pass the bound, or that
+ * is missing or unreadable, is checked every `daemon.watchPollMs` instead. A change to a source
+ * re-indexes its root `daemon.watchDebounceMs` after the last change seen (at most ten times that
+ * after the first), one root at a time, in a `mem index` child process: the prompt's search never
+ * waits for it, not even for the walk. Everything is released when the daemon stops.
+ */
+export class SourceWatch {
+  private readonly roots = new Map<string, Root>();
+  private readonly skip: Set<string>;
+  private dirs = 0;
+  private reindexes = 0;
+  private chain: Promise<void> = Promise.resolve();
+  /** Re-indexes queued or running. */
+  private pending = 0;
+  private child: ChildProcess | undefined;
+  private closed = false;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly o: WatchOptions) {
+    this.skip = new Set([join(o.home, "vectors")]);
+  }
+
+  start(): void {
+    this.sync();
+    const live = [...this.roots.values()].filter((r) => r.mode !== "missing");
+    // What changed while no daemon watched: a cheap check now, the full one (`--stale`) in the child.
+    const { stale, partial } = quickStale(this.o.db, live, { budget: STARTUP_BUDGET, now: Date.now() });
+    if (stale.length > 0 || partial) this.enqueue(() => this.run(["--stale", ...(partial ? live : stale).map((r) => r.path)], "changes made while no daemon watched"));
+    const d = this.o.config.daemon;
+    this.timers.push(setInterval(() => this.sync(), SYNC_MS), setInterval(() => this.poll(), d.watchPollMs));
+    for (const t of this.timers) t.unref();
+    const s = this.status();
+    this.o.log(`watching ${s.watched} root(s) in ${s.dirs} directories${s.polled ? `, ${s.polled} scanned every ${d.watchPollMs / 1000} s` : ""}${s.missing ? `, ${s.missing} missing` : ""}`);
+  }
+
+  status(): WatchStatus {
+    const all = [...this.roots.values()];
+    const n = (m: Root["mode"]) => all.filter((r) => r.mode === m).length;
+    return { roots: all.length, watched: n("watch"), polled: n("poll"), missing: n("missing"), dirs: this.dirs, reindexes: this.reindexes, busy: this.pending > 0 };
+  }
+
+  /** Releases every watcher and timer; a re-index under way may finish (then is stopped). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const r of this.roots.values()) {
+      clearTimeout(r.timer);
+      this.unwatch(r);
+    }
+    const stop = setTimeout(() => this.child?.kill("SIGTERM"), CLOSE_WAIT_MS);
+    await this.chain;
+    clearTimeout(stop);
+  }
+
+  /** Roots added since (watched from now on) or gone from the table (released). */
+  private sync(): void {
+    if (this.closed) return;
+    const rows = listRoots(this.o.db);
+    const keys = new Set(rows.map((r) => keyOf(r.project, r.path)));
+    for (const [k, r] of this.roots) {
+      if (keys.has(k)) continue;
+      clearTimeout(r.timer);
+      this.unwatch(r);
+      this.roots.delete(k);
+    }
+    for (const row of rows) {
+      const k = keyOf(row.project, row.path);
+      if (this.roots.has(k)) continue;
+      const r: Root = { project: row.project, path: row.path, mode: "watch", file: false, watchers: new Map(), rewalk: false, queued: false };
+      this.roots.set(k, r);
+      this.setup(r);
+    }
+  }
+
+  private setup(r: Root): void {
+    let isDir: boolean;
+    try {
+      isDir = statSync(r.path).isDirectory();
+    } catch (err) {
+      this.missing(r, (err as NodeJS.ErrnoException).code ?? "unreadable");
+      return;
+    }
+    r.mode = "watch";
+    r.file = !isDir;
+    if (r.file) {
+      if (!this.watchDir(r, dirname(r.path))) this.toPoll(r, "its directory cannot be watched");
+      return;
+    }
+    const budget = this.o.config.daemon.watchMaxDirs - this.dirs;
+    if (budget <= 0) {
+      this.toPoll(r, `daemon.watchMaxDirs (${this.o.config.daemon.watchMaxDirs}) directories are watched already`);
+      return;
+    }
+    let walk: ReturnType<typeof walkDirs>;
+    try {
+      walk = walkDirs(r.path, this.o.config.index.ignore, budget, this.skip);
+    } catch (err) {
+      this.missing(r, (err as NodeJS.ErrnoException).code ?? "unreadable");
+      return;
+    }
+    if (walk.truncated) {
+      this.toPoll(r, `it has more than the ${budget} directories left to watch (daemon.watchMaxDirs)`);
+      return;
+    }
+    for (const d of walk.dirs) {
+      if (!this.watchDir(r, d)) {
+        this.toPoll(r, "the system's limit on watches is reached (fs.inotify.max_user_watches)");
+        return;
+      }
+    }
+  }
+
+  /** False when the system refuses more watches (ENOSPC, EMFILE); a directory gone meanwhile is skipped. */
+  private watchDir(r: Root, dir: string): boolean {
+    let w: FSWatcher;
+    try {
+      w = watch(dir, { persistent: false }, (_type, name) => this.onEvent(r, dir, name === null ? null : String(name)));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code !== "ENOSPC" && code !== "EMFILE";
+    }
+    w.on("error", () => {
+      // The directory went away (or the watch broke): watch the root again on its next re-index.
+      if (r.watchers.get(dir) === w) this.drop(r, dir);
+      r.rewalk = true;
+      this.touch(r);
+    });
+    r.watchers.set(dir, w);
+    this.dirs++;
+    return true;
+  }
+
+  private drop(r: Root, dir: string): void {
+    r.watchers.get(dir)?.close();
+    r.watchers.delete(dir);
+    this.dirs--;
+  }
+
+  private unwatch(r: Root): void {
+    for (const dir of [...r.watchers.keys()]) this.drop(r, dir);
+  }
+
+  private toPoll(r: Root, why: string): void {
+    this.unwatch(r);
+    r.mode = "poll";
+    if (r.problem !== why) this.o.log(`${r.path} is not watched: ${why}; it is scanned every ${this.o.config.daemon.watchPollMs / 1000} s instead`);
+    r.problem = why;
+  }
+
+  private missing(r: Root, code: string): void {
+    this.unwatch(r);
+    r.mode = "missing";
+    const why = code === "ENOENT" ? "is gone" : `is unreadable (${code})`;
+    if (r.problem !== why) this.o.log(`warning: indexed root ${r.path} (project ${r.project}) ${why}; its notes stay searchable as they were indexed; checked again every ${this.o.config.daemon.watchPollMs / 1000} s`);
+    r.problem = why;
+  }
+
+  private onEvent(r: Root, dir: string, name: string | null): void {
+    if (this.closed) return;
+    if (r.file) {
+      if (name === null || name === basename(r.path)) this.touch(r);
+      return;
+    }
+    if (name === null || name === ".gitignore") {
+      r.rewalk = true;
+      this.touch(r);
+      return;
+    }
+    if (SOURCE.test(name)) {
+      this.touch(r);
+      return;
+    }
+    const full = join(dir, name);
+    if (this.skip.has(full)) return;
+    // A directory made, removed or renamed changes what is watched; other files do not matter.
+    let isDir = r.watchers.has(full) || (name === basename(dir) && !existsSync(dir));
+    if (!isDir) {
+      try {
+        isDir = statSync(full).isDirectory();
+      } catch {
+        // gone already: a file (swap, temp) or a directory removed at once (its own watcher says so)
+      }
+    }
+    if (isDir) {
+      r.rewalk = true;
+      this.touch(r);
+    }
+  }
+
+  /** Debounce: the re-index starts `watchDebounceMs` after the last change, at most ten times that after the first. */
+  private touch(r: Root): void {
+    if (this.closed) return;
+    const now = Date.now();
+    r.firstAt ??= now;
+    clearTimeout(r.timer);
+    const quiet = this.o.config.daemon.watchDebounceMs;
+    r.timer = setTimeout(() => this.fire(r), Math.max(0, Math.min(quiet, r.firstAt + quiet * 10 - now)));
+  }
+
+  private fire(r: Root): void {
+    r.firstAt = undefined;
+    r.timer = undefined;
+    if (r.queued || this.closed) return; // a re-index of it waits to start already: it will see this change too
+    r.queued = true;
+    this.enqueue(async () => {
+      r.queued = false;
+      await this.reindex(r);
+    });
+  }
+
+  private async reindex(r: Root): Promise<void> {
+    try {
+      statSync(r.path);
+    } catch (err) {
+      this.missing(r, (err as NodeJS.ErrnoException).code ?? "unreadable");
+      return;
+    }
+    if (r.mode === "missing") r.problem = undefined; // back: a later loss is told again
+    if (r.mode !== "watch" || r.rewalk) {
+      r.rewalk = false;
+      this.unwatch(r);
+      this.setup(r);
+    }
+    await this.run(["--project", r.project, r.path], `changes under ${r.path}`);
+  }
+
+  /** Every `watchPollMs`: roots scanned instead of watched, and missing ones come back (checked for changes at once). */
+  private poll(): void {
+    if (this.closed) return;
+    const targets = new Set<string>();
+    for (const r of this.roots.values()) {
+      if (r.mode === "missing") {
+        if (!existsSync(r.path)) continue;
+        this.o.log(`indexed root ${r.path} is back`);
+        r.problem = undefined;
+        this.setup(r);
+        targets.add(r.path);
+      } else if (r.mode === "poll") targets.add(r.path);
+    }
+    if (targets.size > 0) this.enqueue(() => this.run(["--stale", ...targets], "a scan of the roots not watched"));
+  }
+
+  private enqueue(job: () => Promise<void>): void {
+    this.pending++;
+    this.chain = this.chain
+      .then(job)
+      .catch((err: Error) => this.o.log(`re-index failed: ${err.message}`))
+      .finally(() => this.pending--);
+  }
+
+  /** `mem index ARGS -q --json` in a child process; its summary becomes one log line. */
+  private async run(args: string[], why: string): Promise<void> {
+    if (this.closed) return;
+    this.reindexes++;
+    const t0 = Date.now();
+    const r = await runIndex(args, this.o.env, (c) => (this.child = c));
+    this.child = undefined;
+    this.o.log(`re-index (${why}): ${describeRun(r)} in ${Date.now() - t0} ms`);
+  }
+}

@@ -1,0 +1,145 @@
+import { spawn } from "node:child_process";
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { quickStale, type StaleRoot } from "../../indexer/stale.js";
+import { holderAlive, procStart, readLock } from "../daemon/lock.js";
+import { lockPath } from "../daemon/paths.cjs";
+import type { Db } from "../store/db.js";
+import { listRoots } from "../store/roots.js";
+import { readRegular } from "../util/read-regular.cjs";
+
+const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
+
+/** At most one background re-index starts per data home in this long (editors that churn swap files cannot make a storm). */
+export const REFRESH_COOLDOWN_MS = 5_000;
+/** The stat calls the check may make in all, whatever the number and size of the roots. */
+export const CHECK_BUDGET = 256;
+
+export const refreshLockPath = (home: string): string => join(home, "refresh.lock");
+
+/** Is a daemon running for this data home (it watches the roots itself)? */
+export function daemonRunning(home: string): boolean {
+  const h = readLock(lockPath(home));
+  return h !== undefined && holderAlive(h);
+}
+
+interface Marker {
+  pid: number;
+  start?: string;
+  at: number;
+}
+
+function readMarker(path: string): Marker | undefined {
+  const r = readRegular(path, 4096);
+  if (!r.ok) return undefined;
+  try {
+    const m = JSON.parse(r.data.toString("utf8")) as Partial<Marker>;
+    if (typeof m.pid !== "number" || !Number.isInteger(m.pid) || m.pid <= 0 || typeof m.at !== "number") return undefined;
+    return { pid: m.pid, at: m.at, ...(typeof m.start === "string" ? { start: m.start } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+const markerText = (pid: number, at: number) => {
+  const start = procStart(pid);
+  return `${JSON.stringify({ pid, ...(start !== undefined ? { start } : {}), at })}\n`;
+};
+
+export type Busy = "running" | "recent";
+
+/** Why no re-index may start now: one is running, or one started less than the cooldown ago. */
+export function refreshBusy(home: string, now: number): Busy | undefined {
+  const m = readMarker(refreshLockPath(home));
+  if (!m) return undefined;
+  if (holderAlive(m)) return "running";
+  return now - m.at < REFRESH_COOLDOWN_MS ? "recent" : undefined;
+}
+
+export type RefreshOutcome = "started" | Busy;
+
+/**
+ * Starts `mem index --stale -q` for these projects, detached, unless one is running or started
+ * within the cooldown. The marker (`refresh.lock`, created exclusively, so of concurrent callers
+ * exactly one wins) names the process doing the work; it stays after that process ends, as the
+ * time of the last start.
+ */
+export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: string[] | undefined, now: number): RefreshOutcome {
+  const path = refreshLockPath(home);
+  let claimed = false;
+  for (let attempt = 0; attempt < 3 && !claimed; attempt++) {
+    try {
+      writeFileSync(path, markerText(process.pid, now), { flag: "wx", mode: 0o600 });
+      claimed = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const busy = refreshBusy(home, now);
+      if (busy) return busy;
+      try {
+        unlinkSync(path); // stale: its process ended more than the cooldown ago (or the marker is garbage)
+      } catch {
+        // another caller took it over first; try again
+      }
+    }
+  }
+  if (!claimed) return "running";
+  const args = [BIN, "index", "--stale", "-q", ...(projects ?? []).flatMap((p) => ["--project", p])];
+  const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: childEnv(env) });
+  child.on("error", () => undefined);
+  child.unref();
+  if (child.pid !== undefined) {
+    // Replaced whole (rename), never written through: the marker now names the re-index.
+    const tmp = `${path}.${process.pid}`;
+    try {
+      writeFileSync(tmp, markerText(child.pid, now), { flag: "wx", mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // never written
+      }
+    }
+  }
+  return "started";
+}
+
+/** The environment of a process a hook starts: NODE_EXTRA_CA_CERTS back if bin/mem-hook.sh moved it aside. */
+export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { MEM_NODE_EXTRA_CA_CERTS: ca, ...rest } = env;
+  return ca && !rest.NODE_EXTRA_CA_CERTS ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
+}
+
+export interface Freshness {
+  /** Roots found changed since they were last indexed. */
+  stale: StaleRoot[];
+  /** What became of the background re-index; undefined when nothing was found changed. */
+  reindex?: RefreshOutcome;
+}
+
+/**
+ * For `mem query` and the hooks when no daemon watches: a cheap check (bounded stat calls, no
+ * walk) of the roots of these projects (undefined: every project), and a background re-index
+ * when one changed. Nothing when a daemon runs, or a re-index is running or started within the
+ * cooldown (no stat work then either).
+ */
+export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[] | undefined; now: number }): Freshness {
+  if (daemonRunning(o.home) || refreshBusy(o.home, o.now)) return { stale: [] };
+  const wanted = o.projects ? new Set(o.projects) : undefined;
+  const roots = listRoots(db).filter((r) => !wanted || wanted.has(r.project));
+  if (roots.length === 0) return { stale: [] };
+  const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now });
+  if (stale.length === 0) return { stale };
+  return { stale, reindex: startRefresh(o.home, o.env, [...new Set(stale.map((s) => s.project))], o.now) };
+}
+
+/** The hooks' use: the check and the background re-index, logged; never throws (a hook never breaks the session). */
+export function refreshForHook(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[]; now: number; log: (line: string) => void }): void {
+  try {
+    const f = refreshIfStale(db, o);
+    if (f.reindex === "started") o.log(`${f.stale.map((s) => s.why).join("; ")}: re-indexing in the background`);
+  } catch (err) {
+    o.log(`checking whether the notes changed failed: ${(err as Error).message}`);
+  }
+}
