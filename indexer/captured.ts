@@ -49,7 +49,7 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
       const source = clean({ project, path: `session:${session || "unknown"}`, kind: "events", tier: "warm", mtimeMs: 0, metadata: { session } });
       store.appendToSource(source, rows.map((r) => eventChunk(project, r)), (previous) => sha(previous, ...rows.map((r) => r.id)), now);
       n += events.markChunked(project, session);
-    })();
+    }).immediate();
   }
   return n;
 }

@@ -29,7 +29,7 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
   const paths = filter.paths ? new Set(filter.paths) : undefined;
   const roots = listRoots(ctx.db).filter((r) => (!projects || projects.has(r.project)) && (!paths || paths.has(r.path)));
   const report: StaleReport = { checked: roots.length, stale: [], missing: [], runs: [] };
-  const byProject = new Map<string, string[]>();
+  const byProject = new Map<Clean<string>, string[]>();
   for (const r of roots) {
     const ref = { project: r.project, path: r.path };
     if (!existsSync(r.path)) {
@@ -46,7 +46,7 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
     byProject.set(r.project, [...(byProject.get(r.project) ?? []), r.path]);
   }
   for (const [id, rs] of byProject) {
-    const project = { id: id as Clean<string>, name: basename(id) || id, root: id.startsWith("/") ? id : undefined };
+    const project = { id, name: basename(id) || id, root: id.startsWith("/") ? id : undefined };
     report.runs.push(await indexPaths(ctx, { roots: rs, project, full: false }));
   }
   return report;

@@ -78,21 +78,27 @@ export class MemoryService {
     const files = checkList(input.files, "files", MAX_FILES, FILE);
     const project = cleanText(input.project);
     const key = input.clientKey === undefined ? null : cleanText(checkText(input.clientKey, "client key").slice(0, 200));
-    if (key !== null) {
-      const had = memoryByKey(this.ctx.db, project, key);
-      if (had?.deleted_at) throw new MemoryError("forgotten", `the memory put under this key (${had.id}) was forgotten`);
-      if (had) return { memory: this.get(had.id), created: false };
-    }
-    const now = this.now();
-    const id = key !== null ? keyedId(project, key) : `mem:${randomBytes(12).toString("hex")}`;
-    const session = input.session ? cleanText(input.session) : null;
-    const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time: new Date(now).toISOString(), session: session ?? "", files, text, confidence: 1, metadata: { source: "explicit", tags } };
-    const stored = clean([event]);
-    insertMemory(this.ctx.db, clean({ id, project, session, kind, time: event.time, text, files, metadata: { source: "explicit", tags, confidence: 1 }, clientKey: key }));
-    // As a capture would: the task list, anchors to the files it names, convergence, confirmation.
-    afterCapture(this.ctx.db, { project, session: session ?? cleanText(""), now, events: stored, taskChanges: clean([]) });
-    chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), project, now); // searchable by BM25 at once
-    return { memory: this.get(id), created: true };
+    // One IMMEDIATE transaction: the key's check and every write, under the write lock from the
+    // start (a concurrent writer, such as a background index run, is waited for, never a failure).
+    const put = this.ctx.db.transaction((): { id: string; created: boolean } => {
+      if (key !== null) {
+        const had = memoryByKey(this.ctx.db, project, key);
+        if (had?.deleted_at) throw new MemoryError("forgotten", `the memory put under this key (${had.id}) was forgotten`);
+        if (had) return { id: had.id, created: false };
+      }
+      const now = this.now();
+      const id = key !== null ? keyedId(project, key) : `mem:${randomBytes(12).toString("hex")}`;
+      const session = input.session ? cleanText(input.session) : null;
+      const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time: new Date(now).toISOString(), session: session ?? "", files, text, confidence: 1, metadata: { source: "explicit", tags } };
+      const stored = clean([event]);
+      insertMemory(this.ctx.db, clean({ id, project, session, kind, time: event.time, text, files, metadata: { source: "explicit", tags, confidence: 1 }, clientKey: key }));
+      // As a capture would: the task list, anchors to the files it names, convergence, confirmation.
+      afterCapture(this.ctx.db, { project, session: session ?? cleanText(""), now, events: stored, taskChanges: clean([]) });
+      chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), project, now); // searchable by BM25 at once
+      return { id, created: true };
+    });
+    const done = put.immediate();
+    return { memory: this.get(done.id), created: done.created };
   }
 
   /** A memory by id: an event (explicit or captured) or a markdown chunk. */

@@ -27,14 +27,14 @@ function* chunks<T>(xs: readonly T[]): Generator<T[]> {
 export function recordAnchors(db: Db, rows: Clean<AnchorRow[]> | readonly Clean<AnchorRow>[]): number {
   if (rows.length === 0) return 0;
   const ins = prepared(db, "INSERT OR IGNORE INTO anchors (memory, path, blob, branch, at) VALUES (?, ?, ?, ?, ?)");
-  return db.transaction(() => rows.reduce((n, r) => n + ins.run(r.memory, r.path, r.blob, r.branch, r.at).changes, 0))();
+  return db.transaction(() => rows.reduce((n, r) => n + ins.run(r.memory, r.path, r.blob, r.branch, r.at).changes, 0)).immediate();
 }
 
 /** Anchors a memory to its files as they are now (reinforcement, an edit): replaces what was recorded. */
 export function reanchorRows(db: Db, rows: Clean<AnchorRow[]> | readonly Clean<AnchorRow>[]): number {
   if (rows.length === 0) return 0;
   const put = prepared(db, "INSERT INTO anchors (memory, path, blob, branch, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (memory, path) DO UPDATE SET blob = excluded.blob, branch = excluded.branch, at = excluded.at");
-  return db.transaction(() => rows.reduce((n, r) => n + put.run(r.memory, r.path, r.blob, r.branch, r.at).changes, 0))();
+  return db.transaction(() => rows.reduce((n, r) => n + put.run(r.memory, r.path, r.blob, r.branch, r.at).changes, 0)).immediate();
 }
 
 /** The anchors of each of `memories` (event ids) that has any. */

@@ -133,7 +133,7 @@ export class ChunkStore {
         }
       });
       return { added, removed, kept };
-    })();
+    }).immediate();
   }
 
   /**
@@ -171,7 +171,7 @@ export class ChunkStore {
         ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i);
       });
       return chunks.length;
-    })();
+    }).immediate();
   }
 
   /** Deletes a source and its chunks (FTS rows go with them); returns the number of chunks removed. */
@@ -180,7 +180,7 @@ export class ChunkStore {
       const n = this.db.prepare("DELETE FROM chunks WHERE source_id = ?").run(id).changes;
       this.db.prepare("DELETE FROM sources WHERE id = ?").run(id);
       return n;
-    })();
+    }).immediate();
   }
 
   /** Chunks stored (of `project`): read from the counts the triggers keep. */

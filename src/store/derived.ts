@@ -16,7 +16,7 @@ export function clearDerived(db: Db): { chunks: number; sources: number; vectors
     db.prepare("UPDATE events SET chunked = 0").run();
     db.prepare("DELETE FROM meta WHERE key LIKE 'chunking:%'").run();
     return { chunks, sources, vectors, tables };
-  })();
+  }).immediate();
 }
 
 /**

@@ -15,5 +15,5 @@ export function recordInjected(db: Db, session: Clean<string>, ids: readonly str
   const ins = prepared(db, "INSERT OR IGNORE INTO injections (session, chunk_id, at) SELECT ?, id, ? FROM chunks WHERE id = ?");
   db.transaction(() => {
     for (const id of ids) ins.run(session, now, id);
-  })();
+  }).immediate();
 }

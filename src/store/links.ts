@@ -22,7 +22,7 @@ export function addLinks(db: Db, links: Clean<Link[]> | readonly Clean<Link>[], 
     const added: Clean<Link>[] = [];
     for (const l of links as readonly Link[]) if (ins.run(l.a, l.b, l.kind, at).changes > 0) added.push(asStored(l));
     return added;
-  })();
+  }).immediate();
 }
 
 /** Which of `ids` have a link of `kind`, on either side. */

@@ -64,7 +64,7 @@ export function patchMemory(db: Db, id: string, next: Clean<{ kind: string; text
     db.prepare("INSERT INTO memory_history (memory, version, at, kind, text, tags) VALUES (?, ?, ?, ?, ?, ?)").run(id, version, now, before.type, before.text, tags);
     db.prepare("UPDATE events SET type = ?, text = ?, metadata = ?, updated_at = ?, chunked = 0 WHERE id = ?").run(next.kind, next.text, JSON.stringify(next.metadata), now, id);
     forgetChunkOf(db, id);
-  })();
+  }).immediate();
 }
 
 export function historyOf(db: Db, id: string): CleanFields<HistoryRow>[] {
@@ -94,7 +94,7 @@ export function tombstone(db: Db, ids: readonly string[], now: number): number {
       n += changed;
     }
     return n;
-  })());
+  }).immediate());
 }
 
 /**
@@ -135,7 +135,7 @@ export function purgeTombstones(db: Db): number {
         db.prepare("DELETE FROM anchors WHERE memory = ?").run(id);
       }
       return ids.length;
-    })(),
+    }).immediate(),
   );
 }
 
@@ -155,7 +155,7 @@ export function forgetProjectRecords(db: Db, project: string): { sources: number
     db.prepare("DELETE FROM roots WHERE project = ?").run(project);
     db.prepare("DELETE FROM meta WHERE key = ?").run(`chunking:${project}`);
     return { sources, tasks, sessions };
-  })());
+  }).immediate());
 }
 
 /** After deletions: the text index rebuilt compactly and the WAL truncated, so no deleted text is left in the files. */

@@ -18,21 +18,21 @@ export type RestoredSession = Omit<SessionRow, "summary"> & { summary?: string |
 /** Returns how many events were written (an id already there is kept). */
 export function restoreEvents(db: Db, events: Clean<RestoredEvent[]>): number {
   const ins = db.prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, chunked, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)");
-  return db.transaction(() => events.reduce((n, e) => n + ins.run(e.id, e.project, e.session, e.type, e.time, e.files, e.text, e.metadata, e.deleted_at ?? null).changes, 0))();
+  return db.transaction(() => events.reduce((n, e) => n + ins.run(e.id, e.project, e.session, e.type, e.time, e.files, e.text, e.metadata, e.deleted_at ?? null).changes, 0)).immediate();
 }
 
 export function restoreSessions(db: Db, sessions: Clean<RestoredSession[]>): number {
   const ins = db.prepare(
     "INSERT OR IGNORE INTO sessions (session, project, transcript_path, offset, task_state, started_at, ended_at, end_reason, updated_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  return db.transaction(() => sessions.reduce((n, s) => n + ins.run(s.session, s.project, s.transcript_path, s.offset, s.task_state, s.started_at, s.ended_at, s.end_reason, s.updated_at, typeof s.summary === "string" ? s.summary : null).changes, 0))();
+  return db.transaction(() => sessions.reduce((n, s) => n + ins.run(s.session, s.project, s.transcript_path, s.offset, s.task_state, s.started_at, s.ended_at, s.end_reason, s.updated_at, typeof s.summary === "string" ? s.summary : null).changes, 0)).immediate();
 }
 
 export function restoreRoots(db: Db, roots: Clean<{ project: string; path: string; added_at: number }[]>): void {
   const ins = db.prepare("INSERT OR IGNORE INTO roots (project, path, added_at) VALUES (?, ?, ?)");
   db.transaction(() => {
     for (const r of roots) ins.run(r.project, r.path, r.added_at);
-  })();
+  }).immediate();
 }
 
 /** Puts back the tier a file had (re-indexed on its own, its path relative to its old root is unknown). */
@@ -42,7 +42,7 @@ export function restoreTier(db: Db, project: Clean<string>, path: Clean<string>,
     if (id === undefined) return;
     db.prepare("UPDATE sources SET tier = ? WHERE id = ?").run(tier, id);
     db.prepare("UPDATE chunks SET tier = ? WHERE source_id = ?").run(tier, id);
-  })();
+  }).immediate();
 }
 
 /** The columns a repair writes back, per smaller table (a damaged file names no column of its own choosing). */
@@ -60,7 +60,7 @@ export function restoreRows(db: Db, table: string, rows: Clean<Record<string, un
   const cols = EXTRA_COLUMNS[table];
   if (!cols || rows.length === 0) return 0;
   const ins = db.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
-  const n = db.transaction(() => rows.reduce((k, r) => k + ins.run(...cols.map((c) => (r[c] === undefined ? null : r[c]))).changes, 0))();
+  const n = db.transaction(() => rows.reduce((k, r) => k + ins.run(...cols.map((c) => (r[c] === undefined ? null : r[c]))).changes, 0)).immediate();
   // The task list came back whole: it is not to be built again from the sessions' saved lists.
   if (table === "tasks") db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('tasks-backfilled', ?)").run(String(n));
   return n;

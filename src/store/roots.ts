@@ -1,4 +1,4 @@
-import type { Clean } from "../redact/clean.cjs";
+import { asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 
 export interface RootRow {
@@ -12,11 +12,12 @@ export function recordRoots(db: Db, project: Clean<string>, paths: readonly Clea
   const ins = db.prepare("INSERT OR IGNORE INTO roots (project, path, added_at) VALUES (?, ?, ?)");
   db.transaction(() => {
     for (const p of paths) ins.run(project, p, now);
-  })();
+  }).immediate();
 }
 
-export function listRoots(db: Db): RootRow[] {
-  return db.prepare("SELECT project, path, added_at FROM roots ORDER BY project, path").all() as RootRow[];
+/** Every recorded root, as stored (clean). */
+export function listRoots(db: Db): CleanFields<RootRow>[] {
+  return (db.prepare("SELECT project, path, added_at FROM roots ORDER BY project, path").all() as RootRow[]).map((r) => asStoredRow(r));
 }
 
 /**
@@ -31,7 +32,7 @@ export function forgetRoot(db: Db, project: string, path: string): number {
     const n = db.prepare(`DELETE FROM sources WHERE ${under}`).run(project, path, path, path).changes;
     db.prepare("DELETE FROM roots WHERE project = ? AND path = ?").run(project, path);
     return n;
-  })();
+  }).immediate();
 }
 
 /** The roots one project was indexed from. */

@@ -27,7 +27,7 @@ export function reinforce(db: Db, items: readonly (SalienceSubject & { id: Clean
       uses.set(i.id, u);
       put.run(i.id, u.salience, u.lastUsedAt, u.uses);
     }
-  })();
+  }).immediate();
 }
 
 /** Reinforces stored chunks by id (what was injected, or shown by `mem query`); ids not stored are skipped. */

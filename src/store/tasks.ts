@@ -269,7 +269,6 @@ export class TaskStore {
 
   /** Runs `fn` in an IMMEDIATE transaction, or inside the caller's (a capture's) as a savepoint. */
   private transaction(fn: () => void): void {
-    if (this.db.inTransaction) this.db.transaction(fn)();
-    else this.db.transaction(fn).immediate();
+    this.db.transaction(fn).immediate(); // nested: better-sqlite3 makes it a savepoint
   }
 }

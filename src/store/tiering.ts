@@ -37,7 +37,7 @@ export function warmLayoutChunks(db: Db): TierRow[] {
 export function setChunkTiers(db: Db, ids: readonly string[], tier: "warm" | "cold"): number {
   if (ids.length === 0) return 0;
   const upd = db.prepare("UPDATE chunks SET tier = ? WHERE id = ? AND tier IS NOT ?");
-  return db.transaction(() => ids.reduce((n, id) => n + upd.run(tier, id, tier).changes, 0))();
+  return db.transaction(() => ids.reduce((n, id) => n + upd.run(tier, id, tier).changes, 0)).immediate();
 }
 
 /** What salience needs of every chunk, with its recorded use (none: never used). */

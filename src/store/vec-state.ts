@@ -86,7 +86,7 @@ export class VecState {
         if (project === undefined) strays.push(id);
         else ins.run(table, id, project);
       }
-    })();
+    }).immediate();
     return strays;
   }
 
@@ -94,14 +94,14 @@ export class VecState {
     const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const r of rows) ins.run(table, r.id, r.project);
-    })();
+    }).immediate();
   }
 
   unmark(table: string, ids: string[]): void {
     const del = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
     this.db.transaction(() => {
       for (const id of ids) del.run(table, id);
-    })();
+    }).immediate();
   }
 
   /** Forgets a table's contents (all projects, or one). */
@@ -136,6 +136,6 @@ export class VecState {
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table);
       this.db.prepare("DELETE FROM vec_tables WHERE name = ?").run(table);
-    })();
+    }).immediate();
   }
 }
