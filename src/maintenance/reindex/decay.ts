@@ -1,5 +1,6 @@
 import { effectiveSalience, type SalienceConfig } from "../../memory/salience.js";
 import { subjectOfChunk } from "../../memory/subject.js";
+import type { UseRow } from "../../store/tiering.js";
 
 /**
  * Decay, recomputed for every memory at the job's clock. Nothing is written back: the store keeps
@@ -20,16 +21,8 @@ export interface DecaySummary {
   used: number;
 }
 
-export interface DecayRow {
-  kind: string;
-  path: string;
-  tier: string | null;
-  date: string | null;
-  metadata: string;
-  salience: number | null;
-  last_used_at: number | null;
-  uses: number | null;
-}
+/** A chunk with its recorded use, as the store reads it for the job. */
+export type DecayRow = UseRow;
 
 export const FADED = 0.1;
 
