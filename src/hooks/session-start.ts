@@ -7,6 +7,7 @@ import { captureTranscript } from "../capture/record.js";
 import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
+import { contextReset } from "../store/injections.js";
 import { SessionStore } from "../store/sessions.js";
 import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
@@ -33,6 +34,8 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
       if (warning) hookLog(io.env, `session-start: ${warning}`);
     }
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
+    // A compaction or /clear takes what earlier prompts were shown out of the context window.
+    if (source === "compact" || source === "clear") contextReset(app.db, session);
     const user = currentUserId(io.env, app.config.tiers.user);
     const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
     const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });

@@ -17,3 +17,11 @@ export function recordInjected(db: Db, session: Clean<string>, ids: readonly str
     for (const id of ids) ins.run(session, now, id);
   }).immediate();
 }
+
+/**
+ * The session's context was compacted or cleared: what it was shown before is no longer in front
+ * of the model, so any of it may be injected again. Returns how many injections were let go.
+ */
+export function contextReset(db: Db, session: Clean<string>): number {
+  return prepared(db, "DELETE FROM injections WHERE session = ?").run(session).changes;
+}
