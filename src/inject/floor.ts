@@ -24,13 +24,6 @@ export function stem(word: string): string {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The distinct stems of a text's words. */
-export function stemsOf(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of new Set(text.toLowerCase().match(WORD) ?? [])) out.add(stem(w));
-  return out;
-}
-
 /** How much a word (its stem) tells apart: an inverse document frequency, at least 0. */
 export type Rarity = (stem: string) => number;
 
@@ -40,13 +33,27 @@ export const EVEN: Rarity = () => 1;
 /** The BM25 inverse document frequency of a stem found in `df` of `n` documents. */
 export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
 
+/**
+ * Which of `wanted` (stems) the text's words have. Only words that can stem to one of them are
+ * stemmed: a stem keeps its word's first letter (Porter only takes suffixes off), so a plain
+ * lower-case word whose first letter starts none of them is passed over.
+ */
+export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
+  const firsts = new Set([...wanted].map((s) => s[0]));
+  for (const w of new Set(text.toLowerCase().match(WORD) ?? [])) {
+    if (!firsts.has(w[0]) && /^[a-z0-9]/.test(w)) continue;
+    const s = stem(w);
+    if (wanted.has(s)) into.add(s);
+  }
+  return into;
+}
+
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {
-  const wanted = [...new Set(stems)];
-  const total = wanted.reduce((s, t) => s + rarity(t), 0);
+  const wanted = new Set(stems);
+  const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
   if (total <= 0) return 0;
-  const have = stemsOf(text);
-  return wanted.filter((t) => have.has(t)).reduce((s, t) => s + rarity(t), 0) / total;
+  return [...stemsFound(text, wanted)].reduce((s, t) => s + rarity(t), 0) / total;
 }
 
 /**
@@ -56,8 +63,9 @@ export function termCoverage(stems: readonly string[], text: string, rarity: Rar
  */
 export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): boolean {
   if (c.legs.vector && c.legs.vector.score >= o.minSimilarity) return true;
-  const text = `${c.headingPath.join(" ")} ${c.text}`;
-  const have = stemsOf(text);
-  if (new Set(stems.filter((t) => have.has(t))).size < 2) return false;
-  return termCoverage(stems, text, rarity) >= o.minTermCoverage;
+  const wanted = new Set(stems);
+  const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted);
+  if (found.size < 2) return false;
+  const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
+  return total > 0 && [...found].reduce((s, t) => s + rarity(t), 0) / total >= o.minTermCoverage;
 }

@@ -25,20 +25,22 @@ export const sessionOf = (c: Pick<Candidate, "path">) => (c.path.startsWith("ses
 export const sourceOf = (c: Pick<Candidate, "path" | "id">) => (sessionOf(c) === undefined ? `file:${c.path}` : `memory:${c.id}`);
 
 /**
- * Where a memory comes from: a note's file and line, or the day of the session that captured it
- * ("session of 2026-11-20"; its id means nothing to a reader), and the memory's own day when it
- * differs from the one already shown.
+ * Where a memory comes from, rendered: a note's file and line, or the day of the session that
+ * captured it ("session of 2026-11-20"; its id means nothing to a reader), and the memory's own
+ * day when it differs from the one already shown. Each stored part is redacted on its own, so the
+ * same path or day is redacted once however many lines of it are shown.
  */
-function where(c: Candidate, line: number, d: Describe): string[] {
+function where(c: Candidate, line: number, redact: (s: string) => string, d: Describe): string[] {
+  const show = (s: string) => field(redact(s), 160);
   const day = c.date ? c.date.slice(0, 10) : undefined;
   const session = sessionOf(c);
   if (session === undefined) {
     const rel = c.project.startsWith("/") ? relative(c.project, c.path) : basename(c.path);
-    return [`${rel.startsWith("..") ? c.path : rel}:${line}`, ...(day ? [day] : [])];
+    return [`${show(rel.startsWith("..") ? c.path : rel)}:${line}`, ...(day ? [show(day)] : [])];
   }
-  if (session === "" || session === "unknown") return ["no session", ...(day ? [day] : [])];
+  if (session === "" || session === "unknown") return ["no session", ...(day ? [show(day)] : [])];
   const began = d.sessionDay?.(session) ?? day;
-  return [began ? `session of ${began}` : "session of an unknown day", ...(day && day !== began ? [day] : [])];
+  return [began ? `session of ${show(began)}` : "session of an unknown day", ...(day && day !== began ? [show(day)] : [])];
 }
 
 /** The body without a leading "kind: " (a captured memory's text starts with its kind, already shown). */
@@ -54,7 +56,7 @@ export function withoutKind(body: string, kind: string): string {
 export function itemPrefix(c: Candidate, line: number, heading: boolean, redact: (s: string) => string, d: Describe): string {
   // "note", the kind of a markdown passage nothing classifies, says nothing: left out.
   const kind = c.kind === "note" && sessionOf(c) === undefined ? [] : [field(redact(c.kind), 40)];
-  const meta = [field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, line, d).map((w) => field(redact(w), 160))].join(" · ");
+  const meta = [field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, line, redact, d)].join(" · ");
   const last = c.headingPath[c.headingPath.length - 1];
   const head = heading && last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() ? `${field(redact(last), 120)}: ` : "";
   const flag = d.note?.(c.id);

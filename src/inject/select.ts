@@ -13,7 +13,7 @@
  * Pure.
  */
 import { prosePiece } from "../render/line.js";
-import { stem } from "./floor.js";
+import { stemsFound } from "./floor.js";
 import { itemPrefix, sourceOf, withoutKind } from "./items.js";
 import { itemBody, itemsLength, layout, opensSource, type Placed } from "./layout.js";
 import type { Candidate, Describe } from "./types.js";
@@ -84,18 +84,7 @@ export function evidencePool(cands: readonly Candidate[], maxPieceChars: number,
 /** Scores the pool's pieces (in place) for the prompt's content stems; see the file's comment. */
 export function scorePieces(pieces: readonly Evidence[], cands: readonly Candidate[], stems: readonly string[], o: Omit<SelectOptions, "roomChars" | "maxItems">, similarity?: SelectDeps["similarity"]): void {
   const wanted = new Set(stems);
-  const seen = new Map<string, string | undefined>();
-  const found = (text: string, into: Set<string>) => {
-    for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-      let s = seen.get(w);
-      if (!seen.has(w)) {
-        const t = stem(w);
-        seen.set(w, (s = wanted.has(t) ? t : undefined));
-      }
-      if (s !== undefined) into.add(s);
-    }
-    return into;
-  };
+  const found = (text: string, into: Set<string>) => stemsFound(text, wanted, into);
   // A piece's words are its own and its headings' (a line under "## Deploy" is about deploying).
   const headed = cands.map((c) => found(c.headingPath.join(" "), new Set()));
   const hits = pieces.map((e) => found(e.text, new Set(headed[e.cand])));
@@ -129,25 +118,42 @@ export function scorePieces(pieces: readonly Evidence[], cands: readonly Candida
 export function selectEvidence(cands: readonly Candidate[], stems: readonly string[], o: SelectOptions, deps: SelectDeps): SelectedItem[] {
   const pieces = evidencePool(cands, o.maxPieceChars, deps.redact);
   scorePieces(pieces, cands, stems, o, deps.similarity);
+  // An item's start, by result, line and heading; its stored fields (kind, path, heading, days) redacted once each.
+  const redacted = new Map<string, string>();
+  const redactField = (s: string) => {
+    let r = redacted.get(s);
+    if (r === undefined) redacted.set(s, (r = deps.redact(s)));
+    return r;
+  };
+  const days = new Map<string, string | undefined>();
+  const given = deps.describe ?? {};
+  const describe = {
+    ...given,
+    ...(given.sessionDay ? { sessionDay: (s: string) => (days.has(s) ? days.get(s) : days.set(s, given.sessionDay!(s)).get(s)) } : {}),
+  };
   const prefixes = new Map<string, string>();
   const prefix = (item: readonly Placed[], heading: boolean) => {
     const e = item[0]!;
     const key = `${e.cand}:${e.line}:${heading}`;
     let p = prefixes.get(key);
-    if (p === undefined) prefixes.set(key, (p = itemPrefix(cands[e.cand]!, e.line, heading, deps.redact, deps.describe ?? {})));
+    if (p === undefined) prefixes.set(key, (p = itemPrefix(cands[e.cand]!, e.line, heading, redactField, describe)));
     return p;
   };
   const heads = new Map(pieces.filter((e) => e.part === 0).map((e) => [`${e.source}\u0000${e.line}`, e]));
   const chosen: Evidence[] = [];
   const taken = new Set<Evidence>();
   const ranked = pieces.filter((e) => e.score > 0).sort((a, b) => b.score - a.score || a.cand - b.cand || a.seq - b.seq);
+  let left = o.roomChars;
   for (const e of ranked) {
-    if (taken.has(e)) continue;
+    // A piece takes at least its text and a space: past what is left, no need to lay it out.
+    if (taken.has(e) || e.text.length + 1 > left) continue;
     // A later part of a line comes with the line's first part (a list item's label, a speaker).
     const head = e.part > 0 ? heads.get(`${e.source}\u0000${e.line}`) : undefined;
     const add = head && !taken.has(head) ? [head, e] : [e];
     const items = layout([...chosen, ...add]);
-    if (items.length > o.maxItems || itemsLength(items, prefix) > o.roomChars) continue;
+    const length = itemsLength(items, prefix);
+    if (items.length > o.maxItems || length > o.roomChars) continue;
+    left = o.roomChars - length;
     for (const x of add) {
       chosen.push(x);
       taken.add(x);
