@@ -2,10 +2,11 @@
  * Where the evidence of a LoCoMo question is lost between the prompt's search and the text the hook
  * injects: the same search and selection the daemon runs (promptCandidates, formatInjection), in
  * process, step by step. Each stage's figure is the mean recall of the evidence turns over the
- * text that stage keeps (full chunk texts until the snippets are cut).
+ * text that stage keeps (full chunk texts until the evidence is chosen).
  */
 import { openApp } from "../../src/app.js";
 import { formatInjection, passesFloor } from "../../src/inject/format.js";
+import { contentStems } from "../../src/inject/terms.js";
 import { promptCandidates } from "../../src/inject/for-prompt.js";
 import { redact } from "../../src/redact/redact.cjs";
 import type { SearchResult } from "../../src/retrieve/search.js";
@@ -15,14 +16,15 @@ export interface StageReport {
   questions: number;
   /** Stage label → mean recall (0 to 1). */
   recall: [string, number][];
-  /** Mean results the search returns, pass the floor, and are injected. */
+  /** Mean results the search returns, pass the floor, and have lines injected; mean items injected. */
   results: number;
   passing: number;
-  injected: number;
+  shown: number;
+  items: number;
   /** Questions whose results all fail the floor (while the search found some). */
   floorEmpty: number;
-  /** Mean items that passed the floor and the item cap but found no room in the budget. */
-  budgetDropped: number;
+  /** Mean milliseconds of the floor and the evidence selection (formatInjection) per question. */
+  selectMs: number;
 }
 
 const joined = (rs: readonly SearchResult[]) => rs.map((r) => r.text).join("\n");
@@ -37,16 +39,16 @@ export async function lossStages(env: NodeJS.ProcessEnv, questions: readonly Loc
     "ranked chunks cut at the budget (no floor, no cap, no windows)",
     "results that pass the floor",
     "floor-passing chunks cut at the budget",
-    "the first max-items that pass (the item cap)",
-    "their 600-char windows, no overall budget",
-    "injected (windows within the budget): what the model sees",
+    "evidence chosen within twice the budget",
+    "injected (evidence chosen within the budget): what the model sees",
   ];
   const sums = labels.map(() => 0);
   let results = 0;
   let passing = 0;
-  let injected = 0;
+  let shownChunks = 0;
+  let items = 0;
   let floorEmpty = 0;
-  let budgetDropped = 0;
+  let selectMs = 0;
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
     const o = app.config.inject;
@@ -55,27 +57,29 @@ export async function lossStages(env: NodeJS.ProcessEnv, questions: readonly Loc
       const found = await promptCandidates(ctx, { prompt: q.question, cwd: roots.get(q.conv)!, session: `stages-${q.qid}` }, "bm25");
       const rs = found?.results ?? [];
       const terms = found?.terms ?? [];
-      const pass = rs.filter((r) => passesFloor(r, terms, o));
-      const capped = pass.slice(0, o.maxItems);
-      const windows = formatInjection(rs, terms, { ...o, budgetChars: 1_000_000 }, red)?.text ?? "";
+      const stems = contentStems(terms);
+      const pass = rs.filter((r) => passesFloor(r, stems, o));
+      const twice = formatInjection(rs, terms, { ...o, budgetChars: 2 * o.budgetChars }, red)?.text ?? "";
+      const t = performance.now();
       const shown = formatInjection(rs, terms, o, red);
-      const texts = [joined(rs), joined(rs.slice(0, 5)), cutAt(rs, o.budgetChars), joined(pass), cutAt(pass, o.budgetChars), joined(capped), windows, shown?.text ?? ""];
+      selectMs += performance.now() - t;
+      const texts = [joined(rs), joined(rs.slice(0, 5)), cutAt(rs, o.budgetChars), joined(pass), cutAt(pass, o.budgetChars), twice, shown?.text ?? ""];
       texts.forEach((t, i) => (sums[i]! += evidenceRecall(q, t)));
       results += rs.length;
       passing += pass.length;
-      injected += shown?.ids.length ?? 0;
+      shownChunks += shown?.ids.length ?? 0;
+      items += shown ? shown.text.split("\n").filter((l) => l.startsWith("- [")).length : 0;
       if (rs.length > 0 && pass.length === 0) floorEmpty++;
-      budgetDropped += capped.length - (shown?.ids.length ?? 0);
     }
   } finally {
     await app.close();
   }
   const n = questions.length;
-  return { questions: n, recall: labels.map((l, i) => [l, sums[i]! / n]), results: results / n, passing: passing / n, injected: injected / n, floorEmpty, budgetDropped: budgetDropped / n };
+  return { questions: n, recall: labels.map((l, i) => [l, sums[i]! / n]), results: results / n, passing: passing / n, shown: shownChunks / n, items: items / n, floorEmpty, selectMs: selectMs / n };
 }
 
 export function printStages(s: StageReport, log: (s: string) => void): void {
   log(" | stage | evidence recall |\n |---|---|");
   for (const [label, r] of s.recall) log(` | ${label} | ${(100 * r).toFixed(1)} |`);
-  log(` per question: ${s.results.toFixed(1)} results, ${s.passing.toFixed(1)} pass the floor, ${s.injected.toFixed(1)} injected (${s.budgetDropped.toFixed(2)} capped items left out for lack of room); the floor leaves nothing in ${s.floorEmpty} of ${s.questions} questions`);
+  log(` per question: ${s.results.toFixed(1)} results, ${s.passing.toFixed(1)} pass the floor, lines of ${s.shown.toFixed(1)} of them injected in ${s.items.toFixed(1)} items; the floor leaves nothing in ${s.floorEmpty} of ${s.questions} questions; floor and selection ${s.selectMs.toFixed(2)} ms a question`);
 }

@@ -45,11 +45,11 @@ export interface Injection {
   ids: string[];
 }
 
-/** What a prompt's search found, before the floor, the item cap and the budget choose among it. */
+/** What a prompt's search found, before the floor and the evidence selection choose among it. */
 export interface PromptCandidates {
   /** Ranked results not injected into this session yet. */
   results: SearchResult[];
-  /** The prompt's content words (the floor's and the snippets' terms). */
+  /** The prompt's search terms (the floor and the evidence selection keep its content words). */
   terms: string[];
   /** A result's "possibly outdated" flag, by chunk id. */
   note: (id: string) => string | undefined;

@@ -37,6 +37,17 @@ export function defuse(s: string): string {
   return s.replace(TAG_START, DEFUSED_LT);
 }
 
+const LT_AT_END = /[<\uff1c\ufe64\u02c2\u2329\u3008]$/u;
+
+/**
+ * A piece of text that will be joined to others (one line of a memory beside the next one shown):
+ * rendered as `prose`, and a `<` it ends with defused too, since the piece joined after it could
+ * start what that `<` opens (`<` + `/system-reminder>`).
+ */
+export function prosePiece(s: string): string {
+  return prose(s).replace(LT_AT_END, DEFUSED_LT);
+}
+
 /**
  * A short field (a path, a kind, a heading, a session id) on one line: control characters shown
  * as escapes (`\n`, `\u{1b}`), so an odd name stays visibly odd; markup defused; at most `max`

@@ -2,12 +2,25 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DEFAULT_INJECT, formatInjection, passesFloor, shortId, termCoverage, type Candidate } from "../../src/inject/format.js";
 import { skipReason } from "../../src/inject/prompt-filter.cjs";
+import { contentStems } from "../../src/inject/terms.js";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
+
+const stemsOf = (prompt: string) => contentStems(queryTerms(prompt));
 
 describe("which prompts get no memory", () => {
   test("acknowledgements, short prompts, slash commands and Claude Code's own injections are skipped", () => {
     for (const p of ["ok", "Thanks!", "yes please", "go ahead", "lgtm", "", "   ", "fix it", "/compact", "/deploy staging now please", "<task-notification>\n<task-id>1</task-id> done</task-notification>", "<command-name>/clear</command-name>", "why?!?! ...", "ok... fine", "été été", "-- -- -- --"]) {
       assert.ok(skipReason(p), `should skip: ${JSON.stringify(p)}`);
+    }
+  });
+  test("go-aheads of several words are skipped: they name nothing a memory could be about", () => {
+    for (const p of ["yeah let's do it", "let's continue please", "ok let's keep going", "ok let’s keep going", "Yes, go ahead then.", "sounds good, do that now please"]) {
+      assert.equal(skipReason(p), "acknowledgement", p);
+    }
+  });
+  test("a go-ahead that names something is not skipped", () => {
+    for (const p of ["yeah let's do the migration", "ok let's keep going with the indexer", "let's continue the LanceDB upgrade please"]) {
+      assert.equal(skipReason(p), undefined, p);
     }
   });
   test("a real question is not skipped", () => {
@@ -33,15 +46,35 @@ const cand = (over: Partial<Candidate>): Candidate => ({
 });
 
 describe("the relevance floor", () => {
-  test("term coverage counts stems of the query's content words", () => {
-    assert.equal(termCoverage(["chose", "sqlite", "postgres"], "We chose SQLite over Postgres"), 1);
-    assert.equal(termCoverage(["indexing", "sqlite"], "the indexer uses sqlite"), 1);
-    assert.equal(termCoverage(["bread", "sourdough"], "We chose SQLite"), 0);
+  test("term coverage counts Porter stems of the query's content words", () => {
+    assert.equal(termCoverage(stemsOf("chose SQLite Postgres"), "We chose SQLite over Postgres"), 1);
+    assert.equal(termCoverage(stemsOf("indexing sqlite"), "the indexer uses sqlite"), 1);
+    assert.equal(termCoverage(stemsOf("studies sqlite"), "a study of sqlite"), 1);
+    assert.equal(termCoverage(stemsOf("bread sourdough"), "We chose SQLite"), 0);
+  });
+  test("a long word does not match another that only shares its first letters", () => {
+    // The former six-letter prefix took "underscore" for "understand" and "personnel" for "personal".
+    assert.equal(termCoverage(stemsOf("underscore"), "I understand"), 0);
+    assert.equal(termCoverage(stemsOf("personnel"), "a personal note"), 0);
+  });
+  test("an identifier's parts are its words, as the index cuts them", () => {
+    assert.deepEqual(stemsOf("is steps_count zero for auto-commits?"), ["step", "count", "zero", "auto", "commit"]);
+  });
+  test("function words, pieces of contractions and filler are no content words", () => {
+    assert.deepEqual(stemsOf("yeah let's do it, I think we've got it"), []);
+    assert.deepEqual(stemsOf("don't you really want the migration?"), ["migrat"]);
   });
   test("a weak lexical match (one word of many) is dropped; a strong one passes", () => {
-    const terms = queryTerms("why did we choose SQLite for metadata storage");
-    assert.ok(passesFloor(cand({}), terms, DEFAULT_INJECT));
-    assert.ok(!passesFloor(cand({ text: "SQLite is a database." , headingPath: [] }), queryTerms("how do we deploy the sqlite backup job to kubernetes"), DEFAULT_INJECT));
+    assert.ok(passesFloor(cand({}), stemsOf("why did we choose SQLite for metadata storage"), DEFAULT_INJECT));
+    assert.ok(!passesFloor(cand({ text: "SQLite is a database.", headingPath: [] }), stemsOf("how do we deploy the sqlite backup job to kubernetes"), DEFAULT_INJECT));
+  });
+  test("one content word alone never passes: it cannot tell its sense", () => {
+    assert.ok(!passesFloor(cand({ text: "Did you push the button?", headingPath: [] }), stemsOf("did you push?"), DEFAULT_INJECT));
+    assert.ok(!passesFloor(cand({}), stemsOf("what about sqlite"), DEFAULT_INJECT));
+  });
+  test("filler shared with a memory does not make a match", () => {
+    const chat = cand({ text: "Yeah, let's do it! I think it's really great, okay?", headingPath: [] });
+    assert.ok(!passesFloor(chat, stemsOf("okay let's think, is it really done yet? yeah great"), DEFAULT_INJECT));
   });
   test("a vector-only match passes on similarity alone", () => {
     assert.ok(passesFloor(cand({ text: "unrelated words", headingPath: [], legs: { vector: { rank: 1, score: 0.8 } } }), ["sqlite"], DEFAULT_INJECT));
@@ -92,12 +125,20 @@ describe("formatting an injection", () => {
     assert.equal(formatInjection([cand({ text: "bread", headingPath: [] })], terms, DEFAULT_INJECT, (s) => s), undefined);
   });
   test("the character budget holds however many and however long the matches", () => {
-    const many = Array.from({ length: 20 }, (_, i) => cand({ id: `c${i}`, text: `We chose SQLite over Postgres ${"because it is embedded ".repeat(80)}` }));
-    const out = formatInjection(many, terms, { ...DEFAULT_INJECT, budgetChars: 1_000, maxItems: 20 }, (s) => s)!;
-    assert.ok(out.text.length <= 1_000, `${out.text.length}`);
-    assert.ok(out.ids.length >= 1);
+    const many = Array.from({ length: 20 }, (_, i) => cand({ id: `c${i}`, path: `/p/memory/n${i}.md`, text: `We chose SQLite over Postgres ${"because it is embedded ".repeat(80)}` }));
+    for (const budgetChars of [600, 1_000, 2_000, 4_000]) {
+      const out = formatInjection(many, terms, { ...DEFAULT_INJECT, budgetChars, maxItems: 20 }, (s) => s)!;
+      assert.ok(out.text.length <= budgetChars, `${out.text.length} > ${budgetChars}`);
+      assert.ok(out.ids.length >= 1);
+    }
   });
-  test("redaction runs on every snippet", () => {
+  test("redaction that lengthens a rendered item still keeps the budget", () => {
+    const many = Array.from({ length: 10 }, (_, i) => cand({ id: `c${i}`, path: `/p/memory/n${i}.md`, text: "We chose SQLite over Postgres: tok-1." }));
+    const out = formatInjection(many, terms, { ...DEFAULT_INJECT, budgetChars: 700 }, (s) => s.replace(/tok-1/g, "[REDACTED:a-much-longer-label]"))!;
+    assert.ok(out.text.length <= 700, `${out.text.length}`);
+    assert.ok(!out.text.includes("tok-1"));
+  });
+  test("redaction runs on every piece shown", () => {
     const out = formatInjection([cand({ text: "We chose SQLite over Postgres; token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB" })], terms, DEFAULT_INJECT, (s) => s.replace(/ghp_\w+/g, "[REDACTED]"))!;
     assert.ok(!out.text.includes("ghp_"));
     assert.match(out.text, /\[REDACTED\]/);
