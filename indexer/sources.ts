@@ -59,6 +59,26 @@ function ignoredBy(rules: Rules[], path: string, isDir: boolean): boolean {
 }
 
 /**
+ * Enters `dir` for a walk: its real path (each real directory once; one in `skip` never) and the
+ * ignore rules active inside it (its own .gitignore added). Undefined when it is unreadable (with a
+ * warning), seen already, skipped, or `admit` refuses it (checked before its .gitignore is read).
+ */
+function enterDir(dir: string, rules: Rules[], visited: Set<string>, warnings: string[], skip?: ReadonlySet<string>, admit?: () => boolean): { real: string; active: Rules[] } | undefined {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch (err) {
+    warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
+    return undefined;
+  }
+  if (visited.has(real) || skip?.has(real)) return undefined;
+  visited.add(real);
+  if (admit && !admit()) return undefined;
+  const own = loadGitignore(dir, warnings);
+  return { real, active: own ? [...rules, own] : rules };
+}
+
+/**
  * Finds the memory sources under `roots` (files or directories). Honours every `.gitignore` on the
  * way down plus the `ignore` patterns (gitignore syntax, relative to each root); never descends
  * into `.git`; follows symlinks but visits each real directory once.
@@ -81,17 +101,9 @@ export function walkSources(roots: string[], ignorePatterns: string[]): WalkResu
   };
 
   const walk = (root: string, dir: string, rules: Rules[]) => {
-    let real: string;
-    try {
-      real = realpathSync(dir);
-    } catch (err) {
-      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
-      return;
-    }
-    if (visited.has(real)) return;
-    visited.add(real);
-    const own = loadGitignore(dir, warnings);
-    const active = own ? [...rules, own] : rules;
+    const entered = enterDir(dir, rules, visited, warnings);
+    if (!entered) return;
+    const { active } = entered;
     let entries: string[];
     try {
       entries = readdirSync(dir).sort();
@@ -156,22 +168,13 @@ export function walkDirs(root: string, ignorePatterns: string[], limit: number, 
   let truncated = false;
   const walk = (dir: string, rules: Rules[]) => {
     if (truncated) return;
-    let real: string;
-    try {
-      real = realpathSync(dir);
-    } catch (err) {
-      warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
-      return;
-    }
-    if (visited.has(real) || skip.has(real)) return;
-    visited.add(real);
-    if (dirs.length >= limit) {
-      truncated = true;
-      return;
-    }
-    dirs.push(real);
-    const own = loadGitignore(dir, warnings);
-    const active = own ? [...rules, own] : rules;
+    const entered = enterDir(dir, rules, visited, warnings, skip, () => {
+      truncated = dirs.length >= limit;
+      return !truncated;
+    });
+    if (!entered) return;
+    dirs.push(entered.real);
+    const { active } = entered;
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,4 +1,5 @@
 import { IMMORTAL } from "../../memory/salience.js";
+import type { TierRow } from "../../store/tiering.js";
 
 /**
  * Which warm memories go cold. Pure: the clock and the threshold come in.
@@ -11,16 +12,8 @@ import { IMMORTAL } from "../../memory/salience.js";
  * briefing projects over every one of them, so they stay warm however old. A chunk whose age cannot be told (no date, no
  * mtime, never used) stays as it is. A cold chunk used again is warm at the next run.
  */
-export interface TierSubject {
-  id: string;
-  kind: string;
-  tier: string | null;
-  date: string | null;
-  mtime_ms: number;
-  last_used_at: number | null;
-  /** A captured memory's last edit. */
-  updated_at?: number | null;
-}
+/** A chunk as the store reads it for the job (`TierRow`); a memory's last edit may be unknown. */
+export type TierSubject = Omit<TierRow, "updated_at"> & { updated_at?: number | null };
 
 export interface TierPlan {
   /** Chunks to move to the cold tier. */
