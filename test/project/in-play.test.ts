@@ -77,7 +77,11 @@ describe("the daemon's cache of git's answer", () => {
     let now = 0;
     let runs = 0;
     let answer = ["/x/1"];
-    const cache = new GitChangesCache(1_000, async () => (runs++, answer), () => now, 0);
+    const run = async () => {
+      runs++;
+      return answer;
+    };
+    const cache = new GitChangesCache(1_000, run, () => now, 0);
     assert.deepEqual(cache.current(repo), [], "nothing seen yet: no wait for git");
     cache.current(repo);
     await new Promise((r) => setTimeout(r, 20));
