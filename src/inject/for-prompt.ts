@@ -19,9 +19,17 @@ import { othersProfiles } from "../tiers/profiles.js";
 import { currentUserId } from "../tiers/user.js";
 import { formatInjection } from "./format.js";
 
+import { skipReason } from "./prompt-filter.cjs";
+import { memoized } from "../util/memo.js";
+
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
-import { skipReason } from "./prompt-filter.cjs";
+
+/**
+ * Redaction of what is put before a prompt, remembered per text: the daemon redacts the same
+ * chunks again prompt after prompt (the rules are fixed for the life of the process).
+ */
+const redactText = memoized((s: string) => redact(s).text, 2_000);
 
 export interface PromptContext {
   db: Db;
@@ -95,7 +103,7 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
 export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   const found = await promptCandidates(ctx, req, mode);
   if (!found) return undefined;
-  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
+  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
 }
 
 /**
