@@ -66,7 +66,8 @@ export function collapseNearDuplicates<T extends { id: string }>(
   for (const item of items) {
     if (kept.length >= limit) break;
     const sh = shinglesOf(textOf(item));
-    const twin = kept.find((k) => jaccard(k.sh, sh) >= threshold);
+    // Jaccard is at most the smaller set's size over the larger's: most pairs are ruled out by size.
+    const twin = kept.find((k) => Math.min(k.sh.size, sh.size) >= threshold * Math.max(k.sh.size, sh.size) && jaccard(k.sh, sh) >= threshold);
     if (twin) twin.duplicates.push(item.id);
     else kept.push({ item, duplicates: [], sh });
   }
