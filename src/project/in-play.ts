@@ -8,7 +8,7 @@
  *    so a prompt never waits for git.
  * Paths are absolute. Whatever git or the store says is data: a path is only ever compared.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Db } from "../store/db.js";
@@ -68,17 +68,30 @@ export function repoTop(dir: string): string | undefined {
   return undefined;
 }
 
+/** What `git status` says: the branch checked out (none when detached) and the changed files, absolute. */
+export interface GitStatus {
+  branch?: string;
+  files: string[];
+}
+
 /**
- * The paths of `git status --porcelain=v1 -z` output (relative to the repository's top `top`),
- * absolute. A rename names both sides (the old path follows in its own field); both are in play. Pure.
+ * `git status --porcelain=v1 -z --branch` output read: the `## branch...upstream` header, then the
+ * paths (relative to the repository's top `top`) made absolute. A rename names both sides (the old
+ * path follows in its own field); both are in play. Pure.
  */
-export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): string[] {
+export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): GitStatus {
   const fields = out.split("\0");
   // Complete output ends with a NUL; without one, the last field was cut off (the byte limit).
   if (!out.endsWith("\0")) fields.pop();
   const paths: string[] = [];
+  let branch: string | undefined;
   for (let i = 0; i < fields.length && paths.length < max; i++) {
     const f = fields[i]!;
+    if (f.startsWith("## ")) {
+      const head = f.slice(3);
+      if (!head.startsWith("HEAD (no branch)")) branch = head.replace(/^No commits yet on /, "").split("...")[0];
+      continue;
+    }
     if (f.length < 4 || f[2] !== " ") continue; // "XY path"
     const xy = f.slice(0, 2);
     paths.push(resolve(top, f.slice(3)));
@@ -87,7 +100,7 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
       if (from !== "" && paths.length < max) paths.push(resolve(top, from));
     }
   }
-  return [...new Set(paths)];
+  return { ...(branch ? { branch } : {}), files: [...new Set(paths)] };
 }
 
 export interface GitStatusOptions {
@@ -99,6 +112,10 @@ export interface GitStatusOptions {
 
 export const DEFAULT_GIT_STATUS: GitStatusOptions = { timeoutMs: 1_500, maxBytes: 1024 * 1024 };
 
+const STATUS_ARGS = ["-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=all"];
+// No optional locks: a status run beside the user's own git commands never takes index.lock.
+const statusEnv = () => ({ ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" });
+
 /**
  * The files git sees changed in the repository holding `dir`: empty outside a repository, without
  * git, past the time limit, or on any error (in play is a hint for ranking; it never fails a search).
@@ -107,18 +124,21 @@ export function gitChangedFiles(dir: string, opts: GitStatusOptions = DEFAULT_GI
   const top = repoTop(dir);
   if (!top) return Promise.resolve([]);
   return new Promise((done) => {
-    execFile(
-      opts.git ?? "git",
-      ["-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=all"],
-      // No optional locks: a status run beside the user's own git commands never takes index.lock.
-      { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" }, windowsHide: true },
-      (err, stdout) => {
-        // Past maxBuffer, what was read is still good (the cut-off last field is dropped).
-        const tooLong = err && (err as NodeJS.ErrnoException).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
-        done(err && !tooLong ? [] : parsePorcelainZ(String(stdout), top));
-      },
-    );
+    execFile(opts.git ?? "git", STATUS_ARGS, { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), windowsHide: true }, (err, stdout) => {
+      // Past maxBuffer, what was read is still good (the cut-off last field is dropped).
+      const tooLong = err && (err as NodeJS.ErrnoException).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
+      done(err && !tooLong ? [] : parsePorcelainZ(String(stdout), top).files);
+    });
   });
+}
+
+/** The same, waited for (the SessionStart briefing): undefined outside a repository or when git fails or is slow. */
+export function gitStatusSync(dir: string, opts: GitStatusOptions = DEFAULT_GIT_STATUS): GitStatus | undefined {
+  const top = repoTop(dir);
+  if (!top) return undefined;
+  const r = spawnSync(opts.git ?? "git", STATUS_ARGS, { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], windowsHide: true });
+  if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
+  return parsePorcelainZ(r.stdout, top);
 }
 
 /**

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { GitChangesCache, gitChangedFiles, mergeInPlay, parsePorcelainZ, repoTop, sessionFiles } from "../../src/project/in-play.js";
+import { GitChangesCache, gitChangedFiles, gitStatusSync, mergeInPlay, parsePorcelainZ, repoTop, sessionFiles } from "../../src/project/in-play.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { git } from "../helpers/git.js";
 import { makeRepo, toolUse, withDb, type Session } from "../anchor/scenario.js";
@@ -18,13 +18,20 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 describe("git status output read as paths", () => {
   test("modified, untracked, staged, a rename's both sides, names with spaces and newlines, a cut-off last field", () => {
     const out = [" M src/a.ts", "?? notes/new note.md", "A  lib/b.ts", "R  src/new.ts", "src/old.ts", "?? odd\nname.md", " D gone.ts", "?? cut/of"].join("\0");
-    assert.deepEqual(parsePorcelainZ(out, "/repo"), ["/repo/src/a.ts", "/repo/notes/new note.md", "/repo/lib/b.ts", "/repo/src/new.ts", "/repo/src/old.ts", "/repo/odd\nname.md", "/repo/gone.ts"]);
+    assert.deepEqual(parsePorcelainZ(out, "/repo").files, ["/repo/src/a.ts", "/repo/notes/new note.md", "/repo/lib/b.ts", "/repo/src/new.ts", "/repo/src/old.ts", "/repo/odd\nname.md", "/repo/gone.ts"]);
   });
 
   test("at most `max` paths; empty output gives none", () => {
     const out = `${Array.from({ length: 10 }, (_, i) => ` M f${i}.ts`).join("\0")}\0`;
-    assert.equal(parsePorcelainZ(out, "/r", 3).length, 3);
-    assert.deepEqual(parsePorcelainZ("", "/r"), []);
+    assert.equal(parsePorcelainZ(out, "/r", 3).files.length, 3);
+    assert.deepEqual(parsePorcelainZ("", "/r"), { files: [] });
+  });
+
+  test("the branch from the header; none when detached; a new repository's branch", () => {
+    assert.deepEqual(parsePorcelainZ("## main...origin/main [ahead 1]\0 M a.ts\0", "/r"), { branch: "main", files: ["/r/a.ts"] });
+    assert.deepEqual(parsePorcelainZ("## feature/wal\0", "/r"), { branch: "feature/wal", files: [] });
+    assert.deepEqual(parsePorcelainZ("## HEAD (no branch)\0", "/r"), { files: [] });
+    assert.deepEqual(parsePorcelainZ("## No commits yet on main\0?? a\0", "/r"), { branch: "main", files: ["/r/a"] });
   });
 });
 
@@ -42,12 +49,16 @@ describe("the files git sees changed", () => {
     assert.deepEqual((await gitChangedFiles(repo)).sort(), want);
     assert.deepEqual((await gitChangedFiles(join(repo, "src"))).sort(), want, "paths are the repository's, wherever asked");
     assert.equal(repoTop(join(repo, "src")), repo);
+    const st = gitStatusSync(join(repo, "src"))!;
+    assert.equal(st.branch, "main");
+    assert.deepEqual(st.files.sort(), want);
   });
 
   test("none outside a repository, without git, or past the time limit (never an error)", async () => {
     const plain = join(tmp, "plain");
     mkdirSync(plain);
     assert.deepEqual(await gitChangedFiles(plain), []);
+    assert.equal(gitStatusSync(plain), undefined);
     assert.deepEqual(await gitChangedFiles(repo, { timeoutMs: 1_000, maxBytes: 1 << 20, git: join(tmp, "no-such-git") }), []);
     const slow = join(tmp, "slow-git");
     writeFileSync(slow, "#!/bin/sh\nsleep 5\n");
