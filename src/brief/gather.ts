@@ -1,5 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
 import { staleFlags } from "../anchor/staleness.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
@@ -10,6 +9,7 @@ import { lastFinishedJob } from "../store/jobs.js";
 import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
+import { gitStatusSync } from "../project/in-play.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { redact } from "../redact/redact.cjs";
 import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
@@ -61,23 +61,12 @@ function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string 
   return [...mine.map((r) => ({ ...note(r), user })), ...rows.map(note)];
 }
 
-/** `git status` of the project: its branch and changed files; undefined outside a repository or when git is slow or absent. */
-export function gitInPlay(root: string): { branch?: string; files: string[] } | undefined {
-  const r = spawnSync("git", ["-C", root, "status", "--porcelain=v1", "--branch", "--untracked-files=no"], { encoding: "utf8", timeout: GIT_TIMEOUT_MS, stdio: ["ignore", "pipe", "ignore"] });
-  if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
-  const lines = r.stdout.split("\n").filter(Boolean);
-  const head = lines[0]?.startsWith("## ") ? lines.shift()!.slice(3) : undefined;
-  const branch = head && !head.startsWith("HEAD (no branch)") ? head.split("...")[0]!.replace(/^No commits yet on /, "") : undefined;
-  const files = lines.map((l) => l.slice(3).split(" -> ").at(-1)!.replace(/^"|"$/g, "")).slice(0, 200);
-  return { ...(branch ? { branch } : {}), files };
-}
-
 function inPlay(events: EventStore, project: string, root: string | undefined): InPlay | undefined {
   if (!root) return undefined;
-  const git = gitInPlay(root);
+  const git = gitStatusSync(root, { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 1024 * 1024 });
   if (!git || git.files.length === 0) return undefined;
   // A memory names a file as given (relative to the root) or absolute.
-  const paths = git.files.flatMap((f) => [f, join(root, f)]);
+  const paths = git.files.flatMap((f) => [relative(root, f), f]);
   const memories = events.recentAbout(project, ["decision", "rejected", "learned", "preference", "error"], paths, 5_000, 8);
   return { ...git, memories };
 }

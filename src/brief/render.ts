@@ -5,8 +5,12 @@ import { field } from "../render/line.js";
 
 /** The first 8 characters of a session id. */
 export const shortSession = (session: string) => field(session.slice(0, 8));
-/** "session 1a2b3c4d", or "outside a session" for a memory put without one. */
-export const sessionLabel = (session: string | null | undefined) => (session ? `session ${shortSession(session)}` : "outside a session");
+/**
+ * When a briefing line's memory was made, and "outside a session" for one put without a session. A
+ * session's id is not shown: it tells the model nothing the time does not (the prompt's memories
+ * name a session by its day).
+ */
+export const whenMade = (time: string | number, session: string | null | undefined, now: number) => [ago(time, now), session ? "" : "outside a session"].filter(Boolean).join(", ");
 
 /** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
 export function ago(time: string | number, now: number): string {

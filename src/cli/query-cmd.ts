@@ -1,20 +1,21 @@
 import { createReadStream } from "node:fs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
-import { field, prose } from "../render/line.js";
-import { relative } from "node:path";
+import { field } from "../render/line.js";
 import { createInterface } from "node:readline";
 import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
 import { refreshIfStale, type Freshness } from "../freshness/refresh.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
+import { gitChangedFiles } from "../project/in-play.js";
 import type { Filters } from "../retrieve/filters.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
+import { human } from "./query-print.js";
 import type { Command } from "./main.js";
 
 const usage = `Usage: mem query "TEXT" [options]
@@ -24,7 +25,10 @@ Searches the current project's memory (the git top level of the working director
 directory) plus user-global memory. Hybrid mode fuses BM25 and vector ranks with RRF; with no
 embedding provider reachable it answers from BM25 and says so on stderr. With no daemon
 watching, notes changed since they were indexed are re-indexed in the background (a note on
-stderr says so; index.watch: false or MEM_WATCH=0 turns it off).
+stderr says so; index.watch: false or MEM_WATCH=0 turns it off). Results are ranked by
+relevance, then salience (decisions before raw tool events when relevance is close), and a
+memory about a file git sees changed in this repository ranks a little higher (--explain shows
+every factor; README: "How results are ranked").
 
 Options:
   --k N              results to return (default 10, max 1000)
@@ -43,7 +47,9 @@ Options:
                      cold.gitTimeoutMs, cold.gitMaxCommits, cold.gitMaxBytes)
   --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
                      (and "cold": {"results": [...], "git": {...}} with --cold)
-  --explain          show each leg's rank and score (human output)
+  --explain          show how each result's score is made (human output): each leg's rank and
+                     score, the fused score, and the ranking formula's factors (salience,
+                     possibly outdated, about a file in play)
   --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
                      {"id": "...", "results": [...]} (same result objects as --json)
   -h, --help         this help`;
@@ -55,6 +61,8 @@ interface Parsed {
   explain: boolean;
   /** With --cold: the directory whose git history is searched (the current project's). */
   cold: { root: string | undefined } | undefined;
+  /** The project's directory: memories about the files git sees changed there rank a little higher. */
+  root: string | undefined;
   options: Omit<SearchOptions, "text">;
 }
 
@@ -104,6 +112,7 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
     json: a.values.json === true,
     explain: a.values.explain === true,
     cold: a.values.cold ? { root: project.root ?? app.projectRoot(project.id) } : undefined,
+    root: project.root ?? app.projectRoot(project.id),
     projects,
     options: {
       k: a.k ?? q.k,
@@ -140,10 +149,6 @@ function freshness(app: App, projects: string[] | undefined): { roots: string[];
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
-function fmt(n: number): string {
-  return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
-}
-
 /** A result as printed by --json: `stale` (the outdated/branch phrase, or null) and `convergent` added. */
 function annotated(r: SearchResult, a: Annotation | undefined) {
   return { ...r, stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
@@ -153,41 +158,6 @@ function annotated(r: SearchResult, a: Annotation | undefined) {
 function jsonResults(ctx: SearchContext, results: SearchResult[]) {
   const notes = annotateResults(ctx.db, results, ctx.projectRoot, Date.now(), { git: true });
   return results.map((r) => annotated(r, notes.get(r.id)));
-}
-
-function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, note?: Annotation): string {
-  // Rendered as for the model's context (one line, control characters escaped, markup defused): a
-  // model may run this command too, and a terminal must not take stored text for escape sequences.
-  const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
-  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
-  const lines = [head];
-  if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
-  const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
-  lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
-  const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
-  if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
-  if (explain) {
-    const legs = Object.entries(r.legs)
-      .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)
-      .join(", ");
-    const fused = r.salience?.rrf ?? r.score;
-    lines.push(`   fused ${fused.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
-    if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused × ${r.salience.factor.toFixed(3)} (${explainSalience(r)})`);
-  }
-  return lines.join("\n");
-}
-
-/** `salience 0.94 = decision default 1.00, used 2×, last 12 h ago (× 0.94 decay); weight 0.25` */
-function explainSalience(r: SearchResult): string {
-  const s = r.salience!;
-  const what = s.source === "markdown" ? `${s.tier ?? "warm"} note` : field(r.kind, 30);
-  const parts = [`salience ${s.value.toFixed(2)} = ${what} default ${s.base.toFixed(2)}`];
-  if (s.uses > 0) parts.push(`used ${s.uses}× (stored ${s.stored.toFixed(2)})`);
-  if (s.decay < 1) parts.push(`${s.hours < 48 ? `${s.hours.toFixed(0)} h` : `${(s.hours / 24).toFixed(0)} d`} since last use: × ${s.decay.toFixed(3)}`);
-  else parts.push(s.hours > 0 ? "notes do not decay" : "used just now");
-  if (s.floored) parts.push("held at the floor of an immortal kind");
-  if (s.stale) parts.push("possibly outdated: × stale penalty");
-  return parts.join(", ");
 }
 
 async function* batchLines(source: string): AsyncGenerator<string> {
@@ -229,6 +199,8 @@ export const queryCommand: Command = {
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }
       const fresh = freshness(app, p.projects);
+      // The files in play: what git sees changed in the project (bounded; none outside a repository).
+      if (p.root && p.options.salience) p.options.salience.inPlay = new Map((await gitChangedFiles(p.root)).map((f) => [f, "changed in git" as const]));
       if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);
       const { res, cold } = await searchBoth(ctx, p, p.text!, app.config.cold);
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
@@ -238,7 +210,7 @@ export const queryCommand: Command = {
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
-        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, notes.get(r.id));
+        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id));
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
         process.stdout.write(`${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);
       }

@@ -47,6 +47,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "salience.floor": num(0, 1),
   "salience.weight": num(0, 1),
   "salience.stalePenalty": num(0, 1, true),
+  "salience.inPlayBoost": num(0, 1),
   "daemon.idleMs": timer(),
   "daemon.clientBudgetMs": timer(),
   "daemon.vectorBudgetMs": timer(),

@@ -15,6 +15,7 @@ import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
+import { GitChangesCache } from "../project/in-play.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
 import { dataHome } from "../config/paths.cjs";
@@ -75,6 +76,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   // is dropped by the search's row lookup, and one added since is still found by BM25.
   const state = new VecState(app.db);
   const memory = new Map<string, MemoryIndex>();
+  // The files git sees changed, per repository, for ranking the prompt's memories (src/project/in-play.ts).
+  const gitChanges = new GitChangesCache(5_000);
   const loading = new Set<string>();
   const tooBig = new Map<string, string>(); // table → the version found too big to hold
   const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
@@ -129,7 +132,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
         const t0 = performance.now();
-        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch };
+        const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, gitChanges: (dir: string) => gitChanges.current(dir) };
         const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);

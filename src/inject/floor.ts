@@ -4,6 +4,7 @@
  * them, and weighed by how rare they are in the store (`Rarity`): a memory that holds the prompt's
  * rare words is about it; one that shares only its common words may not be. Pure.
  */
+import { memoized } from "../util/memo.js";
 import { porter } from "./porter.js";
 import type { Candidate, InjectOptions } from "./types.js";
 
@@ -33,20 +34,23 @@ export const EVEN: Rarity = () => 1;
 /** The BM25 inverse document frequency of a stem found in `df` of `n` documents. */
 export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
 
-/**
- * Which of `wanted` (stems) the text's words have. Only words that can stem to one of them are
- * stemmed: a stem keeps its word's first letter (Porter only takes suffixes off), so a plain
- * lower-case word whose first letter starts none of them is passed over.
- */
+/** Which of `wanted` (stems) the text's words have. */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
-  const firsts = new Set([...wanted].map((s) => s[0]));
-  for (const w of new Set(text.toLowerCase().match(WORD) ?? [])) {
-    if (!firsts.has(w[0]) && /^[a-z0-9]/.test(w)) continue;
-    const s = stem(w);
-    if (wanted.has(s)) into.add(s);
-  }
+  if (wanted.size === 0) return into;
+  const all = stemsOf(text);
+  for (const s of wanted) if (all.has(s)) into.add(s);
   return into;
 }
+
+/**
+ * Every stem of a text's words, remembered per text: the daemon meets the same chunks and lines
+ * prompt after prompt, with other words wanted each time.
+ */
+const stemsOf = memoized((text: string): ReadonlySet<string> => {
+  const out = new Set<string>();
+  for (const w of new Set(text.toLowerCase().match(WORD) ?? [])) out.add(stem(w));
+  return out;
+}, 8_000);
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {

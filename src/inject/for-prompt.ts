@@ -8,6 +8,7 @@ import { injectedIn, recordInjected } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
+import { mergeInPlay, sessionFiles } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
 import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
@@ -18,9 +19,17 @@ import { othersProfiles } from "../tiers/profiles.js";
 import { currentUserId } from "../tiers/user.js";
 import { formatInjection } from "./format.js";
 
+import { skipReason } from "./prompt-filter.cjs";
+import { memoized } from "../util/memo.js";
+
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
-import { skipReason } from "./prompt-filter.cjs";
+
+/**
+ * Redaction of what is put before a prompt, remembered per text: the daemon redacts the same
+ * chunks again prompt after prompt (the rules are fixed for the life of the process).
+ */
+const redactText = memoized((s: string) => redact(s).text, 2_000);
 
 export interface PromptContext {
   db: Db;
@@ -31,6 +40,11 @@ export interface PromptContext {
   vectorSearch?: SearchContext["vectorSearch"];
   /** The current user's id (src/tiers/user.ts); default: from this process's environment and the config. */
   user?: string | undefined;
+  /**
+   * The files git sees changed in the repository at a directory, without waiting (the daemon's
+   * GitChangesCache). Without it, the files in play are the session's own.
+   */
+  gitChanges?: (dir: string) => readonly string[];
 }
 
 export interface PromptRequest {
@@ -65,14 +79,16 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
   if (skipReason(req.prompt)) return undefined;
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
+  const session = cleanText(req.session);
+  const inPlay = mergeInPlay(sessionFiles(ctx.db, project.id, session, project.root), project.root ? (ctx.gitChanges?.(project.root) ?? []) : []);
   // Staleness from what the anchor cache knows (a stat a file, no hashing on the prompt's path:
   // the daemon hashes what was missing after it answers, `processCache.warm()`).
   let flags: ReadonlyMap<string, StaleFlag> = new Map();
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))) } },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay } },
   );
-  const seen = injectedIn(ctx.db, cleanText(req.session));
+  const seen = injectedIn(ctx.db, session);
   // Another user's profile is not put before this user's prompt as if it were theirs.
   const others = othersProfiles(ctx.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
   return { results: res.results.filter((r) => !seen.has(r.id) && !others.has(r.id)), terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text };
@@ -87,7 +103,7 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
 export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   const found = await promptCandidates(ctx, req, mode);
   if (!found) return undefined;
-  return formatInjection(found.results, found.terms, ctx.config.inject, (s) => redact(s).text, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
+  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
 }
 
 /**

@@ -18,6 +18,7 @@ import { itemPrefix, sourceOf, withoutKind } from "./items.js";
 import { itemBody, itemsLength, layout, opensSource, type Placed } from "./layout.js";
 import type { Candidate, Describe } from "./types.js";
 import { piecesOf, type Piece } from "./units.js";
+import { memoized } from "../util/memo.js";
 
 export interface SelectOptions {
   /** Characters the items may take, each with its newline (the frame's own already taken off). */
@@ -54,6 +55,21 @@ export interface SelectedItem {
   ids: string[];
 }
 
+/** A chunk's pieces as rendered, remembered per redaction function and chunk (the daemon meets the same chunks prompt after prompt). */
+const RENDERED = new WeakMap<(s: string) => string, (key: string) => readonly { piece: Piece; text: string }[]>();
+
+function renderedPieces(c: Candidate, maxPieceChars: number, redact: (s: string) => string): readonly { piece: Piece; text: string }[] {
+  let memo = RENDERED.get(redact);
+  if (!memo) {
+    memo = memoized((key: string) => {
+      const [kind, start, max, text] = JSON.parse(key) as [string, number, number, string];
+      return piecesOf(withoutKind(redact(text), kind), start, max).map((piece) => ({ piece, text: prosePiece(piece.text) }));
+    }, 2_000);
+    RENDERED.set(redact, memo);
+  }
+  return memo(JSON.stringify([c.kind, c.startLine, maxPieceChars, c.text]));
+}
+
 /** Every piece of the results, once per place in its source (a line two overlapping chunks share comes from the better ranked one). */
 export function evidencePool(cands: readonly Candidate[], maxPieceChars: number, redact: (s: string) => string): Evidence[] {
   const bySource = new Map<string, Map<string, Evidence>>();
@@ -61,9 +77,8 @@ export function evidencePool(cands: readonly Candidate[], maxPieceChars: number,
     const source = sourceOf(c);
     let places = bySource.get(source);
     if (!places) bySource.set(source, (places = new Map()));
-    for (const piece of piecesOf(withoutKind(redact(c.text), c.kind), c.startLine, maxPieceChars)) {
+    for (const { piece, text } of renderedPieces(c, maxPieceChars, redact)) {
       const key = `${piece.line}:${piece.part}:${piece.text}`;
-      const text = prosePiece(piece.text);
       if (!places.has(key) && text !== "") places.set(key, { cand, source, seq: 0, lineSeq: 0, line: piece.line, part: piece.part, parts: piece.parts, text, score: 0, piece });
     }
   });

@@ -10,6 +10,7 @@ import { cleanText } from "../redact/clean.cjs";
 import { field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
 import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
+import { gitChangedFiles } from "../project/in-play.js";
 import { answer, guarded, isoDate, projectArgs, projectOf, type McpContext } from "./context.js";
 import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
@@ -41,7 +42,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       guarded(ctx, "search", async () => {
         const project = projectOf(ctx, a);
         const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
-        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}) }, { pickProvider: ctx.pickProvider });
+        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), ...(project.root ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
         const now = ctx.now();
         const memories = (results: readonly Found[]) => {
           const out: (Memory & { score: number })[] = [];

@@ -23,6 +23,8 @@ export interface SalienceConfig {
   floor: number;
   weight: number;
   stalePenalty: number;
+  /** What a memory about a file in play gains in ranking: × (1 + inPlayBoost). */
+  inPlayBoost: number;
   decayNotes: boolean;
   /** Default salience by memory kind; kinds not listed get `other`. */
   defaults: Record<string, number>;
@@ -51,6 +53,7 @@ export const DEFAULT_SALIENCE: SalienceConfig = {
   floor: 0.6,
   weight: 0.25,
   stalePenalty: 0.9,
+  inPlayBoost: 0.08,
   decayNotes: false,
   defaults: SALIENCE_DEFAULTS,
 };
@@ -126,7 +129,11 @@ export function reinforced(m: SalienceSubject, use: Use | undefined, now: number
   return { salience: Math.min(1, stored * cfg.reinforce), lastUsedAt: now, uses: (use?.uses ?? 0) + 1 };
 }
 
-/** What the fused score is multiplied by. */
-export function rankFactor(effective: number, stale: boolean, cfg: SalienceConfig = DEFAULT_SALIENCE): number {
-  return (1 - cfg.weight + cfg.weight * effective) * (stale ? cfg.stalePenalty : 1);
+/**
+ * What the fused score is multiplied by (the one ranking formula, see src/retrieve/salience-rank.ts):
+ * (1 − weight + weight × effective salience) × (stalePenalty when possibly outdated) × (1 + inPlayBoost
+ * when about a file in play).
+ */
+export function rankFactor(effective: number, stale: boolean, cfg: SalienceConfig = DEFAULT_SALIENCE, inPlay = false): number {
+  return (1 - cfg.weight + cfg.weight * effective) * (stale ? cfg.stalePenalty : 1) * (inPlay ? 1 + cfg.inPlayBoost : 1);
 }

@@ -3,7 +3,23 @@
  * repeating a decision verbatim). Pure: items in rank order in, first of each near-duplicate
  * group kept, with the ids it absorbed.
  */
-/** Word 3-grams as numbers: each word gets a small id (per call), a 3-gram packs three ids. */
+/**
+ * Word ids shared by every call, and each text's 3-grams, remembered: a search meets the same
+ * chunks again and again. Both are emptied together, between calls (the 3-grams compared within
+ * one call always share their ids), well before the ids run out of their 17 bits.
+ */
+const WORD_IDS = new Map<string, number>();
+const SHINGLES = new Map<string, Set<number>>();
+const MAX_TEXTS = 4_000;
+const MAX_WORDS = 0x20000 - 40_000;
+
+function shinglesOf(text: string): Set<number> {
+  let sh = SHINGLES.get(text);
+  if (sh === undefined) SHINGLES.set(text, (sh = shingles(text, WORD_IDS)));
+  return sh;
+}
+
+/** Word 3-grams as numbers: each word gets a small id, a 3-gram packs three ids. */
 function shingles(text: string, ids: Map<string, number>): Set<number> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const id = (w: string) => {
@@ -43,11 +59,15 @@ export function collapseNearDuplicates<T extends { id: string }>(
   limit = Number.POSITIVE_INFINITY,
 ): { item: T; duplicates: string[] }[] {
   const kept: { item: T; duplicates: string[]; sh: Set<number> }[] = [];
-  const ids = new Map<string, number>();
+  if (WORD_IDS.size >= MAX_WORDS || SHINGLES.size >= MAX_TEXTS) {
+    WORD_IDS.clear();
+    SHINGLES.clear();
+  }
   for (const item of items) {
     if (kept.length >= limit) break;
-    const sh = shingles(textOf(item), ids);
-    const twin = kept.find((k) => jaccard(k.sh, sh) >= threshold);
+    const sh = shinglesOf(textOf(item));
+    // Jaccard is at most the smaller set's size over the larger's: most pairs are ruled out by size.
+    const twin = kept.find((k) => Math.min(k.sh.size, sh.size) >= threshold * Math.max(k.sh.size, sh.size) && jaccard(k.sh, sh) >= threshold);
     if (twin) twin.duplicates.push(item.id);
     else kept.push({ item, duplicates: [], sh });
   }

@@ -14,6 +14,8 @@ import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-ran
 import { subjectOfChunk } from "../memory/subject.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { usesOf } from "../store/salience.js";
+import type { FilesInPlay } from "../project/in-play.js";
+import { aboutFilesInPlay } from "./in-play.js";
 
 export type Mode = "hybrid" | "bm25" | "vector";
 
@@ -34,9 +36,10 @@ export interface SearchOptions {
   /**
    * Ranks fused results by effective salience too (src/retrieve/salience-rank.ts): the clock and the
    * model's configuration; `stale` says which of the candidates (chunk ids) are about files that
-   * changed since. Without it, the fused order stands.
+   * changed since; `inPlay` the files being worked on (src/project/in-play.ts). Without it, the
+   * fused order stands.
    */
-  salience?: { now: number; config: SalienceConfig; stale?: (candidates: readonly string[]) => ReadonlySet<string> };
+  salience?: { now: number; config: SalienceConfig; stale?: (candidates: readonly string[]) => ReadonlySet<string>; inPlay?: FilesInPlay };
   /**
    * How long the vector leg may take, from the start of the search; past it the answer comes from
    * BM25 alone, with a warning (the prompt hook's daemon: a slow or busy embedder must not cost
@@ -147,10 +150,18 @@ function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): Searc
   };
 }
 
-function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<SearchOptions["salience"]>): SalienceInputs {
+function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<SearchOptions["salience"]>, projectRoot: (project: string) => string | undefined): SalienceInputs {
   const uses = usesOf(db, [...rows.keys()]);
   const stale = s.stale?.([...rows.keys()]);
-  return { now: s.now, config: s.config, subject: (id) => subjectOfChunk(rows.get(id)!), use: (id) => uses.get(id), ...(stale ? { stale: (id: string) => stale.has(id) } : {}) };
+  const inPlay = s.inPlay && s.inPlay.size > 0 ? aboutFilesInPlay(db, [...rows.keys()], s.inPlay, projectRoot) : undefined;
+  return {
+    now: s.now,
+    config: s.config,
+    subject: (id) => subjectOfChunk(rows.get(id)!),
+    use: (id) => uses.get(id),
+    ...(stale ? { stale: (id: string) => stale.has(id) } : {}),
+    ...(inPlay && inPlay.size > 0 ? { inPlay: (id: string) => inPlay.get(id) } : {}),
+  };
 }
 
 /** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF (then salience, when asked), near-duplicates collapsed. */
@@ -216,7 +227,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
   // Salience (uses, staleness) is looked up for the candidates the filters kept, not for every row loaded.
   const kept = new Map([...rows].filter(([id]) => allowed.has(id)));
-  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience)) : rrf(filtered, opts.rrfK);
+  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : rrf(filtered, opts.rrfK);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
   const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };

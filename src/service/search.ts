@@ -2,6 +2,7 @@ import { staleChunks } from "../anchor/annotate.js";
 import type { App } from "../app.js";
 import { firstHealthy } from "../embed/chain.js";
 import { salienceConfig } from "../memory/salience.js";
+import type { FilesInPlay } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResult } from "../retrieve/search.js";
 import { coldSearch, type ColdAnswer } from "./cold.js";
@@ -31,6 +32,8 @@ export interface SearchRequest {
    * project's git history. Their results come in `cold`, ranked after every warm result.
    */
   cold?: boolean;
+  /** The files being worked on (src/project/in-play.ts): memories about them rank a little higher. */
+  inPlay?: FilesInPlay;
 }
 
 export interface Found extends SearchResult {
@@ -74,6 +77,7 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     salience: {
       now,
       config: salienceConfig(app.config.salience),
+      ...(req.inPlay ? { inPlay: req.inPlay } : {}),
       stale: (ids) => {
         const found = staleChunks(app.db, ids, app.projectRoot, now);
         for (const [id, f] of found) flags.set(id, f); // the warm search's and the cold tier's

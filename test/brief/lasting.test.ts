@@ -62,7 +62,7 @@ describe("memory that lasts", () => {
     assert.match(text, /## Decisions\n- Chose SQLite over Postgres for the metadata store: no server to run on a laptop\./, "the earlier session's decision is there");
     assert.equal(text.match(/SQLite over Postgres/g)?.length, 1, `captured again in the later session: one decision, not two:\n${text}`);
     assert.match(text, /## Rejected approaches\n- Rejected Elasticsearch/);
-    assert.match(text, /## Last session \(sess-b/);
+    assert.match(text, /## Last session \(last active /);
     assert.match(text, /- Goal: “Run the whole migration suite and fix what breaks\.”/);
 
     const db = openDb(join(home, "mem.sqlite"), { readonly: true });

@@ -396,7 +396,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.stderr, "");
     const blocks = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
-    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 0\.03279 = bm25 #1 \([\d.e+-]+\), vector #1 \([\d.]+\)\n {3}score 0\.03\d+ = fused × 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*\)$/);
+    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 0\.03279 = bm25 #1 \([\d.e+-]+\), vector #1 \([\d.]+\)\n {3}score 0\.03\d+ = fused × 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)$/);
     assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.0\d+ = vector #2 \([\d.]+\)\n {3}score [^\n]+$/);
   });
 

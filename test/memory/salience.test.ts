@@ -55,7 +55,7 @@ describe("salience: defaults, decay, reinforcement, immortality", () => {
   });
 });
 
-describe("ranking: rrf × (1 − w + w × salience) × stale penalty", () => {
+describe("ranking: rrf × (1 − w + w × salience) × stale penalty × in play", () => {
   const fused = (id: string, score: number): Fused => ({ id, score, legs: { bm25: { rank: 1, score: 1 } } });
   const kinds: Record<string, SalienceSubject> = { read: captured("file_explored"), decision: captured("decision"), edit: captured("file_modified") };
   const inputs = (stale: string[] = []) => ({ now: NOW, config: DEFAULT_SALIENCE, subject: (id: string) => kinds[id.split("-")[0]!]!, use: () => undefined, stale: (id: string) => stale.includes(id) });
@@ -74,6 +74,26 @@ describe("ranking: rrf × (1 − w + w × salience) × stale penalty", () => {
     assert.deepEqual(r.map((x) => x.id), ["edit-2", "edit-1"]);
     assert.ok(r[1]!.salience.stale);
     close(r[1]!.salience.factor, rankFactor(0.45, false) * 0.9);
+  });
+  const inPlay = (ids: string[]) => ({ ...inputs(), inPlay: (id: string) => (ids.includes(id) ? { path: `/repo/${id}.ts`, why: "changed in git" as const } : undefined) });
+  test("a memory about a file in play outranks one of about the same relevance about another file", () => {
+    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 63)], inPlay(["edit-2"]));
+    assert.deepEqual(r.map((x) => x.id), ["edit-2", "edit-1"]);
+    close(r[0]!.salience.factor, rankFactor(0.45, false) * 1.08);
+    assert.deepEqual(r[0]!.salience.inPlay, { path: "/repo/edit-2.ts", why: "changed in git" });
+    assert.equal(r[1]!.salience.inPlay, undefined);
+  });
+  test("in play lifts about five places at rrfK 60, not a much better match", () => {
+    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 75)], inPlay(["edit-2"]));
+    assert.deepEqual(r.map((x) => x.id), ["edit-1", "edit-2"]);
+  });
+  test("in play and salience together: a decision in play first, a read in play before a read not", () => {
+    const r = rankBySalience([fused("read-1", 1 / 61), fused("read-2", 1 / 62), fused("decision-1", 1 / 64)], inPlay(["read-2", "decision-1"]));
+    assert.deepEqual(r.map((x) => x.id), ["decision-1", "read-2", "read-1"]);
+  });
+  test("inPlayBoost 0 turns it off", () => {
+    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 63)], { ...inPlay(["edit-2"]), config: { ...DEFAULT_SALIENCE, inPlayBoost: 0 } });
+    assert.deepEqual(r.map((x) => x.id), ["edit-1", "edit-2"]);
   });
   test("ties keep the fused order", () => {
     const r = rankBySalience([fused("edit-1", 0.01), fused("edit-2", 0.01)], inputs());

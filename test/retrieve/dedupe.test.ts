@@ -152,3 +152,18 @@ describe("collapseNearDuplicates", () => {
     assert.deepEqual(collapse([]), []);
   });
 });
+
+describe("collapseNearDuplicates remembers texts between calls", () => {
+  test("the same answer before and after thousands of other texts filled and emptied its memory", () => {
+    const items = [
+      { id: "a", text: DECISION },
+      { id: "b", text: `${DECISION} Also noted.` },
+      { id: "c", text: "A different note about the deploy pipeline and its caches." },
+    ];
+    const first = summary(collapse(items));
+    assert.deepEqual(first, [["a", ["b"]], ["c", []]]);
+    for (let i = 0; i < 50; i++) collapse(Array.from({ length: 100 }, (_, j) => ({ id: `x${i}-${j}`, text: `word${i}x${j} alpha${j} beta${i} gamma${i * 100 + j} delta` })));
+    assert.deepEqual(summary(collapse(items)), first);
+    assert.deepEqual(summary(collapse(items)), first);
+  });
+});

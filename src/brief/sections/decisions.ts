@@ -1,7 +1,7 @@
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../capture/extract/same.js";
 import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
 import { prose } from "../../render/line.js";
-import { ago, sessionLabel } from "../render.js";
+import { ago, whenMade } from "../render.js";
 import type { Section } from "./section.js";
 
 /**
@@ -68,7 +68,7 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
       const stale = d.stale ? ` [${d.stale}]` : "";
       if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
-      return `- ${prose(d.text, 240)} (${ago(d.time, now)}, ${sessionLabel(d.session)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
+      return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });
     out.push({ title, items, hidden: list.length - items.length + unread, more: (n) => more(n, kind) });
   }

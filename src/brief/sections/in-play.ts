@@ -8,7 +8,7 @@ import type { Section } from "./section.js";
  */
 export interface InPlay {
   branch?: string;
-  /** Changed files, as git prints them (relative to the repository). */
+  /** Changed files, absolute. */
   files: string[];
   memories: { id?: string; type: string; text: string; time: string; files: readonly string[]; stale?: string }[];
 }

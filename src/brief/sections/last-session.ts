@@ -1,6 +1,6 @@
 import type { SessionSummary } from "../../capture/summary.js";
 import { field, prose } from "../../render/line.js";
-import { ago, counted, sessionLabel, shortSession, shownPath } from "../render.js";
+import { ago, counted, shownPath, whenMade } from "../render.js";
 import type { Section } from "./section.js";
 
 /** What the last session was doing and where it stopped (its summary), or, for sessions before summaries, the recent work. Pure. */
@@ -23,7 +23,7 @@ const list = (xs: readonly string[], n: number, render: (x: string) => string) =
 
 export function lastSessionSection(last: LastSession, now: number, root: string | undefined): Section {
   const s = last.summary;
-  const when = s.lastActivity ? `, last active ${ago(s.lastActivity, now)}` : "";
+  const when = s.lastActivity ? ` (last active ${ago(s.lastActivity, now)})` : "";
   const items: string[] = [];
   if (s.goal.length > 0) items.push(`- Goal: ${s.goal.map((g) => `“${prose(g, 200)}”`).join("; then ")}`);
   if (s.filesChanged.length > 0) items.push(`- Changed: ${list(s.filesChanged, 10, (f) => shownPath(f, root))}`);
@@ -33,7 +33,7 @@ export function lastSessionSection(last: LastSession, now: number, root: string 
   if (s.decisions.length > 0) items.push(`- Made ${s.decisions.length} decision(s), listed with the others above`);
   if (s.openTasks > 0) items.push(`- Left ${s.openTasks} task(s) open`);
   if (last.endReason) items.push(`- Ended: ${field(last.endReason, 40)}`);
-  return { title: `Last session (${shortSession(last.session)}${when})`, items };
+  return { title: `Last session${when}`, items };
 }
 
 /** The fallback for stores without session summaries: last activity, files modified, recent errors. */
@@ -42,7 +42,7 @@ export function recentWorkSection(events: readonly RecentEvent[], now: number, r
   const files = [...new Set(recent.filter((e) => e.type === "file_modified").flatMap((e) => e.files.map((f) => shownPath(f, root))))].slice(0, 15);
   const items: string[] = [];
   const last = recent[0];
-  if (last) items.push(`- Last activity ${ago(last.time, now)} (${sessionLabel(last.session)})`);
+  if (last) items.push(`- Last activity ${whenMade(last.time, last.session, now)}`);
   if (files.length > 0) items.push(`- Files modified: ${files.join(", ")}`);
   items.push(...counted(recent.filter((x) => x.type === "error").map((e) => `- Error: ${prose(e.text, 200)} (${field(e.time.slice(0, 10))})`)).slice(0, 3));
   return { title: "Recent work", items };

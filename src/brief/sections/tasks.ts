@@ -30,8 +30,10 @@ export function taskAge(ms: number, now: number): string {
 
 export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAULT_STALE_DAYS): boolean => now - t.updatedAt >= staleDays * DAY_MS;
 
-/** "session 1a2b3c4d", or "added with mem task add". */
+/** "session 1a2b3c4d", or "added with mem task add" (`mem task list`; the briefing names no session: `briefingOrigin`). */
 export const createdBy = (session: string | null): string => (session ? `session ${field(session.slice(0, 8))}` : "added with mem task add");
+/** What the briefing says of a task's origin: only that it was added by hand, if it was. */
+const briefingOrigin = (session: string | null): string => (session ? "" : ", added with mem task add");
 
 /** Newest created first; tasks created together keep the order they came in (a list's own order). */
 const newestFirst = (a: OpenTask, b: OpenTask) => b.createdAt - a.createdAt;
@@ -46,7 +48,7 @@ export function openTasksSection(tasks: readonly OpenTask[], now: number, staleD
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
   const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
   const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
-  const items = fresh.slice(0, maxItems).map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}, ${createdBy(t.createdSession)})`);
+  const items = fresh.slice(0, maxItems).map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
   if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
   if (staleTotal > 0) {
     const days = field(String(staleDays));

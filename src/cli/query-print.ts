@@ -1,0 +1,61 @@
+/**
+ * `mem query`'s human output: each result rendered as for the model's context, and with --explain
+ * how its score is made, the one ranking formula term by term (src/retrieve/salience-rank.ts).
+ */
+import { relative } from "node:path";
+import type { Annotation } from "../anchor/annotate.js";
+import type { SalienceConfig } from "../memory/salience.js";
+import { field, prose } from "../render/line.js";
+import type { SearchResult } from "../retrieve/search.js";
+
+/** A leg's own score, short. */
+function fmt(n: number): string {
+  return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
+}
+
+export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation): string {
+  // Rendered as for the model's context (one line, control characters escaped, markup defused): a
+  // model may run this command too, and a terminal must not take stored text for escape sequences.
+  const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
+  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
+  const lines = [head];
+  if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
+  const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
+  lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
+  const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
+  if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
+  if (explain) {
+    const legs = Object.entries(r.legs)
+      .map(([name, l]) => `${name} #${l!.rank} (${fmt(l!.score)})`)
+      .join(", ");
+    const fused = r.salience?.rrf ?? r.score;
+    lines.push(`   fused ${fused.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
+    if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused × ${r.salience.factor.toFixed(3)}: ${explainFactor(r, cfg, root)}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The factor of the one ranking formula (src/retrieve/salience-rank.ts), term by term:
+ * `salience term 0.96 (salience 0.85 = …; weight 0.25) × possibly outdated 0.90 × in play 1.08 (src/a.ts changed in git)`
+ */
+function explainFactor(r: SearchResult, cfg: SalienceConfig, root: string | undefined): string {
+  const s = r.salience!;
+  const terms = [`salience term ${(1 - cfg.weight + cfg.weight * s.value).toFixed(3)} (${explainSalience(r)}; weight ${cfg.weight})`];
+  if (s.stale) terms.push(`possibly outdated ${cfg.stalePenalty.toFixed(2)}`);
+  if (s.inPlay) terms.push(`in play ${(1 + cfg.inPlayBoost).toFixed(2)} (${field(root ? relative(root, s.inPlay.path) || s.inPlay.path : s.inPlay.path, 200)} ${s.inPlay.why})`);
+  return terms.join(" × ");
+}
+
+/** `salience 0.94 = decision default 1.00, used 2×, last 12 h ago (× 0.94 decay); weight 0.25` */
+function explainSalience(r: SearchResult): string {
+  const s = r.salience!;
+  const what = s.source === "markdown" ? `${s.tier ?? "warm"} note` : field(r.kind, 30);
+  const parts = [`salience ${s.value.toFixed(2)} = ${what} default ${s.base.toFixed(2)}`];
+  if (s.uses > 0) parts.push(`used ${s.uses}× (stored ${s.stored.toFixed(2)})`);
+  if (s.decay < 1) parts.push(`${s.hours < 48 ? `${s.hours.toFixed(0)} h` : `${(s.hours / 24).toFixed(0)} d`} since last use: × ${s.decay.toFixed(3)}`);
+  else parts.push(s.hours > 0 ? "notes do not decay" : "used just now");
+  if (s.floored) parts.push("held at the floor of an immortal kind");
+  return parts.join(", ");
+}
+

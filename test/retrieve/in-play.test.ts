@@ -1,0 +1,96 @@
+/**
+ * Memories about the files in play rank first when relevance is close: a note git sees changed
+ * (`mem query`, --explain says why), and a decision about a file the session edited (the prompt's
+ * own search), in a real git repository with hooks spawned as Claude Code spawns them.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { openApp } from "../../src/app.js";
+import { promptCandidates } from "../../src/inject/for-prompt.js";
+import { resolveProject } from "../../src/project/identity.js";
+import { aboutFilesInPlay } from "../../src/retrieve/in-play.js";
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { cleanText } from "../../src/redact/clean.cjs";
+import { ChunkStore } from "../../src/store/chunks.js";
+import { edit, envOf, makeRepo, say, toolUse, type Session } from "../anchor/scenario.js";
+import { git } from "../helpers/git.js";
+import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "mem-in-play-rank-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const POOL = "# Pool\n\nThe connection pool retry policy: the connection pool retries a dropped connection three times.\n";
+const CACHE = "# Cache\n\nThe cache keeps a connection pool of its own; its retry policy follows the defaults.\n";
+
+describe("mem query ranks notes about files git sees changed a little higher", () => {
+  test("the changed note first while it is changed, the more relevant one once it is committed; --explain names the file", async () => {
+    const repo = makeRepo(join(tmp, "notes-repo"), { "notes/pool.md": POOL, "notes/cache.md": CACHE });
+    const env = { ...cleanEnv(join(tmp, ".claude")), HOME: tmp, MEM_HOME: join(tmp, "mem-notes"), MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
+    const order = async () => {
+      const r = await runMem(["query", "connection pool retry policy", "--json", "--mode", "bm25"], { env, cwd: repo });
+      assert.equal(r.code, 0, show(r));
+      return jsonOf<{ results: { path: string }[] }>(r).results.map((x) => x.path.replace(`${repo}/`, ""));
+    };
+    let r = await runMem(["index", repo], { env, cwd: repo });
+    assert.equal(r.code, 0, show(r));
+    assert.deepEqual(await order(), ["notes/pool.md", "notes/cache.md"], "nothing in play: relevance decides");
+
+    writeFileSync(join(repo, "notes/cache.md"), `${CACHE}\nSee also the runbook.\n`);
+    r = await runMem(["index", repo], { env, cwd: repo });
+    assert.equal(r.code, 0, show(r));
+    assert.deepEqual(await order(), ["notes/cache.md", "notes/pool.md"], "the note git sees changed ranks first");
+    const explained = await runMem(["query", "connection pool retry policy", "--explain", "--mode", "bm25"], { env, cwd: repo });
+    assert.equal(explained.code, 0, show(explained));
+    assert.match(explained.stdout, /score [\d.]+ = fused × [\d.]+: salience term [\d.]+ \(salience [\d.]+ = warm note default 0\.80, .*notes do not decay; weight 0\.25\) × in play 1\.08 \(notes\/cache\.md changed in git\)/);
+    assert.doesNotMatch(explained.stdout.split("\n\n")[1] ?? "", /in play/, "the other note is not in play");
+
+    git(repo, "commit", "-qam", "runbook link");
+    assert.deepEqual(await order(), ["notes/pool.md", "notes/cache.md"], "committed: no longer in play");
+  });
+});
+
+describe("the prompt's memories rank decisions about the files the session works on first", () => {
+  test("a session that edited src/cache.ts gets the decision about it first; a fresh session the more relevant one", async () => {
+    const home = join(tmp, "home-prompt");
+    mkdirSync(home, { recursive: true });
+    const repo = makeRepo(join(tmp, "code-repo"), { "src/pool.ts": "export const retries = 3;\n", "src/cache.ts": "export const ttl = 60;\n" });
+    const s: Session = { home, repo, id: "sess-decide", transcript: join(home, "t.jsonl") };
+    await say(s, [
+      { text: "[MEMORY: decision] Keep the connection pool retry count in src/pool.ts at three retries per connection pool.", time: Date.now() },
+      { text: "[MEMORY: decision] The cache in src/cache.ts uses the connection pool retry count as it is.", time: Date.now() },
+    ]);
+    await edit(s, "toolu_cache_edit", "src/cache.ts", "sess-working");
+    await toolUse(s, "toolu_unrelated", "Read", { file_path: join(repo, "README.md") }, "sess-working");
+    const app = openApp({ ...envOf(s), MEM_NO_DAEMON: "1" });
+    try {
+      const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
+      const decisions = async (session: string) => {
+        const found = await promptCandidates(ctx, { prompt: "what is the connection pool retry count", cwd: repo, session }, "bm25");
+        return found!.results.filter((r) => r.kind === "decision").map((r) => ({ file: /src\/(\w+)\.ts/.exec(r.text)?.[1], inPlay: r.salience?.inPlay }));
+      };
+      const fresh = await decisions("sess-new");
+      assert.deepEqual(fresh.map((d) => d.file), ["pool", "cache"], "no file in play: relevance decides");
+      assert.ok(fresh.every((d) => d.inPlay === undefined));
+      const working = await decisions("sess-working");
+      assert.deepEqual(working.map((d) => d.file), ["cache", "pool"]);
+      assert.deepEqual(working[0]!.inPlay, { path: join(repo, "src/cache.ts"), why: "edited in this session" });
+
+      // The daemon's source of git's changes: a file changed in git puts the other decision in play.
+      const withGit = await promptCandidates({ ...ctx, gitChanges: () => [join(repo, "src/pool.ts")] }, { prompt: "what is the connection pool retry count", cwd: repo, session: "sess-new" }, "bm25");
+      assert.deepEqual(withGit!.results.find((r) => r.kind === "decision")?.salience?.inPlay, { path: join(repo, "src/pool.ts"), why: "changed in git" });
+
+      // Which memories are about a file: the edit's own event too (its files), not the unrelated read.
+      chunkCapturedEvents(app.db, new ChunkStore(app.db), cleanText(resolveProject(repo).id), Date.now());
+      const ids = app.db.prepare("SELECT id FROM chunks").pluck().all() as string[];
+      const marks = aboutFilesInPlay(app.db, ids, new Map([[join(repo, "src/cache.ts"), "edited in this session" as const]]), app.projectRoot);
+      const kinds = [...marks.keys()].map((id) => app.db.prepare("SELECT kind FROM chunks WHERE id = ?").pluck().get(id)).sort();
+      assert.deepEqual(kinds, ["decision", "file_modified"]);
+      assert.equal(resolveProject(repo).root, repo);
+    } finally {
+      await app.close();
+    }
+  });
+});
