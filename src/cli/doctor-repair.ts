@@ -1,3 +1,5 @@
+import { dataHome } from "../config/paths.cjs";
+import { indexLock } from "../maintenance/index-lock.js";
 import { repair, type RepairReport } from "../maintenance/repair.js";
 import { EXIT } from "./args.js";
 
@@ -26,7 +28,14 @@ function human(r: RepairReport): string {
 
 /** `mem doctor --repair [--json]`. */
 export async function runRepair(json: boolean): Promise<number> {
-  const report = await repair(process.env);
+  // No index run may write the stores while they are moved aside and rebuilt.
+  const unlock = await indexLock(dataHome(process.env), (l) => process.stderr.write(`${l}\n`));
+  let report: RepairReport;
+  try {
+    report = await repair(process.env);
+  } finally {
+    unlock();
+  }
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${human(report)}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

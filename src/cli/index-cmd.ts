@@ -1,6 +1,5 @@
 import { realpathSync } from "node:fs";
-import { join } from "node:path";
-import { acquireLock } from "../daemon/lock.js";
+import { indexLock } from "../maintenance/index-lock.js";
 import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pipeline.js";
 import { reindexStale } from "../../indexer/reindex-stale.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
@@ -45,25 +44,6 @@ function report(s: IndexSummary): string {
   const v = s.vector;
   if (v.status === "ok") lines.push(`vectors: ${v.embedded} embedded with ${v.provider} (${v.model}, ${v.dims} dims) into ${v.table}`);
   return lines.join("\n");
-}
-
-/** How long a run waits for another one (the daemon's re-index of a watched root, a background one) to finish. */
-const LOCK_WAIT_MS = 120_000;
-
-/**
- * One index run at a time per data home (`index.lock`): runs started together (yours, the daemon's
- * re-index of a file you just saved, a background one) would embed the same new chunks twice.
- */
-async function indexLock(home: string, say: (line: string) => void): Promise<() => void> {
-  const path = join(home, "index.lock");
-  let told = false;
-  for (const until = Date.now() + LOCK_WAIT_MS; ; await new Promise((r) => setTimeout(r, 100))) {
-    const lock = acquireLock(path);
-    if (lock.ok) return lock.release;
-    if (Date.now() > until) throw new Error(`another index run (pid ${lock.pid}) has held ${path} for ${LOCK_WAIT_MS / 1000} s; try again when it ends`);
-    if (!told) say(`waiting for another index run (pid ${lock.pid}) to finish`);
-    told = true;
-  }
 }
 
 const realOr = (p: string) => {

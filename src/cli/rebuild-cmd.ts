@@ -1,4 +1,5 @@
 import { openApp } from "../app.js";
+import { indexLock } from "../maintenance/index-lock.js";
 import { dataHome } from "../config/paths.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { replay } from "../maintenance/replay.js";
@@ -29,7 +30,9 @@ export const rebuildCommand: Command = {
     const say = (s: string) => (values.quiet || values.json ? undefined : process.stderr.write(`${s}\n`));
     if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open)");
     const app = openApp();
+    let unlock: (() => void) | undefined;
     try {
+      unlock = await indexLock(app.paths.home, say);
       say("rebuilding chunks, the text index and the vectors…");
       const r = await replay(app);
       if (values.json) process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -41,6 +44,7 @@ export const rebuildCommand: Command = {
       }
       return EXIT.ok;
     } finally {
+      unlock?.();
       await app.close();
     }
   },

@@ -1,4 +1,5 @@
 import { openApp } from "../app.js";
+import { indexLock } from "../maintenance/index-lock.js";
 import { dataHome } from "../config/paths.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { recordFailedStart, runReindex } from "../maintenance/reindex/job.js";
@@ -57,6 +58,14 @@ export const reindexCommand: Command = {
       await app.close();
       throw new Error(daemon);
     }
+    let unlock: () => void;
+    try {
+      unlock = await indexLock(app.paths.home, say);
+    } catch (err) {
+      recordFailedStart(app.db, app.paths.home, (err as Error).message, Date.now());
+      await app.close();
+      throw err;
+    }
     const bar = progressBar(process.stderr, process.stderr.isTTY === true && !quiet && !values.json);
     try {
       for (const w of app.configWarnings) say(`warning: ${w}`);
@@ -86,6 +95,7 @@ export const reindexCommand: Command = {
       return report.failed.rootsMissing > 0 || report.failed.errors > 0 ? EXIT.failure : EXIT.vectorSkipped;
     } finally {
       bar.done();
+      unlock();
       await app.close();
     }
   },

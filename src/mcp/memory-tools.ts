@@ -11,6 +11,8 @@ import { field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
 import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
 import { gitChangedFiles } from "../project/in-play.js";
+import { searchScope } from "../project/scope.js";
+import { refreshIfStale } from "../freshness/refresh.js";
 import { answer, guarded, isoDate, projectArgs, projectOf, type McpContext } from "./context.js";
 import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
@@ -18,6 +20,22 @@ import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE } 
 
 const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
+
+/**
+ * With no daemon watching, notes changed since they were indexed are re-indexed in the background
+ * (as `mem query` does); the search answers from the index as it is and says so. Never fails the search.
+ */
+function freshnessWarning(ctx: McpContext, projects: string[]): string | undefined {
+  if (!ctx.app.config.index.watch) return undefined;
+  try {
+    const f = refreshIfStale(ctx.app.db, { home: ctx.app.paths.home, env: ctx.env, projects, now: ctx.now() });
+    if (!f.reindex) return undefined;
+    const roots = [...new Set(f.stale.map((s) => s.path))];
+    return `${roots.join(", ")} changed since last indexed; ${f.reindex === "started" ? "re-indexing in the background" : "a re-index runs already"}, so these results may not show the change yet`;
+  } catch (err) {
+    return `checking whether the notes changed failed: ${(err as Error).message}`;
+  }
+}
 
 export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
   server.registerTool(
@@ -41,6 +59,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     (a) =>
       guarded(ctx, "search", async () => {
         const project = projectOf(ctx, a);
+        const refreshing = freshnessWarning(ctx, searchScope(project, ctx.app.config.query.includeGlobal));
         const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
         const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), ...(project.root ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
         const now = ctx.now();
@@ -57,8 +76,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         };
         const found = memories(res.results);
         const heading = found.length === 0 ? `No memory in ${field(project.id)} matches "${field(a.query, 200)}".` : `${found.length} memor${found.length === 1 ? "y" : "ies"} for "${field(a.query, 200)}" in ${field(project.id)} (best first; search: ${res.legs.join(" + ")}):`;
-        const warm = memoriesText(heading, found, now);
-        const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: res.warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score })) };
+        const warm = `${memoriesText(heading, found, now)}${refreshing ? `\n(${prose(refreshing, 500)})` : ""}`;
+        const warnings = [...(refreshing ? [refreshing] : []), ...res.warnings];
+        const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score })) };
         if (!res.cold) return answer(warm, structured);
         const cold = memories(res.cold.results);
         const commits = res.cold.git.commits;

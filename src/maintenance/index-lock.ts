@@ -1,0 +1,24 @@
+import { join } from "node:path";
+import { acquireLock } from "../daemon/lock.js";
+
+/** How long a run waits for another one (the daemon's re-index of a watched root, a background one) to finish. */
+export const LOCK_WAIT_MS = 120_000;
+
+/**
+ * One run that writes the index at a time per data home (`index.lock`): `mem index` (yours, the
+ * daemon's re-index of a file you just saved, a background one), `mem reindex`, `mem rebuild` and
+ * `mem doctor --repair`. Runs started together would embed the same new chunks twice, or one would
+ * index into tables the other is replacing. Waits for the holder (saying so once), at most
+ * `waitMs`; resolves to the release.
+ */
+export async function indexLock(home: string, say: (line: string) => void, waitMs = LOCK_WAIT_MS): Promise<() => void> {
+  const path = join(home, "index.lock");
+  let told = false;
+  for (const until = Date.now() + waitMs; ; await new Promise((r) => setTimeout(r, 100))) {
+    const lock = acquireLock(path);
+    if (lock.ok) return lock.release;
+    if (Date.now() > until) throw new Error(`another index run (pid ${lock.pid}) has held ${path} for ${Math.round(waitMs / 1000)} s; try again when it ends`);
+    if (!told) say(`waiting for another index run (pid ${lock.pid}) to finish`);
+    told = true;
+  }
+}

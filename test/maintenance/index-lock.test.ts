@@ -1,0 +1,61 @@
+/**
+ * One run writes the index at a time (`index.lock` in the data home): `mem index`, `mem reindex`,
+ * `mem rebuild` and `mem doctor --repair`, spawned, each wait while another run holds the lock,
+ * say so once, and go on when it is released; the lock helper gives up past its wait with the
+ * holder's pid.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { indexLock } from "../../src/maintenance/index-lock.js";
+import { cleanEnv, runMem, show } from "../helpers/mem-cli.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-index-lock-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const LOCK_MODULE = fileURLToPath(new URL("../../src/daemon/lock.js", import.meta.url));
+
+/** Another process holding `index.lock` for `ms` (the lock is let go when it exits); resolves once it holds it. */
+async function holder(home: string, ms: number): Promise<ChildProcess> {
+  mkdirSync(home, { recursive: true });
+  const code = `import(${JSON.stringify(LOCK_MODULE)}).then(({ acquireLock }) => { const l = acquireLock(${JSON.stringify(join(home, "index.lock"))}); if (!l.ok) process.exit(2); process.stdout.write("held\\n"); setTimeout(() => { l.release(); process.exit(0); }, ${ms}); });`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  const [chunk] = (await once(child.stdout!, "data")) as [Buffer];
+  assert.equal(String(chunk), "held\n");
+  return child;
+}
+
+describe("index.lock", () => {
+  const home = join(tmp, "home");
+  const notes = join(tmp, "notes");
+  mkdirSync(notes, { recursive: true });
+  writeFileSync(join(notes, "a.md"), "# A\n\nThe cache is warmed at start-up.\n");
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
+
+  test("the helper waits for the holder, then gives up with its pid", async () => {
+    const child = await holder(home, 1_500);
+    const said: string[] = [];
+    await assert.rejects(indexLock(home, (l) => said.push(l), 300), new RegExp(`another index run \\(pid ${child.pid}\\) has held`));
+    assert.deepEqual(said, [`waiting for another index run (pid ${child.pid}) to finish`]);
+    await once(child, "exit");
+    const release = await indexLock(home, () => assert.fail("free: no wait"), 300);
+    release();
+  });
+
+  for (const args of [["index", notes], ["reindex"], ["rebuild"], ["doctor", "--repair"]]) {
+    test(`mem ${args.join(" ").replace(notes, "NOTES")} waits while another run holds it, then runs`, async () => {
+      assert.equal((await runMem(["index", notes, "-q"], { env, cwd: tmp })).code, 0);
+      const child = await holder(home, 1_500);
+      const started = Date.now();
+      const r = await runMem(args, { env, cwd: tmp, timeoutMs: 60_000 });
+      assert.ok(r.code === 0 || r.code === 3, show(r));
+      assert.match(r.stderr, new RegExp(`waiting for another index run \\(pid ${child.pid}\\) to finish`), show(r));
+      assert.ok(Date.now() - started >= 1_400, "it waited for the release");
+    });
+  }
+});
