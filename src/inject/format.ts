@@ -4,7 +4,7 @@
  * as compact markdown items with provenance (./items.ts) inside the recall frame. Pure.
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
-import { floorVerdict, type FloorVerdict } from "./floor.js";
+import { floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import type { Candidate, Describe, InjectOptions } from "./types.js";
@@ -16,7 +16,6 @@ export { SHORT_ID_CHARS, shortId } from "./items.js";
 /** The floor, the selection and the budget, as `formatInjection` and `traceInjection` both run them. */
 interface Composed {
   stems: string[];
-  floor: FloorVerdict[];
   /** The candidates past the floor (the selection's indices are into this). */
   kept: Candidate[];
   choice: Choice | undefined;
@@ -26,14 +25,13 @@ interface Composed {
 
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
-  const floor = cands.map((c) => floorVerdict(c, stems, o));
-  const kept = cands.filter((_, i) => floor[i]!.pass);
-  if (kept.length === 0) return { stems, floor, kept, choice: undefined, fits: [] };
+  const kept = cands.filter((c) => passesFloor(c, stems, o));
+  if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
   let used = frameOverhead(RECALL);
   const fits = choice.items.map((item) => (used += item.line.length + 1) <= o.budgetChars);
-  return { stems, floor, kept, choice, fits };
+  return { stems, kept, choice, fits };
 }
 
 function injection(c: Composed): { text: string; ids: string[] } | undefined {
@@ -119,5 +117,7 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
           : c.choice.items.length === 0
             ? "no line fits the budget"
             : "nothing fits the budget once redacted";
-  return { stems: c.stems, floor: c.floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
+  // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o));
+  return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }
