@@ -7,7 +7,8 @@ import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
 import { field, visible } from "../render/line.js";
 
-const num = (n: number) => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4));
+/** A number, short: four significant digits, no trailing zeros. */
+const num = (n: number) => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(1) : String(Number(n.toPrecision(4))));
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /** A value of the ranking's factors, whatever it is (the search may carry factors this file does not know). */

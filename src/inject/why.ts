@@ -122,6 +122,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
     };
   });
   const inj = trace.injection;
+  const excluded = s.response.results.length - found.results.length;
   return {
     ...base,
     skipped: null,
@@ -134,6 +135,6 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
     filesInPlay: s.inPlay.size,
     candidates,
     injection: inj ? { ...inj, chars: inj.text.length, items: trace.items } : null,
-    nothing: inj ? null : s.response.results.length === 0 ? "the search found nothing in this project" : found.results.length === 0 ? "every result is excluded (already shown in this session, or another user's profile)" : (trace.nothing ?? null),
+    nothing: inj ? null : s.response.results.length === 0 ? "the search found nothing in this project" : found.results.length === 0 ? "every result is excluded (already shown in this session, or another user's profile)" : `${trace.nothing}${excluded > 0 ? ` (${excluded} excluded before the floor)` : ""}`,
   };
 }
