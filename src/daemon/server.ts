@@ -10,7 +10,7 @@ import { embedStep } from "../../indexer/embed-step.js";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
-import { memoriesForPrompt, recordDelivered } from "../inject/for-prompt.js";
+import { memoriesForPrompt, promptMode, recordDelivered } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
@@ -133,7 +133,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
         const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, gitChanges: (dir: string) => gitChanges.current(dir) };
-        const mode = (await pickProvider()).selected ? "hybrid" : "bm25";
+        const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
         if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now()));

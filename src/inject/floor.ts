@@ -60,16 +60,87 @@ export function termCoverage(stems: readonly string[], text: string, rarity: Rar
   return [...stemsFound(text, wanted)].reduce((s, t) => s + rarity(t), 0) / total;
 }
 
+/** Why a result passed or failed the floor (what `mem why` shows). */
+export interface FloorVerdict {
+  pass: boolean;
+  /** What let it pass: its vector similarity, or the prompt's words it holds. */
+  by?: "vector" | "words";
+  /** The prompt's content stems its heading and text hold. */
+  matched: string[];
+  /** How many stems the prompt has. */
+  of: number;
+  /**
+   * How many of them a lexical match must hold: at least two, and `minTermCoverage` of them
+   * (counted with every word alike; with another rarity the share is weighed, see `coverage`).
+   */
+  needed: number;
+  /** The share of the prompt's stems it holds, each weighed by its rarity (0 to 1). */
+  coverage: number;
+  /** Its vector similarity to the prompt, when the vector leg found it. */
+  similarity?: number;
+  /** The verdict in words. */
+  reason: string;
+}
+
+/** The fewest of `n` words that reach the share `min` (the comparison the floor makes), and at least two. */
+function wordsNeeded(n: number, min: number): number {
+  let k = 0;
+  while (k < n && !(k / n >= min)) k++;
+  return Math.max(2, k);
+}
+
+const words = (n: number) => `${n} content word${n === 1 ? "" : "s"}`;
+
+/** The floor's decision and what it rests on. */
+interface FloorFacts {
+  pass: boolean;
+  by?: "vector" | "words";
+  wanted: ReadonlySet<string>;
+  found: ReadonlySet<string>;
+  total: number;
+  coverage: number;
+  similarity: number | undefined;
+}
+
 /**
  * The floor for one result: a vector match close enough, or a lexical match that holds at least
  * two of the prompt's content words (one word alone cannot tell its sense) and at least
  * `minTermCoverage` of their weight.
  */
-export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): boolean {
-  if (c.legs.vector && c.legs.vector.score >= o.minSimilarity) return true;
+function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity): FloorFacts {
   const wanted = new Set(stems);
   const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted);
-  if (found.size < 2) return false;
+  const similarity = c.legs.vector?.score;
+  const facts = { wanted, found, similarity, total: 0, coverage: 0 };
+  if (similarity !== undefined && similarity >= o.minSimilarity) return { ...facts, pass: true, by: "vector" };
+  if (found.size < 2) return { ...facts, pass: false };
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
-  return total > 0 && [...found].reduce((s, t) => s + rarity(t), 0) / total >= o.minTermCoverage;
+  const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
+  return total > 0 && coverage >= o.minTermCoverage ? { ...facts, total, coverage, pass: true, by: "words" } : { ...facts, total, coverage, pass: false };
 }
+
+/** Whether a result clears the floor (the hook's question; `floorVerdict` says why). */
+export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): boolean {
+  return floorFacts(c, stems, o, rarity).pass;
+}
+
+/** The floor's verdict on one result, with its reasons (`mem why`): `passesFloor`'s decision, told. */
+export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): FloorVerdict {
+  const f = floorFacts(c, stems, o, rarity);
+  const { wanted, found, similarity } = f;
+  // The share is worked out here too for a verdict reached without it (a vector match, fewer than two words).
+  const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
+  const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
+  const base = { pass: f.pass, ...(f.by ? { by: f.by } : {}), matched: [...found], of: wanted.size, needed: wordsNeeded(wanted.size, o.minTermCoverage), coverage, ...(similarity !== undefined ? { similarity } : {}) };
+  const sim = similarity === undefined ? "" : `vector similarity ${similarity.toFixed(2)}`;
+  if (f.by === "vector") return { ...base, reason: `${sim} ≥ ${o.minSimilarity}` };
+  const which = (share: boolean) => (found.size === 0 ? "" : ` (${[...found].join(", ")}${share ? `: ${pct(coverage)}` : ""})`);
+  const holds = (share: boolean) => `holds ${found.size} of the prompt's ${words(wanted.size)}${which(share)}`;
+  const below = sim ? `; ${sim} < ${o.minSimilarity}` : "";
+  const need = rarity === EVEN ? `needs ${base.needed} (at least 2 and ${pct(o.minTermCoverage)})` : `needs at least 2 and ${pct(o.minTermCoverage)} of their weight`;
+  if (wanted.size === 0) return { ...base, reason: `the prompt has no content words${below}` };
+  if (found.size < 2) return { ...base, reason: `${holds(false)}; ${need}${wanted.size === 1 ? ": one word alone cannot tell its sense" : ""}${below}` };
+  return { ...base, reason: `${holds(true)}; ${need}${f.pass ? "" : below}` };
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;

@@ -8,16 +8,16 @@ import { injectedIn, recordInjected } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
-import { mergeInPlay, sessionFiles } from "../project/in-play.js";
+import { mergeInPlay, sessionFiles, type FilesInPlay } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
-import { search, type Mode, type SearchContext, type SearchResult } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { staleChunks } from "../anchor/annotate.js";
 import type { StaleFlag } from "../anchor/staleness.js";
 import { othersProfiles } from "../tiers/profiles.js";
 import { currentUserId } from "../tiers/user.js";
-import { formatInjection } from "./format.js";
+import { formatInjection, type Describe } from "./format.js";
 
 import { skipReason } from "./prompt-filter.cjs";
 import { memoized } from "../util/memo.js";
@@ -29,7 +29,7 @@ const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set(
  * Redaction of what is put before a prompt, remembered per text: the daemon redacts the same
  * chunks again prompt after prompt (the rules are fixed for the life of the process).
  */
-const redactText = memoized((s: string) => redact(s).text, 2_000);
+export const redactText = memoized((s: string) => redact(s).text, 2_000);
 
 export interface PromptContext {
   db: Db;
@@ -69,30 +69,76 @@ export interface PromptCandidates {
   note: (id: string) => string | undefined;
 }
 
+/** The mode the daemon searches a prompt in: hybrid when an embedding provider answers, else BM25. */
+export async function promptMode(pick: PromptContext["pickProvider"]): Promise<Mode> {
+  return (await pick()).selected ? "hybrid" : "bm25";
+}
+
+/** A prompt's search as the hook runs it, before anything is left out (`mem why` shows it all). */
+export interface PromptSearch {
+  /** The search's answer: every ranked result, the legs that ran, warnings. */
+  response: SearchResponse;
+  /** Chunks already injected into this session (in its current context window). */
+  seen: ReadonlySet<string>;
+  /** Hot-tier chunks that are another user's profile. */
+  others: ReadonlySet<string>;
+  terms: string[];
+  note: (id: string) => string | undefined;
+  /** The files in play the ranking lifted memories about. */
+  inPlay: FilesInPlay;
+}
+
+/** Options of a prompt's search that `mem why` may change: how long the vector leg may take (default: `daemon.vectorBudgetMs`; null: no limit). */
+export interface PromptSearchOptions {
+  vectorBudgetMs?: number | null;
+}
+
 /**
  * The search behind a prompt's memories: the hook's project (and the global one), ranked by
- * relevance and salience, less what this session already got. Undefined for a prompt that needs
- * no memory. `memoriesForPrompt` chooses among these; benchmarks read them to see where evidence
- * is lost.
+ * relevance and salience; with what this session already got and other users' profiles, which
+ * `promptCandidates` leaves out. Skips no prompt (the caller asks `skipReason`).
  */
-export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<PromptCandidates | undefined> {
-  if (skipReason(req.prompt)) return undefined;
+export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode: Mode, o: PromptSearchOptions = {}): Promise<PromptSearch> {
   const project = resolveProject(req.cwd);
   const q = ctx.config.query;
   const session = cleanText(req.session);
   const inPlay = mergeInPlay(sessionFiles(ctx.db, project.id, session, project.root), project.root ? (ctx.gitChanges?.(project.root) ?? []) : []);
+  const budget = o.vectorBudgetMs === undefined ? ctx.config.daemon.vectorBudgetMs : o.vectorBudgetMs;
   // Staleness from what the anchor cache knows (a stat a file, no hashing on the prompt's path:
   // the daemon hashes what was missing after it answers, `processCache.warm()`).
   let flags: ReadonlyMap<string, StaleFlag> = new Map();
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, vectorBudgetMs: ctx.config.daemon.vectorBudgetMs, salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay } },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay } },
   );
   const seen = injectedIn(ctx.db, session);
   // Another user's profile is not put before this user's prompt as if it were theirs.
   const others = othersProfiles(ctx.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
-  return { results: res.results.filter((r) => !seen.has(r.id) && !others.has(r.id)), terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text };
+  return { response: res, seen, others, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay };
 }
+
+/**
+ * The candidates of a prompt's memories: its search less what this session already got and
+ * other users' profiles. Undefined for a prompt that needs no memory. `memoriesForPrompt` chooses
+ * among these; benchmarks read them to see where evidence is lost.
+ */
+export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<PromptCandidates | undefined> {
+  if (skipReason(req.prompt)) return undefined;
+  return candidatesOf(await promptSearch(ctx, req, mode));
+}
+
+/** Why the hook leaves a result of the prompt's search out before the floor, if it does. */
+export function excludedBy(s: PromptSearch, id: string): "already shown in this session" | "another user's profile" | undefined {
+  return s.seen.has(id) ? "already shown in this session" : s.others.has(id) ? "another user's profile" : undefined;
+}
+
+/** The search's results the floor and the selection choose among. */
+export function candidatesOf(s: PromptSearch): PromptCandidates {
+  return { results: s.response.results.filter((r) => excludedBy(s, r.id) === undefined), terms: s.terms, note: s.note };
+}
+
+/** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
+export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
@@ -103,7 +149,7 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
 export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   const found = await promptCandidates(ctx, req, mode);
   if (!found) return undefined;
-  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, { note: found.note, sessionDay: (s) => sessionDay(ctx.db, s) });
+  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found.note));
 }
 
 /**

@@ -4,14 +4,41 @@
  * as compact markdown items with provenance (./items.ts) inside the recall frame. Pure.
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
-import { passesFloor } from "./floor.js";
-import { DEFAULT_SELECT, selectEvidence } from "./select.js";
+import { floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
+import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import type { Candidate, Describe, InjectOptions } from "./types.js";
 
 export { DEFAULT_INJECT, type Candidate, type Describe, type InjectOptions } from "./types.js";
-export { passesFloor, stem, termCoverage } from "./floor.js";
+export { floorVerdict, passesFloor, stem, termCoverage, type FloorVerdict } from "./floor.js";
 export { SHORT_ID_CHARS, shortId } from "./items.js";
+
+/** The floor, the selection and the budget, as `formatInjection` and `traceInjection` both run them. */
+interface Composed {
+  stems: string[];
+  /** The candidates past the floor (the selection's indices are into this). */
+  kept: Candidate[];
+  choice: Choice | undefined;
+  /** Whether each chosen item still fits the budget once redacted as rendered. */
+  fits: boolean[];
+}
+
+function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
+  const stems = contentStems(queryTerms);
+  const kept = cands.filter((c) => passesFloor(c, stems, o));
+  if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
+  const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
+  // Redaction of the rendered items may have changed their length: the budget holds all the same.
+  let used = frameOverhead(RECALL);
+  const fits = choice.items.map((item) => (used += item.line.length + 1) <= o.budgetChars);
+  return { stems, kept, choice, fits };
+}
+
+function injection(c: Composed): { text: string; ids: string[] } | undefined {
+  const fit = c.choice?.items.filter((_, i) => c.fits[i]) ?? [];
+  if (fit.length === 0) return undefined;
+  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))] };
+}
 
 /**
  * Formats the memories for a prompt whose search terms are `queryTerms` inside the recall frame;
@@ -20,13 +47,77 @@ export { SHORT_ID_CHARS, shortId } from "./items.js";
  * like another memory nor close the frame.
  */
 export function formatInjection(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe = {}): { text: string; ids: string[] } | undefined {
-  const stems = contentStems(queryTerms);
-  const kept = cands.filter((c) => passesFloor(c, stems, o));
-  if (kept.length === 0) return undefined;
-  const items = selectEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
-  // Redaction of the rendered items may have changed their length: the budget holds all the same.
-  let used = frameOverhead(RECALL);
-  const fit = items.filter((item) => (used += item.line.length + 1) <= o.budgetChars);
-  if (fit.length === 0) return undefined;
-  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))] };
+  return injection(compose(cands, queryTerms, o, redact, d));
+}
+
+/**
+ * What happened to a result's pieces (a piece: a line, or a sentence of a long line): shown, held
+ * by a better ranked result (chunks overlap), holding none of the prompt's content words (nor a
+ * neighbour that does), or left out for the budget or the item cap.
+ */
+export interface EvidenceTrace {
+  pieces: number;
+  shown: number;
+  /** Distinct lines of the file (or memory) shown. */
+  linesShown: number;
+  elsewhere: number;
+  unscored: number;
+  budget: number;
+  maxItems: number;
+}
+
+/** `formatInjection`'s answer with how it came about, candidate by candidate (`mem why`). */
+export interface InjectionTrace {
+  /** The stems of the prompt's content words: what the floor and the selection look for. */
+  stems: string[];
+  /** Each candidate's floor verdict, in the candidates' order. */
+  floor: FloorVerdict[];
+  /** Each candidate's pieces; undefined for one that failed the floor. */
+  evidence: (EvidenceTrace | undefined)[];
+  /** Exactly what `formatInjection` returns. */
+  injection: { text: string; ids: string[] } | undefined;
+  /** How many items it holds. */
+  items: number;
+  /** Why nothing is injected, when nothing is. */
+  nothing?: string;
+}
+
+/** `formatInjection`, traced: the same floor, selection and budget, and what each did. */
+export function traceInjection(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe = {}): InjectionTrace {
+  const c = compose(cands, queryTerms, o, redact, d);
+  const out = injection(c);
+  const shown = new Set(c.choice?.placed.filter((_, i) => c.fits[i]).flat() ?? []);
+  const late = new Set(c.choice?.placed.filter((_, i) => !c.fits[i]).flat() ?? []);
+  const index = new Map(c.kept.map((k, i) => [k, i]));
+  const evidence = cands.map((cand): EvidenceTrace | undefined => {
+    const k = index.get(cand);
+    if (k === undefined || !c.choice) return undefined;
+    const own = c.choice.pieces.filter((e) => e.cand === k);
+    const count = (f: (e: (typeof own)[number]) => boolean) => own.filter(f).length;
+    const budget = count((e) => late.has(e) || c.choice!.dropped.get(e) === "budget");
+    const all = pieceCount(cand, DEFAULT_SELECT.maxPieceChars, redact);
+    return {
+      pieces: all,
+      shown: count((e) => shown.has(e)),
+      linesShown: new Set(own.filter((e) => shown.has(e)).map((e) => e.line)).size,
+      elsewhere: all - own.length,
+      unscored: count((e) => e.score <= 0),
+      budget,
+      maxItems: count((e) => c.choice!.dropped.get(e) === "maxItems"),
+    };
+  });
+  const nothing = out
+    ? undefined
+    : cands.length === 0
+      ? "no result to choose from"
+      : c.kept.length === 0
+        ? "no result passed the floor"
+        : !c.choice?.pieces.some((e) => e.score > 0)
+          ? "no line of the results past the floor holds a content word of the prompt"
+          : c.choice.items.length === 0
+            ? "no line fits the budget"
+            : "nothing fits the budget once redacted";
+  // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o));
+  return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

@@ -70,6 +70,11 @@ function renderedPieces(c: Candidate, maxPieceChars: number, redact: (s: string)
   return memo(JSON.stringify([c.kind, c.startLine, maxPieceChars, c.text]));
 }
 
+/** How many pieces a result has before the pool keeps a line two results share once (`mem why`). */
+export function pieceCount(c: Candidate, maxPieceChars: number, redact: (s: string) => string): number {
+  return renderedPieces(c, maxPieceChars, redact).filter((p) => p.text !== "").length;
+}
+
 /** Every piece of the results, once per place in its source (a line two overlapping chunks share comes from the better ranked one). */
 export function evidencePool(cands: readonly Candidate[], maxPieceChars: number, redact: (s: string) => string): Evidence[] {
   const bySource = new Map<string, Map<string, Evidence>>();
@@ -126,11 +131,30 @@ export function scorePieces(pieces: readonly Evidence[], cands: readonly Candida
   });
 }
 
+/** Why a scored piece was not taken: past the room left, or one item more than `maxItems`. */
+export type Dropped = "budget" | "maxItems";
+
+/** What the selection did, piece by piece (`mem why`): the items, and the fate of every piece of the pool. */
+export interface Choice {
+  items: SelectedItem[];
+  /** Each item's pieces, in the items' order. */
+  placed: Evidence[][];
+  /** Every piece of the results (a line two chunks share, once: from the better ranked), scored. */
+  pieces: Evidence[];
+  /** The scored pieces not taken, and why. */
+  dropped: Map<Evidence, Dropped>;
+}
+
 /**
  * Chooses and renders the evidence of `cands` (ranked, all past the floor) for a prompt whose
  * content words have the stems `stems`: the items, within `o.roomChars` (none when nothing fits).
  */
 export function selectEvidence(cands: readonly Candidate[], stems: readonly string[], o: SelectOptions, deps: SelectDeps): SelectedItem[] {
+  return chooseEvidence(cands, stems, o, deps).items;
+}
+
+/** `selectEvidence`, with what it chose and left out (`Choice`). */
+export function chooseEvidence(cands: readonly Candidate[], stems: readonly string[], o: SelectOptions, deps: SelectDeps): Choice {
   const pieces = evidencePool(cands, o.maxPieceChars, deps.redact);
   scorePieces(pieces, cands, stems, o, deps.similarity);
   // An item's start, by result, line and heading; its stored fields (kind, path, heading, days) redacted once each.
@@ -157,24 +181,34 @@ export function selectEvidence(cands: readonly Candidate[], stems: readonly stri
   const heads = new Map(pieces.filter((e) => e.part === 0).map((e) => [`${e.source}\u0000${e.line}`, e]));
   const chosen: Evidence[] = [];
   const taken = new Set<Evidence>();
+  const dropped = new Map<Evidence, Dropped>();
   const ranked = pieces.filter((e) => e.score > 0).sort((a, b) => b.score - a.score || a.cand - b.cand || a.seq - b.seq);
   let left = o.roomChars;
   for (const e of ranked) {
+    if (taken.has(e)) continue;
     // A piece takes at least its text and a space: past what is left, no need to lay it out.
-    if (taken.has(e) || e.text.length + 1 > left) continue;
+    if (e.text.length + 1 > left) {
+      dropped.set(e, "budget");
+      continue;
+    }
     // A later part of a line comes with the line's first part (a list item's label, a speaker).
     const head = e.part > 0 ? heads.get(`${e.source}\u0000${e.line}`) : undefined;
     const add = head && !taken.has(head) ? [head, e] : [e];
     const items = layout([...chosen, ...add]);
     const length = itemsLength(items, prefix);
-    if (items.length > o.maxItems || length > o.roomChars) continue;
+    if (items.length > o.maxItems || length > o.roomChars) {
+      dropped.set(e, items.length > o.maxItems ? "maxItems" : "budget");
+      continue;
+    }
     left = o.roomChars - length;
     for (const x of add) {
       chosen.push(x);
       taken.add(x);
+      dropped.delete(x);
     }
   }
-  const items = layout(chosen);
+  const placed = layout(chosen);
   // Redacted once more as rendered: whatever the rendering joined is checked as the model will read it.
-  return items.map((item, i) => ({ line: deps.redact(`${prefix(item, opensSource(items, i))}${itemBody(item).join(" ")}`), ids: [...new Set(item.map((e) => cands[e.cand]!.id))] }));
+  const items = placed.map((item, i) => ({ line: deps.redact(`${prefix(item, opensSource(placed, i))}${itemBody(item).join(" ")}`), ids: [...new Set(item.map((e) => cands[e.cand]!.id))] }));
+  return { items, placed, pieces, dropped };
 }

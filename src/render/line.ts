@@ -67,3 +67,21 @@ export function prose(s: string, max = Number.POSITIVE_INFINITY): string {
   // a secret that redaction did not see as one, or of a tag.
   return cut(defuse(s).replace(CONTROL, " ").replace(/[\s\u0085]+/g, " ").trim(), max);
 }
+
+/**
+ * Text for a terminal, kept as it is but for the invisible and control characters (`INVISIBLE`),
+ * shown as escapes (`\u{1b}`): stored text can neither move the cursor, nor recolour, nor retitle
+ * the terminal, nor hide what follows. Newlines are kept (the text's own lines).
+ */
+export function visible(s: string): string {
+  return s.split("\n").map((l) => l.replace(CONTROL, escapeControl)).join("\n");
+}
+
+/**
+ * JSON on one line with every invisible or control character escaped (`\u001b`, `\u009b`,
+ * `\u202e`): still the same JSON to a parser, and nothing a terminal takes for an escape.
+ */
+export function safeJson(v: unknown): string {
+  const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return JSON.stringify(v).replace(CONTROL, (c) => (c.length === 1 ? unit(c, 0) : unit(c, 0) + unit(c, 1)));
+}

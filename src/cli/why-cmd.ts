@@ -1,0 +1,102 @@
+import { statSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import { openApp } from "../app.js";
+import { describeUnhealthy, firstHealthy } from "../embed/chain.js";
+import type { PromptContext } from "../inject/for-prompt.js";
+import { explainPrompt, type WhyReport } from "../inject/why.js";
+import { gitChangedFiles } from "../project/in-play.js";
+import { resolveProject } from "../project/identity.js";
+import { field, safeJson, visible } from "../render/line.js";
+import { currentUserId } from "../tiers/user.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import type { Command } from "./main.js";
+import { whyText } from "./why-print.js";
+
+const usage = `Usage: mem why "PROMPT" [--session S] [--cwd DIR] [--json] [-q]
+
+Prints what the prompt hook would put before PROMPT in this project, and why: whether the hook
+skips the prompt; the search's legs and warnings; the prompt's content words (Porter stems) the
+relevance floor looks for; each result of the search in rank order with its score and ranking
+factors, whether it is excluded (already shown in the session, another user's profile), the
+floor's verdict (the words it holds of those needed) and how many of its pieces (a line, or a
+sentence of a long line) were shown or dropped for the budget or the item cap; then the exact
+text the hook would inject and its size against the budget (inject.budgetChars).
+
+It runs the hook's own search, floor, selection and redaction, in this process: with an
+embedding model configured, vectors come from LanceDB (the daemon searches its copy of the same
+table in memory) and the vector leg may wait for the model to load (the daemon's leg has
+daemon.vectorBudgetMs); with none, BM25 only, as the daemon. The files in play are the session's
+and what git sees changed, as the daemon's. Nothing is recorded: no injection, no use.
+
+Options:
+  --session S   the session (its id, as Claude Code gives it to the hook): what was injected into
+                its current context window is left out, as the hook leaves it out
+                (default: a fresh session)
+  --cwd DIR     the directory the prompt is typed in: its project is searched (default: here)
+  --json        print the whole report as one JSON object
+  -q, --quiet   print only the text that would be injected (nothing when nothing would be)
+  -h, --help    this help`;
+
+const OPTIONS = {
+  session: { type: "string" },
+  cwd: { type: "string" },
+  json: { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+} as const;
+
+/** Checks the command line without touching the data home. */
+function parseArgv(argv: string[]) {
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (positionals.length === 0) throw new UsageError("missing the prompt");
+  const prompt = positionals.join(" ");
+  if (prompt.trim() === "") throw new UsageError("the prompt is empty");
+  if (values.session !== undefined && values.session.trim() === "") throw new UsageError("--session is empty");
+  const cwd = resolve(values.cwd ?? process.cwd());
+  let dir = false;
+  try {
+    dir = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!dir) throw new UsageError(`--cwd ${field(cwd, 300)} is not a directory`);
+  return { prompt, cwd, session: values.session, json: values.json === true, quiet: values.quiet === true };
+}
+
+export const whyCommand: Command = {
+  summary: "what the prompt hook would inject for a prompt, and why",
+  usage,
+  async run(argv) {
+    const a = parseArgv(argv);
+    const app = openApp();
+    try {
+      if (!a.quiet) for (const w of app.configWarnings) process.stderr.write(`warning: ${field(w, 500)}\n`);
+      let picked: ReturnType<PromptContext["pickProvider"]> | undefined;
+      const pickProvider = () => (picked ??= app.providers().then((ps) => firstHealthy(ps)));
+      // The files git sees changed, as the daemon keeps them (bounded; none outside a repository).
+      const root = resolveProject(a.cwd).root;
+      const changed = root ? await gitChangedFiles(root) : [];
+      const ctx: PromptContext = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, user: currentUserId(process.env, app.config.tiers.user), gitChanges: () => changed };
+      const session = a.session ?? `mem-why-${randomUUID()}`;
+      const report = await explainPrompt(ctx, { prompt: a.prompt, cwd: a.cwd, session }, { vectorBudgetMs: null, fresh: a.session === undefined });
+      if (a.quiet) {
+        if (report.injection) process.stdout.write(`${visible(report.injection.text)}\n`);
+      } else if (a.json) {
+        process.stdout.write(`${safeJson(report)}\n`);
+      } else {
+        process.stdout.write(whyText(report, await vectorNote(report, app.config.embedding.order.length > 0, pickProvider)));
+      }
+      return EXIT.ok;
+    } finally {
+      await app.close();
+    }
+  },
+};
+
+/** Where the vectors came from, or why there were none. */
+async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"]): Promise<string> {
+  if (r.legs.includes("vector")) return "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
+  if (!configured) return "no embedding model configured: BM25 only, as the daemon";
+  if (r.mode === "bm25") return `${describeUnhealthy((await pick()).unhealthy)}: BM25 only, as the daemon`;
+  return "the vector leg did not run: see the warning";
+}
