@@ -42,6 +42,7 @@ function candidate(c: WhyCandidate, cfg: SalienceConfig): string {
   // The ranking formula term by term, as `mem query --explain` prints it.
   if (c.salience) lines.push(`   score ${num(c.score)} = fused × ${c.salience.factor.toFixed(3)}: ${explainFactor({ kind: c.kind, salience: c.salience }, cfg, c.project.startsWith("/") ? c.project : undefined)}`);
   if (c.flag) lines.push(`   flag: ${field(c.flag, 200)}`);
+  if (c.linesShownBefore) lines.push(`   ${c.linesShownBefore} of its lines already shown in this session: left out, the rest may be shown`);
   if (c.excluded) {
     lines.push(`   excluded: ${c.excluded}`);
     return lines.join("\n");
