@@ -39,7 +39,7 @@ export function human(r: SearchResult, i: number, root: string | undefined, expl
  * The factor of the one ranking formula (src/retrieve/salience-rank.ts), term by term:
  * `salience term 0.96 (salience 0.85 = …; weight 0.25) × possibly outdated 0.90 × in play 1.08 (src/a.ts changed in git)`
  */
-function explainFactor(r: SearchResult, cfg: SalienceConfig, root: string | undefined): string {
+export function explainFactor(r: Pick<SearchResult, "salience" | "kind">, cfg: SalienceConfig, root: string | undefined): string {
   const s = r.salience!;
   const terms = [`salience term ${(1 - cfg.weight + cfg.weight * s.value).toFixed(3)} (${explainSalience(r)}; weight ${cfg.weight})`];
   if (s.stale) terms.push(`possibly outdated ${cfg.stalePenalty.toFixed(2)}`);
@@ -48,7 +48,7 @@ function explainFactor(r: SearchResult, cfg: SalienceConfig, root: string | unde
 }
 
 /** `salience 0.94 = decision default 1.00, used 2×, last 12 h ago (× 0.94 decay); weight 0.25` */
-function explainSalience(r: SearchResult): string {
+function explainSalience(r: Pick<SearchResult, "salience" | "kind">): string {
   const s = r.salience!;
   const what = s.source === "markdown" ? `${s.tier ?? "warm"} note` : field(r.kind, 30);
   const parts = [`salience ${s.value.toFixed(2)} = ${what} default ${s.base.toFixed(2)}`];

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { openApp } from "../app.js";
+import { salienceConfig } from "../memory/salience.js";
 import { describeUnhealthy, firstHealthy } from "../embed/chain.js";
 import type { PromptContext } from "../inject/for-prompt.js";
 import { explainPrompt, type WhyReport } from "../inject/why.js";
@@ -84,7 +85,7 @@ export const whyCommand: Command = {
       } else if (a.json) {
         process.stdout.write(`${safeJson(report)}\n`);
       } else {
-        process.stdout.write(whyText(report, await vectorNote(report, app.config.embedding.order.length > 0, pickProvider)));
+        process.stdout.write(whyText(report, await vectorNote(report, app.config.embedding.order.length > 0, pickProvider), salienceConfig(app.config.salience)));
       }
       return EXIT.ok;
     } finally {

@@ -5,32 +5,13 @@
  */
 import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
+import type { SalienceConfig } from "../memory/salience.js";
 import { field, visible } from "../render/line.js";
+import { explainFactor } from "./query-print.js";
 
 /** A number, short: four significant digits, no trailing zeros. */
 const num = (n: number) => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(1) : String(Number(n.toPrecision(4))));
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
-/** A value of the ranking's factors, whatever it is (the search may carry factors this file does not know). */
-function value(v: unknown): string | undefined {
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === "number") return num(v);
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  if (typeof v === "string") return field(v, 200);
-  if (typeof v === "object") return `(${factors(v as Record<string, unknown>)})`;
-  return field(String(v), 200);
-}
-
-/** Every factor an object carries, `name value`, in its own order. */
-export function factors(o: Record<string, unknown>): string {
-  return Object.entries(o)
-    .map(([k, v]) => {
-      const s = value(v);
-      return s === undefined ? undefined : `${field(k, 40)} ${s}`;
-    })
-    .filter((x) => x !== undefined)
-    .join(", ");
-}
 
 /** Where a result comes from: a note's file and lines (relative to its project), or the day of the session that captured it. */
 export function provenance(c: WhyCandidate): string {
@@ -52,14 +33,16 @@ function evidence(c: WhyCandidate): string {
   return parts.join("; ");
 }
 
-function candidate(c: WhyCandidate): string {
+function candidate(c: WhyCandidate, cfg: SalienceConfig): string {
   const lines = [`${c.rank}. ${field(c.shortId, 20)} · ${field(c.kind, 30)} · ${provenance(c)}${c.tier && c.tier !== "warm" ? ` · ${field(c.tier, 20)} tier` : ""}`];
   const legs = Object.entries(c.legs)
     .map(([name, l]) => `${field(name, 20)} #${l!.rank} (${num(l!.score)})`)
     .join(", ");
-  lines.push(`   score ${num(c.score)}: ${legs || "no leg"}`);
-  if (c.salience) lines.push(`   factors: ${factors(c.salience as unknown as Record<string, unknown>)}`);
+  lines.push(`   fused ${num(c.salience?.rrf ?? c.score)} = ${legs || "no leg"}`);
+  // The ranking formula term by term, as `mem query --explain` prints it.
+  if (c.salience) lines.push(`   score ${num(c.score)} = fused × ${c.salience.factor.toFixed(3)}: ${explainFactor({ kind: c.kind, salience: c.salience }, cfg, c.project.startsWith("/") ? c.project : undefined)}`);
   if (c.flag) lines.push(`   flag: ${field(c.flag, 200)}`);
+  if (c.linesShownBefore) lines.push(`   ${c.linesShownBefore} of its lines already shown in this session: left out, the rest may be shown`);
   if (c.excluded) {
     lines.push(`   excluded: ${c.excluded}`);
     return lines.join("\n");
@@ -79,7 +62,7 @@ function search(r: WhyReport, vectorNote: string): string {
   return `search: ${legs}${v}`;
 }
 
-export function whyText(r: WhyReport, vectorNote: string): string {
+export function whyText(r: WhyReport, vectorNote: string, cfg: SalienceConfig): string {
   const out = [`prompt: ${field(r.prompt, 300)}`, `project: ${field(r.project.root ?? r.project.id, 300)}`];
   out.push(r.session === null ? "session: a fresh one (nothing shown yet)" : `session: ${field(r.session, 120)} (what was injected into its current context window is left out)`);
   if (r.skipped) {
@@ -96,7 +79,7 @@ export function whyText(r: WhyReport, vectorNote: string): string {
   if (r.filesInPlay > 0) out.push(`files in play: ${r.filesInPlay}`);
   out.push("");
   out.push(r.candidates.length > 0 ? `candidates, in rank order (${r.candidates.length}):` : "candidates: none (the search found nothing in this project)");
-  for (const c of r.candidates) out.push(candidate(c));
+  for (const c of r.candidates) out.push(candidate(c, cfg));
   out.push("");
   if (r.injection) {
     out.push(`injected (${r.injection.chars.toLocaleString("en-US")} of ${count(o.budgetChars, "character")}; ${count(r.injection.items, "item")}):`);

@@ -136,7 +136,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
-        if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now()));
+        if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now(), found.lines));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };

@@ -4,7 +4,7 @@ import { redact } from "../redact/redact.cjs";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
-import { injectedIn, recordInjected } from "../store/injections.js";
+import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
@@ -57,6 +57,8 @@ export interface PromptRequest {
 export interface Injection {
   text: string;
   ids: string[];
+  /** The lines of each chunk it shows (file line numbers), recorded so a later prompt gets the rest. */
+  lines: Map<string, number[]>;
 }
 
 /** What a prompt's search found, before the floor and the evidence selection choose among it. */
@@ -78,8 +80,10 @@ export async function promptMode(pick: PromptContext["pickProvider"]): Promise<M
 export interface PromptSearch {
   /** The search's answer: every ranked result, the legs that ran, warnings. */
   response: SearchResponse;
-  /** Chunks already injected into this session (in its current context window). */
+  /** Chunks already injected into this session (in its current context window): whole, or every line of them. */
   seen: ReadonlySet<string>;
+  /** Results some of whose lines this session was shown: how many lines each leaves out (its text has them blanked). */
+  partly: ReadonlyMap<string, number>;
   /** Hot-tier chunks that are another user's profile. */
   others: ReadonlySet<string>;
   terms: string[];
@@ -111,10 +115,48 @@ export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode:
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
     { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay } },
   );
-  const seen = injectedIn(ctx.db, session);
+  const { response, seen, partly } = unseen(res, shownIn(ctx.db, session));
   // Another user's profile is not put before this user's prompt as if it were theirs.
-  const others = othersProfiles(ctx.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
-  return { response: res, seen, others, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay };
+  const others = othersProfiles(ctx.db, response.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
+  return { response, seen, others, partly, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay };
+}
+
+/** A line a reader learns from: not blank, not a heading. */
+const CONTENT_LINE = /^(?! {0,3}#{1,6}(?:\s|$))[^\S\n]*\S/m;
+
+/**
+ * The results as this session has not seen them: a chunk shown whole, or every line of which was
+ * shown, is `seen`; the lines shown of the others are blanked (a follow-up prompt gets the rest of
+ * a note, not the same lines again; line numbers kept). Pure.
+ */
+export function unseen(res: SearchResponse, shown: Shown): { response: SearchResponse; seen: Set<string>; partly: Map<string, number> } {
+  const seen = new Set<string>();
+  const partly = new Map<string, number>();
+  const results = res.results.map((r) => {
+    if (shown.whole.has(r.id)) {
+      seen.add(r.id);
+      return r;
+    }
+    const lines = shown.lines.get(r.path);
+    if (!lines || r.path.startsWith("session:")) return r;
+    let hidden = 0;
+    const text = r.text
+      .split("\n")
+      .map((l, i) => {
+        if (!lines.has(r.startLine + i) || l.trim() === "") return l;
+        hidden++;
+        return "";
+      })
+      .join("\n");
+    if (hidden === 0) return r;
+    if (!CONTENT_LINE.test(text)) {
+      seen.add(r.id);
+      return r;
+    }
+    partly.set(r.id, hidden);
+    return { ...r, text };
+  });
+  return { response: { ...res, results }, seen, partly };
 }
 
 /**
@@ -156,7 +198,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
  * What the caller does once the injection reached the hook: the chunks count as injected into the
  * session (not again before its context is reset) and as used (reinforced).
  */
-export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number): void {
-  recordInjected(db, session, ids, now);
+export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly number[]>): void {
+  recordInjected(db, session, ids, now, lines);
   reinforceChunks(db, ids, now, salienceConfig(config.salience));
 }

@@ -34,10 +34,27 @@ function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: 
   return { stems, kept, choice, fits };
 }
 
-function injection(c: Composed): { text: string; ids: string[] } | undefined {
+/** What is put before a prompt, the chunks it shows, and which of their lines (file line numbers). */
+export interface Injected {
+  text: string;
+  ids: string[];
+  lines: Map<string, number[]>;
+}
+
+function injection(c: Composed): Injected | undefined {
   const fit = c.choice?.items.filter((_, i) => c.fits[i]) ?? [];
   if (fit.length === 0) return undefined;
-  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))] };
+  const lines = new Map<string, Set<number>>();
+  c.choice!.placed.forEach((item, i) => {
+    if (!c.fits[i]) return;
+    for (const e of item) {
+      const id = c.kept[e.cand]!.id;
+      let set = lines.get(id);
+      if (!set) lines.set(id, (set = new Set()));
+      set.add(e.line);
+    }
+  });
+  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))], lines: new Map([...lines].map(([id, s]) => [id, [...s].sort((a, b) => a - b)])) };
 }
 
 /**
@@ -46,7 +63,7 @@ function injection(c: Composed): { text: string; ids: string[] } | undefined {
  * line with markup defused, so a stored path, heading or body can neither add a line that looks
  * like another memory nor close the frame.
  */
-export function formatInjection(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe = {}): { text: string; ids: string[] } | undefined {
+export function formatInjection(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe = {}): Injected | undefined {
   return injection(compose(cands, queryTerms, o, redact, d));
 }
 
@@ -75,7 +92,7 @@ export interface InjectionTrace {
   /** Each candidate's pieces; undefined for one that failed the floor. */
   evidence: (EvidenceTrace | undefined)[];
   /** Exactly what `formatInjection` returns. */
-  injection: { text: string; ids: string[] } | undefined;
+  injection: Injected | undefined;
   /** How many items it holds. */
   items: number;
   /** Why nothing is injected, when nothing is. */

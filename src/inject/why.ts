@@ -39,6 +39,8 @@ export interface WhyCandidate {
   flag: string | null;
   /** Why the hook leaves it out before the floor. */
   excluded: string | null;
+  /** How many of its lines this session was already shown (left out of its text), when some were. */
+  linesShownBefore: number | null;
   /** The floor's verdict; null for an excluded result (the floor never sees it). */
   floor: FloorVerdict | null;
   /** What became of its pieces; null when it did not reach the selection. */
@@ -116,6 +118,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
       salience: r.salience ?? null,
       flag: s.note(r.id) ?? null,
       excluded: excludedBy(s, r.id) ?? null,
+      linesShownBefore: s.partly.get(r.id) ?? null,
       floor: k === undefined ? null : trace.floor[k]!,
       evidence: k === undefined ? null : (trace.evidence[k] ?? null),
       injected: injected.has(r.id),

@@ -11,7 +11,16 @@ export type Db = Database.Database;
  * Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
  * Never edit a shipped migration: append a new one.
  */
-const MIGRATIONS: string[] = [
+/** A migration: SQL, or a step that checks what is there first (SQLite has no ADD COLUMN IF NOT EXISTS). */
+type Migration = string | ((db: Db) => void);
+
+/** Adds a column unless the table has it: a migration run again (a store whose version was set back) does not fail. */
+const addColumn = (table: string, column: string, type: string) => (db: Db) => {
+  const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+  if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+};
+
+const MIGRATIONS: Migration[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -290,6 +299,9 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX IF NOT EXISTS maintenance_runs_job ON maintenance_runs(job, id);
   `,
+  // The lines of a chunk shown to a session (JSON array of file line numbers); NULL: the whole
+  // chunk (rows written before this, and captured memories, shown whole).
+  addColumn("injections", "lines", "TEXT"),
 ];
 
 /** The schema version an up-to-date store has (`PRAGMA user_version`). */
@@ -302,7 +314,9 @@ export function migrate(db: Db): void {
   const step = db.transaction((): boolean => {
     const v = db.pragma("user_version", { simple: true }) as number;
     if (v >= MIGRATIONS.length) return false;
-    db.exec(MIGRATIONS[v]!);
+    const m = MIGRATIONS[v]!;
+    if (typeof m === "string") db.exec(m);
+    else m(db);
     // A new store holds nothing written under older redaction rules (src/store/scrub.ts).
     if (v === 0) db.prepare("INSERT INTO meta (key, value) VALUES ('redaction-version', ?)").run(String(REDACTION_VERSION));
     db.pragma(`user_version = ${v + 1}`);

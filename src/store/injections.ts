@@ -2,19 +2,75 @@ import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
 
-/** Chunks already put before a prompt of a session, so later prompts of it do not repeat them. */
+/** Chunks already put before a prompt of a session (in whole or in part). */
 export function injectedIn(db: Db, session: string): Set<string> {
   return new Set(prepared(db, "SELECT chunk_id FROM injections WHERE session = ?").pluck().all(session) as string[]);
 }
 
 /**
- * Marks chunks as injected into a session. Only ids of stored chunks are recorded, and the id
- * written is the one read from the chunks table, so no text but the (clean) session comes in.
+ * What a session was shown in its current context window: chunks shown whole (a captured memory,
+ * rows written before lines were recorded), and the lines shown of each markdown file (file line
+ * numbers, by the file's path as chunks hold it), so that another chunk of the same file (chunks
+ * overlap) does not show them again either.
  */
-export function recordInjected(db: Db, session: Clean<string>, ids: readonly string[], now: number): void {
-  const ins = prepared(db, "INSERT OR IGNORE INTO injections (session, chunk_id, at) SELECT ?, id, ? FROM chunks WHERE id = ?");
+export interface Shown {
+  whole: ReadonlySet<string>;
+  lines: ReadonlyMap<string, ReadonlySet<number>>;
+}
+
+export function shownIn(db: Db, session: string): Shown {
+  const rows = prepared(db, "SELECT i.chunk_id AS id, i.lines AS lines, c.path AS path FROM injections i LEFT JOIN chunks c ON c.id = i.chunk_id WHERE i.session = ?").all(session) as { id: string; lines: string | null; path: string | null }[];
+  const whole = new Set<string>();
+  const lines = new Map<string, Set<number>>();
+  for (const r of rows) {
+    // A captured memory (its chunk's source is its session) is shown whole.
+    const list = r.lines === null || r.path === null || r.path.startsWith("session:") ? undefined : parseLines(r.lines);
+    if (!list) {
+      whole.add(r.id);
+      continue;
+    }
+    let set = lines.get(r.path!);
+    if (!set) lines.set(r.path!, (set = new Set()));
+    for (const n of list) set.add(n);
+  }
+  return { whole, lines };
+}
+
+/** A stored line list: whole numbers only; anything else reads as "the whole chunk". */
+function parseLines(json: string): number[] | undefined {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) && v.every((n) => Number.isInteger(n) && n > 0) ? (v as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Marks chunks as injected into a session: with `lines`, only those lines of a chunk (a chunk shown
+ * again adds its new lines to the ones recorded); without, the whole chunk. Only ids of stored
+ * chunks are recorded, and the id written is the one read from the chunks table, so no text but
+ * the (clean) session comes in.
+ */
+export function recordInjected(db: Db, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly number[]>): void {
+  const had = prepared(db, "SELECT lines FROM injections WHERE session = ? AND chunk_id = ?");
+  const put = prepared(
+    db,
+    `INSERT INTO injections (session, chunk_id, at, lines) SELECT ?, id, ?, ? FROM chunks WHERE id = ?
+     ON CONFLICT (session, chunk_id) DO UPDATE SET at = excluded.at, lines = excluded.lines`,
+  );
   db.transaction(() => {
-    for (const id of ids) ins.run(session, now, id);
+    for (const id of ids) {
+      const shown = lines?.get(id)?.filter((n) => Number.isInteger(n) && n > 0);
+      let merged: string | null = null;
+      if (shown && shown.length > 0) {
+        const before = had.get(session, id) as { lines: string | null } | undefined;
+        // Shown whole before: it stays whole. Else the lines shown then and now.
+        const earlier = before === undefined ? [] : before.lines === null ? undefined : parseLines(before.lines);
+        merged = earlier === undefined ? null : JSON.stringify([...new Set([...earlier, ...shown])].sort((a, b) => a - b));
+      }
+      put.run(session, now, merged, id);
+    }
   }).immediate();
 }
 

@@ -82,10 +82,10 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.match(text.stdout, /evidence: 0 of \d+ pieces? shown; \d+ dropped for the budget\n {3}→ not injected/);
     // What the report says was injected is what the hook's text shows.
     for (const c of report.candidates) assert.equal(injected.includes(`[${c.shortId}`), c.injected, c.path);
-    // Every factor the ranking carries is printed, whatever it is.
+    // The ranking formula term by term, as mem query --explain prints it.
     const first = report.candidates[0]!;
     assert.ok(first.salience && typeof first.salience.factor === "number");
-    assert.match(text.stdout, /^ {3}factors: value [\d.]+, base [\d.]+, .*factor [\d.]+, stale no, .*rrf [\d.]+$/m);
+    assert.match(text.stdout, /^ {3}fused [\d.]+ = bm25 #1 \([\d.]+\)\n {3}score [\d.]+ = fused × [\d.]+: salience term [\d.]+ \(salience [\d.]+ = .*; weight 0\.25\)$/m);
   });
 
   test("asking records nothing: the hook then injects the same into that session, uses are unchanged; then the session's chunks are excluded", async () => {
