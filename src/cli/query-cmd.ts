@@ -13,6 +13,7 @@ import type { Filters } from "../retrieve/filters.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
+import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { human } from "./query-print.js";
@@ -199,6 +200,16 @@ export const queryCommand: Command = {
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }
       const fresh = freshness(app, p.projects);
+      // git runs in a process group of its own (so a deadline kills all it started): Ctrl-C or a
+      // kill of this command must take it down too, not leave it running to its deadline.
+      if (p.cold) {
+        for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+          process.once(sig, () => {
+            killRunningGit();
+            process.exit(code);
+          });
+        }
+      }
       // The files in play: what git sees changed in the project (bounded; none outside a repository).
       if (p.root && p.options.salience) p.options.salience.inPlay = new Map((await gitChangedFiles(p.root)).map((f) => [f, "changed in git" as const]));
       if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);

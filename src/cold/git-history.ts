@@ -82,6 +82,22 @@ interface Ran {
   error?: NodeJS.ErrnoException;
 }
 
+/** The git processes running now: a command interrupted while one runs kills them on its way out (`killRunningGit`). */
+const RUNNING = new Set<ReturnType<typeof spawn>>();
+
+/** Kills every git this process started and is still waiting for, with its process group. */
+export function killRunningGit(): void {
+  for (const child of RUNNING) {
+    try {
+      if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+      else child.kill("SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+  }
+  RUNNING.clear();
+}
+
 /**
  * Runs git with a deadline (an absolute time, ms) and a byte cap on its output, in a process group
  * of its own so that a kill reaches whatever it started. Output is cut at the last complete line.
@@ -101,6 +117,7 @@ function runGit(git: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
       resolve({ out: "", code: null, timedOut: false, cut: false, stderr: "", error: err as NodeJS.ErrnoException });
       return;
     }
+    RUNNING.add(child);
     const kill = () => {
       try {
         if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
@@ -114,6 +131,7 @@ function runGit(git: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
     const finish = (code: number | null, error?: NodeJS.ErrnoException) => {
       if (done) return;
       done = true;
+      RUNNING.delete(child);
       clearTimeout(timer);
       child.stdout?.destroy();
       child.stderr?.destroy();

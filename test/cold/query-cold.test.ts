@@ -6,13 +6,15 @@
  * warning and the rest of the answer.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { COMMIT_SECRET, gitShim, makeHistory, type History } from "../helpers/cold-repo.js";
 import { hasCommand } from "../helpers/has-command.js";
-import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-query-cold-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -158,5 +160,34 @@ describe("mem query --cold", { skip: hasCommand("git") ? false : "git is not ins
     assert.deepEqual(a.cold!.results.map((x) => x.hash).sort(), [h.added, h.removed].sort());
     assert.match(r.stderr, /timed out after 1500 ms; showing the commits found so far/);
     assert.ok(a.warnings.some((w) => /timed out/.test(w)));
+  });
+
+  test("Ctrl-C (or a kill) while git runs: the command exits at once and takes git with it", { skip: process.platform === "win32" ? "no process groups" : false }, async () => {
+    const pidFile = join(tmp, "git-pids");
+    const e = { ...env, PATH: `${gitShim(join(tmp, "int-bin"), { hang: true, pidFile })}:${process.env.PATH}` };
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      writeFileSync(pidFile, "");
+      const child = spawn(process.execPath, [BIN, "query", "quokkaHost", "--cold"], { env: e, cwd: proj, stdio: "ignore" });
+      let gitPid = 0;
+      for (let i = 0; i < 200 && !gitPid; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        gitPid = Number(readFileSync(pidFile, "utf8").trim().split("\n")[0]) || 0;
+      }
+      assert.ok(gitPid > 0, "git started (and hangs)");
+      const exited = once(child, "exit");
+      child.kill(sig);
+      const [code, signal] = (await exited) as [number | null, string | null];
+      assert.equal(code, sig === "SIGINT" ? 130 : 143, `exit ${code} ${signal}`);
+      let alive = true;
+      for (let i = 0; i < 40 && alive; i++) {
+        try {
+          process.kill(gitPid, 0);
+          await new Promise((r) => setTimeout(r, 50));
+        } catch {
+          alive = false;
+        }
+      }
+      assert.equal(alive, false, `git (pid ${gitPid}) was killed with the command (${sig})`);
+    }
   });
 });

@@ -46,11 +46,12 @@ export const realGit = (): string => execFileSync("sh", ["-c", "command -v git"]
  * A directory holding a `git` that runs the real one, first appending its arguments to `log` (one
  * line a call) when given, and with `hang`, sleeping 30 s after a `git log` with its stdout open.
  */
-export function gitShim(dir: string, o: { log?: string; hang?: boolean }): string {
+export function gitShim(dir: string, o: { log?: string; hang?: boolean; pidFile?: string }): string {
   mkdirSync(dir, { recursive: true });
   const real = realGit();
   const record = o.log ? `echo "$*" >> '${o.log}'\n` : "";
-  const hang = o.hang ? `for a in "$@"; do if [ "$a" = "log" ]; then '${real}' "$@"; exec sleep 30; fi; done\n` : "";
+  const pid = o.pidFile ? `echo $$ >> '${o.pidFile}'; ` : "";
+  const hang = o.hang ? `for a in "$@"; do if [ "$a" = "log" ]; then '${real}' "$@"; ${pid}exec sleep 30; fi; done\n` : "";
   writeFileSync(join(dir, "git"), `#!/bin/sh\n${record}${hang}exec '${real}' "$@"\n`);
   chmodSync(join(dir, "git"), 0o755);
   return dir;
