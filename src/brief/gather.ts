@@ -63,7 +63,7 @@ function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string 
 
 function inPlay(events: EventStore, project: string, root: string | undefined): InPlay | undefined {
   if (!root) return undefined;
-  const git = gitStatusSync(root, { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 1024 * 1024 });
+  const git = gitStatusSync(root, { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 1024 * 1024, untracked: false });
   if (!git || git.files.length === 0) return undefined;
   // A memory names a file as given (relative to the root) or absolute.
   const paths = git.files.flatMap((f) => [relative(root, f), f]);

@@ -10,7 +10,7 @@ export const shortSession = (session: string) => field(session.slice(0, 8));
  * session's id is not shown: it tells the model nothing the time does not (the prompt's memories
  * name a session by its day).
  */
-export const whenMade = (time: string | number, session: string | null | undefined, now: number) => [ago(time, now), session ? "" : "outside a session"].filter(Boolean).join(", ");
+export const whenMade = (time: string | number, session: string | null | undefined, now: number) => [ago(time, now), session ? "" : "outside a session"].filter(Boolean).join(", ") || "at an unknown time";
 
 /** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
 export function ago(time: string | number, now: number): string {

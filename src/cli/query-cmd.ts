@@ -211,7 +211,7 @@ export const queryCommand: Command = {
         }
       }
       // The files in play: what git sees changed in the project (bounded; none outside a repository).
-      if (p.root && p.options.salience) p.options.salience.inPlay = new Map((await gitChangedFiles(p.root)).map((f) => [f, "changed in git" as const]));
+      if (p.root && p.options.salience && app.config.salience.inPlayBoost > 0) p.options.salience.inPlay = new Map((await gitChangedFiles(p.root)).map((f) => [f, "changed in git" as const]));
       if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);
       const { res, cold } = await searchBoth(ctx, p, p.text!, app.config.cold);
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];

@@ -28,11 +28,12 @@ export const rebuildCommand: Command = {
     const { values, positionals } = parse(argv, { json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const say = (s: string) => (values.quiet || values.json ? undefined : process.stderr.write(`${s}\n`));
-    if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open)");
-    const app = openApp();
-    let unlock: (() => void) | undefined;
+    // The lock first, then the daemon (a daemon stopped before a long wait would be started again).
+    const unlock = await indexLock(dataHome(), say);
+    let app: ReturnType<typeof openApp> | undefined;
     try {
-      unlock = await indexLock(app.paths.home, say);
+      if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open)");
+      app = openApp();
       say("rebuilding chunks, the text index and the vectors…");
       const r = await replay(app);
       if (values.json) process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -44,8 +45,8 @@ export const rebuildCommand: Command = {
       }
       return EXIT.ok;
     } finally {
-      unlock?.();
-      await app.close();
+      unlock();
+      await app?.close();
     }
   },
 };

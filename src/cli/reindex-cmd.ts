@@ -45,27 +45,26 @@ export const reindexCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const quiet = values.quiet === true;
     const say = (s: string) => (quiet || values.json ? undefined : process.stderr.write(`${s}\n`));
-    let daemon: string | undefined;
+    // The lock first, then the daemon: a daemon stopped before a long wait for the lock would be
+    // started again by the next prompt and run beside this job.
+    let problem: string | undefined;
+    let unlock: (() => void) | undefined;
     try {
+      unlock = await indexLock(dataHome(), say);
       if ((await stopDaemon(dataHome())) === "stopped") say("stopped the daemon (it held the stores open; the next prompt starts it again)");
     } catch (err) {
-      daemon = `the daemon could not be stopped: ${(err as Error).message}`;
+      problem = unlock ? `the daemon could not be stopped: ${(err as Error).message}` : (err as Error).message;
     }
     const app = openApp();
-    if (daemon !== undefined) {
+    if (problem !== undefined || !unlock) {
       // A scheduled run has no terminal: the store, the log and the next briefing say why it did not run.
-      recordFailedStart(app.db, app.paths.home, daemon, Date.now());
+      const why = problem ?? "index.lock not taken";
+      recordFailedStart(app.db, app.paths.home, why, Date.now());
+      unlock?.();
       await app.close();
-      throw new Error(daemon);
+      throw new Error(why);
     }
-    let unlock: () => void;
-    try {
-      unlock = await indexLock(app.paths.home, say);
-    } catch (err) {
-      recordFailedStart(app.db, app.paths.home, (err as Error).message, Date.now());
-      await app.close();
-      throw err;
-    }
+    const release = unlock;
     const bar = progressBar(process.stderr, process.stderr.isTTY === true && !quiet && !values.json);
     try {
       for (const w of app.configWarnings) say(`warning: ${w}`);
@@ -95,7 +94,7 @@ export const reindexCommand: Command = {
       return report.failed.rootsMissing > 0 || report.failed.errors > 0 ? EXIT.failure : EXIT.vectorSkipped;
     } finally {
       bar.done();
-      unlock();
+      release();
       await app.close();
     }
   },

@@ -139,6 +139,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now(), found.lines));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
+        // git's view of the files in play, refreshed after the answer too (never on the prompt's path).
+        setTimeout(() => gitChanges.refreshWanted(), 5).unref();
         return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
       }
       case "capture": {

@@ -37,20 +37,19 @@ export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) 
 /** Which of `wanted` (stems) the text's words have. */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
   if (wanted.size === 0) return into;
-  const all = stemsOf(text);
-  for (const s of wanted) if (all.has(s)) into.add(s);
+  // A stem keeps its word's first letter (Porter only takes suffixes off): a plain lower-case word
+  // whose first letter starts none of the wanted stems is passed over without stemming.
+  const firsts = new Set([...wanted].map((s) => s[0]));
+  for (const w of wordsOf(text)) {
+    if (!firsts.has(w[0]) && /^[a-z0-9]/.test(w)) continue;
+    const s = stem(w);
+    if (wanted.has(s)) into.add(s);
+  }
   return into;
 }
 
-/**
- * Every stem of a text's words, remembered per text: the daemon meets the same chunks and lines
- * prompt after prompt, with other words wanted each time.
- */
-const stemsOf = memoized((text: string): ReadonlySet<string> => {
-  const out = new Set<string>();
-  for (const w of new Set(text.toLowerCase().match(WORD) ?? [])) out.add(stem(w));
-  return out;
-}, 8_000);
+/** A text's distinct words, lower case, remembered per text: the daemon meets the same chunks and lines prompt after prompt. */
+const wordsOf = memoized((text: string): readonly string[] => [...new Set(text.toLowerCase().match(WORD) ?? [])], 8_000);
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {

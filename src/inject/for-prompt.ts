@@ -21,6 +21,9 @@ import { formatInjection, type Describe } from "./format.js";
 
 import { skipReason } from "./prompt-filter.cjs";
 import { memoized } from "../util/memo.js";
+import { linePrint } from "./line-print.js";
+import { DEFAULT_SELECT } from "./select.js";
+import { piecesOf } from "./units.js";
 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
@@ -57,8 +60,8 @@ export interface PromptRequest {
 export interface Injection {
   text: string;
   ids: string[];
-  /** The lines of each chunk it shows (file line numbers), recorded so a later prompt gets the rest. */
-  lines: Map<string, number[]>;
+  /** Per chunk, the fingerprints of the lines it shows whole, recorded so a later prompt gets the rest. */
+  lines: Map<string, string[]>;
 }
 
 /** What a prompt's search found, before the floor and the evidence selection choose among it. */
@@ -113,7 +116,7 @@ export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode:
   let flags: ReadonlyMap<string, StaleFlag> = new Map();
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay } },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay, session } },
   );
   const { response, seen, partly } = unseen(res, shownIn(ctx.db, session));
   // Another user's profile is not put before this user's prompt as if it were theirs.
@@ -121,13 +124,11 @@ export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode:
   return { response, seen, others, partly, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay };
 }
 
-/** A line a reader learns from: not blank, not a heading. */
-const CONTENT_LINE = /^(?! {0,3}#{1,6}(?:\s|$))[^\S\n]*\S/m;
-
 /**
  * The results as this session has not seen them: a chunk shown whole, or every line of which was
- * shown, is `seen`; the lines shown of the others are blanked (a follow-up prompt gets the rest of
- * a note, not the same lines again; line numbers kept). Pure.
+ * shown, is `seen`; the lines shown of the others (known by their fingerprints: an edit that moved
+ * them does not matter) are blanked, line numbers kept, so a follow-up prompt gets the rest of a
+ * note, not the same lines again. Pure.
  */
 export function unseen(res: SearchResponse, shown: Shown): { response: SearchResponse; seen: Set<string>; partly: Map<string, number> } {
   const seen = new Set<string>();
@@ -137,19 +138,20 @@ export function unseen(res: SearchResponse, shown: Shown): { response: SearchRes
       seen.add(r.id);
       return r;
     }
-    const lines = shown.lines.get(r.path);
-    if (!lines || r.path.startsWith("session:")) return r;
+    const prints = shown.lines.get(r.path);
+    if (!prints || r.path.startsWith("session:")) return r;
     let hidden = 0;
     const text = r.text
       .split("\n")
-      .map((l, i) => {
-        if (!lines.has(r.startLine + i) || l.trim() === "") return l;
+      .map((l) => {
+        if (l.trim() === "" || !prints.has(linePrint(l))) return l;
         hidden++;
         return "";
       })
       .join("\n");
     if (hidden === 0) return r;
-    if (!CONTENT_LINE.test(text)) {
+    // Nothing left to show (headings, fences and blank lines are no evidence): seen.
+    if (!piecesOf(text, r.startLine, DEFAULT_SELECT.maxPieceChars).some((p) => p.text.trim() !== "")) {
       seen.add(r.id);
       return r;
     }
@@ -198,7 +200,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
  * What the caller does once the injection reached the hook: the chunks count as injected into the
  * session (not again before its context is reset) and as used (reinforced).
  */
-export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly number[]>): void {
+export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly string[]>): void {
   recordInjected(db, session, ids, now, lines);
   reinforceChunks(db, ids, now, salienceConfig(config.salience));
 }

@@ -7,6 +7,7 @@ import { RECALL, frameOverhead, framed } from "../render/frame.js";
 import { floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
+import { linePrint } from "./line-print.js";
 import type { Candidate, Describe, InjectOptions } from "./types.js";
 
 export { DEFAULT_INJECT, type Candidate, type Describe, type InjectOptions } from "./types.js";
@@ -38,23 +39,33 @@ function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: 
 export interface Injected {
   text: string;
   ids: string[];
-  lines: Map<string, number[]>;
+  /** Per chunk, the fingerprints (./line-print.ts) of the lines shown whole: a line of which only some sentences were shown is not among them (its other sentences may come later). */
+  lines: Map<string, string[]>;
 }
 
 function injection(c: Composed): Injected | undefined {
   const fit = c.choice?.items.filter((_, i) => c.fits[i]) ?? [];
   if (fit.length === 0) return undefined;
-  const lines = new Map<string, Set<number>>();
+  // Parts shown of each line, by result and line.
+  const parts = new Map<string, { cand: number; line: number; of: number; shown: number }>();
   c.choice!.placed.forEach((item, i) => {
     if (!c.fits[i]) return;
     for (const e of item) {
-      const id = c.kept[e.cand]!.id;
-      let set = lines.get(id);
-      if (!set) lines.set(id, (set = new Set()));
-      set.add(e.line);
+      const key = `${e.cand}:${e.line}`;
+      const p = parts.get(key) ?? { cand: e.cand, line: e.line, of: e.parts, shown: 0 };
+      p.shown++;
+      parts.set(key, p);
     }
   });
-  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))], lines: new Map([...lines].map(([id, s]) => [id, [...s].sort((a, b) => a - b)])) };
+  const lines = new Map<string, string[]>();
+  for (const p of parts.values()) {
+    if (p.shown < p.of) continue;
+    const cand = c.kept[p.cand]!;
+    const raw = cand.text.split("\n")[p.line - cand.startLine];
+    if (raw === undefined || raw.trim() === "") continue;
+    lines.set(cand.id, [...(lines.get(cand.id) ?? []), linePrint(raw)]);
+  }
+  return { text: framed(RECALL, fit.map((i) => i.line)), ids: [...new Set(fit.flatMap((i) => i.ids))], lines };
 }
 
 /**

@@ -61,7 +61,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const project = projectOf(ctx, a);
         const refreshing = freshnessWarning(ctx, searchScope(project, ctx.app.config.query.includeGlobal));
         const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
-        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), ...(project.root ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
+        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), ...(project.root && ctx.app.config.salience.inPlayBoost > 0 ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
         const now = ctx.now();
         const memories = (results: readonly Found[]) => {
           const out: (Memory & { score: number })[] = [];

@@ -106,55 +106,65 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
 export interface GitStatusOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** Untracked files too (default): a whole-tree walk, slow in a large repository (the briefing leaves them out). */
+  untracked?: boolean;
   /** The git binary (tests). */
   git?: string;
 }
 
 export const DEFAULT_GIT_STATUS: GitStatusOptions = { timeoutMs: 1_500, maxBytes: 1024 * 1024 };
 
-const STATUS_ARGS = ["-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=all"];
+const statusArgs = (o: GitStatusOptions) => ["-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--branch", `--untracked-files=${o.untracked === false ? "no" : "normal"}`, "--ignore-submodules=all"];
 // No optional locks: a status run beside the user's own git commands never takes index.lock.
 const statusEnv = () => ({ ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" });
+
+/** `git status` of the repository holding `dir`; undefined outside a repository, without git, past the time limit, or on any error. */
+export function gitStatus(dir: string, opts: GitStatusOptions = DEFAULT_GIT_STATUS): Promise<GitStatus | undefined> {
+  const top = repoTop(dir);
+  if (!top) return Promise.resolve(undefined);
+  return new Promise((done) => {
+    execFile(opts.git ?? "git", statusArgs(opts), { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), windowsHide: true }, (err, stdout) => {
+      // Past maxBuffer, what was read is still good (the cut-off last field is dropped).
+      const tooLong = err && (err as NodeJS.ErrnoException).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
+      done(err && !tooLong ? undefined : parsePorcelainZ(String(stdout), top));
+    });
+  });
+}
 
 /**
  * The files git sees changed in the repository holding `dir`: empty outside a repository, without
  * git, past the time limit, or on any error (in play is a hint for ranking; it never fails a search).
  */
-export function gitChangedFiles(dir: string, opts: GitStatusOptions = DEFAULT_GIT_STATUS): Promise<string[]> {
-  const top = repoTop(dir);
-  if (!top) return Promise.resolve([]);
-  return new Promise((done) => {
-    execFile(opts.git ?? "git", STATUS_ARGS, { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), windowsHide: true }, (err, stdout) => {
-      // Past maxBuffer, what was read is still good (the cut-off last field is dropped).
-      const tooLong = err && (err as NodeJS.ErrnoException).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
-      done(err && !tooLong ? [] : parsePorcelainZ(String(stdout), top).files);
-    });
-  });
+export async function gitChangedFiles(dir: string, opts: GitStatusOptions = DEFAULT_GIT_STATUS): Promise<string[]> {
+  return (await gitStatus(dir, opts))?.files ?? [];
 }
 
 /** The same, waited for (the SessionStart briefing): undefined outside a repository or when git fails or is slow. */
 export function gitStatusSync(dir: string, opts: GitStatusOptions = DEFAULT_GIT_STATUS): GitStatus | undefined {
   const top = repoTop(dir);
   if (!top) return undefined;
-  const r = spawnSync(opts.git ?? "git", STATUS_ARGS, { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], windowsHide: true });
+  const r = spawnSync(opts.git ?? "git", statusArgs(opts), { cwd: top, timeout: opts.timeoutMs, maxBuffer: opts.maxBytes, killSignal: "SIGKILL", env: statusEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], windowsHide: true });
   if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
   return parsePorcelainZ(r.stdout, top);
 }
 
 /**
- * The daemon's git changes per repository: `current` answers at once with what it last saw (empty
- * the first time) and, when that is older than `ttlMs`, starts a refresh `delayMs` later (after the
- * prompt's answer has gone: starting a process is not free for a large daemon); one git run per
- * repository at a time.
+ * The daemon's git changes per repository. `current` answers at once with what it last saw (empty
+ * the first time) and notes the repository as wanted; `refreshWanted`, which the daemon calls once
+ * the prompt's answer has gone (starting a process is not free for a large daemon), runs git for
+ * those whose answer is older than `ttlMs`, one run per repository at a time. A failed or timed-out
+ * run keeps the last answer and is not tried again for `backoffMs` (a repository too large for
+ * git status within its limit is not walked on every prompt).
  */
 export class GitChangesCache {
   private readonly seen = new Map<string, { files: string[]; at: number; running: boolean }>();
+  private readonly wanted = new Set<string>();
 
   constructor(
     private readonly ttlMs: number,
-    private readonly run: (dir: string) => Promise<string[]> = (dir) => gitChangedFiles(dir),
+    private readonly run: (dir: string) => Promise<string[] | undefined> = async (dir) => (await gitStatus(dir))?.files,
     private readonly now: () => number = Date.now,
-    private readonly delayMs = 20,
+    private readonly backoffMs = 60_000,
   ) {}
 
   current(dir: string): string[] {
@@ -165,20 +175,26 @@ export class GitChangesCache {
       if (this.seen.size >= 64) this.seen.clear();
       this.seen.set(top, (e = { files: [], at: Number.NEGATIVE_INFINITY, running: false }));
     }
-    if (!e.running && this.now() - e.at > this.ttlMs) {
-      const entry = e;
-      entry.running = true;
-      setTimeout(() => {
-        this.run(top)
-          .then((files) => {
-            entry.files = files;
-            entry.at = this.now();
-          })
-          .catch(() => undefined)
-          .finally(() => (entry.running = false));
-      }, this.delayMs).unref();
-    }
+    if (!e.running && this.now() - e.at > this.ttlMs) this.wanted.add(top);
     return e.files;
+  }
+
+  /** Starts git for the repositories `current` found out of date (call it after the answer). */
+  refreshWanted(): void {
+    for (const top of this.wanted) {
+      const entry = this.seen.get(top);
+      if (!entry || entry.running) continue;
+      entry.running = true;
+      this.run(top)
+        .then((files) => {
+          if (files) entry.at = this.now();
+          else entry.at = this.now() - this.ttlMs + this.backoffMs; // keep the last answer; wait before trying again
+          if (files) entry.files = files;
+        })
+        .catch(() => undefined)
+        .finally(() => (entry.running = false));
+    }
+    this.wanted.clear();
   }
 }
 

@@ -39,7 +39,7 @@ export interface SearchOptions {
    * changed since; `inPlay` the files being worked on (src/project/in-play.ts). Without it, the
    * fused order stands.
    */
-  salience?: { now: number; config: SalienceConfig; stale?: (candidates: readonly string[]) => ReadonlySet<string>; inPlay?: FilesInPlay };
+  salience?: { now: number; config: SalienceConfig; stale?: (candidates: readonly string[]) => ReadonlySet<string>; inPlay?: FilesInPlay; session?: string };
   /**
    * How long the vector leg may take, from the start of the search; past it the answer comes from
    * BM25 alone, with a warning (the prompt hook's daemon: a slow or busy embedder must not cost
@@ -153,7 +153,7 @@ function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): Searc
 function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<SearchOptions["salience"]>, projectRoot: (project: string) => string | undefined): SalienceInputs {
   const uses = usesOf(db, [...rows.keys()]);
   const stale = s.stale?.([...rows.keys()]);
-  const inPlay = s.inPlay && s.inPlay.size > 0 ? aboutFilesInPlay(db, [...rows.keys()], s.inPlay, projectRoot) : undefined;
+  const inPlay = s.inPlay && s.inPlay.size > 0 ? aboutFilesInPlay(db, [...rows.keys()], s.inPlay, projectRoot, s.session) : undefined;
   return {
     now: s.now,
     config: s.config,

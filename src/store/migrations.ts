@@ -295,7 +295,7 @@ export const MIGRATIONS: Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS maintenance_runs_job ON maintenance_runs(job, id);
   `,
-  // The lines of a chunk shown to a session (JSON array of file line numbers); NULL: the whole
+  // The lines of a chunk shown to a session (JSON array of line fingerprints); NULL: the whole
   // chunk (rows written before this, and captured memories, shown whole).
   addColumn("injections", "lines", "TEXT"),
 ];

@@ -59,6 +59,7 @@ describe("the files git sees changed", () => {
     mkdirSync(plain);
     assert.deepEqual(await gitChangedFiles(plain), []);
     assert.equal(gitStatusSync(plain), undefined);
+    assert.deepEqual(gitStatusSync(repo, { timeoutMs: 5_000, maxBytes: 1 << 20, untracked: false })!.files.map((f) => f.slice(repo.length + 1)).sort(), ["docs/x y.md", "new.ts", "old.ts", "src/a.ts", "src/b.ts"], "untracked files left out when asked (src/c.ts)");
     assert.deepEqual(await gitChangedFiles(repo, { timeoutMs: 1_000, maxBytes: 1 << 20, git: join(tmp, "no-such-git") }), []);
     const slow = join(tmp, "slow-git");
     writeFileSync(slow, "#!/bin/sh\nsleep 5\n");
@@ -83,33 +84,60 @@ describe("the files git sees changed", () => {
 });
 
 describe("the daemon's cache of git's answer", () => {
-  test("answers at once with what it saw last, refreshes past its ttl, one run at a time", async () => {
+  test("answers at once with what it saw last; git runs only when asked after the answer, past the ttl, one run at a time", async () => {
     const repo = makeRepo(join(tmp, "cached"), { "a.ts": "a\n" });
     let now = 0;
     let runs = 0;
-    let answer = ["/x/1"];
+    let answer: string[] | undefined = ["/x/1"];
     const run = async () => {
       runs++;
       return answer;
     };
-    const cache = new GitChangesCache(1_000, run, () => now, 0);
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    const cache = new GitChangesCache(1_000, run, () => now, 60_000);
     assert.deepEqual(cache.current(repo), [], "nothing seen yet: no wait for git");
+    await settle();
+    assert.equal(runs, 0, "current() never starts git itself");
+    cache.refreshWanted();
     cache.current(repo);
-    await new Promise((r) => setTimeout(r, 20));
+    cache.refreshWanted();
+    await settle();
     assert.equal(runs, 1, "one run while one is under way");
-    assert.deepEqual(cache.current(join(repo)), ["/x/1"]);
+    assert.deepEqual(cache.current(repo), ["/x/1"]);
     answer = ["/x/2"];
     now = 500;
     cache.current(repo);
-    await new Promise((r) => setTimeout(r, 20));
+    cache.refreshWanted();
+    await settle();
     assert.equal(runs, 1, "within the ttl: no new run");
     now = 2_000;
-    assert.deepEqual(cache.current(repo), ["/x/1"], "past the ttl: the old answer now, a refresh started");
-    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(cache.current(repo), ["/x/1"], "past the ttl: the old answer now");
+    cache.refreshWanted();
+    await settle();
     assert.equal(runs, 2);
     assert.deepEqual(cache.current(repo), ["/x/2"]);
+    // A failed (or timed-out) run keeps the last answer and backs off.
+    answer = undefined;
+    now = 4_000;
+    cache.current(repo);
+    cache.refreshWanted();
+    await settle();
+    assert.equal(runs, 3);
+    assert.deepEqual(cache.current(repo), ["/x/2"], "the last good answer stays");
+    now = 30_000;
+    cache.current(repo);
+    cache.refreshWanted();
+    await settle();
+    assert.equal(runs, 3, "backing off: not tried again yet");
+    now = 70_000;
+    cache.current(repo);
+    cache.refreshWanted();
+    await settle();
+    assert.equal(runs, 4, "tried again after the back-off");
     assert.deepEqual(cache.current(join(tmp)), [], "outside a repository: none, and no run");
-    assert.equal(runs, 2);
+    cache.refreshWanted();
+    await settle();
+    assert.equal(runs, 4);
   });
 });
 

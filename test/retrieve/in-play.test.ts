@@ -88,6 +88,11 @@ describe("the prompt's memories rank decisions about the files the session works
       const marks = aboutFilesInPlay(app.db, ids, new Map([[join(repo, "src/cache.ts"), "edited in this session" as const]]), app.projectRoot);
       const kinds = [...marks.keys()].map((id) => app.db.prepare("SELECT kind FROM chunks WHERE id = ?").pluck().get(id)).sort();
       assert.deepEqual(kinds, ["decision", "file_modified"]);
+      // For the session that made the edit, its own edit event is not lifted by its own edits (it is in its context already).
+      const own = aboutFilesInPlay(app.db, ids, new Map([[join(repo, "src/cache.ts"), "edited in this session" as const]]), app.projectRoot, "sess-working");
+      assert.deepEqual([...own.keys()].map((id) => app.db.prepare("SELECT kind FROM chunks WHERE id = ?").pluck().get(id)), ["decision"]);
+      const viaGit = aboutFilesInPlay(app.db, ids, new Map([[join(repo, "src/cache.ts"), "changed in git" as const]]), app.projectRoot, "sess-working");
+      assert.equal(viaGit.size, 2, "git's changes lift it all the same");
       assert.equal(resolveProject(repo).root, repo);
     } finally {
       await app.close();
