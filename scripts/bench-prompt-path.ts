@@ -77,7 +77,7 @@ try {
   t = performance.now();
   const memory = await MemoryIndex.load(await vectors(), table, DIMS, new VecState(db).version(table) ?? "");
   // As the daemon does (src/daemon/server.ts): a table this large is scanned with a worker thread too.
-  if (memory.size >= config.daemon.scanWorkerRows) memory.useWorker({ log });
+  if (memory.size >= config.daemon.scanWorkerRows) await memory.useWorker({ log });
   const mib = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
   log(`in-memory copy: ${memory.size.toLocaleString("en")} rows (${mib(memory.size * DIMS * 4)}, ${memory.kernel} kernel, scan ${memory.scan}) in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS ${mib(rss0)} before, ${mib(process.memoryUsage().rss)} after`);
 
@@ -168,7 +168,7 @@ try {
   log(`the daemon's answer = search + selection, the hash embedding in (target p99 < 50 ms): ${stats(times.answer)}; ${answered}/${PROMPTS} prompts got memories`);
   log(`the same answer with the scan inline, before BM25 (as before):   ${stats(times.inlineAnswer)}`);
   const counts = memory.scanCounts;
-  if (counts) log(`scan shared with the worker: this thread scored ${((100 * counts.here) / Math.max(1, counts.blocks)).toFixed(0)}% of ${counts.blocks.toLocaleString("en")} blocks over ${counts.scans} scans`);
+  if (counts) log(`scan shared with the worker: this thread scored ${((100 * counts.here) / Math.max(1, counts.blocks)).toFixed(0)}% of ${counts.blocks.toLocaleString("en")} blocks over ${counts.scans} scans, ${counts.takenOver} of them taken over from a worker that had not finished them`);
   const slowest = [...answers].sort((a, b) => b.ms - a.ms).slice(0, Math.max(3, Math.ceil(answers.length / 100)));
   const hit = slowest.filter((a) => gc.some((g) => g.start < a.start + a.ms && g.start + g.ms > a.start)).length;
   log(`GC pauses: ${gc.length}, ${gc.reduce((s, g) => s + g.ms, 0).toFixed(0)} ms in all, the longest ${Math.max(0, ...gc.map((g) => g.ms)).toFixed(1)} ms; ${hit} of the ${slowest.length} slowest answers met one`);

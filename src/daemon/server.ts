@@ -103,7 +103,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
           if (stopping) return;
           // A large table is scanned by a worker thread and this one together, the worker's part
           // while this thread runs the BM25 leg (src/retrieve/scan-pool.ts).
-          if (m.size >= app.config.daemon.scanWorkerRows) m.useWorker({ log: opts.log });
+          if (m.size >= app.config.daemon.scanWorkerRows) void m.useWorker({ log: opts.log });
           const old = memory.get(table);
           memory.set(table, m);
           void old?.close(); // its worker ends once the searches still using it are done

@@ -35,14 +35,18 @@ export class MemoryIndex {
     return this.pool?.mode ?? "inline";
   }
 
-  /** Scans shared with the worker, their blocks, and how many of those the caller's thread scored. */
-  get scanCounts(): { scans: number; blocks: number; here: number } | undefined {
+  /** Scans shared with the worker, their blocks, how many of those the caller's thread scored, and of those how many it took over from the worker. */
+  get scanCounts(): ScanPool["counts"] | undefined {
     return this.pool ? { ...this.pool.counts } : undefined;
   }
 
-  /** From now on `find` scans with a worker thread too (the same memory, no copy); `close` ends it. */
-  useWorker(opts: Omit<ScanPoolOptions, "name">): void {
+  /**
+   * From now on `find` scans with a worker thread too (the same memory, no copy); `close` ends it.
+   * Resolves once the worker is ready (or dropped); scans need not wait for it.
+   */
+  useWorker(opts: Omit<ScanPoolOptions, "name">): Promise<void> {
     this.pool ??= new ScanPool(this.matrix, { ...opts, name: this.table });
+    return this.pool.ready;
   }
 
   /** Ends the worker, if any, once the scans under way are done; `find` then scans inline. */

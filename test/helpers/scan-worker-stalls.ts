@@ -8,3 +8,4 @@ parentPort?.on("message", () => {
   const forever = new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(forever, 0, 0); // stuck: only terminate() ends it
 });
+parentPort?.postMessage("ready");

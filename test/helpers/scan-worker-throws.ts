@@ -7,3 +7,4 @@ parentPort?.on("message", () => {
   Atomics.add(ctrl, NEXT, 1);
   throw new Error("simulated crash mid-scan");
 });
+parentPort?.postMessage("ready");

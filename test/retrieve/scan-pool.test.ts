@@ -79,7 +79,7 @@ describe("the vector scan shared with a worker thread", () => {
     for (const prefer of [undefined, "js"] as const) {
       const idx = await MemoryIndex.load(store, "t", DIMS, "v1", prefer);
       const logs: string[] = [];
-      idx.useWorker({ log: (l) => logs.push(l) });
+      await idx.useWorker({ log: (l) => logs.push(l) });
       assert.equal(idx.scan, "worker");
       await sameAsInline(idx);
       const all = await idx.find(new Float32Array(DIMS), undefined, 5_000);
@@ -89,22 +89,33 @@ describe("the vector scan shared with a worker thread", () => {
       const top = await idx.find(q, undefined, 40);
       assert.ok(top.some((h, i) => i > 0 && h.similarity === top[i - 1]!.similarity), "repeated rows tie in the top 40");
 
-      // This thread busy (the BM25 leg) while the worker scans: it does its share, and the hits stay the same.
-      const before = idx.scanCounts!;
-      const pending = idx.find(q, ["a", "b"], 50);
-      busy(40);
-      assert.deepEqual(await pending, idx.search(q, ["a", "b"], 50));
-      const now = idx.scanCounts!;
-      assert.equal(now.scans - before.scans, 1);
-      assert.ok(now.here - before.here < 6, `the worker scored some of the 6 blocks (this thread: ${now.here - before.here})`);
+      // This thread busy (the BM25 leg) while the worker scans: it does its share (on a busy machine
+      // it may get no core for a while: a few tries), and the hits stay the same.
+      let share = 0;
+      for (let i = 0; i < 10 && share === 0; i++) {
+        const before = idx.scanCounts!;
+        const pending = idx.find(q, ["a", "b"], 50);
+        busy(40);
+        assert.deepEqual(await pending, idx.search(q, ["a", "b"], 50));
+        const now = idx.scanCounts!;
+        assert.equal(now.scans - before.scans, 1);
+        share = 6 - (now.here - before.here);
+      }
+      assert.ok(share > 0, "the worker scored some of the 6 blocks");
 
       // Scans asked for at once are answered one after another, each its own.
       const qs = queries();
       const together = await Promise.all(qs.map((v) => idx.find(v, undefined, 20)));
       together.forEach((hits, i) => assert.deepEqual(hits, idx.search(qs[i]!, undefined, 20)));
 
+      // Closed while scans are under way and queued: each answers, the worker ends after them.
       const live = ScanPool.live;
-      await idx.close();
+      const first = idx.find(qs[1]!, undefined, 20);
+      const closed = idx.close();
+      const later = idx.find(qs[2]!, undefined, 20);
+      assert.deepEqual(await first, idx.search(qs[1]!, undefined, 20));
+      assert.deepEqual(await later, idx.search(qs[2]!, undefined, 20));
+      await closed;
       assert.equal(idx.scan, "inline");
       await until(() => ScanPool.live === live - 1);
       assert.deepEqual(await idx.find(q, undefined, 20), idx.search(q, undefined, 20), "closed: scanned inline");
@@ -112,35 +123,51 @@ describe("the vector scan shared with a worker thread", () => {
     }
   });
 
-  test("a worker that crashes mid-scan is dropped with one log line: that scan is redone here, the next ones are inline", async () => {
-    const idx = await MemoryIndex.load(store, "t", DIMS, "v1");
-    const logs: string[] = [];
-    idx.useWorker({ log: (l) => logs.push(l), workerUrl: new URL("../helpers/scan-worker-throws.js", import.meta.url) });
+  /**
+   * An index whose worker (a failing fixture) claimed a block of its first scan while this thread
+   * was busy: the scan's hits and counts, and the log. A worker given no core in time (a busy
+   * machine) claims nothing; then the scene is set again, a few times at most.
+   */
+  async function firstScanWith(fixture: string, q: Float32Array, projects: string[] | undefined, stallMs?: number) {
+    for (let attempt = 0; ; attempt++) {
+      const idx = await MemoryIndex.load(store, "t", DIMS, "v1");
+      const logs: string[] = [];
+      await idx.useWorker({ log: (l) => logs.push(l), workerUrl: new URL(`../helpers/${fixture}`, import.meta.url), ...(stallMs ? { stallMs } : {}) });
+      const pending = idx.find(q, projects, 30);
+      busy(100); // the BM25 leg: the worker claims its block meanwhile
+      const hits = await pending;
+      if (idx.scanCounts!.takenOver === 1 || attempt === 4) return { idx, logs, hits };
+      await idx.close();
+    }
+  }
+
+  test("a worker that crashes mid-scan is dropped with one log line: the block it held is scored here, the next scans are inline", async () => {
     const q = queries()[1]!;
-    const pending = idx.find(q, undefined, 30);
-    busy(300); // the worker starts, claims its block and dies meanwhile
-    assert.deepEqual(await pending, idx.search(q, undefined, 30));
+    const { idx, logs, hits } = await firstScanWith("scan-worker-throws.js", q, undefined);
+    assert.deepEqual(hits, idx.search(q, undefined, 30));
+    assert.deepEqual(idx.scanCounts, { scans: 1, blocks: 6, here: 6, takenOver: 1 });
     await until(() => idx.scan === "inline");
     assert.deepEqual(logs, ["t: scan worker failed: simulated crash mid-scan; scanning on the main thread from now on"]);
     await sameAsInline(idx);
     assert.equal(logs.length, 1, "said once");
+    assert.equal(idx.scanCounts!.scans, 1, "inline since");
     await idx.close();
   });
 
-  test("a worker that stalls mid-scan is ended after stallMs: the scan is redone here, with a log line", async () => {
+  test("a scan does not wait for a worker stuck on a block: this thread scores it; the next scan gives the worker stallMs, then ends it", async () => {
     const live = ScanPool.live;
-    const idx = await MemoryIndex.load(store, "t", DIMS, "v1");
-    const logs: string[] = [];
-    idx.useWorker({ log: (l) => logs.push(l), workerUrl: new URL("../helpers/scan-worker-stalls.js", import.meta.url), stallMs: 200 });
     const q = queries()[2]!;
-    const pending = idx.find(q, ["c"], 10);
-    busy(300); // the worker starts and claims its block meanwhile
-    const t0 = performance.now();
-    assert.deepEqual(await pending, idx.search(q, ["c"], 10));
-    assert.ok(performance.now() - t0 < 2_000);
-    assert.deepEqual(logs, ["t: scan worker gave no answer in 200 ms; scanning on the main thread from now on"]);
+    const { idx, logs, hits } = await firstScanWith("scan-worker-stalls.js", q, ["c"], 200);
+    assert.deepEqual(hits, idx.search(q, ["c"], 30));
+    assert.deepEqual(idx.scanCounts, { scans: 1, blocks: 6, here: 6, takenOver: 1 });
+    assert.deepEqual(logs, [], "answered without waiting for the worker");
+    assert.equal(idx.scan, "worker");
+    // The next scan may not change the query under a worker still on the last one: it waits, then gives up on it.
+    assert.deepEqual(await idx.find(q, ["a"], 10), idx.search(q, ["a"], 10));
+    assert.deepEqual(logs, ["t: scan worker still on a block after 200 ms; scanning on the main thread from now on"]);
     assert.equal(idx.scan, "inline");
     await until(() => ScanPool.live === live, 5_000); // the stuck thread was ended
+    await sameAsInline(idx);
     await idx.close();
   });
 
