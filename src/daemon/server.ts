@@ -16,6 +16,7 @@ import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { MemoryIndex } from "../retrieve/memory-index.js";
 import { GitChangesCache } from "../project/in-play.js";
+import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vectors.js";
 import { dataHome } from "../config/paths.cjs";
@@ -88,6 +89,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       const mib = (state.count(table) * dims * 4) / 2 ** 20;
       if (mib > app.config.daemon.vectorMemoryMB) {
         // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
+        void memory.get(table)?.close();
         memory.delete(table);
         tooBig.set(table, version);
         opts.log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${app.config.daemon.vectorMemoryMB}); searching it in LanceDB`);
@@ -97,11 +99,19 @@ export async function serve(opts: ServeOptions): Promise<number> {
       void app
         .vectors()
         .then((store) => MemoryIndex.load(store, table, dims, version))
-        .then((m) => memory.set(table, m))
+        .then((m) => {
+          if (stopping) return;
+          // A large table is scanned by a worker thread and this one together, the worker's part
+          // while this thread runs the BM25 leg (src/retrieve/scan-pool.ts).
+          if (m.size >= app.config.daemon.scanWorkerRows) void m.useWorker({ log: opts.log });
+          const old = memory.get(table);
+          memory.set(table, m);
+          void old?.close(); // its worker ends once the searches still using it are done
+        })
         .catch((err: Error) => opts.log(`loading ${table} into memory failed: ${err.message}`))
         .finally(() => loading.delete(table));
     }
-    return idx?.search(vec, projects, limit); // undefined: LanceDB answers
+    return idx?.find(vec, projects, limit); // undefined: LanceDB answers
   };
   let stopping = false;
   const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured(), vectorSearch });
@@ -126,8 +136,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         return { ok: true, pid: process.pid };
       case "status": {
         const p = await pickProvider();
-        const inMemory = [...memory.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel }));
-        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, watch: watcher?.status() ?? null };
+        const inMemory = [...memory.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel, scan: m.scan }));
+        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, scanWorkers: ScanPool.live, watch: watcher?.status() ?? null };
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
@@ -246,6 +256,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
     server.close();
     await watcher?.close().catch(() => undefined);
     await background.onIdle().catch(() => undefined);
+    await Promise.all([...memory.values()].map((m) => m.close())); // the scan workers
+    memory.clear();
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     release();
     await app.close().catch(() => undefined);

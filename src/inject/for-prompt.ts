@@ -192,7 +192,11 @@ export const promptDescribe = (db: Db, note: (id: string) => string | undefined)
  */
 export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<Injection | undefined> {
   const found = await promptCandidates(ctx, req, mode);
-  if (!found) return undefined;
+  return found ? chooseMemories(ctx, found) : undefined;
+}
+
+/** What goes before the prompt from its candidates: the floor, the evidence line by line, the budget, redacted. */
+export function chooseMemories(ctx: Pick<PromptContext, "db" | "config">, found: PromptCandidates): Injection | undefined {
   return formatInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found.note));
 }
 

@@ -1,13 +1,16 @@
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import { scoreMatrix, type ScoreMatrix } from "./dot-scores.js";
+import { ScanPool, type ScanPoolOptions } from "./scan-pool.js";
 
 /**
  * An in-memory copy of one vector table for the warm daemon: a flat Float32Array searched by
  * brute-force dot product (vectors are unit length, so that is cosine similarity), with the
  * WebAssembly SIMD kernel of dot-scores.ts: about 1 ms at 10k × 384, against LanceDB's 15 to 28 ms
- * on a flat table.
+ * on a flat table. A large copy is scanned by two threads (`useWorker`, scan-pool.ts): `find`.
  */
 export class MemoryIndex {
+  private pool: ScanPool | undefined;
+
   private constructor(
     readonly table: string,
     private readonly ids: string[],
@@ -25,6 +28,30 @@ export class MemoryIndex {
 
   get kernel(): string {
     return this.matrix.kernel;
+  }
+
+  /** "worker" when a worker thread shares the scans (`useWorker`), else "inline". */
+  get scan(): "worker" | "inline" {
+    return this.pool?.mode ?? "inline";
+  }
+
+  /** Scans shared with the worker, their blocks, how many of those the caller's thread scored, and of those how many it took over from the worker. */
+  get scanCounts(): ScanPool["counts"] | undefined {
+    return this.pool ? { ...this.pool.counts } : undefined;
+  }
+
+  /**
+   * From now on `find` scans with a worker thread too (the same memory, no copy); `close` ends it.
+   * Resolves once the worker is ready (or dropped); scans need not wait for it.
+   */
+  useWorker(opts: Omit<ScanPoolOptions, "name">): Promise<void> {
+    this.pool ??= new ScanPool(this.matrix, { ...opts, name: this.table });
+    return this.pool.ready;
+  }
+
+  /** Ends the worker, if any, once the scans under way are done; `find` then scans inline. */
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 
   static async load(store: VectorStore, table: string, dims: number, version: string, prefer?: "js"): Promise<MemoryIndex> {
@@ -56,12 +83,33 @@ export class MemoryIndex {
     return new MemoryIndex(table, ids, projectOf, [...names.keys()], matrix, version);
   }
 
-  /** Top `limit` rows of `projects` (all when undefined) by dot product with `q`. */
+  /** Top `limit` rows of `projects` (all when undefined) by dot product with `q`, scanned on this thread. */
   search(q: Float32Array, projects: string[] | undefined, limit: number): VectorHit[] {
+    const ok = this.allowed(projects);
+    if (!ok || limit <= 0) return [];
+    return this.top(this.matrix.scores(q), ok, limit);
+  }
+
+  /**
+   * The same hits as `search`, scanned with the worker when there is one: its part of the scan runs
+   * while this thread does other work (the search's BM25 leg).
+   */
+  async find(q: Float32Array, projects: string[] | undefined, limit: number): Promise<VectorHit[]> {
+    const ok = this.allowed(projects);
+    if (!ok || limit <= 0) return [];
+    if (!this.pool) return this.top(this.matrix.scores(q), ok, limit);
+    return this.pool.run(q, (scores) => this.top(scores, ok, limit));
+  }
+
+  /** Which projects (by index into `projectNames`) are searched; undefined when none is. */
+  private allowed(projects: string[] | undefined): boolean[] | undefined {
     const allowed = projects ? new Set(projects) : undefined;
     const ok = this.projectNames.map((p) => !allowed || allowed.has(p));
-    if (!ok.some(Boolean) || limit <= 0) return [];
-    const scores = this.matrix.scores(q);
+    return ok.some(Boolean) ? ok : undefined;
+  }
+
+  /** The best `limit` allowed rows, best first; equal scores in row order. */
+  private top(scores: Float32Array, ok: boolean[], limit: number): VectorHit[] {
     const n = this.ids.length;
     // the best `limit` so far, best first; a row enters only when it beats the current last
     const topS = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);

@@ -175,7 +175,10 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   let vectorInfo: SearchResponse["vector"];
 
   // The vector leg is dispatched first (embedding and LanceDB work off the main thread); the
-  // synchronous BM25 leg runs on the next turn of the event loop, while they are under way.
+  // synchronous BM25 leg runs on the next turn of the event loop, while they are under way. An
+  // embedding at hand in this turn (an in-process embedder) reaches the daemon's scan before the
+  // BM25 leg starts, and its worker thread scans meanwhile (src/retrieve/scan-pool.ts); one that
+  // comes over HTTP lands after the BM25 leg, and the scan is then shared by both threads.
   const vectorPending = opts.mode !== "bm25" ? vectorLeg(ctx, opts, vectorFetch(opts.filters, opts.candidates)) : undefined;
   vectorPending?.catch(() => undefined); // handled below, after the BM25 leg; never "unhandled" meanwhile
   const bm25Hits =

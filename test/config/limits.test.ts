@@ -63,6 +63,7 @@ describe("numeric settings have ranges", () => {
     ["a timer past 2^31-1 ms (Node fires it at once)", { daemon: { idleMs: 1e12 } }, /"daemon\.idleMs" must be an integer in \[100, 2147483647\], got 1000000000000/],
     ["an interval short enough to spin", { daemon: { indexEveryMs: 1 } }, /"daemon\.indexEveryMs" must be an integer in \[100, 2147483647\], got 1/],
     ["the hook's budget past 2^31-1 ms", { daemon: { clientBudgetMs: 2 ** 31 } }, /"daemon\.clientBudgetMs" must be an integer in \[100, 2147483647\], got 2147483648/],
+    ["a negative row threshold for the scan worker", { daemon: { scanWorkerRows: -1 } }, /"daemon\.scanWorkerRows" must be an integer in \[0, 2147483647\], got -1/],
     ["a fractional batch size", { embedding: { batchSize: 1.5 } }, /"embedding\.batchSize" must be an integer in \[1, 4096\], got 1\.5/],
     ["a billion results", { query: { k: 1e9 } }, /"query\.k" must be an integer in \[1, 1000\], got 1000000000/],
     ["a similarity floor above 1", { inject: { minSimilarity: 1.5 } }, /"inject\.minSimilarity" must be a number in \[0, 1\], got 1\.5/],

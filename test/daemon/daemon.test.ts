@@ -175,6 +175,50 @@ describe("the warm daemon", () => {
     });
   });
 
+  test("a table of daemon.scanWorkerRows rows or more is scanned with a worker thread: a reload ends the old one, and the daemon stops cleanly", async () => {
+    await withFakeOllama("scan-worker", { scanWorkerRows: 0 }, async (h) => {
+      const docs = join(h, "docs");
+      mkdirSync(docs);
+      const write = (i: number) => writeFileSync(join(docs, "a.md"), `# Journal\n\nThe journal service version ${i} flushes its journal to disk every second.\n`);
+      write(0);
+      await memIndex(h, docs);
+      const status = async () => {
+        const r = await ask(h, { op: "status" }, 2_000);
+        assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
+        return r.reply as unknown as { inMemory: { version: string; scan: string }[]; scanWorkers: number };
+      };
+      const prompt = async (session: string) => {
+        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 5_000);
+        assert.ok(r.kind === "reply" && r.reply.ok && /flushes its journal/.test(String(r.reply.text)), JSON.stringify(r));
+      };
+      let d = serve(h);
+      await until(up(h));
+      await until(async () => (await status()).inMemory.length === 1);
+      assert.deepEqual([(await status()).inMemory[0]!.scan, (await status()).scanWorkers], ["worker", 1]);
+      await prompt("w0");
+      for (let i = 1; i <= 3; i++) {
+        const before = (await status()).inMemory[0]!.version;
+        write(i);
+        await memIndex(h, docs);
+        await prompt(`w${i}`); // notices the change; the copy is reloaded in the background
+        await until(async () => (await status()).inMemory[0]!.version !== before);
+        await until(async () => (await status()).scanWorkers === 1); // the old copy's worker ended
+        assert.equal((await status()).inMemory[0]!.scan, "worker");
+      }
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+      assert.doesNotMatch(d.stderr(), /scan worker|scanning on the main thread/);
+
+      d = serve(h); // and by a signal, with its worker scanning
+      await until(up(h));
+      await until(async () => (await status()).scanWorkers === 1);
+      await prompt("w-term");
+      d.child.kill("SIGTERM");
+      assert.equal(await d.exited, 0, d.stderr());
+      assert.match(d.stderr(), /daemon stopping \(SIGTERM\)/);
+    });
+  });
+
   test("a vector table over daemon.vectorMemoryMB is searched in LanceDB, not copied into memory", async () => {
     // One chunk of 64 dims is 256 bytes: over a limit of 0.0001 MiB (105 bytes).
     await withFakeOllama("too-big", { vectorMemoryMB: 0.0001 }, async (h) => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { KERNEL_BYTES, scoreMatrix } from "../../src/retrieve/dot-scores.js";
+import { attachMatrix, KERNEL_BYTES, scoreMatrix } from "../../src/retrieve/dot-scores.js";
 import { prng } from "../../scripts/prng.js";
 
 /** Reference: the dot products in float64. */
@@ -46,4 +46,23 @@ test("scores are recomputed for each query; a longer query vector is cut to the 
   const b = Float32Array.from({ length: 40 }, (_, j) => (j === 1 ? 1 : 0));
   assert.deepEqual(Array.from(m.scores(a).slice()), Array.from({ length: 50 }, (_, i) => m.data[i * 32]!));
   assert.deepEqual(Array.from(m.scores(b).slice()), Array.from({ length: 50 }, (_, i) => m.data[i * 32 + 1]!));
+});
+
+test("rows scored block by block, or through another view of the same shared memory, get the full scan's scores", () => {
+  for (const prefer of [undefined, "js"] as const) {
+    const { m, q } = filled(1000, 64, 9, prefer);
+    const full = m.scores(q).slice();
+    m.out.fill(0);
+    m.setQuery(q);
+    for (let from = 0; from < 1000; from += 300) m.scoreRows(from, Math.min(1000, from + 300));
+    assert.deepEqual(m.out, full, `${m.kernel}: in blocks`);
+    const other = attachMatrix(m.shared()); // what a worker thread builds from the message it gets
+    assert.equal(other.kernel, m.kernel);
+    m.out.fill(0);
+    other.setQuery(q);
+    other.scoreRows(0, 500);
+    m.scoreRows(500, 1000);
+    assert.deepEqual(m.out, full, `${m.kernel}: half through each view, into the same scores`);
+    assert.ok(m.data.buffer instanceof SharedArrayBuffer, "shared, not copied");
+  }
 });
