@@ -133,9 +133,11 @@ describe("the vector scan shared with a worker thread", () => {
       const logs: string[] = [];
       await idx.useWorker({ log: (l) => logs.push(l), workerUrl: new URL(`../helpers/${fixture}`, import.meta.url), ...(stallMs ? { stallMs } : {}) });
       const pending = idx.find(q, projects, 30);
-      busy(100); // the BM25 leg: the worker claims its block meanwhile
+      // The BM25 leg: the worker claims its block meanwhile. On a busy machine (the whole suite on
+      // two cores) a worker may get no core for a while: each attempt waits twice as long.
+      busy(100 * 2 ** attempt);
       const hits = await pending;
-      if (idx.scanCounts!.takenOver === 1 || attempt === 4) return { idx, logs, hits };
+      if (idx.scanCounts!.takenOver === 1 || attempt === 6) return { idx, logs, hits };
       await idx.close();
     }
   }
