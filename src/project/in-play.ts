@@ -28,6 +28,17 @@ export const MAX_GIT_FILES = 2_000;
 const EDIT_TYPES = new Set(["file_modified"]);
 const READ_TYPES = new Set(["file_explored"]);
 
+/** An event's stored `files` (a JSON array): its non-empty strings; nothing for anything else. */
+export function storedFiles(json: string): string[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  return Array.isArray(v) ? v.filter((f): f is string => typeof f === "string" && f !== "") : [];
+}
+
 /** The files the session's captured events edited or read (an edit wins over a read), resolved against `root`. */
 export function sessionFiles(db: Db, project: string, session: string, root: string | undefined): Map<string, InPlayReason> {
   const out = new Map<string, InPlayReason>();
@@ -38,15 +49,8 @@ export function sessionFiles(db: Db, project: string, session: string, root: str
      ORDER BY time DESC LIMIT ?`,
   ).all(project, session, MAX_SESSION_FILES) as { type: string; files: string }[];
   for (const r of rows) {
-    let files: unknown;
-    try {
-      files = JSON.parse(r.files);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(files)) continue;
-    for (const f of files) {
-      if (typeof f !== "string" || f === "" || f.length > 4_096) continue;
+    for (const f of storedFiles(r.files)) {
+      if (f.length > 4_096) continue;
       const abs = isAbsolute(f) ? resolve(f) : root ? resolve(root, f) : undefined;
       if (!abs) continue;
       if (EDIT_TYPES.has(r.type)) out.set(abs, "edited in this session");

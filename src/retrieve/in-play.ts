@@ -4,7 +4,7 @@
  * The ranking lifts these a little (src/retrieve/salience-rank.ts).
  */
 import { isAbsolute, resolve } from "node:path";
-import type { FilesInPlay, InPlayReason } from "../project/in-play.js";
+import { storedFiles, type FilesInPlay, type InPlayReason } from "../project/in-play.js";
 import { eventsOfChunks } from "../store/anchors.js";
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
@@ -42,15 +42,6 @@ export function aboutFilesInPlay(db: Db, chunkIds: readonly string[], files: Fil
   // Anchors hold absolute paths; an event's own files may be relative to its project's root.
   const anchored = prepared(db, "SELECT a.memory AS memory, a.path AS path FROM json_each(?) j CROSS JOIN anchors a ON a.memory = j.value").all(ids) as { memory: string; path: string }[];
   for (const a of anchored) for (const chunk of chunkOf.get(a.memory) ?? []) mark(chunk, a.path, own.has(a.memory));
-  for (const e of named) {
-    let list: unknown;
-    try {
-      list = JSON.parse(e.files);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(list)) continue;
-    for (const f of list) if (typeof f === "string" && f !== "") for (const chunk of chunkOf.get(e.id) ?? []) mark(chunk, absolute(f, projectRoot(e.project)), own.has(e.id));
-  }
+  for (const e of named) for (const f of storedFiles(e.files)) for (const chunk of chunkOf.get(e.id) ?? []) mark(chunk, absolute(f, projectRoot(e.project)), own.has(e.id));
   return out;
 }

@@ -6,22 +6,9 @@ import { DEFAULT_SELECT, selectEvidence } from "../../src/inject/select.js";
 import { contentStems } from "../../src/inject/terms.js";
 import { RECALL } from "../../src/render/frame.js";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
+import { candidate, FILLER } from "./fixtures.js";
 
-let next = 0;
-const cand = (over: Partial<Candidate>): Candidate => ({
-  id: `${(next++).toString(16).padStart(8, "0")}${"f".repeat(24)}`,
-  text: "We chose SQLite over Postgres because mem runs on a laptop.",
-  path: "/p/memory/storage.md",
-  startLine: 1,
-  endLine: 1,
-  headingPath: ["Storage"],
-  kind: "note",
-  date: null,
-  project: "/p",
-  legs: { bm25: { rank: 1, score: 5 } },
-  ...over,
-});
-const FILLER = (i: number) => `- On day ${i} the weather was mild and the team talked about lunch, trains and the garden.`;
+const cand = (over: Partial<Candidate>): Candidate => candidate("f", over);
 const items = (text: string) => text.split("\n").filter((l) => l.startsWith("- ["));
 const inject = (cands: Candidate[], prompt: string, budgetChars = 2_000) => formatInjection(cands, queryTerms(prompt), { ...DEFAULT_INJECT, budgetChars }, (s) => s);
 

@@ -7,22 +7,9 @@ import { describe, test } from "node:test";
 import { DEFAULT_INJECT, floorVerdict, formatInjection, passesFloor, traceInjection, type Candidate, type InjectOptions } from "../../src/inject/format.js";
 import { contentStems } from "../../src/inject/terms.js";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
+import { candidate, FILLER } from "./fixtures.js";
 
-let next = 0;
-const cand = (over: Partial<Candidate>): Candidate => ({
-  id: `${(next++).toString(16).padStart(8, "0")}${"e".repeat(24)}`,
-  text: "We chose SQLite over Postgres because mem runs on a laptop.",
-  path: "/p/memory/storage.md",
-  startLine: 1,
-  endLine: 1,
-  headingPath: ["Storage"],
-  kind: "note",
-  date: null,
-  project: "/p",
-  legs: { bm25: { rank: 1, score: 5 } },
-  ...over,
-});
-const FILLER = (i: number) => `- On day ${i} the weather was mild and the team talked about lunch, trains and the garden.`;
+const cand = (over: Partial<Candidate>): Candidate => candidate("e", over);
 const PROMPT = "why did we choose SQLite over Postgres for the laptop";
 const stemsOf = (p: string) => contentStems(queryTerms(p));
 

@@ -49,7 +49,7 @@ function user(name: string, installArgs: string[]) {
   mkdirSync(join(proj, "memory"), { recursive: true });
   mkdirSync(join(proj, ".git"));
   writeFileSync(join(proj, "memory", "storage.md"), `# Storage\n\n## Why SQLite\n\n${NOTE}\n`);
-  const env = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none" };
+  const env = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_EMBED_ORDER: "none", MEM_WATCH: "0" };
   execFileSync(process.execPath, [BIN, "index", join(proj, "memory"), "-q"], { cwd: proj, env, stdio: "ignore" });
   execFileSync(process.execPath, [BIN, "install", "--scope", "user", ...installArgs], { cwd: proj, env, stdio: "ignore" });
   const claude = (args: string[], apiUrl: string) =>

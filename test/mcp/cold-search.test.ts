@@ -37,7 +37,7 @@ describe("mem mcp: search with cold", { skip: hasCommand("git") ? false : "git i
     writeFileSync(join(proj, "memory", "archive", "2023.md"), "# 2023\n\nThe numbat importer ran from a cron box every night.\n");
     const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp };
     assert.equal((await runMem(["index", join(proj, "memory"), "-q"], { env })).code, 0);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: { PATH: process.env.PATH ?? "", HOME: tmp, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", CLAUDE_PROJECT_DIR: proj }, cwd: tmp, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: { PATH: process.env.PATH ?? "", HOME: tmp, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0", CLAUDE_PROJECT_DIR: proj }, cwd: tmp, stderr: "pipe" });
     client = new Client({ name: "mem-test", version: "1" });
     await client.connect(transport);
   });

@@ -32,7 +32,7 @@ describe("mem mcp: search when notes changed and no daemon watches", () => {
     utimesSync(join(proj, "memory", "pets.md"), t, t);
     utimesSync(join(proj, "memory"), t, t);
     assert.equal((await runMem(["index", join(proj, "memory"), "-q"], { env: { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none" } })).code, 0);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: serverEnv(tmp, home, proj), cwd: tmp, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: { ...serverEnv(tmp, home, proj), MEM_WATCH: "1" }, cwd: tmp, stderr: "pipe" });
     client = new Client({ name: "mem-test", version: "1" });
     await client.connect(transport);
   });

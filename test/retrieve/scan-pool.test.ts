@@ -133,8 +133,10 @@ describe("the vector scan shared with a worker thread", () => {
       const logs: string[] = [];
       await idx.useWorker({ log: (l) => logs.push(l), workerUrl: new URL(`../helpers/${fixture}`, import.meta.url), ...(stallMs ? { stallMs } : {}) });
       const pending = idx.find(q, projects, 30);
-      // The BM25 leg: the worker claims its block meanwhile. On a busy machine (the whole suite on
-      // two cores) a worker may get no core for a while: each attempt waits twice as long.
+      // The BM25 leg, as the daemon runs it: on the next turn, once the scan has been posted to the
+      // worker (this immediate was queued before the scan's own), so the worker claims its block
+      // meanwhile. On a busy machine a worker may get no core for a while: each attempt waits longer.
+      await new Promise((r) => setImmediate(r));
       busy(100 * 2 ** attempt);
       const hits = await pending;
       if (idx.scanCounts!.takenOver === 1 || attempt === 6) return { idx, logs, hits };
