@@ -1,11 +1,83 @@
-# mem's hooks run through this (`/bin/sh mem-hook.sh <node> <mem.cjs> hook <event>`) when they
-# were installed from an environment that sets NODE_EXTRA_CA_CERTS. Node 20 and 22 parse that
-# certificate bundle at every start, 30-50 ms before any code runs, and a hook makes no TLS
-# connection. So it is moved aside to MEM_NODE_EXTRA_CA_CERTS, from where the daemon a hook
-# starts gets it back (it may download models over HTTPS).
+# mem's hooks run through this POSIX shell script:
+#   /bin/sh mem-hook.sh <node> <mem.cjs> hook <event>
+# (exec form: no shell parses the settings file's arguments). It does two jobs.
+#
+# 1. NODE_EXTRA_CA_CERTS. Node 20 and 22 parse that certificate bundle at every start, 30-50 ms
+#    before any code runs, and a hook makes no TLS connection. So it is moved aside to
+#    MEM_NODE_EXTRA_CA_CERTS, from where the daemon a hook starts gets it back (it may download
+#    models over HTTPS).
+# 2. The hot hooks (a prompt, a tool call, a stop) go to the warm daemon with curl over the
+#    daemon's HTTP socket (src/daemon/hook-http.ts) when one listens: a few milliseconds instead of
+#    Node's start-up. Whenever that cannot be done (no curl, no daemon, a socket that is not ours, a
+#    daemon that fails) the Node hook runs with the same stdin, as it would without this script.
+#    MEM_HOOK_CLIENT=node always runs the Node hook.
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then
   MEM_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
   export MEM_NODE_EXTRA_CA_CERTS
   unset NODE_EXTRA_CA_CERTS
 fi
-exec "$@"
+
+[ "${3:-}" = hook ] || exec "$@"
+case "${4:-}" in
+  user-prompt-submit | post-tool-use | post-tool-use-failure | stop | subagent-stop) ;;
+  *) exec "$@" ;;
+esac
+[ "${MEM_HOOK_CLIENT:-}" = node ] && exec "$@"
+[ "${MEM_NO_DAEMON:-}" = 1 ] && exec "$@"
+
+# The data home, found as src/config/paths.cts finds it; any doubt runs the Node hook.
+case "${MEM_HOME:-}" in
+  *[![:space:]]*)
+    case $MEM_HOME in
+      /*) h=$MEM_HOME ;;
+      *) h=$PWD/$MEM_HOME ;;
+    esac
+    ;;
+  *)
+    [ -n "${HOME:-}" ] || exec "$@"
+    if [ -d /System/Library ]; then
+      h="$HOME/Library/Application Support/mem" # macOS
+    else
+      case "${XDG_DATA_HOME:-}" in
+        /*) h=$XDG_DATA_HOME/mem ;;
+        *) h=$HOME/.local/share/mem ;;
+      esac
+    fi
+    ;;
+esac
+
+# Only a socket of ours, not a symlink, in a data home of ours; the daemon made both private
+# (0600 in 0700). A longer path has no such socket (socket addresses hold about 104 bytes).
+s=$h/hook.sock
+[ "${#s}" -lt 100 ] && [ -S "$s" ] && [ ! -h "$s" ] && [ -O "$s" ] && [ -O "$h" ] && [ ! -h "$h" ] || exec "$@"
+command -v curl >/dev/null 2>&1 || exec "$@"
+
+# How long to wait: the daemon writes daemon.clientBudgetMs here, in seconds; captures wait 1 s,
+# as the Node client does.
+b=0.25
+if [ "$4" = user-prompt-submit ]; then
+  [ -f "$h/hook.budget" ] && [ ! -h "$h/hook.budget" ] && read -r b <"$h/hook.budget"
+  case $b in '' | *[!0-9.]*) b=0.25 ;; esac
+else
+  b=1
+fi
+
+# The payload is kept, so that the Node hook can have it if the daemon cannot answer. curl: -q
+# first (no ~/.curlrc), no proxy, no "Expect: 100-continue" wait, fail on any HTTP error, and its
+# output printed only when it succeeded (never half an answer).
+p=$(cat)
+out=$(printf '%s' "$p" | curl -q -s -f --noproxy '*' -m "$b" --unix-socket "$s" -H 'Expect:' -H 'Content-Type: application/json' --data-binary @- "http://mem/hook/$4")
+r=$?
+if [ "$r" -eq 0 ]; then
+  [ -n "$out" ] && printf '%s\n' "$out"
+  exit 0
+fi
+# 28: the daemon is there but slow. A prompt goes on without memories (the daemon logs it); a
+# capture is written by the Node hook itself, without asking the daemon again.
+if [ "$r" -eq 28 ]; then
+  [ "$4" = user-prompt-submit ] && exit 0
+  MEM_NO_DAEMON=1
+  export MEM_NO_DAEMON
+fi
+printf '%s' "$p" | "$@"
+exit 0

@@ -1,6 +1,7 @@
 /**
  * `npm run bench:hook`: the hooks as Claude Code runs them (a new process, JSON on stdin) against a
  * project with ~10k indexed chunks. Prints p50/p95 of: a bare `node -e 0` spawn, the prompt hook
+ * (as installed: the hot hooks through bin/mem-hook.sh's curl client; and through the Node client)
  * with the daemon warm, the first prompt with no daemon, and the capture hooks. Not a test.
  *
  * Embeddings come from a loopback server speaking Ollama's API (hash vectors): the real HTTP path
@@ -81,6 +82,17 @@ try {
   log(`\nbare \`node -e 0\` spawn (paired with each hook spawn): ${fmt(bareS)}`);
   log(`prompt hook, daemon warm (hybrid: BM25 + vector via the daemon): ${fmt(warmS)}; ${injected}/${queries.length} prompts got context`);
   log(`  warm / bare: p50 ${(warmS.p50 / bareS.p50).toFixed(2)}×, p95 ${(warmS.p95 / bareS.p95).toFixed(2)}× (target ≤ 1.5×); warm p95 / bare p50 ${(warmS.p95 / bareS.p50).toFixed(2)}×`);
+  // The hot hooks are installed through bin/mem-hook.sh, whose curl client asks the daemon without
+  // starting Node; the Node client (MEM_HOOK_CLIENT=node, or where curl is missing) for comparison.
+  const bareN: number[] = [];
+  const warmN: number[] = [];
+  for (const [i, q] of queries.slice(0, 100).entries()) {
+    bareN.push((await run(["-e", "0"], "", env)).ms);
+    warmN.push((await runHook("user-prompt-submit", payload(q, 40_000 + i), { ...env, MEM_HOOK_CLIENT: "node" })).ms);
+  }
+  const bareNS = stats(bareN);
+  const warmNS = stats(warmN);
+  log(`  the Node client instead (MEM_HOOK_CLIENT=node): ${fmt(warmNS)}; paired bare ${fmt(bareNS)}; p50 ${(warmNS.p50 / bareNS.p50).toFixed(2)}×, p95 ${(warmNS.p95 / bareNS.p95).toFixed(2)}×`);
   // The same pairs in this shell's own environment, which Claude Code would pass on to its hooks,
   // each hook run as `mem install` would register it there. Node reads some variables at start-up
   // (NODE_EXTRA_CA_CERTS: a certificate bundle, parsed by every bare spawn; mem's hooks are

@@ -40,12 +40,12 @@ export function hookChecks(where: Where, platform: string = process.platform): C
     const viaMcp = found.find((f) => f.name === "user-prompt-submit" && f.handler.type === "mcp_tool");
     const r = installHooks(settings, viaMcp ? { ...target, promptServer: String(viaMcp.handler.server) } : target);
     if (!r.changed) {
-      checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this mem installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : ""}${viaMcp ? " (the prompt's through the MCP server)" : ""}` });
+      checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this mem installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : target.hookClient ? " (the hot ones through bin/mem-hook.sh)" : ""}${viaMcp ? " (the prompt's through the MCP server)" : ""}` });
       continue;
     }
     const why = [
       r.added.length > 0 ? `missing ${r.added.join(", ")}` : "",
-      r.updated.length > 0 ? `${r.updated.length} differ from what this mem would install (another node or copy of mem${target.caWrapper ? ", or not through bin/mem-hook.sh although NODE_EXTRA_CA_CERTS is set" : ""})` : "",
+      r.updated.length > 0 ? `${r.updated.length} differ from what this mem would install (another node or copy of mem${target.caWrapper ? ", or not through bin/mem-hook.sh although NODE_EXTRA_CA_CERTS is set" : target.hookClient ? ", or the hot ones not through bin/mem-hook.sh" : ""})` : "",
       r.removed.length > 0 ? `extra copies under ${r.removed.join(", ")}` : "",
     ].filter(Boolean);
     checks.push({ name, status: "warn", detail: `${file}: ${why.join("; ")}`, fix: `\`mem install --scope ${scope}\`` });

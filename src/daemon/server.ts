@@ -14,7 +14,6 @@ import { memoriesForPrompt, promptMode, recordDelivered } from "../inject/for-pr
 import { resolveProject } from "../project/identity.js";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
-import { MemoryIndex } from "../retrieve/memory-index.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
@@ -23,7 +22,9 @@ import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { acquireLock } from "./lock.js";
+import { HookHttp, hookSocketPath } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
+import { VectorCopies } from "./vector-copies.js";
 import { lockPath, socketPath } from "./paths.cjs";
 import { prepareSocketDir } from "./socket-guard.cjs";
 import { SourceWatch } from "./watch.js";
@@ -72,48 +73,13 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return picked;
   };
   const background = new PQueue({ concurrency: 1 });
-  // In-memory copies of vector tables. A copy whose table changed since (SQLite's version
-  // counter) is reloaded in the background and keeps answering meanwhile: a chunk deleted since
-  // is dropped by the search's row lookup, and one added since is still found by BM25.
   const state = new VecState(app.db);
-  const memory = new Map<string, MemoryIndex>();
   // The files git sees changed, per repository, for ranking the prompt's memories (src/project/in-play.ts).
   const gitChanges = new GitChangesCache(5_000);
-  const loading = new Set<string>();
-  const tooBig = new Map<string, string>(); // table → the version found too big to hold
-  const vectorSearch = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number) => {
-    const version = state.version(table);
-    if (version !== undefined && tooBig.get(table) === version) return undefined;
-    const idx = memory.get(table);
-    if (version !== undefined && idx?.version !== version && !loading.has(table)) {
-      const mib = (state.count(table) * dims * 4) / 2 ** 20;
-      if (mib > app.config.daemon.vectorMemoryMB) {
-        // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
-        void memory.get(table)?.close();
-        memory.delete(table);
-        tooBig.set(table, version);
-        opts.log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${app.config.daemon.vectorMemoryMB}); searching it in LanceDB`);
-        return undefined;
-      }
-      loading.add(table);
-      void app
-        .vectors()
-        .then((store) => MemoryIndex.load(store, table, dims, version))
-        .then((m) => {
-          if (stopping) return;
-          // A large table is scanned by a worker thread and this one together, the worker's part
-          // while this thread runs the BM25 leg (src/retrieve/scan-pool.ts).
-          if (m.size >= app.config.daemon.scanWorkerRows) void m.useWorker({ log: opts.log });
-          const old = memory.get(table);
-          memory.set(table, m);
-          void old?.close(); // its worker ends once the searches still using it are done
-        })
-        .catch((err: Error) => opts.log(`loading ${table} into memory failed: ${err.message}`))
-        .finally(() => loading.delete(table));
-    }
-    return idx?.find(vec, projects, limit); // undefined: LanceDB answers
-  };
+  const copies = new VectorCopies({ state, vectors: app.vectors, config: app.config.daemon, log: opts.log });
+  const vectorSearch = copies.search;
   let stopping = false;
+  let hookHttp: HookHttp | undefined;
   const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured(), vectorSearch });
 
   // The indexed roots, re-indexed in a child process when they change (src/daemon/watch.ts).
@@ -136,7 +102,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         return { ok: true, pid: process.pid };
       case "status": {
         const p = await pickProvider();
-        const inMemory = [...memory.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel, scan: m.scan }));
+        const inMemory = copies.status();
         return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, scanWorkers: ScanPool.live, watch: watcher?.status() ?? null };
       }
       case "prompt": {
@@ -254,10 +220,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
     clearInterval(ticker);
     clearTimeout(idle);
     server.close();
+    hookHttp?.close();
     await watcher?.close().catch(() => undefined);
     await background.onIdle().catch(() => undefined);
-    await Promise.all([...memory.values()].map((m) => m.close())); // the scan workers
-    memory.clear();
+    await copies.close(); // the scan workers
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     release();
     await app.close().catch(() => undefined);
@@ -278,8 +244,20 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }
   });
   if (process.platform !== "win32") chmodSync(sock, 0o600);
+  // The hot hooks over HTTP for bin/mem-hook.sh's curl client (src/daemon/hook-http.ts).
+  const hookSock = hookSocketPath(app.paths.home);
+  if (hookSock) {
+    const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, onRequest: () => {
+        requests++;
+        touch();
+      }, hookLog: (l) => hookLog(opts.env, l) });
+    await http.listen(hookSock).then(
+      () => (hookHttp = http),
+      (err: Error) => opts.log(`hook socket ${hookSock}: ${err.message}; hooks use the Node client`),
+    );
+  }
   touch();
-  opts.log(`daemon ${process.pid} listening on ${sock}`);
+  opts.log(`daemon ${process.pid} listening on ${sock}${hookHttp ? ` and ${hookSock}` : ""}`);
   try {
     watcher?.start();
   } catch (err) {

@@ -12,7 +12,7 @@ import { dataHome } from "../config/paths.cjs";
 import { Dial } from "../daemon/client.cjs";
 import { hookLog } from "./log.cjs";
 import { readStdin } from "./stdin.cjs";
-import { captureViaDaemon, promptRequest, promptViaDaemon } from "./via-daemon.cjs";
+import { captureViaDaemon, hookAsk, promptViaDaemon } from "./via-daemon.cjs";
 
 /** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
 function writeAll(fd: number, text: string): void {
@@ -29,11 +29,10 @@ function writeAll(fd: number, text: string): void {
 /** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
 async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv, dial: Dial | undefined): Promise<string | null | undefined> {
   if (!dial || !payload) return undefined; // a bad payload: the runner logs it
-  if ((name === "stop" || name === "subagent-stop") && payload.stop_hook_active === true) return null; // a forced continuation: nothing new
-  if (name !== "user-prompt-submit") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;
-  const req = promptRequest(payload);
-  if (!req) return null;
-  const r = await promptViaDaemon(req, env, dial);
+  const asked = hookAsk(name, payload);
+  if (asked.kind === "none") return null; // a prompt that needs no memory, a forced continuation of a stop
+  if (asked.kind === "capture") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;
+  const r = await promptViaDaemon(asked.req, env, dial);
   return r.answered ? (contextOutput(HOOK_EVENTS[name], r.text) ?? null) : undefined;
 }
 

@@ -9,7 +9,7 @@ import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
-import { HOOK_EVENTS, str, type Payload } from "./contract.cjs";
+import { HOOK_EVENTS, str, type HookName, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 
@@ -39,6 +39,26 @@ export function promptRequest(payload: Payload): PromptRequest | undefined {
   const prompt = str(payload, "prompt");
   if (!prompt || skipReason(prompt)) return undefined;
   return { prompt, cwd: str(payload, "cwd") ?? process.cwd(), session: str(payload, "session_id") ?? "" };
+}
+
+/** The capture event a tool or stop payload is filed under. */
+export function captureEvent(payload: Payload): string {
+  const named = payload.hook_event_name;
+  return named === "Stop" || named === "SubagentStop" || named === HOOK_EVENTS["post-tool-use-failure"] ? named : HOOK_EVENTS["post-tool-use"];
+}
+
+/**
+ * What the daemon is asked for a hot hook's payload, shared by the Node client (entry.cts) and the
+ * daemon's HTTP socket for the curl client (src/daemon/hook-http.ts): a prompt's request, a
+ * capture, or nothing to ask (a prompt that needs no memory, a forced continuation of a stop).
+ */
+export type HookAsk = { kind: "none" } | { kind: "prompt"; req: PromptRequest } | { kind: "capture"; event: string; payload: Payload };
+
+export function hookAsk(name: HookName, payload: Payload): HookAsk {
+  if ((name === "stop" || name === "subagent-stop") && payload.stop_hook_active === true) return { kind: "none" };
+  if (name !== "user-prompt-submit") return { kind: "capture", event: captureEvent(payload), payload };
+  const req = promptRequest(payload);
+  return req ? { kind: "prompt", req } : { kind: "none" };
 }
 
 export type PromptOutcome = { answered: true; text?: string } | { answered: false };
@@ -76,8 +96,6 @@ export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv
  * time); capture is idempotent on the tool_use_id, so a late daemon write and ours never make two.
  */
 export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv, dial?: Dial): Promise<boolean> {
-  const named = payload.hook_event_name;
-  const event = named === "Stop" || named === "SubagentStop" || named === HOOK_EVENTS["post-tool-use-failure"] ? named : HOOK_EVENTS["post-tool-use"];
-  const r = await ask(dataHome(env), { op: "capture", event, payload }, CAPTURE_BUDGET_MS, dial);
+  const r = await ask(dataHome(env), { op: "capture", event: captureEvent(payload), payload }, CAPTURE_BUDGET_MS, dial);
   return r.kind === "reply" && r.reply.ok;
 }

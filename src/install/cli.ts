@@ -9,13 +9,16 @@ import { applyMcp, type McpReport } from "./mcp-files.js";
 import { SettingsError } from "./settings.js";
 
 /**
- * This process's node and this checkout's `bin/mem.cjs`, both absolute; through `bin/mem-hook.sh`
- * when this environment sets NODE_EXTRA_CA_CERTS (not on Windows), which Claude Code, started
- * from the same environment, would pass on to every hook.
+ * This process's node and this checkout's `bin/mem.cjs`, both absolute. Not on Windows: the hot
+ * hooks through `bin/mem-hook.sh` (its curl client), and every hook through it when this
+ * environment sets NODE_EXTRA_CA_CERTS, which Claude Code, started from the same environment,
+ * would pass on to every hook.
  */
 export function currentTarget(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): HookTarget {
   const target: HookTarget = { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.cjs") };
-  return env.NODE_EXTRA_CA_CERTS && platform !== "win32" ? { ...target, caWrapper: join(PACKAGE_ROOT, "bin", "mem-hook.sh") } : target;
+  if (platform === "win32") return target;
+  const script = join(PACKAGE_ROOT, "bin", "mem-hook.sh");
+  return env.NODE_EXTRA_CA_CERTS ? { ...target, caWrapper: script } : { ...target, hookClient: script };
 }
 
 export function scopeHelp(): string {
@@ -49,8 +52,12 @@ export function render(r: ApplyReport, target?: HookTarget): string {
     lines.push(`${verb} ${where}${r.created ? " (new file)" : ""}`);
     lines.push(`  events: ${r.events.join(", ")}`);
     if (r.action === "install" && target) {
-      const run = target.caWrapper ? `${SH} ${target.caWrapper} ${target.node}` : target.node;
-      lines.push(`  each runs: ${run} ${target.bin} hook <event>`);
+      if (target.caWrapper) lines.push(`  each runs: ${SH} ${target.caWrapper} ${target.node} ${target.bin} hook <event>`);
+      else if (target.hookClient) {
+        lines.push(`  UserPromptSubmit, PostToolUse(Failure), Stop and SubagentStop run: ${SH} ${target.hookClient} ${target.node} ${target.bin} hook <event>`);
+        lines.push("    (asks the warm daemon with curl, a few ms; else runs the Node hook. MEM_HOOK_CLIENT=node: always Node)");
+        lines.push(`  the others run: ${target.node} ${target.bin} hook <event>`);
+      } else lines.push(`  each runs: ${target.node} ${target.bin} hook <event>`);
       if (target.promptServer) lines.push(`  except UserPromptSubmit: an mcp_tool hook, the tool prompt_context of the MCP server "${target.promptServer}" (no process spawned)`);
       if (target.caWrapper) lines.push("  (NODE_EXTRA_CA_CERTS is set here: the wrapper keeps Node from parsing that bundle at every hook; the daemon still gets it)");
     }

@@ -4,9 +4,11 @@
  *
  * Every handler uses the exec form (`command` = the executable, `args` = its arguments; no shell,
  * no quoting problems, Claude Code 2.1.139+): `<node> <…/bin/mem.cjs> hook <name>`, or
- * `/bin/sh <…/bin/mem-hook.sh> <node> <…/bin/mem.cjs> hook <name>` where the hooks must not pay
- * for NODE_EXTRA_CA_CERTS (see that script).
+ * `/bin/sh <…/bin/mem-hook.sh> <node> <…/bin/mem.cjs> hook <name>`: for the hot hooks, whose
+ * curl client asks a warm daemon without starting Node, and for every hook where the hooks must
+ * not pay for NODE_EXTRA_CA_CERTS (see that script).
  */
+import { DAEMON_HOOKS, isHookName } from "../hooks/contract.cjs";
 
 export interface MemHook {
   /** Claude Code event name (case-sensitive key under `hooks`). */
@@ -85,12 +87,14 @@ export interface MatcherGroup {
 
 /**
  * Where the hook runs: `node` (an absolute path for settings files) and `bin/mem.cjs`; with
- * `caWrapper` (`bin/mem-hook.sh`), through it and `/bin/sh`.
+ * `caWrapper` (`bin/mem-hook.sh`), every hook through it and `/bin/sh`; with `hookClient` (the
+ * same script), the hot hooks (a prompt, a tool call, a stop) through it.
  */
 export interface HookTarget {
   node: string;
   bin: string;
   caWrapper?: string;
+  hookClient?: string;
   /** The prompt hook as an mcp_tool call to this MCP server (its registered name) instead of a command. */
   promptServer?: string;
 }
@@ -106,13 +110,19 @@ export function handlerFor(hook: MemHook, target: HookTarget): CommandHandler | 
   return commandHandlerFor(hook, target);
 }
 
-/** `<node> <bin> hook <name>` in exec form (through the CA wrapper when the target has one). */
+/** The script a hook runs through, if any: the CA wrapper for every hook, the curl client for the hot ones. */
+export function wrapperFor(name: string, target: HookTarget): string | undefined {
+  return target.caWrapper ?? (target.hookClient !== undefined && isHookName(name) && DAEMON_HOOKS.has(name) ? target.hookClient : undefined);
+}
+
+/** `<node> <bin> hook <name>` in exec form (through bin/mem-hook.sh when `wrapperFor` says so). */
 export function commandHandlerFor(hook: MemHook, target: HookTarget): CommandHandler {
   const direct = [target.bin, "hook", hook.name];
+  const wrapper = wrapperFor(hook.name, target);
   return {
     type: "command",
-    command: target.caWrapper ? SH : target.node,
-    args: target.caWrapper ? [target.caWrapper, target.node, ...direct] : direct,
+    command: wrapper ? SH : target.node,
+    args: wrapper ? [wrapper, target.node, ...direct] : direct,
     ...(hook.async ? { async: true as const } : {}),
     timeout: hook.timeout,
   };

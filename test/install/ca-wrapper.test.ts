@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { currentTarget } from "../../src/install/cli.js";
+import { commandHandlerFor, MEM_HOOKS, SH } from "../../src/install/hooks.js";
 import { daemonEnv } from "../../src/hooks/user-prompt.js";
 
 const WRAPPER = fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url));
@@ -13,6 +14,19 @@ test("mem install goes through bin/mem-hook.sh only where NODE_EXTRA_CA_CERTS is
   assert.equal(currentTarget({ NODE_EXTRA_CA_CERTS: "" }, "linux").caWrapper, undefined);
   assert.match(currentTarget({ NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem" }, "darwin").caWrapper ?? "", /bin[\\/]mem-hook\.sh$/);
   assert.equal(currentTarget({ NODE_EXTRA_CA_CERTS: "C:\\corp-ca.pem" }, "win32").caWrapper, undefined);
+});
+
+test("mem install sends the hot hooks (a prompt, a tool call, a stop) through bin/mem-hook.sh's curl client, the others to node; none on Windows", () => {
+  const linux = currentTarget({ PATH: "/usr/bin" }, "linux");
+  assert.match(linux.hookClient ?? "", /bin[\\/]mem-hook\.sh$/);
+  const shape = (name: string) => {
+    const h = commandHandlerFor(MEM_HOOKS.find((x) => x.name === name)!, linux);
+    return [h.command, h.args.length];
+  };
+  for (const hot of ["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop"]) assert.deepEqual(shape(hot), [SH, 5], hot);
+  for (const cold of ["session-start", "pre-compact", "session-end"]) assert.deepEqual(shape(cold), [linux.node, 3], cold);
+  assert.equal(currentTarget({ PATH: "C:\\bin" }, "win32").hookClient, undefined);
+  assert.equal(currentTarget({ NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem" }, "linux").hookClient, undefined, "the CA wrapper already takes every hook through the script");
 });
 
 test("bin/mem-hook.sh moves NODE_EXTRA_CA_CERTS aside, passes the arguments through untouched, and leaves other environments alone", { skip: process.platform === "win32" }, () => {

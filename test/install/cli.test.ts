@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-cli-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -112,8 +113,11 @@ describe("mem install / uninstall (CLI)", () => {
     const installed = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: { command: string; args: string[] }[] }[]> };
     assert.deepEqual(Object.keys(installed.hooks), ["PreToolUse", ...EVENTS]);
     const stop = installed.hooks.Stop![0]!.hooks[0]!;
-    assert.equal(stop.command, process.execPath);
-    assert.deepEqual(stop.args, [BIN, "hook", "stop"]);
+    // A hot hook through bin/mem-hook.sh (its curl client), the others straight to node.
+    assert.equal(stop.command, "/bin/sh");
+    assert.deepEqual(stop.args, [SCRIPT, process.execPath, BIN, "hook", "stop"]);
+    const start = installed.hooks.SessionStart![0]!.hooks[0]!;
+    assert.deepEqual([start.command, start.args], [process.execPath, [BIN, "hook", "session-start"]]);
     const afterInstall = readFileSync(file, "utf8");
 
     const r2 = await mem(["install", "--scope", "project"], box.sub, env(box));
@@ -138,7 +142,7 @@ describe("mem install / uninstall (CLI)", () => {
     const r = await mem(["install"], box.sub, env(box));
     assert.equal(r.code, 0, show(r));
     const file = join(box.home, ".claude", "settings.json");
-    assert.match(r.stdout, new RegExp(`^installed mem hooks in ${file} \\(user scope\\) \\(new file\\)\n  events: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd\n  each runs: \\S+ \\S+ hook <event>\n`));
+    assert.match(r.stdout, new RegExp(`^installed mem hooks in ${file} \\(user scope\\) \\(new file\\)\n  events: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd\n  UserPromptSubmit, PostToolUse\\(Failure\\), Stop and SubagentStop run: /bin/sh \\S+mem-hook\\.sh \\S+ \\S+ hook <event>\n.*curl.*\n  the others run: \\S+ \\S+ hook <event>\n`));
     assert.ok(existsSync(file));
 
     const cfg = join(box.dir, "claude-config");

@@ -161,7 +161,7 @@ describe("mem install: the MCP server", () => {
     const back = await mem(["install"], box.sub, box.env);
     assert.equal(back.code, 0, back.stderr);
     assert.match(back.stdout, /^updated mem hooks/);
-    assert.deepEqual(read(settings).hooks.UserPromptSubmit, [{ hooks: [{ type: "command", command: process.execPath, args: [BIN, "hook", "user-prompt-submit"], timeout: 5 }] }]);
+    assert.deepEqual(read(settings).hooks.UserPromptSubmit, [{ hooks: [{ type: "command", command: "/bin/sh", args: [fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url)), process.execPath, BIN, "hook", "user-prompt-submit"], timeout: 5 }] }]);
   });
 
   test("a ~/.claude.json that is not valid JSON: exit 1 and nothing written anywhere, the hooks' file included", async () => {

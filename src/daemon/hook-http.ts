@@ -1,0 +1,147 @@
+import { chmodSync, unlinkSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import { contextOutput, DAEMON_HOOKS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
+import { hookAsk } from "../hooks/via-daemon.cjs";
+import { writePrivate } from "../util/private-file.cjs";
+
+/**
+ * The daemon's second socket: the hot hooks over HTTP, for the curl client in bin/mem-hook.sh.
+ * A hook that is a shell and curl costs a few milliseconds where a Node process costs its
+ * start-up (~30 ms) on every prompt and tool call. `POST /hook/<name>` takes the hook's stdin as
+ * its body and answers with what the hook prints: the same requests, through the same `answer`,
+ * as the Node client's (src/hooks/via-daemon.cts). Any status but 200 sends the client to the
+ * Node hook with the same payload, which then decides as it always has (logs a bad payload,
+ * answers in-process, writes a capture itself).
+ *
+ * Like the main socket: 0600, in the data home only (0700), never on Windows.
+ */
+
+export const HOOK_SOCKET = "hook.sock";
+/** daemon.clientBudgetMs in seconds, for the client's `curl -m`. */
+export const HOOK_BUDGET_FILE = "hook.budget";
+
+/** The curl client's socket for a data home; undefined on Windows, or where the path is too long for a socket address (the client then runs the Node hook). */
+export function hookSocketPath(home: string, platform: string = process.platform): string | undefined {
+  if (platform === "win32") return undefined;
+  const p = join(home, HOOK_SOCKET);
+  return Buffer.byteLength(p) < 100 ? p : undefined;
+}
+
+/** The daemon's answer to one request (src/daemon/server.ts); `delivered` is given what to run once the reply reached the client. */
+export type Answer = (req: Record<string, unknown>, delivered: (then: () => void) => void) => Promise<Record<string, unknown>>;
+
+export interface HookHttpOptions {
+  answer: Answer;
+  /** daemon.clientBudgetMs: the client gives up after it, so a later answer is not counted as shown. */
+  budgetMs: number;
+  /** A request came in (keeps the daemon from idling out). */
+  onRequest: () => void;
+  /** hooks.log, where the Node client logs the same failures. */
+  hookLog: (line: string) => void;
+}
+
+type Reply = { status: number; body?: string; delivered?: () => void };
+
+const unlinkQuiet = (path: string) => {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+};
+
+export class HookHttp {
+  private readonly server: Server;
+
+  constructor(private readonly opts: HookHttpOptions) {
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.headersTimeout = 10_000;
+    this.server.requestTimeout = 30_000;
+    this.server.keepAliveTimeout = 1_000;
+  }
+
+  /** Listens on `path` (a stale socket there is removed: the caller holds the daemon's lock) and writes the budget beside it. */
+  async listen(path: string): Promise<void> {
+    unlinkQuiet(path);
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      const umask = process.umask(0o077); // bind is synchronous: no moment open to others
+      try {
+        this.server.listen(path, () => resolve());
+      } finally {
+        process.umask(umask);
+      }
+    });
+    chmodSync(path, 0o600);
+    writePrivate(join(path, "..", HOOK_BUDGET_FILE), `${this.opts.budgetMs / 1000}\n`, "replace");
+    this.path = path;
+  }
+
+  private path: string | undefined;
+
+  /** Stops listening and removes the socket, so that clients go to the Node hook at once. */
+  close(): void {
+    this.server.close();
+    this.server.closeAllConnections();
+    if (this.path) unlinkQuiet(this.path);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const send = (r: Reply) => {
+      res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(r.body ?? "") });
+      res.end(r.body ?? "", () => r.delivered?.());
+    };
+    const name = /^\/hook\/([a-z-]+)$/.exec(req.url ?? "")?.[1] ?? "";
+    const refusal = req.method !== "POST" ? 405 : !isHookName(name) || !DAEMON_HOOKS.has(name) ? 404 : Number(req.headers["content-length"] ?? 0) > MAX_STDIN_BYTES ? 413 : 0;
+    if (refusal !== 0) {
+      send({ status: refusal }); // what is left of the body is read and dropped
+      req.resume();
+      return;
+    }
+    this.opts.onRequest();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (b: Buffer) => {
+      size += b.length;
+      if (size <= MAX_STDIN_BYTES) chunks.push(b);
+    });
+    req.on("end", () => {
+      if (size > MAX_STDIN_BYTES) {
+        send({ status: 413 }); // the Node hook reads it bounded, and logs it
+        return;
+      }
+      this.reply(name as HookName, Buffer.concat(chunks).toString("utf8")).then(send, (err: Error) => {
+        this.opts.hookLog(`${name}: the daemon failed: ${err.message}`);
+        send({ status: 500 });
+      });
+    });
+  }
+
+  private async reply(name: HookName, body: string): Promise<Reply> {
+    const payload = parsePayload(body);
+    if (!payload) return { status: 400 }; // the Node hook logs what it was
+    const asked = hookAsk(name, payload);
+    if (asked.kind === "none") return { status: 200 };
+    let then: (() => void) | undefined;
+    if (asked.kind === "capture") {
+      const r = await this.opts.answer({ op: "capture", event: asked.event, payload: asked.payload }, () => undefined);
+      return { status: r.ok === true ? 200 : 500 }; // not durable: the Node hook writes it
+    }
+    // The daemon's working directory is not the session's: without a cwd the Node hook answers.
+    if (!str(payload, "cwd")) return { status: 422 };
+    const t0 = performance.now();
+    const r = await this.opts.answer({ op: "prompt", ...asked.req }, (fn) => (then = fn));
+    const ms = performance.now() - t0;
+    if (r.ok !== true) {
+      this.opts.hookLog(`user-prompt-submit: the daemon failed: ${String(r.error)}`);
+      return { status: 200 }; // as the Node client: answered, with nothing
+    }
+    if (ms > this.opts.budgetMs) {
+      this.opts.hookLog(`user-prompt-submit: the daemon answered the curl client after ${Math.round(ms)} ms, past its budget of ${this.opts.budgetMs} ms; injected nothing`);
+      return { status: 200 };
+    }
+    const out = contextOutput(HOOK_EVENTS[name], typeof r.text === "string" ? r.text : undefined);
+    return { status: 200, ...(out ? { body: `${out}\n` } : {}), ...(then ? { delivered: then } : {}) };
+  }
+}

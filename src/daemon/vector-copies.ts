@@ -1,0 +1,76 @@
+import { MemoryIndex } from "../retrieve/memory-index.js";
+import type { VecState } from "../store/vec-state.js";
+import type { VectorHit, VectorStore } from "../store/vectors.js";
+
+export interface VectorCopiesOptions {
+  state: VecState;
+  vectors: () => Promise<VectorStore>;
+  config: { vectorMemoryMB: number; scanWorkerRows: number };
+  log: (line: string) => void;
+}
+
+/**
+ * The daemon's in-memory copies of vector tables. A copy whose table changed since (SQLite's
+ * version counter) is reloaded in the background and keeps answering meanwhile: a chunk deleted
+ * since is dropped by the search's row lookup, and one added since is still found by BM25. A
+ * table too big to copy (`daemon.vectorMemoryMB`) is left to LanceDB, as is one not loaded yet.
+ */
+export class VectorCopies {
+  private readonly copies = new Map<string, MemoryIndex>();
+  private readonly loading = new Set<string>();
+  private readonly tooBig = new Map<string, string>(); // table → the version found too big to hold
+  private closed = false;
+
+  constructor(private readonly opts: VectorCopiesOptions) {}
+
+  /** The nearest rows from the copy of `table`; undefined when LanceDB must answer. */
+  readonly search = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number): Promise<VectorHit[] | undefined> => {
+    const { state, config, log } = this.opts;
+    const version = state.version(table);
+    if (version !== undefined && this.tooBig.get(table) === version) return undefined;
+    const idx = this.copies.get(table);
+    if (version !== undefined && idx?.version !== version && !this.loading.has(table)) {
+      const mib = (state.count(table) * dims * 4) / 2 ** 20;
+      if (mib > config.vectorMemoryMB) {
+        // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
+        void this.copies.get(table)?.close();
+        this.copies.delete(table);
+        this.tooBig.set(table, version);
+        log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${config.vectorMemoryMB}); searching it in LanceDB`);
+        return undefined;
+      }
+      this.reload(table, dims, version);
+    }
+    return idx?.find(vec, projects, limit); // undefined: LanceDB answers
+  };
+
+  private reload(table: string, dims: number, version: string): void {
+    this.loading.add(table);
+    void this.opts
+      .vectors()
+      .then((store) => MemoryIndex.load(store, table, dims, version))
+      .then((m) => {
+        if (this.closed) return void m.close();
+        // A large table is scanned by a worker thread and this one together, the worker's part
+        // while this thread runs the BM25 leg (src/retrieve/scan-pool.ts).
+        if (m.size >= this.opts.config.scanWorkerRows) void m.useWorker({ log: this.opts.log });
+        const old = this.copies.get(table);
+        this.copies.set(table, m);
+        void old?.close(); // its worker ends once the searches still using it are done
+      })
+      .catch((err: Error) => this.opts.log(`loading ${table} into memory failed: ${err.message}`))
+      .finally(() => this.loading.delete(table));
+  }
+
+  /** For `status`: each copy held. */
+  status(): { table: string; rows: number; version: string; kernel: string; scan: string }[] {
+    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel, scan: m.scan }));
+  }
+
+  /** Ends the copies and their scan workers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.copies.values()].map((m) => m.close()));
+    this.copies.clear();
+  }
+}

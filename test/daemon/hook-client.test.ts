@@ -1,0 +1,238 @@
+/**
+ * bin/mem-hook.sh's curl client against a real daemon (`mem serve`) and its HTTP socket
+ * (src/daemon/hook-http.ts): the same answers as the Node hook without starting Node, and the Node
+ * hook, with the same stdin, whenever the daemon cannot answer. Which client answered is told by a
+ * spy standing in for node: a script that notes each run, then runs the real node.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, describe, test } from "node:test";
+import { ask } from "../../src/daemon/client.cjs";
+import { openDb } from "../../src/store/db.js";
+import { hasCommand } from "../helpers/has-command.js";
+import { runChild } from "../helpers/run-child.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const BIN = join(REPO, "bin", "mem.cjs");
+const SCRIPT = join(REPO, "bin", "mem-hook.sh");
+const skip = process.platform === "win32" || !hasCommand("curl") ? "needs /bin/sh and curl" : false;
+const tmp = mkdtempSync(join(tmpdir(), "mem-hc-")); // short: socket paths must stay under ~100 bytes
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const SPY = join(tmp, "node-spy");
+writeFileSync(SPY, `#!/bin/sh\necho "$*" >> "$SPY_LOG"\nexec "${process.execPath}" "$@"\n`);
+chmodSync(SPY, 0o755);
+
+let n = 0;
+function home(): string {
+  const h = join(tmp, `h${n++}`);
+  mkdirSync(h, { recursive: true, mode: 0o700 });
+  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200, clientBudgetMs: 2_000 }, embedding: { order: [] }, index: { watch: false } }));
+  writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n\nThe billing service keeps its ledger in Postgres for row level locks.\n");
+  return h;
+}
+
+const envOf = (h: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", SPY_LOG: join(h, "spy.log"), ...extra });
+
+async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+}
+
+/** `mem index` then `mem serve`, ready when its hook socket is. */
+async function daemon(h: string): Promise<ChildProcess> {
+  const idx = await runChild(process.execPath, [BIN, "index", h, "-q"], { env: envOf(h) });
+  assert.equal(idx.code, 0, idx.stderr);
+  const child = spawn(process.execPath, [BIN, "serve"], { env: envOf(h), stdio: "ignore" });
+  children.push(child);
+  await until(() => existsSync(join(h, "hook.sock")) && existsSync(join(h, "hook.budget")));
+  return child;
+}
+
+/** The hook as `mem install` registers a hot one: `/bin/sh mem-hook.sh <node> <mem.cjs> hook <name>`, node being the spy. */
+const viaScript = (name: string, input: string, env: NodeJS.ProcessEnv) => runChild("/bin/sh", [SCRIPT, SPY, BIN, "hook", name], { env, input, timeout: 60_000 });
+const nodeRuns = (h: string) => (existsSync(join(h, "spy.log")) ? readFileSync(join(h, "spy.log"), "utf8").split("\n").filter(Boolean).length : 0);
+const prompt = (text: string, session: string, cwd: string) => JSON.stringify({ session_id: session, transcript_path: "/nonexistent", cwd, hook_event_name: "UserPromptSubmit", prompt: text });
+const context = (stdout: string): string => (stdout.trim() ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : "");
+
+/** A request straight to the daemon's HTTP socket. */
+function post(sock: string, path: string, body: string, method = "POST"): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath: sock, path, method, headers: { "content-type": "application/json" } }, (res) => {
+      let b = "";
+      res.on("data", (d: Buffer) => (b += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the curl hook client", { skip }, () => {
+  test("answers a prompt as the Node hook does, without starting Node; a session is not shown the same lines twice", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    const q = "why did we choose SQLite over Postgres?";
+    const fast = await viaScript("user-prompt-submit", prompt(q, "s-curl", h), envOf(h));
+    assert.equal(nodeRuns(h), 0, "the curl client answered");
+    assert.match(context(fast.stdout), /We chose SQLite over Postgres/);
+    const slow = await viaScript("user-prompt-submit", prompt(q, "s-node", h), envOf(h, { MEM_HOOK_CLIENT: "node" }));
+    assert.equal(nodeRuns(h), 1, "MEM_HOOK_CLIENT=node runs the Node hook");
+    assert.equal(fast.stdout, slow.stdout, "the same JSON, byte for byte");
+    // Delivered through curl, so recorded as shown: the same session is not shown those lines again.
+    const again = await viaScript("user-prompt-submit", prompt(q, "s-curl", h), envOf(h));
+    assert.doesNotMatch(context(again.stdout), /We chose SQLite over Postgres/);
+    assert.equal(nodeRuns(h), 1);
+    // A prompt that needs no memory: nothing, and no Node either.
+    const skipped = await viaScript("user-prompt-submit", prompt("yes", "s-curl", h), envOf(h));
+    assert.equal(skipped.stdout, "");
+    assert.equal(nodeRuns(h), 1);
+    child.kill("SIGTERM");
+    await until(() => !existsSync(join(h, "hook.sock")));
+  });
+
+  test("captures are durable before it returns; hostile text reaches the store byte for byte; a forced stop continuation asks nothing", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    const hostile = `echo "$(touch ${join(tmp, "pwned")})" \`id\` '\\c' %s -n \\n ${"é".repeat(3)} ; exit 3`;
+    const payload = JSON.stringify({ session_id: "s-cap", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_curl_1", tool_input: { command: hostile }, tool_response: { stdout: "ok", stderr: "" } });
+    const r = await viaScript("post-tool-use", payload, envOf(h));
+    assert.equal(r.stdout, "");
+    assert.equal(nodeRuns(h), 0);
+    assert.equal(existsSync(join(tmp, "pwned")), false, "nothing in the payload ran");
+    await viaScript("post-tool-use", payload, envOf(h)); // the same tool call again: still one event
+    const db = openDb(join(h, "mem.sqlite"));
+    try {
+      const rows = db.prepare("SELECT text FROM events WHERE session = 's-cap'").all() as { text: string }[];
+      assert.equal(rows.length, 1);
+      assert.ok(rows[0]!.text.includes(hostile), rows[0]!.text);
+    } finally {
+      db.close();
+    }
+    const stop = await viaScript("stop", JSON.stringify({ session_id: "s-cap", cwd: h, hook_event_name: "Stop", stop_hook_active: true }), envOf(h));
+    assert.equal(stop.stdout, "");
+    assert.equal(nodeRuns(h), 0);
+    child.kill("SIGTERM");
+  });
+
+  test("a daemon killed without cleaning up: the Node hook answers the same payload in-process", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    child.kill("SIGKILL");
+    await until(() => child.exitCode !== null || child.signalCode !== null);
+    assert.ok(statSync(join(h, "hook.sock")).isSocket(), "the stale socket is still there");
+    const r = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-stale", h), envOf(h));
+    assert.equal(nodeRuns(h), 1, "the Node hook ran");
+    assert.match(context(r.stdout), /We chose SQLite over Postgres/);
+    // The Node hook started a daemon for next time, which serves the curl client again.
+    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply" && existsSync(join(h, "hook.budget")));
+    const next = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-next", h), envOf(h));
+    assert.match(context(next.stdout), /We chose SQLite over Postgres/);
+    assert.equal(nodeRuns(h), 1, "answered by curl");
+    await ask(h, { op: "stop" }, 2_000);
+    await until(() => !existsSync(join(h, "hook.sock")));
+  });
+
+  test("no curl, a symlinked socket or data home, MEM_NO_DAEMON: the Node hook, with the same answer", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    const q = prompt("why did we choose SQLite over Postgres?", "s-x", h);
+    // PATH without curl (only the shell's own tools are needed: none).
+    const bare = join(tmp, "bin-no-curl");
+    mkdirSync(bare, { recursive: true });
+    const r1 = await viaScript("user-prompt-submit", q, { ...envOf(h), PATH: bare });
+    assert.equal(nodeRuns(h), 1);
+    assert.match(context(r1.stdout), /We chose SQLite/);
+    // A data home reached through a symlink, and a symlink to the socket in a home of ours.
+    const link = join(tmp, `link${n}`);
+    symlinkSync(h, link);
+    await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-y", link), envOf(link, { SPY_LOG: join(h, "spy.log") }));
+    assert.equal(nodeRuns(h), 2);
+    const other = home();
+    symlinkSync(join(h, "hook.sock"), join(other, "hook.sock"));
+    await viaScript("user-prompt-submit", q, envOf(other, { SPY_LOG: join(h, "spy.log"), MEM_NO_DAEMON: "1" }));
+    assert.equal(nodeRuns(h), 3);
+    child.kill("SIGTERM");
+  });
+
+  test("the daemon's HTTP socket: 0600, hot hooks only, POST only, bounded, and gone when it stops", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    const sock = join(h, "hook.sock");
+    assert.equal(statSync(sock).mode & 0o777, 0o600);
+    assert.equal(statSync(join(h, "hook.budget")).mode & 0o777, 0o600);
+    assert.equal(readFileSync(join(h, "hook.budget"), "utf8").trim(), "2");
+    assert.equal((await post(sock, "/hook/user-prompt-submit", "{}", "GET")).status, 405);
+    assert.equal((await post(sock, "/hook/session-start", "{}")).status, 404);
+    assert.equal((await post(sock, "/hook/../etc", "{}")).status, 404);
+    assert.equal((await post(sock, "/hook/user-prompt-submit", "not json")).status, 400);
+    assert.equal((await post(sock, "/hook/user-prompt-submit", JSON.stringify({ prompt: "why SQLite over Postgres?" }))).status, 422, "no cwd: the Node hook answers");
+    // Over the hook's stdin bound: refused (then the Node hook reads it bounded), asked as the client asks.
+    const big = await runChild("curl", ["-q", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", sock, "-H", "Expect:", "--data-binary", "@-", "http://mem/hook/post-tool-use"], { input: "x".repeat(4 * 1024 * 1024 + 1), env: { PATH: process.env.PATH } });
+    assert.equal(big.stdout, "413");
+    const ok = await post(sock, "/hook/user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-http", h));
+    assert.equal(ok.status, 200);
+    assert.match(context(ok.body), /SQLite/);
+    child.kill("SIGTERM");
+    await until(() => !existsSync(sock));
+  });
+
+  test("a daemon that does not answer in time: the prompt goes on without memories, a capture is written by the Node hook", { timeout: 120_000 }, async () => {
+    const h = home();
+    await runChild(process.execPath, [BIN, "index", h, "-q"], { env: envOf(h) }); // the store exists
+    // A server on the hook socket that takes every request and never answers (a wedged daemon).
+    const { createServer } = await import("node:http");
+    const held: import("node:http").ServerResponse[] = [];
+    const wedged = createServer((_req, res) => void held.push(res));
+    await new Promise<void>((r) => wedged.listen(join(h, "hook.sock"), () => r()));
+    chmodSync(join(h, "hook.sock"), 0o600);
+    writeFileSync(join(h, "hook.budget"), "0.3\n");
+    try {
+      const t = Date.now();
+      const r = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-slow", h), envOf(h));
+      assert.equal(r.stdout, "");
+      assert.equal(nodeRuns(h), 0, "no second try in Node: the daemon is there, only slow");
+      assert.ok(Date.now() - t < 5_000);
+      const cap = JSON.stringify({ session_id: "s-slow", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_slow", tool_input: { command: "make check" }, tool_response: { stdout: "ok" } });
+      await viaScript("post-tool-use", cap, envOf(h));
+      assert.equal(nodeRuns(h), 1, "the Node hook wrote the capture itself");
+      const db = openDb(join(h, "mem.sqlite"));
+      try {
+        assert.equal((db.prepare("SELECT count(*) AS n FROM events WHERE id = 'toolu_slow'").get() as { n: number }).n, 1);
+      } finally {
+        db.close();
+      }
+    } finally {
+      for (const res of held) res.destroy();
+      wedged.closeAllConnections();
+      await new Promise((r) => wedged.close(r));
+    }
+  });
+
+  test("a bad payload and an oversized one go to the Node hook, which logs them", { timeout: 120_000 }, async () => {
+    const h = home();
+    const child = await daemon(h);
+    const r = await viaScript("post-tool-use", "{not json", envOf(h, { MEM_NO_DAEMON: "0" }));
+    assert.equal(r.stdout, "");
+    assert.equal(nodeRuns(h), 1);
+    const big = JSON.stringify({ session_id: "s-big", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "t-big", tool_input: { command: "cat" }, tool_response: { stdout: "y".repeat(5 * 1024 * 1024) } });
+    await viaScript("post-tool-use", big, envOf(h));
+    assert.equal(nodeRuns(h), 2);
+    const log = readFileSync(join(h, "hooks.log"), "utf8");
+    assert.match(log, /post-tool-use/);
+    child.kill("SIGTERM");
+  });
+});
