@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { currentTarget } from "../install/cli.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
@@ -51,7 +52,22 @@ export function hookChecks(where: Where, platform: string = process.platform): C
     checks.push({ name, status: "warn", detail: `${file}: ${why.join("; ")}`, fix: `\`mem install --scope ${scope}\`` });
   }
   if (checks.length === 0) checks.push({ name: "hooks", status: "warn", detail: "no mem hooks in any Claude Code settings file (fine if mem is installed as a plugin)", fix: "`mem install --scope user`" });
+  else if (target.hookClient || target.caWrapper) checks.push(curlCheck(where.env));
   return checks;
+}
+
+/** Whether bin/mem-hook.sh's curl client can run here: curl on PATH, built with Unix sockets (7.40+). */
+export function curlCheck(env: NodeJS.ProcessEnv): Check {
+  const name = "hook client";
+  let version: string;
+  try {
+    version = execFileSync("curl", ["--version"], { env: { PATH: env.PATH ?? "" }, timeout: 3_000, stdio: ["ignore", "pipe", "ignore"] }).toString();
+  } catch {
+    return { name, status: "warn", detail: "no curl on PATH: the hot hooks (a prompt, a tool call, a stop) start Node each time, about 20-30 ms more than curl", fix: "install curl (7.40 or later)" };
+  }
+  const first = version.split("\n")[0]?.split(" ").slice(0, 2).join(" ") ?? "curl";
+  if (!/^Features:.*\bUnixSockets\b/m.test(version)) return { name, status: "warn", detail: `${first} cannot use Unix sockets: the hot hooks start Node each time`, fix: "install curl 7.40 or later, built with Unix socket support" };
+  return { name, status: "ok", detail: `${first} with Unix sockets: the hot hooks ask the warm daemon without starting Node (MEM_HOOK_CLIENT=node turns it off)` };
 }
 
 /** Whether a settings file seen from `where` has the prompt hook as an mcp_tool call to mem's MCP server. */

@@ -9,8 +9,11 @@ PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings fi
 MCP server (\`mem mcp\`: tools to search, remember, get, list, forget and the project's tasks)
 in the same scope: user ~/.claude.json "mcpServers", local ~/.claude.json "projects"
 → <project root> → "mcpServers", project <project root>/.mcp.json.
-Each hook runs \`<node> <mem's directory>/bin/mem.cjs hook <event>\` with absolute paths (through
-\`/bin/sh bin/mem-hook.sh\` where NODE_EXTRA_CA_CERTS is set, which Node would load at every start).
+Each hook runs \`<node> <mem's directory>/bin/mem.cjs hook <event>\` with absolute paths. The hot
+ones (UserPromptSubmit, PostToolUse(Failure), Stop, SubagentStop) go through \`/bin/sh
+bin/mem-hook.sh\` first, which asks a warm daemon with curl without starting Node, and runs the
+Node hook whenever it cannot (MEM_HOOK_CLIENT=node: always). Every hook goes through that script
+where NODE_EXTRA_CA_CERTS is set, which Node would load at every start. Not on Windows.
 Other hooks, servers and settings are kept; each old file is backed up to <file>.bak-<time>
 and the new one written atomically. Running it again changes nothing; running it
 from a moved or reinstalled mem rewrites the paths in place. Refuses (exit 1, files untouched)

@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { hookChecks } from "../../src/cli/doctor-hooks.js";
+import { curlCheck, hookChecks } from "../../src/cli/doctor-hooks.js";
+import { hasCommand } from "../helpers/has-command.js";
 import { currentTarget } from "../../src/install/cli.js";
 import { installToFile, type Where } from "../../src/install/files.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-doctor-hooks-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
+/** What the hook client check says on this machine: curl is there, or not. */
+const CURL = hasCommand("curl") ? "ok" : "warn";
 
 /** A HOME and a project directory of their own (a .git marks the project's top level). */
 function where(env: Record<string, string> = {}): Where & { home: string; repo: string } {
@@ -18,7 +21,7 @@ function where(env: Record<string, string> = {}): Where & { home: string; repo: 
   const repo = join(dir, "repo");
   mkdirSync(join(repo, ".git"), { recursive: true });
   mkdirSync(home, { recursive: true });
-  return { env: { HOME: home, ...env }, cwd: repo, home, repo };
+  return { env: { HOME: home, PATH: process.env.PATH ?? "", ...env }, cwd: repo, home, repo };
 }
 
 test("doctor on hooks: none installed is a warning that points at mem install", () => {
@@ -32,7 +35,7 @@ test("doctor on hooks: installed by this checkout is ok, per scope", () => {
   const w = where();
   installToFile({ scope: "user", where: w, target: currentTarget(w.env, "linux") });
   installToFile({ scope: "local", where: w, target: currentTarget(w.env, "linux") });
-  assert.deepEqual(hookChecks(w, "linux").map((c) => [c.name, c.status]), [["hooks (user)", "ok"], ["hooks (local)", "ok"]]);
+  assert.deepEqual(hookChecks(w, "linux").map((c) => [c.name, c.status]), [["hooks (user)", "ok"], ["hooks (local)", "ok"], ["hook client", CURL]]);
 });
 
 test("doctor on hooks: a missing event, or installed without the wrapper where NODE_EXTRA_CA_CERTS is set, is a warning to reinstall", () => {
@@ -68,4 +71,23 @@ test("doctor on hooks: hooks that run a mem that is gone, or an unreadable setti
   const [broken] = hookChecks(bad, "linux");
   assert.equal(broken!.name, "hooks (project)");
   assert.equal(broken!.status, "error");
+});
+
+test("doctor on the hook client: curl with Unix sockets is ok; no curl, or one without them, is a warning (the hot hooks then start Node)", { skip: process.platform === "win32" }, () => {
+  const dir = join(tmp, `curl${n++}`);
+  mkdirSync(dir, { recursive: true });
+  const none = curlCheck({ PATH: dir });
+  assert.deepEqual([none.name, none.status], ["hook client", "warn"]);
+  assert.match(none.detail, /no curl on PATH/);
+  const fake = (features: string) => {
+    writeFileSync(join(dir, "curl"), `#!/bin/sh\nprintf 'curl 7.29.0 (x86_64-redhat-linux-gnu) libcurl/7.29.0\\nProtocols: http https\\nFeatures: ${features}\\n'\n`);
+    chmodSync(join(dir, "curl"), 0o755);
+    return curlCheck({ PATH: dir });
+  };
+  const old = fake("IPv6 Largefile SSL libz");
+  assert.equal(old.status, "warn");
+  assert.match(old.detail, /^curl 7\.29\.0 cannot use Unix sockets/);
+  const good = fake("IPv6 Largefile SSL UnixSockets libz");
+  assert.equal(good.status, "ok");
+  assert.match(good.detail, /^curl 7\.29\.0 with Unix sockets/);
 });
