@@ -16,6 +16,7 @@ import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./main.js";
+import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem doctor [--repair] [--json]
 
@@ -153,7 +154,7 @@ export const doctorCommand: Command = {
       else checks.push(...sqliteChecks(app!));
       checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
-      if (values.json) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
+      if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {
         const mark = { ok: "ok  ", warn: "warn", error: "FAIL" } as const;
         for (const c of checks) process.stdout.write(`[${mark[c.status]}] ${c.name}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ""}\n`);

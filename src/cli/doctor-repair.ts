@@ -2,6 +2,7 @@ import { dataHome } from "../config/paths.cjs";
 import { indexLock } from "../maintenance/index-lock.js";
 import { repair, type RepairReport } from "../maintenance/repair.js";
 import { EXIT } from "./args.js";
+import { safeJson } from "../render/line.js";
 
 function human(r: RepairReport): string {
   if (!r.changed) {
@@ -36,6 +37,6 @@ export async function runRepair(json: boolean): Promise<number> {
   } finally {
     unlock();
   }
-  process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${human(report)}\n`);
+  process.stdout.write(json ? `${safeJson(report)}\n` : `${human(report)}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

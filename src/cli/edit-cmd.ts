@@ -1,4 +1,4 @@
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { editInEditor } from "./editor.js";
@@ -51,13 +51,13 @@ export const editCommand: Command = {
       }
       const tags = splitList(values.tags);
       if (text === undefined && values.kind === undefined && tags === undefined) {
-        if (json) process.stdout.write(`${JSON.stringify({ memory: svc.get(id, { history: true }), changed: false })}\n`);
+        if (json) process.stdout.write(`${safeJson({ memory: svc.get(id, { history: true }), changed: false })}\n`);
         else process.stdout.write(`${field(id, 80)} unchanged\n`);
         return EXIT.ok;
       }
       const m = svc.patch(id, { ...(text !== undefined ? { text } : {}), ...(values.kind !== undefined ? { kind: values.kind } : {}), ...(tags !== undefined ? { tags } : {}) });
       await nudgeDaemon(m.project);
-      if (json) process.stdout.write(`${JSON.stringify({ memory: m, changed: true })}\n`);
+      if (json) process.stdout.write(`${safeJson({ memory: m, changed: true })}\n`);
       else process.stdout.write(`edited ${field(m.id, 80)}; the previous version is kept (mem get ${field(m.id, 80)} --history)\n`);
       return EXIT.ok;
     });

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { projectFromArg } from "../project/scope.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { exportMemories, toMarkdown, type Exported } from "../service/export.js";
 import { memoryProjects } from "../store/memories.js";
 import { EXIT, oneOf, parse, UsageError } from "./args.js";
@@ -51,12 +51,12 @@ export const exportCommand: Command = {
       };
       try {
         if (format === "md") await write(toMarkdown(counted(), new Date()));
-        else for (const m of counted()) await write(`${JSON.stringify(m)}\n`);
+        else for (const m of counted()) await write(`${safeJson(m)}\n`);
       } finally {
         if (fd !== undefined) closeSync(fd);
       }
       if (values.output !== undefined) {
-        if (values.json) process.stdout.write(`${JSON.stringify({ exported: n, projects, format, file: values.output })}\n`);
+        if (values.json) process.stdout.write(`${safeJson({ exported: n, projects, format, file: values.output })}\n`);
         else process.stderr.write(`exported ${n} memor${n === 1 ? "y" : "ies"} of ${projects.length} project${projects.length === 1 ? "" : "s"} to ${field(values.output, 300)}\n`);
       }
       return EXIT.ok;

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { projectFromArg } from "../project/scope.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -88,7 +88,7 @@ export const forgetCommand: Command = {
         const live = svc.list({ project: p, limit: 1 }).total;
         if (!values.yes && !(await confirm(`Forget everything of project ${field(p)}: ${live} memor${live === 1 ? "y" : "ies"}, its tasks, session records and indexed notes? [y/N] `))) {
           process.stderr.write("mem forget: not confirmed; nothing forgotten\n");
-          if (json) process.stdout.write(`${JSON.stringify({ error: { code: "not_confirmed", message: "not confirmed; nothing forgotten" } })}\n`);
+          if (json) process.stdout.write(`${safeJson({ error: { code: "not_confirmed", message: "not confirmed; nothing forgotten" } })}\n`);
           return EXIT.failure;
         }
         const r = forgetProject(app.db, p, now);
@@ -100,7 +100,7 @@ export const forgetCommand: Command = {
         out.purged = r;
         lines.push(`purged ${r.memories} forgotten memor${r.memories === 1 ? "y" : "ies"} and ${r.vectors} vector${r.vectors === 1 ? "" : "s"}`);
       } else lines.push("(the text stays in the store's files until the next purge: mem forget --purge)");
-      process.stdout.write(json ? `${JSON.stringify(out)}\n` : `${lines.join("\n")}\n`);
+      process.stdout.write(json ? `${safeJson(out)}\n` : `${lines.join("\n")}\n`);
       return EXIT.ok;
     });
   },

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { projectFromArg } from "../project/scope.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { importLines } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -50,7 +50,7 @@ export const importCommand: Command = {
       for (const p of tally.projects) await nudgeDaemon(p);
       for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);
       const s = tally.skipped;
-      if (json) process.stdout.write(`${JSON.stringify(tally)}\n`);
+      if (json) process.stdout.write(`${safeJson(tally)}\n`);
       else process.stdout.write(`imported ${tally.imported}; skipped ${s.present} already present, ${s.forgotten} forgotten, ${s.markdown} markdown; ${tally.failed.length} failed\n`);
       return tally.failed.length > 0 ? EXIT.failure : EXIT.ok;
     });

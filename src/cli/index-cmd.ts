@@ -9,6 +9,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
 import { progressBar } from "./progress.js";
 import { vectorSkippedNote } from "./vector-note.js";
+import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem index [PATH...] [options]
        mem index --stale [ROOT...] [--project P]... [options]
@@ -93,7 +94,7 @@ export const indexCommand: Command = {
         bar.done();
         summaries.push(...r.runs);
         for (const m of r.missing) warn(`${m.path} (project ${m.project}) is missing or unreadable; its notes are kept as they were indexed`);
-        if (values.json) process.stdout.write(`${JSON.stringify({ checked: r.checked, stale: r.stale, missing: r.missing, runs: r.runs })}\n`);
+        if (values.json) process.stdout.write(`${safeJson({ checked: r.checked, stale: r.stale, missing: r.missing, runs: r.runs })}\n`);
         else if (!quiet) process.stdout.write(`${r.checked} root(s) checked, ${r.stale.length} changed${r.runs.length > 0 ? `\n${r.runs.map(report).join("\n")}` : ""}\n`);
       } else {
         // Each root belongs to its own project unless --project says otherwise.
@@ -122,7 +123,7 @@ export const indexCommand: Command = {
         }
         if (values.json && summaries.length > 0) {
           const out = summaries.length === 1 ? summaries[0] : { runs: summaries };
-          process.stdout.write(`${JSON.stringify(out)}\n`);
+          process.stdout.write(`${safeJson(out)}\n`);
         }
       }
       // One line per run, whatever the number of projects; none when BM25 only was the choice.

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { loadAppConfig } from "../app.js";
 import { resolveProject } from "../project/identity.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { initLayout, shown } from "../tiers/init.js";
 import { currentUser } from "../tiers/user.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -55,7 +55,7 @@ export const initCommand: Command = {
     const report = initLayout(dir, who.user.id, config.tiers.budgets);
     const next = `mem index ${shown(report, "./", cwd)}`;
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ ...report, next })}\n`);
+      process.stdout.write(`${safeJson({ ...report, next })}\n`);
     } else if (!values.quiet) {
       const lines = [`${shown(report, "./", cwd)} (user ${who.user.id}${who.user.raw !== undefined ? `, from ${field(who.user.raw, 80)}` : ""})`];
       for (const p of report.created) if (p !== "./") lines.push(`  created  ${shown(report, p, cwd)}`);

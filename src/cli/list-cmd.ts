@@ -1,7 +1,7 @@
 import { ago, shortSession } from "../brief/render.js";
 import { EVENT_TYPES } from "../capture/types.js";
 import { projectFromArg } from "../project/scope.js";
-import { field, prose } from "../render/line.js";
+import { field, prose, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types.js";
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
 import { MEMORY_SHAPE } from "./get-cmd.js";
@@ -86,7 +86,7 @@ export const listCommand: Command = {
         offset,
       });
       if (json) {
-        process.stdout.write(`${JSON.stringify({ project, total, memories: memories.map((m) => ({ ...m, time: m.createdAt })) })}\n`);
+        process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...m, time: m.createdAt })) })}\n`);
         return EXIT.ok;
       }
       if (memories.length === 0) {

@@ -2,7 +2,7 @@ import { openApp, type App } from "../app.js";
 import { ago } from "../brief/render.js";
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
-import { field, prose } from "../render/line.js";
+import { field, prose, safeJson } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError, type Memory } from "../service/types.js";
 import { EXIT, UsageError } from "./args.js";
@@ -34,7 +34,7 @@ export async function withService(command: string, json: boolean, fn: (o: Opened
 /** Prints a failure (stderr; also stdout as JSON under --json) and returns exit status 1. */
 export function failure(command: string, json: boolean, message: string, code: string): number {
   process.stderr.write(`mem ${command}: ${message}\n`);
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  if (json) process.stdout.write(`${safeJson({ error: { code, message } })}\n`);
   return EXIT.failure;
 }
 

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { createInterface } from "node:readline";
 import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
@@ -217,7 +217,7 @@ export const queryCommand: Command = {
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${JSON.stringify({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
@@ -259,12 +259,12 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
     const id = typeof q.id === "string" || typeof q.id === "number" ? String(q.id) : null;
     if (typeof q?.text !== "string" || q.text.trim() === "") {
       bad++;
-      process.stdout.write(`${JSON.stringify({ id, error: `line ${n}: expected {"id": "...", "text": "..."}` })}\n`);
+      process.stdout.write(`${safeJson({ id, error: `line ${n}: expected {"id": "...", "text": "..."}` })}\n`);
       continue;
     }
     const { res, cold } = await searchBoth(ctx, p, q.text, config);
     [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
-    process.stdout.write(`${JSON.stringify({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+    process.stdout.write(`${safeJson({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
   }
   if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
   return bad > 0 ? EXIT.failure : EXIT.ok;

@@ -5,6 +5,7 @@ import { stopDaemon } from "../daemon/stop.js";
 import { replay } from "../maintenance/replay.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
+import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem rebuild [--json] [-q]
 
@@ -36,7 +37,7 @@ export const rebuildCommand: Command = {
       app = openApp();
       say("rebuilding chunks, the text index and the vectors…");
       const r = await replay(app);
-      if (values.json) process.stdout.write(`${JSON.stringify(r)}\n`);
+      if (values.json) process.stdout.write(`${safeJson(r)}\n`);
       else {
         const embedded = r.vectors.reduce((n, v) => n + v.embedded, 0);
         const skipped = r.vectors.find((v) => v.status === "skipped");

@@ -4,7 +4,7 @@ import { dataHome } from "../config/paths.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { recordFailedStart, runReindex } from "../maintenance/reindex/job.js";
 import { renderReport } from "../maintenance/reindex/report.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
 import { progressBar } from "./progress.js";
@@ -87,7 +87,7 @@ export const reindexCommand: Command = {
         onProgress: (label, done, total) => bar.update(label, done, total),
       });
       bar.done();
-      if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      if (values.json) process.stdout.write(`${safeJson(report)}\n`);
       else if (!quiet) process.stdout.write(`${renderReport(report)}\n`);
       if (report.ok) return EXIT.ok;
       for (const p of report.problems) process.stderr.write(`mem reindex: ${field(p, 1000)}\n`);

@@ -1,5 +1,5 @@
 import { projectFromArg } from "../project/scope.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -48,7 +48,7 @@ export const rememberCommand: Command = {
       const files = splitList(values.files);
       const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });
       if (r.created) await nudgeDaemon(r.memory.project);
-      if (json) process.stdout.write(`${JSON.stringify({ memory: r.memory, created: r.created })}\n`);
+      if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created })}\n`);
       else {
         process.stdout.write(`${field(r.memory.id, 80)}\n`);
         if (!r.created) process.stderr.write(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed\n`);

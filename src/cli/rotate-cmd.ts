@@ -3,7 +3,7 @@ import { openApp } from "../app.js";
 import { rotateRegistered } from "../maintenance/rotate/registered.js";
 import { projectOf, registeredRoots } from "../maintenance/roots.js";
 import { projectFromArg } from "../project/scope.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
 
@@ -46,7 +46,7 @@ export const rotateCommand: Command = {
           indexed.push(p);
         }
       }
-      if (values.json) process.stdout.write(`${JSON.stringify({ dryRun, rotated: r.rotated, archived: r.archived, warnings: r.warnings, indexed })}\n`);
+      if (values.json) process.stdout.write(`${safeJson({ dryRun, rotated: r.rotated, archived: r.archived, warnings: r.warnings, indexed })}\n`);
       else if (!values.quiet) {
         const verb = dryRun ? "would move" : "moved";
         const lines = [...r.rotated.map((m) => `rotated: ${field(m.from, 300)} → ${field(m.to, 300)}`), ...r.archived.map((m) => `archived: ${field(m.from, 300)} → ${field(m.to, 300)}`)];

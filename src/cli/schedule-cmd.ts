@@ -7,6 +7,7 @@ import type { MethodStatus } from "../maintenance/schedule/types.js";
 import { lastFinishedJob } from "../store/jobs.js";
 import { EXIT, oneOf, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
+import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem schedule install|remove|status [--via systemd|cron|launchd] [--dry-run] [--json]
 
@@ -85,7 +86,7 @@ export const scheduleCommand: Command = {
     if (action === "status") {
       const status = scheduleStatus(sys);
       const last = lastRun();
-      if (values.json) process.stdout.write(`${JSON.stringify({ action, status, lastRun: last })}\n`);
+      if (values.json) process.stdout.write(`${safeJson({ action, status, lastRun: last })}\n`);
       else {
         const lastLine = last === null ? "no `mem reindex` has run yet" : typeof last === "string" ? `last run: ${last}` : `last run: ${last.finishedAt}, ${last.status}${last.problems.length > 0 ? `: ${last.problems.join("; ")}` : ""}`;
         process.stdout.write(`${[...statusLines(status), lastLine].join("\n")}\n`);
@@ -93,7 +94,7 @@ export const scheduleCommand: Command = {
       return EXIT.ok;
     }
     const report = action === "install" ? scheduleInstall(sys, { ...(via ? { via } : {}), dryRun, dataHome: dataHome() }) : scheduleRemove(sys, { dryRun });
-    process.stdout.write(`${values.json ? JSON.stringify(report) : render(report)}\n`);
+    process.stdout.write(`${values.json ? safeJson(report) : render(report)}\n`);
     return EXIT.ok;
   },
 };

@@ -4,6 +4,7 @@ import { holderAlive, readLock } from "../daemon/lock.js";
 import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
+import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem serve [--status | --stop] [--json] [-q]
 
@@ -38,7 +39,7 @@ export const serveCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.status && values.stop) throw new UsageError("--status and --stop exclude each other");
     const home = dataHome();
-    const print = (obj: Record<string, unknown>, text: string) => process.stdout.write(values.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
+    const print = (obj: Record<string, unknown>, text: string) => process.stdout.write(values.json ? `${safeJson(obj)}\n` : `${text}\n`);
     if (values.status || values.stop) {
       const r = await ask(home, { op: values.stop ? "stop" : "status" }, 2_000);
       if (r.kind === "reply" && r.reply.ok) {

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { openApp } from "../app.js";
 import type { Config } from "../config/config.js";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import type { Db } from "../store/db.js";
 import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js";
 import { storedProjects } from "../project/scope.js";
@@ -82,7 +82,7 @@ export const statusCommand: Command = {
       const warnings = out.flatMap((p) => p.hot.filter((h) => h.over).map((h) => overBudget(h, shownPath(h.path, p.project))));
       if (!values.quiet) for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
       if (values.json) {
-        process.stdout.write(`${JSON.stringify({ home: app.paths.home, projects: out, tables: tables.map((t) => ({ ...t, count: state.count(t.name) })), warnings })}\n`);
+        process.stdout.write(`${safeJson({ home: app.paths.home, projects: out, tables: tables.map((t) => ({ ...t, count: state.count(t.name) })), warnings })}\n`);
         return EXIT.ok;
       }
       const lines = [`data home: ${app.paths.home}`];

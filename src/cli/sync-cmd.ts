@@ -2,7 +2,7 @@ import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
 import { projectFromArg } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
-import { field } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 import { syncInProcess, type SyncReport } from "../service/sync.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -49,7 +49,7 @@ export const syncCommand: Command = {
       } else {
         report = { via: "in-process", ...(await syncInProcess(app, cleanText(project), (m) => process.stderr.write(`warning: ${m}\n`))) };
       }
-      if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      if (json) process.stdout.write(`${safeJson(report)}\n`);
       else if (report.done) process.stdout.write(`${field(project)}: all ${report.chunks} chunks have their vectors in ${field(report.table ?? "", 120)} (${report.via})\n`);
       else process.stdout.write(`${field(project)}: ${report.pending} of ${report.chunks} chunks still without a vector: ${field(report.reason ?? "", 400)} (${report.via})\n`);
       return report.done ? EXIT.ok : EXIT.failure;

@@ -2,7 +2,7 @@ import { openApp, type App } from "../app.js";
 import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
 import { projectFromArg } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
-import { field, prose } from "../render/line.js";
+import { field, prose, safeJson } from "../render/line.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./main.js";
@@ -73,7 +73,7 @@ function list(argv: string[], now: number): Promise<number> {
     const tasks = new TaskStore(app.db).list({ project, all: values.all === true });
     const days = app.config.brief.staleTaskDays;
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ project, tasks: tasks.map((t) => json(t, now, days)) })}\n`);
+      process.stdout.write(`${safeJson({ project, tasks: tasks.map((t) => json(t, now, days)) })}\n`);
       return EXIT.ok;
     }
     if (tasks.length === 0) process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
@@ -90,7 +90,7 @@ function add(argv: string[], now: number): Promise<number> {
   return withApp((app) => {
     const project = projectFromArg(app.db, values.project, process.cwd()).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
-    if (values.json) process.stdout.write(`${JSON.stringify({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
+    if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
     else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);
     return EXIT.ok;
   });
@@ -106,7 +106,7 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
       process.stderr.write(`mem task: no task #${id} (see mem task list --all)\n`);
       return EXIT.failure;
     }
-    if (values.json) process.stdout.write(`${JSON.stringify({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
+    if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
     else if (r.changed) process.stdout.write(`task #${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
     else process.stdout.write(`task #${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     return EXIT.ok;

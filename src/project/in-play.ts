@@ -76,6 +76,8 @@ export function repoTop(dir: string): string | undefined {
 export interface GitStatus {
   branch?: string;
   files: string[];
+  /** How many changes git lists: a rename or a copy is one, though both its paths are in `files`. */
+  changes: number;
 }
 
 /**
@@ -89,6 +91,7 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
   if (!out.endsWith("\0")) fields.pop();
   const paths: string[] = [];
   let branch: string | undefined;
+  let changes = 0;
   for (let i = 0; i < fields.length && paths.length < max; i++) {
     const f = fields[i]!;
     if (f.startsWith("## ")) {
@@ -98,13 +101,14 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
     }
     if (f.length < 4 || f[2] !== " ") continue; // "XY path"
     const xy = f.slice(0, 2);
+    changes++;
     paths.push(resolve(top, f.slice(3)));
     if ((xy.includes("R") || xy.includes("C")) && i + 1 < fields.length) {
       const from = fields[++i]!;
       if (from !== "" && paths.length < max) paths.push(resolve(top, from));
     }
   }
-  return { ...(branch ? { branch } : {}), files: [...new Set(paths)] };
+  return { ...(branch ? { branch } : {}), files: [...new Set(paths)], changes };
 }
 
 export interface GitStatusOptions {

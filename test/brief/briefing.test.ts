@@ -145,6 +145,9 @@ describe("the SessionStart briefing", () => {
   test("memories about the files in play: the branch, the changed files, what was decided or went wrong about them", () => {
     const text = buildBriefing(base({ root: "/home/u/proj", inPlay: { branch: "feature/wal", files: ["src/db.ts"], memories: [{ type: "decision", text: "Keep WAL mode for the store.", time: iso(2 * DAY), files: ["/home/u/proj/src/db.ts"] }] } }))!;
     assert.match(text, /## About the files in play \(branch feature\/wal, 1 changed file\(s\)\)\n- Keep WAL mode for the store\. \(decision, 2 d ago; src\/db\.ts\)/);
+    // A rename puts both its paths in play, and is one change.
+    const renamed = buildBriefing(base({ root: "/home/u/proj", inPlay: { files: ["/home/u/proj/src/store.ts", "/home/u/proj/src/db.ts"], changes: 1, memories: [{ type: "decision", text: "Keep WAL mode for the store.", time: iso(2 * DAY), files: ["/home/u/proj/src/db.ts"] }] } }))!;
+    assert.match(renamed, /## About the files in play \(1 changed file\(s\)\)/);
   });
 
   test("paths under the project's directory are shown relative to it; a repeated error once, with its count", () => {

@@ -19,19 +19,20 @@ describe("git status output read as paths", () => {
   test("modified, untracked, staged, a rename's both sides, names with spaces and newlines, a cut-off last field", () => {
     const out = [" M src/a.ts", "?? notes/new note.md", "A  lib/b.ts", "R  src/new.ts", "src/old.ts", "?? odd\nname.md", " D gone.ts", "?? cut/of"].join("\0");
     assert.deepEqual(parsePorcelainZ(out, "/repo").files, ["/repo/src/a.ts", "/repo/notes/new note.md", "/repo/lib/b.ts", "/repo/src/new.ts", "/repo/src/old.ts", "/repo/odd\nname.md", "/repo/gone.ts"]);
+    assert.equal(parsePorcelainZ(out, "/repo").changes, 6, "the rename is one change, though both its paths are in play");
   });
 
   test("at most `max` paths; empty output gives none", () => {
     const out = `${Array.from({ length: 10 }, (_, i) => ` M f${i}.ts`).join("\0")}\0`;
     assert.equal(parsePorcelainZ(out, "/r", 3).files.length, 3);
-    assert.deepEqual(parsePorcelainZ("", "/r"), { files: [] });
+    assert.deepEqual(parsePorcelainZ("", "/r"), { files: [], changes: 0 });
   });
 
   test("the branch from the header; none when detached; a new repository's branch", () => {
-    assert.deepEqual(parsePorcelainZ("## main...origin/main [ahead 1]\0 M a.ts\0", "/r"), { branch: "main", files: ["/r/a.ts"] });
-    assert.deepEqual(parsePorcelainZ("## feature/wal\0", "/r"), { branch: "feature/wal", files: [] });
-    assert.deepEqual(parsePorcelainZ("## HEAD (no branch)\0", "/r"), { files: [] });
-    assert.deepEqual(parsePorcelainZ("## No commits yet on main\0?? a\0", "/r"), { branch: "main", files: ["/r/a"] });
+    assert.deepEqual(parsePorcelainZ("## main...origin/main [ahead 1]\0 M a.ts\0", "/r"), { branch: "main", files: ["/r/a.ts"], changes: 1 });
+    assert.deepEqual(parsePorcelainZ("## feature/wal\0", "/r"), { branch: "feature/wal", files: [], changes: 0 });
+    assert.deepEqual(parsePorcelainZ("## HEAD (no branch)\0", "/r"), { files: [], changes: 0 });
+    assert.deepEqual(parsePorcelainZ("## No commits yet on main\0?? a\0", "/r"), { branch: "main", files: ["/r/a"], changes: 1 });
   });
 });
 

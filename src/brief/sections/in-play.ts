@@ -8,14 +8,16 @@ import type { Section } from "./section.js";
  */
 export interface InPlay {
   branch?: string;
-  /** Changed files, absolute. */
+  /** Changed files, absolute (both sides of a rename). */
   files: string[];
+  /** How many changes: a rename is one. */
+  changes?: number;
   memories: { id?: string; type: string; text: string; time: string; files: readonly string[]; stale?: string }[];
 }
 
 export function inPlaySection(p: InPlay, now: number, root: string | undefined): Section | undefined {
   if (p.memories.length === 0) return undefined;
-  const where = [p.branch ? `branch ${field(p.branch, 60)}` : undefined, `${p.files.length} changed file(s)`].filter(Boolean).join(", ");
+  const where = [p.branch ? `branch ${field(p.branch, 60)}` : undefined, `${p.changes ?? p.files.length} changed file(s)`].filter(Boolean).join(", ");
   const items = p.memories.map((m) => {
     const about = m.files.slice(0, 2).map((f) => shownPath(f, root)).join(", ");
     return `- ${prose(m.text, 200)} (${field(m.type, 20)}, ${ago(m.time, now)}${about ? `; ${about}` : ""})${m.stale ? ` [${m.stale}]` : ""}`;
