@@ -17,6 +17,7 @@ import { answer, guarded, isoDate, projectArgs, projectOf, type McpContext } fro
 import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
 import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE } from "./render.js";
+import { currentUserId } from "../tiers/user.js";
 
 const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
@@ -61,7 +62,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const project = projectOf(ctx, a);
         const refreshing = freshnessWarning(ctx, searchScope(project, ctx.app.config.query.includeGlobal));
         const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
-        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), ...(project.root && ctx.app.config.salience.inPlayBoost > 0 ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
+        const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), profilesOf: { user: currentUserId(ctx.env, ctx.app.config.tiers.user) }, ...(project.root && ctx.app.config.salience.inPlayBoost > 0 ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
         const now = ctx.now();
         const memories = (results: readonly Found[]) => {
           const out: (Memory & { score: number })[] = [];

@@ -9,6 +9,7 @@ import { coldSearch, type ColdAnswer } from "./cold.js";
 import { eventsOfChunks } from "../store/anchors.js";
 import { reinforceChunks } from "../store/salience.js";
 import type { Project } from "../project/identity.js";
+import { othersProfiles } from "../tiers/profiles.js";
 import { MemoryError } from "./types.js";
 
 /**
@@ -34,6 +35,11 @@ export interface SearchRequest {
   cold?: boolean;
   /** The files being worked on (src/project/in-play.ts): memories about them rank a little higher. */
   inPlay?: FilesInPlay;
+  /**
+   * For a model's search: leave out the profiles (`users/<id>/profile.md`) of anyone but this
+   * user (every profile when the user is unknown), as the briefing and the prompt's memories do.
+   */
+  profilesOf?: { user: string | undefined };
 }
 
 export interface Found extends SearchResult {
@@ -89,6 +95,10 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
   const coldPending = req.cold ? coldSearch(ctx, opts, { root: req.project.root ?? app.projectRoot(req.project.id), config: app.config.cold }) : undefined;
   coldPending?.catch(() => undefined); // awaited below; never "unhandled" if the warm search throws first
   const res = await search(ctx, opts);
+  if (req.profilesOf) {
+    const others = othersProfiles(app.db, res.results.filter((r) => r.tier === "hot").map((r) => r.id), req.profilesOf.user);
+    if (others.size > 0) res.results = res.results.filter((r) => !others.has(r.id));
+  }
   const cold = await coldPending;
   const shown = [...res.results, ...(cold?.results ?? [])].map((r) => r.id);
   if (req.reinforce !== false) reinforceChunks(app.db, shown, now, salienceConfig(app.config.salience));

@@ -3,11 +3,6 @@ import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
 
-/** Chunks already put before a prompt of a session (in whole or in part). */
-export function injectedIn(db: Db, session: string): Set<string> {
-  return new Set(prepared(db, "SELECT chunk_id FROM injections WHERE session = ?").pluck().all(session) as string[]);
-}
-
 /**
  * What a session was shown in its current context window: chunks shown whole (a captured memory,
  * rows written before lines were recorded), and the lines shown of each markdown file (their

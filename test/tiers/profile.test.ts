@@ -12,7 +12,10 @@ import { cleanText } from "../../src/redact/clean.cjs";
 import { openDb } from "../../src/store/db.js";
 import { restoreTier } from "../../src/store/restore.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
-import { cleanEnv, runMem, show } from "../helpers/mem-cli.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BIN, cleanEnv, runMem, show } from "../helpers/mem-cli.js";
+import { serverEnv } from "../helpers/mcp-env.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-profile-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -93,6 +96,27 @@ describe("a user's profile", () => {
     assert.doesNotMatch(forAlice, /users\/bob\/profile\.md|terse/);
     const forCarol = context((await prompt("carol")).stdout);
     assert.doesNotMatch(forCarol, /profile\.md|Prefers/, `nobody's profile for carol:\n${forCarol}`);
+  });
+
+  test("the MCP search (the model's) finds this user's profile and no other user's; mem query (the user's own) finds both", { timeout: 60_000 }, async () => {
+    const search = async (user: string) => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: { ...serverEnv(tmp, join(tmp, "home"), proj), MEM_USER: user }, cwd: proj, stderr: "pipe" });
+      const client = new Client({ name: "mem-test", version: "1" });
+      await client.connect(transport);
+      try {
+        const r = (await client.callTool({ name: "search", arguments: { query: "prefers tabs spaces" } })) as { content: { type: string; text: string }[]; structuredContent: { results: { path?: string }[] } };
+        return r.structuredContent.results.map((x) => x.path ?? "").filter((p) => p.endsWith("profile.md")).map((p) => p.slice(tmp.length));
+      } finally {
+        await client.close();
+      }
+    };
+    assert.deepEqual(await search("alice"), ["/proj/memory/users/alice/profile.md"]);
+    assert.deepEqual(await search("bob"), ["/proj/memory/users/bob/profile.md"]);
+    assert.deepEqual(await search("carol"), []);
+    const q = await runMem(["query", "prefers tabs spaces", "--json"], { env: { ...env, MEM_USER: "alice" }, cwd: proj });
+    assert.equal(q.code, 0, show(q));
+    const paths = (JSON.parse(q.stdout) as { results: { path: string }[] }).results.map((r) => r.path);
+    assert.ok(paths.some((p) => p.endsWith("users/bob/profile.md")) && paths.some((p) => p.endsWith("users/alice/profile.md")), paths.join(", "));
   });
 });
 
