@@ -65,7 +65,7 @@ function buildStore(home: string, project: string, n: number): string[] {
       const kind = EXPLICIT_KINDS[i % EXPLICIT_KINDS.length]!;
       const text = `${kind === "decision" ? "We decided to" : "Noted:"} ${Array.from({ length: 12 }, word).join(" ")}.`;
       const session = i % 100 === 0 ? null : `bench-session-${i % 200}`;
-      insertMemory(db, clean({ id, project, session, kind, time: new Date(t0 - (n - i) * 60_000).toISOString(), text, files: [], metadata: { source: i % 3 === 0 ? "explicit" : "tag", tags: [`t${i % 50}`], confidence: 1 }, clientKey: null }));
+      insertMemory(db, clean({ id, project, session, kind, time: new Date(t0 - (n - i) * 60_000).toISOString(), text, files: [], metadata: { source: i % 3 === 0 ? "explicit" : "tag", tags: [`t${i % 50}`], confidence: 1 }, idempotencyKey: null }));
       ids.push(id);
     }
   })();

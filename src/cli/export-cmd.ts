@@ -20,7 +20,9 @@ Options:
   --project P     a path, a stored project id, or a project's directory name; default: here
   --all-projects  every project with memories
   --format F      jsonl (default): one MEMORY per line, without "salience", "uses" and "stale"
-                  (computed when read; see mem get --help); md: readable markdown, a section
+                  (computed when read; see mem get --help), with "key" (its client key),
+                  "history" (its earlier versions) and "metadata" (what its capture recorded
+                  besides the text) when it has them; md: readable markdown, a section
                   per project, a subsection per kind, one line per memory
   --output FILE   write to FILE (created readable by you alone) instead of stdout
   --json          with --output: print {"exported", "projects", "format", "file"}
@@ -44,7 +46,7 @@ export const exportCommand: Command = {
       };
       let n = 0;
       const counted = function* (): Generator<Exported> {
-        for (const m of exportMemories(svc, projects)) {
+        for (const m of exportMemories(svc, app.db, projects)) {
           n++;
           yield m;
         }

@@ -9,7 +9,8 @@ import { nudgeDaemon, readStdin, withService } from "./memory-io.js";
 const usage = `Usage: mem import FILE|- [--project P] [--json]
 
 Imports memories from JSON lines (FILE, or - for stdin): lines as mem export writes them, or in
-the minimal shape {"text", "kind"?, "tags"?, "files"?, "key"?}. Ids are kept. Idempotent: a
+the minimal shape {"text", "kind"?, "tags"?, "files"?, "key"?}. Ids, keys, earlier versions
+("history", at most 100) and capture metadata (an object of at most 16 KiB) are kept. Idempotent: a
 memory whose id (or key, in its project) is already here is skipped and counted, and so is one
 forgotten here (it never comes back); a line with neither id nor key gets its content's id, so
 importing a file twice changes nothing. Markdown memories in the file are skipped (they are

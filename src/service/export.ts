@@ -1,5 +1,7 @@
 import { clean } from "../redact/clean.cjs";
 import { field, prose } from "../render/line.js";
+import type { Db } from "../store/db.js";
+import { historyOf, memoryById } from "../store/memories.js";
 import type { MemoryService } from "./memory.js";
 import type { Memory } from "./types.js";
 
@@ -8,18 +10,26 @@ import type { Memory } from "./types.js";
  * redacted again on the way out (they were redacted when stored; rules may have grown since).
  * Forgotten memories are never exported; markdown memories are not either (they are files: copy
  * the files). Salience, uses and the outdated flag are left out: they are computed when read.
+ * What `mem import` needs to bring a memory back whole is in: its client key (`key`), its
+ * earlier versions (`history`, when it was edited) and what its capture recorded besides its
+ * text (`metadata`: the tool, its status, a task's id and state, ...).
  */
-export type Exported = Omit<Memory, "salience" | "uses" | "stale" | "history">;
+export type Exported = Omit<Memory, "salience" | "uses" | "stale"> & { key?: string; metadata?: Record<string, unknown> };
 
 const PAGE = 1000;
+/** Metadata the memory's own fields already carry (source, tags, confidence). */
+const OWN = new Set(["source", "tags", "confidence"]);
 
-export function* exportMemories(svc: MemoryService, projects: readonly string[]): Generator<Exported> {
+export function* exportMemories(svc: MemoryService, db: Db, projects: readonly string[]): Generator<Exported> {
   for (const project of projects) {
     for (let offset = 0; ; offset += PAGE) {
       const { memories } = svc.list({ project, limit: PAGE, offset });
       for (const m of memories) {
         const { salience: _s, uses: _u, stale: _t, history: _h, ...rest } = m;
-        yield clean(rest) as Exported;
+        const row = memoryById(db, m.id);
+        const history = historyOf(db, m.id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
+        const meta = row ? Object.fromEntries(Object.entries(JSON.parse(row.metadata) as Record<string, unknown>).filter(([k]) => !OWN.has(k))) : {};
+        yield clean({ ...rest, ...(row?.client_key ? { key: row.client_key } : {}), ...(history.length > 0 ? { history } : {}), ...(Object.keys(meta).length > 0 ? { metadata: meta } : {}) }) as Exported;
       }
       if (memories.length < PAGE) break;
     }

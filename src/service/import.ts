@@ -3,7 +3,8 @@ import { afterCapture } from "../capture/after.js";
 import { EVENT_TYPES, type CapturedEvent } from "../capture/types.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
-import { insertMemory, memoryById, memoryByKey } from "../store/memories.js";
+import { insertHistory, insertMemory, memoryById, memoryByKey, type HistoryRow } from "../store/memories.js";
+import { truncateDeep } from "../util/json-depth.cjs";
 import { checkList, checkText, contentId, FILE, keyedId, TAG, type ServiceContext } from "./memory.js";
 import { EXPLICIT_KINDS, MAX_TAGS, MemoryError } from "./types.js";
 
@@ -44,6 +45,36 @@ function isoTime(o: Record<string, unknown>, k: string): string | undefined {
   return new Date(Date.parse(v)).toISOString();
 }
 
+/** Metadata of a capture as exported (the tool, its status, a task's id and state, ...): an object of at most 16 KiB and 8 levels, without the fields a memory carries itself. */
+const MAX_METADATA_CHARS = 16 * 1024;
+const OWN_METADATA = new Set(["source", "tags", "confidence"]);
+
+function extraMetadata(v: unknown): Record<string, unknown> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== "object" || Array.isArray(v)) throw new MemoryError("bad_argument", "metadata must be an object");
+  const kept = Object.fromEntries(Object.entries(truncateDeep(v as Record<string, unknown>, 8)).filter(([k]) => !OWN_METADATA.has(k)));
+  if (JSON.stringify(kept).length > MAX_METADATA_CHARS) throw new MemoryError("bad_argument", `metadata is over ${MAX_METADATA_CHARS / 1024} KiB`);
+  return kept;
+}
+
+/** A memory's earlier versions as exported: at most 100, each a version number, a time, a kind, a text and tags. */
+const MAX_VERSIONS = 100;
+
+function historyOfLine(v: unknown): HistoryRow[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.length > MAX_VERSIONS) throw new MemoryError("bad_argument", `history must be a list of at most ${MAX_VERSIONS} versions`);
+  return v.map((h, i): HistoryRow => {
+    if (h === null || typeof h !== "object" || Array.isArray(h)) throw new MemoryError("bad_argument", `history[${i}] must be an object`);
+    const e = h as Record<string, unknown>;
+    if (!Number.isInteger(e.version) || (e.version as number) < 1) throw new MemoryError("bad_argument", `history[${i}].version must be a whole number from 1`);
+    const kind = optString(e, "kind") ?? "note";
+    if (!KINDS.has(kind)) throw new MemoryError("bad_argument", `history[${i}].kind must be one of ${[...KINDS].join(", ")}`);
+    const at = isoTime(e, "at");
+    if (at === undefined) throw new MemoryError("bad_argument", `history[${i}].at must be an ISO time`);
+    return { version: e.version as number, at: Date.parse(at), kind, text: cleanText(checkText(e.text, `history[${i}].text`)), tags: JSON.stringify(checkList(e.tags, "tags", MAX_TAGS, TAG)) };
+  });
+}
+
 /** Imports one parsed line into `project` (the line's own project when `project` is undefined). Throws MemoryError for a bad line. */
 function importOne(ctx: ServiceContext, value: unknown, fallbackProject: string, override: string | undefined, now: number, touched: Set<Clean<string>>): ImportStatus {
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new MemoryError("bad_argument", "a line must be a JSON object");
@@ -65,12 +96,20 @@ function importOne(ctx: ServiceContext, value: unknown, fallbackProject: string,
   const id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
   const had = memoryById(ctx.db, id) ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
   if (had) return had.deleted_at ? "forgotten" : "present";
-  const confidence = typeof o.confidence === "number" && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : 1;
+  // A capture exported without a confidence gets none (it is read as 1), so it comes back as it was.
+  const given = typeof o.confidence === "number" && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : undefined;
+  const confidence = given ?? 1;
   const time = isoTime(o, "createdAt") ?? new Date(now).toISOString();
   const updated = isoTime(o, "updatedAt");
   const session = optString(o, "session");
-  const metadata = { ...(source === "captured" ? {} : { source }), tags, confidence };
-  if (!insertMemory(ctx.db, clean({ id, project, session: session ?? null, kind, time, text, files, metadata, clientKey: cleanKey, updatedAt: updated && updated !== time ? Date.parse(updated) : null }))) return "present";
+  const history = historyOfLine(o.history);
+  const metadata = { ...extraMetadata(o.metadata), ...(source === "captured" ? {} : { source }), tags, ...(given !== undefined || source !== "captured" ? { confidence } : {}) };
+  const stored = ctx.db.transaction(() => {
+    if (!insertMemory(ctx.db, clean({ id, project, session: session ?? null, kind, time, text, files, metadata, idempotencyKey: cleanKey, updatedAt: updated && updated !== time ? Date.parse(updated) : null }))) return false;
+    insertHistory(ctx.db, id, clean(history));
+    return true;
+  })();
+  if (!stored) return "present";
   const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time, session: session ?? "", files, text, confidence, metadata };
   afterCapture(ctx.db, { project, session: cleanText(session ?? ""), now, events: clean([event]), taskChanges: clean([]) });
   touched.add(project);

@@ -91,7 +91,9 @@ export class MemoryService {
       const session = input.session ? cleanText(input.session) : null;
       const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time: new Date(now).toISOString(), session: session ?? "", files, text, confidence: 1, metadata: { source: "explicit", tags } };
       const stored = clean([event]);
-      insertMemory(this.ctx.db, clean({ id, project, session, kind, time: event.time, text, files, metadata: { source: "explicit", tags, confidence: 1 }, clientKey: key }));
+      if (!insertMemory(this.ctx.db, clean({ id, project, session, kind, time: event.time, text, files, metadata: { source: "explicit", tags, confidence: 1 }, idempotencyKey: key }))) {
+        throw new MemoryError("bad_argument", `a memory ${id} is already stored under another key or id; nothing stored`);
+      }
       // As a capture would: the task list, anchors to the files it names, convergence, confirmation.
       afterCapture(this.ctx.db, { project, session: session ?? cleanText(""), now, events: stored, taskChanges: clean([]) });
       chunkCapturedEvents(this.ctx.db, new ChunkStore(this.ctx.db), project, now); // searchable by BM25 at once

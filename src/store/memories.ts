@@ -22,7 +22,8 @@ export interface NewMemory {
   text: string;
   files: string[];
   metadata: Record<string, unknown>;
-  clientKey: string | null;
+  /** A client's idempotency key (not named like a secret: the redaction boundary would take a random-looking one for one). */
+  idempotencyKey: string | null;
   /** ms, when it was last edited (an imported memory keeps its own). */
   updatedAt?: number | null;
 }
@@ -50,7 +51,7 @@ export function insertMemory(db: Db, m: Clean<NewMemory>): boolean {
   return (
     db
       .prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, updated_at, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
-      .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.clientKey, m.updatedAt ?? null).changes === 1
+      .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.idempotencyKey, m.updatedAt ?? null).changes === 1
   );
 }
 
@@ -65,6 +66,12 @@ export function patchMemory(db: Db, id: string, next: Clean<{ kind: string; text
     db.prepare("UPDATE events SET type = ?, text = ?, metadata = ?, updated_at = ?, chunked = 0 WHERE id = ?").run(next.kind, next.text, JSON.stringify(next.metadata), now, id);
     forgetChunkOf(db, id);
   }).immediate();
+}
+
+/** An imported memory's earlier versions; a version already there is kept. */
+export function insertHistory(db: Db, id: string, rows: Clean<HistoryRow[]>): void {
+  const put = db.prepare("INSERT OR IGNORE INTO memory_history (memory, version, at, kind, text, tags) VALUES (?, ?, ?, ?, ?, ?)");
+  for (const h of rows) put.run(id, h.version, h.at, h.kind, h.text, h.tags);
 }
 
 export function historyOf(db: Db, id: string): CleanFields<HistoryRow>[] {

@@ -298,4 +298,9 @@ export const MIGRATIONS: Migration[] = [
   // The lines of a chunk shown to a session (JSON array of line fingerprints); NULL: the whole
   // chunk (rows written before this, and captured memories, shown whole).
   addColumn("injections", "lines", "TEXT"),
+  // Client keys were passed to the redaction boundary under a secret-sounding field name, so one
+  // that looked random was stored as a redaction mark: every such key of a project was the same,
+  // and the unique index refused the project's next keyed memory. Those keys cannot be recovered:
+  // cleared, so that a key given again makes a memory again.
+  `UPDATE events SET client_key = NULL WHERE client_key GLOB '[[]REDACTED:*]' AND instr(substr(client_key, 2), '[') = 0;`,
 ];

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { hasCommand } from "../helpers/has-command.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const REPO = dirname(dirname(BIN));
@@ -451,8 +452,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "hooks (user)", "mcp (user)", "mcp server"]);
-    for (const c of byName.values()) assert.equal(c.status, "ok", JSON.stringify(c));
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
+    for (const c of byName.values()) assert.equal(c.status, c.name === "hook client" && !hasCommand("curl") ? "warn" : "ok", JSON.stringify(c));
     assert.equal(byName.get("data home")!.detail, home);
     assert.match(byName.get("fts5")!.detail, /\(3 chunks\)/);
     assert.match(byName.get(`lancedb ${TABLE}`)!.detail, /^3 vectors, ollama nomic-embed-text, 64 dims, every row read in \d+ ms$/);

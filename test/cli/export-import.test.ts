@@ -30,7 +30,7 @@ describe("mem export and mem import", () => {
   const listed = async (env: NodeJS.ProcessEnv, cwd = proj) => jsonOf<{ memories: Memory[] }>(await mem(env, ["list", "--json", "--limit", "1000"], undefined, cwd)).memories;
 
   test("round trip into another data home: ids, kinds, tags, files, sources and times kept; twice changes nothing", async () => {
-    await mem(envA, ["remember", "Chose SQLite over Postgres: no server.", "--kind", "decision", "--tags", "db,storage", "--files", "src/db.ts"]);
+    await mem(envA, ["remember", "Chose SQLite over Postgres: no server.", "--kind", "decision", "--tags", "db,storage", "--files", "src/db.ts", "--key", "db-choice"]);
     const edited = (await mem(envA, ["remember", "Deploys on Tuesdays."])).stdout.trim();
     await mem(envA, ["edit", edited, "--text", "Deploys on Wednesdays."]);
     const gone = (await mem(envA, ["remember", "A forgotten memory is never exported."])).stdout.trim();
@@ -62,9 +62,48 @@ describe("mem export and mem import", () => {
     const search = jsonOf<{ results: { text: string }[] }>(await mem(envB, ["query", "Wednesdays deploys", "--json", "--mode", "bm25"]));
     assert.ok(search.results.some((r) => r.text.includes("Deploys on Wednesdays")), "imported memories are searchable at once");
 
+    // Nothing lost on the way: the client key (a put under it finds the imported memory), the
+    // earlier versions of an edited one, and what the capture recorded besides its text.
+    const keyed = before.find((m) => m.text.startsWith("Chose SQLite"))!;
+    const put = jsonOf<{ memory: Memory; created: boolean }>(await mem(envB, ["remember", "Chose SQLite over Postgres: no server.", "--kind", "decision", "--key", "db-choice", "--json"]));
+    assert.deepEqual([put.memory.id, put.created], [keyed.id, false]);
+    const history = (env: NodeJS.ProcessEnv) => mem(env, ["get", edited, "--history", "--json"]).then((r) => jsonOf<{ memory: Memory }>(r).memory.history);
+    assert.deepEqual(await history(envB), await history(envA));
+    assert.equal((await history(envB))?.[0]?.text, "Deploys on Tuesdays.");
+    const captured = rows.find((r) => r.id === "toolu_exp_1") as Memory & { metadata?: Record<string, unknown> };
+    assert.equal(captured.metadata?.tool, "Bash", JSON.stringify(captured));
+    const reExported = lines((await mem(envB, ["export"])).stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(reExported, rows, "exported again from the new home: the same lines");
+
     const again = await mem(envB, ["import", file, "--json"]);
     assert.deepEqual(jsonOf(again), { imported: 0, skipped: { present: rows.length + 1, forgotten: 0, markdown: 0 }, failed: [], projects: [] });
     assert.equal((await listed(envB)).length, before.length, "importing twice changes nothing");
+  });
+
+  test("imported metadata and history are bounded and redacted: too big or not an object fails the line, deep nesting is cut, a secret is redacted", async () => {
+    const envC = { ...base, MEM_HOME: join(tmp, "home-c") };
+    const input = [
+      JSON.stringify({ id: "toolu_meta_1", kind: "command_run", source: "captured", text: "ran the deploy", metadata: { tool: "Bash", status: "ok", note: `token ${token}`, deep: JSON.parse(`${"[".repeat(40)}1${"]".repeat(40)}`), source: "explicit" } }),
+      JSON.stringify({ id: "mem:meta2", text: "Too much metadata.", metadata: { blob: "x".repeat(20_000) } }),
+      JSON.stringify({ id: "mem:meta3", text: "Metadata that is a list.", metadata: [1, 2] }),
+      JSON.stringify({ id: "mem:hist1", text: "Now: deploys on Fridays.", history: [{ version: 1, at: "2026-01-02T00:00:00.000Z", kind: "note", text: `Deploys with ${token}.`, tags: [] }] }),
+      JSON.stringify({ id: "mem:hist2", text: "Bad history.", history: [{ version: 0, at: "yesterday", text: "x" }] }),
+    ].join("\n");
+    const r = await mem(envC, ["import", "-", "--json"], input);
+    assert.equal(r.code, 1, show(r));
+    const tally = jsonOf<{ imported: number; failed: { line: number; error: string }[] }>(r);
+    assert.equal(tally.imported, 2);
+    assert.deepEqual(tally.failed.map((f) => f.line), [2, 3, 5]);
+    assert.match(tally.failed[0]!.error, /metadata is over 16 KiB/);
+    const out = lines((await mem(envC, ["export"])).stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const meta = out.find((m) => m.id === "toolu_meta_1")!.metadata as Record<string, unknown>;
+    assert.equal(meta.tool, "Bash");
+    assert.ok(!JSON.stringify(meta).includes(token), "the secret in the metadata is redacted");
+    assert.match(JSON.stringify(meta.deep), /truncated/);
+    assert.equal(out.find((m) => m.id === "toolu_meta_1")!.source, "captured", "a source in the metadata does not override the line's");
+    const hist = out.find((m) => m.id === "mem:hist1")!.history as { text: string }[];
+    assert.equal(hist.length, 1);
+    assert.ok(!hist[0]!.text.includes(token), "an earlier version is redacted too");
   });
 
   test("a malformed line in the middle is reported by its number and the rest imported; minimal lines; redaction; forgotten stays forgotten", async () => {

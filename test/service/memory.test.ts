@@ -49,6 +49,19 @@ describe("the memory service", () => {
   const svc = new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot });
   const bm25 = async (text: string) => (await search({ db: app.db, vectors: app.vectors, projectRoot: app.projectRoot, pickProvider: async () => ({ unhealthy: [] }) }, { text, k: 10, mode: "bm25", filters: { projects: [project] }, candidates: 50, rrfK: 60, weights: { bm25: 1, vector: 1 }, dedupeThreshold: 0.9 })).results;
 
+  test("client keys that look random (a UUID, a hash) are kept as given: each its own memory, each idempotent", () => {
+    const keys = ["db-choice", "0d3f5c1e-7a2b-4c9d-8e6f-1a2b3c4d5e6f", "sha256:9f86d081884c7d65", "Zq7WmX2pLk9RtY4v"];
+    const ids = keys.map((k, i) => svc.put({ project, text: `Keyed memory number ${i}.`, clientKey: k }));
+    assert.deepEqual(ids.map((r) => r.created), [true, true, true, true]);
+    assert.equal(new Set(ids.map((r) => r.memory.id)).size, 4, "four memories, not one");
+    for (const [i, k] of keys.entries()) {
+      const again = svc.put({ project, text: "a retry", clientKey: k });
+      assert.deepEqual([again.created, again.memory.id], [false, ids[i]!.memory.id], k);
+    }
+    const stored = app.db.prepare("SELECT client_key FROM events WHERE id IN (?, ?, ?, ?) ORDER BY time, id").pluck().all(...ids.map((r) => r.memory.id)) as string[];
+    assert.deepEqual(new Set(stored), new Set(keys));
+  });
+
   test("put, get, list, patch with history; idempotent under a client key", async () => {
     const { memory: m, created } = svc.put({ project, text: "Chose SQLite over Postgres for the metadata store: no server to run.", kind: "decision", tags: ["storage", "db"], files: ["src/db.ts"], clientKey: "k1" });
     assert.equal(created, true);
