@@ -13,6 +13,7 @@ import { ask } from "../../src/daemon/client.cjs";
 import type { WhyReport } from "../../src/inject/why.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-why-hybrid-")));
 let daemon: ChildProcess | undefined;
@@ -21,14 +22,6 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function until(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 test("with a model: hybrid search, the vector leg's similarity in the floor's verdict, and the daemon's own injection", async () => {
   const fake = await startFakeOllama({ models: ["nomic-embed-text:latest"], dims: 64 });

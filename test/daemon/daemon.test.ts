@@ -11,6 +11,7 @@ import { openDb } from "../../src/store/db.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { hook, spawnHook } from "../hooks/helpers.js";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(REPO, "bin", "mem.cjs");
@@ -38,14 +39,6 @@ function serve(h: string): { child: ChildProcess; exited: Promise<number | null>
   return { child, exited, stderr: () => err };
 }
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 const up = (h: string) => async () => (await ask(h, { op: "ping" }, 500)).kind === "reply";
 

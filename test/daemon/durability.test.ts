@@ -15,6 +15,7 @@ import type { Memory } from "../../src/service/types.js";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-durable-")));
 const children: ChildProcess[] = [];
@@ -23,14 +24,6 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("durability of a put through the daemon", () => {
   test("kill -9 right after the acknowledgement: after a restart the memory is there, searchable, and gets its vector", async () => {

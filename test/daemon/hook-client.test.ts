@@ -16,6 +16,7 @@ import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { hasCommand } from "../helpers/has-command.js";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(REPO, "bin", "mem.cjs");
@@ -43,14 +44,6 @@ function home(): string {
 
 const envOf = (h: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", SPY_LOG: join(h, "spy.log"), ...extra });
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 /** `mem index` then `mem serve`, ready when its hook socket is. */
 async function daemon(h: string): Promise<ChildProcess> {

@@ -8,6 +8,7 @@ import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { lockPath } from "../../src/daemon/paths.cjs";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 const tmp = mkdtempSync(join(tmpdir(), "mem-lock-"));
@@ -33,14 +34,6 @@ function serve(h: string): { child: ChildProcess; exited: Promise<number | null>
   return { child, exited: new Promise((r) => child.on("exit", (code) => r(code))), stderr: () => err };
 }
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 const up = (h: string) => async () => (await ask(h, { op: "ping" }, 500)).kind === "reply";
 const status = async (h: string) => JSON.parse((await runChild(process.execPath, [BIN, "serve", "--status", "--json"], { env: envOf(h) })).stdout) as Record<string, unknown>;
 const lockPid = (h: string) => (JSON.parse(readFileSync(lockPath(h), "utf8")) as { pid: number }).pid;

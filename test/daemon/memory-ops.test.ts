@@ -13,6 +13,7 @@ import { ask } from "../../src/daemon/client.cjs";
 import type { Memory } from "../../src/service/types.js";
 import { BIN } from "../helpers/mem-cli.js";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-ops-")));
 const children: ChildProcess[] = [];
@@ -23,14 +24,6 @@ after(() => {
 
 type Reply = { ok: true; [k: string]: unknown } | { ok: false; error: string; code?: string };
 
-async function until(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("memory operations over the daemon's socket", () => {
   const h = join(tmp, "home");

@@ -10,6 +10,7 @@ import { ask, Dial } from "../../src/daemon/client.cjs";
 import { socketPath } from "../../src/daemon/paths.cjs";
 import { runChild } from "../helpers/run-child.js";
 import { spawnHook } from "../hooks/helpers.js";
+import { until } from "../helpers/until.js";
 
 const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 const UID = process.getuid?.() ?? -1;
@@ -50,14 +51,6 @@ function envFor(home: string, tmpDir: string, extra: NodeJS.ProcessEnv = {}): No
 const mem = (args: string[], env: NodeJS.ProcessEnv, timeout = 30_000) => runChild(process.execPath, [BIN, ...args], { env, timeout });
 const status = async (env: NodeJS.ProcessEnv) => JSON.parse((await mem(["serve", "--status", "--json"], env)).stdout) as Record<string, unknown>;
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("condition not met in time");
-}
 
 /** Runs `fn` with these process environment variables (undefined: unset). */
 function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T): T {

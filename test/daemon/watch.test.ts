@@ -8,6 +8,7 @@ import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(REPO, "bin", "mem.cjs");
@@ -57,14 +58,6 @@ function serve(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<n
   return { child, exited, stderr: () => err };
 }
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000, what = "condition"): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} not met within ${ms} ms`);
-}
 
 async function watchStatus(home: string): Promise<WatchStatus | undefined> {
   const r = await ask(home, { op: "status" }, 2_000);

@@ -15,6 +15,7 @@ import { VectorStore } from "../../src/store/vectors.js";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { prng } from "../../scripts/prng.js";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 
 const DIMS = 768;
 const ROWS = 2_600; // 6 blocks of 512 rows at 768 dims
@@ -64,13 +65,6 @@ function busy(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-async function until(cond: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("the vector scan shared with a worker thread", () => {
   test("gives exactly the inline scan's hits, with either kernel: random vectors, ties across blocks, project filters, limits above the size", async () => {

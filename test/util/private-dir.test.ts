@@ -12,6 +12,7 @@ import { ensurePrivateDir } from "../../src/util/private-dir.cjs";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { runChild } from "../helpers/run-child.js";
 import { spawnHook } from "../hooks/helpers.js";
+import { until } from "../helpers/until.js";
 
 const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 const tmp = mkdtempSync(join(tmpdir(), "mem-private-"));
@@ -29,14 +30,6 @@ function walk(dir: string, out: { path: string; dir: boolean; mode: number }[] =
   return out;
 }
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("the data home is private to its owner", { skip: process.platform === "win32" ? "no POSIX modes" : false }, () => {
   test("created 0700 by whoever creates it first: the store, the hook log, the daemon's lock", () => {
