@@ -8,7 +8,7 @@ import { openApp } from "../../src/app.js";
 import { formatInjection, passesFloor } from "../../src/inject/format.js";
 import { contentStems } from "../../src/inject/terms.js";
 import { promptCandidates } from "../../src/inject/for-prompt.js";
-import { redact } from "../../src/redact/redact.cjs";
+import { redactLines } from "../../src/redact/redact.cjs";
 import type { SearchResult } from "../../src/retrieve/search.js";
 import { evidenceRecall, type LocomoQuestion } from "./locomo-data.js";
 
@@ -52,7 +52,7 @@ export async function lossStages(env: NodeJS.ProcessEnv, questions: readonly Loc
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
     const o = app.config.inject;
-    const red = (s: string) => redact(s).text;
+    const red = redactLines;
     for (const q of questions) {
       const found = await promptCandidates(ctx, { prompt: q.question, cwd: roots.get(q.conv)!, session: `stages-${q.qid}` }, "bm25");
       const rs = found?.results ?? [];

@@ -1,6 +1,6 @@
 import type { Selected, Unhealthy } from "../embed/chain.js";
 import type { Config } from "../config/config.js";
-import { redact } from "../redact/redact.cjs";
+import { redactLines } from "../redact/redact.cjs";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
@@ -30,9 +30,11 @@ const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set(
 
 /**
  * Redaction of what is put before a prompt, remembered per text: the daemon redacts the same
- * chunks again prompt after prompt (the rules are fixed for the life of the process).
+ * chunks again prompt after prompt (the rules are fixed for the life of the process). It keeps a
+ * text's lines where they were (a private key over four lines leaves three empty ones after its
+ * mark), so the line numbers items show and the session records are the file's.
  */
-export const redactText = memoized((s: string) => redact(s).text, 2_000);
+export const redactText = memoized((s: string) => redactLines(s), 2_000);
 
 export interface PromptContext {
   db: Db;

@@ -37,7 +37,10 @@ export interface SelectOptions {
 export const DEFAULT_SELECT: Omit<SelectOptions, "roomChars" | "maxItems"> = { maxPieceChars: 140, lengthNorm: 0.3, rankPrior: 0.2, context: 0.3 };
 
 export interface SelectDeps {
-  /** Applied to a chunk's text before it is cut, and to each item as rendered. */
+  /**
+   * Applied to a chunk's text before it is cut, and to each item as rendered. It must keep a
+   * text's line count (`redactLines`), or the lines after a multi-line secret are numbered wrong.
+   */
   redact: (s: string) => string;
   describe?: Describe;
   /** A piece's similarity to the prompt (0 to 1) when a model can tell (none does yet: the seam for one). */

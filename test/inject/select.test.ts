@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DEFAULT_INJECT, formatInjection, type Candidate } from "../../src/inject/format.js";
 import { itemBody, itemsLength, layout, opensSource, type Placed } from "../../src/inject/layout.js";
-import { DEFAULT_SELECT, selectEvidence } from "../../src/inject/select.js";
+import { DEFAULT_SELECT, evidencePool, selectEvidence } from "../../src/inject/select.js";
 import { contentStems } from "../../src/inject/terms.js";
 import { RECALL } from "../../src/render/frame.js";
+import { redactText } from "../../src/inject/for-prompt.js";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
 import { candidate, FILLER } from "./fixtures.js";
 
@@ -169,5 +170,19 @@ describe("the frame around the chosen evidence", () => {
     const lines = out.text.split("\n");
     assert.equal(lines[1], `<${RECALL.tag}>`);
     assert.equal(lines.at(-1), `</${RECALL.tag}>`);
+  });
+});
+
+describe("line numbers after a redacted secret", () => {
+  test("a private key over several lines: the evidence after it keeps its own line number, the key shown nowhere", () => {
+    const key = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEAx1y2z3abcdefghijklmnopqrstuv", "qwertyuiopasdfghjklzxcvbnm0123456789ABCDEFG", "-----END RSA PRIVATE KEY-----"];
+    const lines = ["- The deploy key is below.", ...key, "- We chose SQLite over Postgres because it needs no server."];
+    const c = cand({ text: lines.join("\n"), startLine: 20, endLine: 25 });
+    const pool = evidencePool([c], DEFAULT_SELECT.maxPieceChars, redactText);
+    assert.equal(pool.find((e) => e.text.includes("We chose SQLite"))?.line, 25, "line 25 of the file, as the chunk holds it");
+    assert.equal(pool.find((e) => e.text.includes("REDACTED:private-key"))?.line, 21);
+    const out = formatInjection([c], queryTerms("why did we choose SQLite over Postgres"), DEFAULT_INJECT, redactText)!;
+    assert.ok(out.text.includes("We chose SQLite over Postgres"), out.text);
+    assert.ok(!out.text.includes("MIIEow") && !out.text.includes("qwerty"), out.text);
   });
 });
