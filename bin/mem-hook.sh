@@ -45,27 +45,52 @@ case "${MEM_HOME:-}" in
     fi
     ;;
 esac
+h=${h%"${h##*[!/]}"} # no trailing slash: `[ -h dir/ ]` would look through a symlink
+[ -n "$h" ] || exec "$@"
 
-# Only a socket of ours, not a symlink, in a data home of ours; the daemon made both private
-# (0600 in 0700). A longer path has no such socket (socket addresses hold about 104 bytes).
+# Only a socket of ours, not a symlink, in a data home of ours that nobody else may write to (so
+# nobody can put another socket in its place); the daemon made both private (0600 in 0700). A
+# longer path has no such socket (socket addresses hold about 104 bytes).
 s=$h/hook.sock
 [ "${#s}" -lt 100 ] && [ -S "$s" ] && [ ! -h "$s" ] && [ -O "$s" ] && [ -O "$h" ] && [ ! -h "$h" ] || exec "$@"
 command -v curl >/dev/null 2>&1 || exec "$@"
+[ -z "$(find "$h" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null)" ] || exec "$@"
 
-# How long to wait: the daemon writes daemon.clientBudgetMs here, in seconds; captures wait 1 s,
-# as the Node client does.
+# How long to wait: the daemon writes its budget here, in seconds (daemon.clientBudgetMs, at most
+# 1.5 s, the Node hook's own deadline); captures wait 1 s, as the Node client does. Anything but a
+# plain number above zero is 0.25; more than 1.5 is 1.5 (`curl -m 0` would wait for ever).
 b=0.25
+t=5
 if [ "$4" = user-prompt-submit ]; then
   [ -f "$h/hook.budget" ] && [ ! -h "$h/hook.budget" ] && read -r b <"$h/hook.budget"
-  case $b in '' | *[!0-9.]*) b=0.25 ;; esac
+  case $b in '' | *[!0-9.]* | *.*.* | .*) b=0.25 ;; esac
+  case $b in *[1-9]*) ;; *) b=0.25 ;; esac
+  case $b in 0.* | 1 | 1. | 1.[0-4]* | 1.5 | 1.50*) ;; *) b=1.5 ;; esac
+  t=1
 else
   b=1
 fi
 
-# The payload is kept, so that the Node hook can have it if the daemon cannot answer. curl: -q
-# first (no ~/.curlrc), no proxy, no "Expect: 100-continue" wait, fail on any HTTP error, and its
-# output printed only when it succeeded (never half an answer).
-p=$(cat)
+# The payload, read for at most $t seconds (Claude Code closes stdin at once; a writer that never
+# does must not hold the hook until it is killed), and kept so that the Node hook can have it if
+# the daemon cannot answer.
+p=$(
+  exec 3<&0 2>/dev/null
+  cat <&3 &
+  c=$!
+  (
+    trap 'kill "$z" 2>/dev/null; exit 0' TERM
+    sleep "$t" &
+    z=$!
+    wait "$z" && kill "$c"
+  ) >/dev/null 2>&1 &
+  w=$!
+  wait "$c"
+  kill "$w" 2>/dev/null
+)
+
+# curl: -q first (no ~/.curlrc), no proxy, no "Expect: 100-continue" wait, fail on any HTTP error,
+# and its output printed only when it succeeded (never half an answer).
 out=$(printf '%s' "$p" | curl -q -s -f --noproxy '*' -m "$b" --unix-socket "$s" -H 'Expect:' -H 'Content-Type: application/json' --data-binary @- "http://mem/hook/$4")
 r=$?
 if [ "$r" -eq 0 ]; then
@@ -75,7 +100,13 @@ fi
 # 28: the daemon is there but slow. A prompt goes on without memories (the daemon logs it); a
 # capture is written by the Node hook itself, without asking the daemon again.
 if [ "$r" -eq 28 ]; then
-  [ "$4" = user-prompt-submit ] && exit 0
+  if [ "$4" = user-prompt-submit ]; then
+    l=$h/hooks.log # as the Node client logs it; never through a symlink or into a FIFO
+    if [ ! -h "$l" ] && { [ -f "$l" ] || [ ! -e "$l" ]; }; then
+      (umask 077 && printf '%s user-prompt-submit: the daemon did not answer the curl client within %s s; injected nothing\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$b" >>"$l") 2>/dev/null
+    fi
+    exit 0
+  fi
   MEM_NO_DAEMON=1
   export MEM_NO_DAEMON
 fi

@@ -1,7 +1,7 @@
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { contextOutput, DAEMON_HOOKS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
+import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 
@@ -27,6 +27,16 @@ export function hookSocketPath(home: string, platform: string = process.platform
   const p = join(home, HOOK_SOCKET);
   return Buffer.byteLength(p) < 100 ? p : undefined;
 }
+
+/**
+ * How long curl waits for a prompt's answer, and how long the daemon may take to count it as
+ * shown: daemon.clientBudgetMs, but never past the Node hook's own deadline (1.5 s), and curl
+ * waits a little longer than the daemon's cutoff. An answer finished just within the cutoff still
+ * reaches curl; otherwise the session could record as shown what curl gave up on.
+ */
+const GRACE_MS = 50;
+export const answerCutoffMs = (budgetMs: number) => Math.max(1, Math.min(budgetMs, DEADLINE_MS["user-prompt-submit"] - GRACE_MS));
+export const curlBudgetMs = (budgetMs: number) => answerCutoffMs(budgetMs) + GRACE_MS;
 
 /** The daemon's answer to one request (src/daemon/server.ts); `delivered` is given what to run once the reply reached the client. */
 export type Answer = (req: Record<string, unknown>, delivered: (then: () => void) => void) => Promise<Record<string, unknown>>;
@@ -73,8 +83,15 @@ export class HookHttp {
         process.umask(umask);
       }
     });
-    chmodSync(path, 0o600);
-    writePrivate(join(path, "..", HOOK_BUDGET_FILE), `${this.opts.budgetMs / 1000}\n`, "replace");
+    try {
+      chmodSync(path, 0o600);
+      writePrivate(join(path, "..", HOOK_BUDGET_FILE), `${curlBudgetMs(this.opts.budgetMs) / 1000}\n`, "replace");
+    } catch (err) {
+      // Not serving half set up: a server left listening would keep the daemon from ever exiting.
+      this.server.close();
+      unlinkQuiet(path);
+      throw err;
+    }
     this.path = path;
   }
 
@@ -137,8 +154,9 @@ export class HookHttp {
       this.opts.hookLog(`user-prompt-submit: the daemon failed: ${String(r.error)}`);
       return { status: 200 }; // as the Node client: answered, with nothing
     }
-    if (ms > this.opts.budgetMs) {
-      this.opts.hookLog(`user-prompt-submit: the daemon answered the curl client after ${Math.round(ms)} ms, past its budget of ${this.opts.budgetMs} ms; injected nothing`);
+    const cutoff = answerCutoffMs(this.opts.budgetMs);
+    if (ms > cutoff) {
+      this.opts.hookLog(`user-prompt-submit: the daemon answered the curl client after ${Math.round(ms)} ms, past its budget of ${cutoff} ms; injected nothing`);
       return { status: 200 };
     }
     const out = contextOutput(HOOK_EVENTS[name], typeof r.text === "string" ? r.text : undefined);

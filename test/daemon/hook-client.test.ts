@@ -5,74 +5,14 @@
  * spy standing in for node: a script that notes each run, then runs the real node.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
-import { hasCommand } from "../helpers/has-command.js";
 import { runChild } from "../helpers/run-child.js";
 import { until } from "../helpers/until.js";
-
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const BIN = join(REPO, "bin", "mem.cjs");
-const SCRIPT = join(REPO, "bin", "mem-hook.sh");
-const skip = process.platform === "win32" || !hasCommand("curl") ? "needs /bin/sh and curl" : false;
-const tmp = mkdtempSync(join(tmpdir(), "mem-hc-")); // short: socket paths must stay under ~100 bytes
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const SPY = join(tmp, "node-spy");
-writeFileSync(SPY, `#!/bin/sh\necho "$*" >> "$SPY_LOG"\nexec "${process.execPath}" "$@"\n`);
-chmodSync(SPY, 0o755);
-
-let n = 0;
-function home(): string {
-  const h = join(tmp, `h${n++}`);
-  mkdirSync(h, { recursive: true, mode: 0o700 });
-  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200, clientBudgetMs: 2_000 }, embedding: { order: [] }, index: { watch: false } }));
-  writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n\nThe billing service keeps its ledger in Postgres for row level locks.\n");
-  return h;
-}
-
-const envOf = (h: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", SPY_LOG: join(h, "spy.log"), ...extra });
-
-
-/** `mem index` then `mem serve`, ready when its hook socket is. */
-async function daemon(h: string): Promise<ChildProcess> {
-  const idx = await runChild(process.execPath, [BIN, "index", h, "-q"], { env: envOf(h) });
-  assert.equal(idx.code, 0, idx.stderr);
-  const child = spawn(process.execPath, [BIN, "serve"], { env: envOf(h), stdio: "ignore" });
-  children.push(child);
-  await until(() => existsSync(join(h, "hook.sock")) && existsSync(join(h, "hook.budget")));
-  return child;
-}
-
-/** The hook as `mem install` registers a hot one: `/bin/sh mem-hook.sh <node> <mem.cjs> hook <name>`, node being the spy. */
-const viaScript = (name: string, input: string, env: NodeJS.ProcessEnv) => runChild("/bin/sh", [SCRIPT, SPY, BIN, "hook", name], { env, input, timeout: 60_000 });
-const nodeRuns = (h: string) => (existsSync(join(h, "spy.log")) ? readFileSync(join(h, "spy.log"), "utf8").split("\n").filter(Boolean).length : 0);
-const prompt = (text: string, session: string, cwd: string) => JSON.stringify({ session_id: session, transcript_path: "/nonexistent", cwd, hook_event_name: "UserPromptSubmit", prompt: text });
-const context = (stdout: string): string => (stdout.trim() ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : "");
-
-/** A request straight to the daemon's HTTP socket. */
-function post(sock: string, path: string, body: string, method = "POST"): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ socketPath: sock, path, method, headers: { "content-type": "application/json" } }, (res) => {
-      let b = "";
-      res.on("data", (d: Buffer) => (b += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { BIN, context, daemon, envOf, home, nodeRuns, post, prompt, skip, tmp, viaScript, wedged } from "../helpers/hook-script.js";
 
 describe("the curl hook client", { skip }, () => {
   test("answers a prompt as the Node hook does, without starting Node; a session is not shown the same lines twice", { timeout: 120_000 }, async () => {
@@ -150,7 +90,7 @@ describe("the curl hook client", { skip }, () => {
     assert.equal(nodeRuns(h), 1);
     assert.match(context(r1.stdout), /We chose SQLite/);
     // A data home reached through a symlink, and a symlink to the socket in a home of ours.
-    const link = join(tmp, `link${n}`);
+    const link = join(tmp, `link-${process.pid}`);
     symlinkSync(h, link);
     await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-y", link), envOf(link, { SPY_LOG: join(h, "spy.log") }));
     assert.equal(nodeRuns(h), 2);
@@ -167,7 +107,7 @@ describe("the curl hook client", { skip }, () => {
     const sock = join(h, "hook.sock");
     assert.equal(statSync(sock).mode & 0o777, 0o600);
     assert.equal(statSync(join(h, "hook.budget")).mode & 0o777, 0o600);
-    assert.equal(readFileSync(join(h, "hook.budget"), "utf8").trim(), "2");
+    assert.equal(readFileSync(join(h, "hook.budget"), "utf8").trim(), "1.5", "clientBudgetMs 2000 is capped at the Node hook's deadline");
     assert.equal((await post(sock, "/hook/user-prompt-submit", "{}", "GET")).status, 405);
     assert.equal((await post(sock, "/hook/session-start", "{}")).status, 404);
     assert.equal((await post(sock, "/hook/../etc", "{}")).status, 404);
@@ -186,12 +126,7 @@ describe("the curl hook client", { skip }, () => {
   test("a daemon that does not answer in time: the prompt goes on without memories, a capture is written by the Node hook", { timeout: 120_000 }, async () => {
     const h = home();
     await runChild(process.execPath, [BIN, "index", h, "-q"], { env: envOf(h) }); // the store exists
-    // A server on the hook socket that takes every request and never answers (a wedged daemon).
-    const { createServer } = await import("node:http");
-    const held: import("node:http").ServerResponse[] = [];
-    const wedged = createServer((_req, res) => void held.push(res));
-    await new Promise<void>((r) => wedged.listen(join(h, "hook.sock"), () => r()));
-    chmodSync(join(h, "hook.sock"), 0o600);
+    const unwedge = await wedged(h);
     writeFileSync(join(h, "hook.budget"), "0.3\n");
     try {
       const t = Date.now();
@@ -199,6 +134,7 @@ describe("the curl hook client", { skip }, () => {
       assert.equal(r.stdout, "");
       assert.equal(nodeRuns(h), 0, "no second try in Node: the daemon is there, only slow");
       assert.ok(Date.now() - t < 5_000);
+      assert.match(readFileSync(join(h, "hooks.log"), "utf8"), /user-prompt-submit: the daemon did not answer the curl client within 0\.3 s; injected nothing/);
       const cap = JSON.stringify({ session_id: "s-slow", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_slow", tool_input: { command: "make check" }, tool_response: { stdout: "ok" } });
       await viaScript("post-tool-use", cap, envOf(h));
       assert.equal(nodeRuns(h), 1, "the Node hook wrote the capture itself");
@@ -209,9 +145,7 @@ describe("the curl hook client", { skip }, () => {
         db.close();
       }
     } finally {
-      for (const res of held) res.destroy();
-      wedged.closeAllConnections();
-      await new Promise((r) => wedged.close(r));
+      await unwedge();
     }
   });
 
