@@ -3,7 +3,7 @@ import { currentTarget } from "../install/cli.js";
 import type { Where } from "../install/files.js";
 import { mcpServerEntry } from "../install/mcp-config.js";
 import { mcpRegistrations } from "../install/mcp-files.js";
-import { sameJson } from "../install/settings.js";
+import { sameJson } from "../install/settings-json.js";
 import type { Check } from "./doctor-cmd.js";
 
 /** The tools `mem mcp` must list. */

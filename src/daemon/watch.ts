@@ -1,21 +1,22 @@
-import type { ChildProcess } from "node:child_process";
+/**
+ * The daemon's source watcher: keeps the indexed roots fresh while it runs (the class comment says
+ * how). This file holds the roots and their watchers, the debounce, the polling and the startup
+ * check; ./watch-events.ts says what an event means, ./watch-run.ts runs the re-indexes.
+ */
 import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { quickStale } from "../../indexer/stale.js";
 import { walkDirs } from "../../indexer/sources.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../store/db.js";
 import { listRoots } from "../store/roots.js";
-import { describeRun, runIndex } from "./watch-run.js";
+import { eventEffect } from "./watch-events.js";
+import { ReindexQueue } from "./watch-run.js";
 
-/** Names whose change can change the index: sources, and the ignore rules. */
-const SOURCE = /\.(md|mdx|jsonl)$/i;
 /** How often the roots table is read again (a root `mem index` added while the daemon runs). */
 const SYNC_MS = 10_000;
 /** The startup check's stat budget (no walk on the daemon's thread). */
 const STARTUP_BUDGET = 2_000;
-/** On shutdown, a running re-index gets this long to finish before it is stopped. */
-const CLOSE_WAIT_MS = 15_000;
 
 export interface WatchOptions {
   db: Db;
@@ -69,16 +70,13 @@ export class SourceWatch {
   private readonly roots = new Map<string, Root>();
   private readonly skip: Set<string>;
   private dirs = 0;
-  private reindexes = 0;
-  private chain: Promise<void> = Promise.resolve();
-  /** Re-indexes queued or running. */
-  private pending = 0;
-  private child: ChildProcess | undefined;
+  private readonly queue: ReindexQueue;
   private closed = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly o: WatchOptions) {
     this.skip = new Set([join(o.home, "vectors")]);
+    this.queue = new ReindexQueue(o.env, o.log);
   }
 
   start(): void {
@@ -86,7 +84,7 @@ export class SourceWatch {
     const live = [...this.roots.values()].filter((r) => r.mode !== "missing");
     // What changed while no daemon watched: a cheap check now, the full one (`--stale`) in the child.
     const { stale, partial } = quickStale(this.o.db, live, { budget: STARTUP_BUDGET, now: Date.now() });
-    if (stale.length > 0 || partial) this.enqueue(() => this.run(["--stale", ...(partial ? live : stale).map((r) => r.path)], "changes made while no daemon watched"));
+    if (stale.length > 0 || partial) this.queue.enqueue(() => this.queue.run(["--stale", ...(partial ? live : stale).map((r) => r.path)], "changes made while no daemon watched"));
     const d = this.o.config.daemon;
     this.timers.push(setInterval(() => this.sync(), SYNC_MS), setInterval(() => this.poll(), d.watchPollMs));
     for (const t of this.timers) t.unref();
@@ -97,7 +95,7 @@ export class SourceWatch {
   status(): WatchStatus {
     const all = [...this.roots.values()];
     const n = (m: Root["mode"]) => all.filter((r) => r.mode === m).length;
-    return { roots: all.length, watched: n("watch"), polled: n("poll"), missing: n("missing"), dirs: this.dirs, reindexes: this.reindexes, busy: this.pending > 0 };
+    return { roots: all.length, watched: n("watch"), polled: n("poll"), missing: n("missing"), dirs: this.dirs, reindexes: this.queue.started, busy: this.queue.busy };
   }
 
   /** Releases every watcher and timer; a re-index under way may finish (then is stopped). */
@@ -109,9 +107,7 @@ export class SourceWatch {
       clearTimeout(r.timer);
       this.unwatch(r);
     }
-    const stop = setTimeout(() => this.child?.kill("SIGTERM"), CLOSE_WAIT_MS);
-    await this.chain;
-    clearTimeout(stop);
+    await this.queue.close();
   }
 
   /** Roots added since (watched from now on) or gone from the table (released). */
@@ -219,34 +215,9 @@ export class SourceWatch {
 
   private onEvent(r: Root, dir: string, name: string | null): void {
     if (this.closed) return;
-    if (r.file) {
-      if (name === null || name === basename(r.path)) this.touch(r);
-      return;
-    }
-    if (name === null || name === ".gitignore") {
-      r.rewalk = true;
-      this.touch(r);
-      return;
-    }
-    if (SOURCE.test(name)) {
-      this.touch(r);
-      return;
-    }
-    const full = join(dir, name);
-    if (this.skip.has(full)) return;
-    // A directory made, removed or renamed changes what is watched; other files do not matter.
-    let isDir = r.watchers.has(full) || (name === basename(dir) && !existsSync(dir));
-    if (!isDir) {
-      try {
-        isDir = statSync(full).isDirectory();
-      } catch {
-        // gone already: a file (swap, temp) or a directory removed at once (its own watcher says so)
-      }
-    }
-    if (isDir) {
-      r.rewalk = true;
-      this.touch(r);
-    }
+    const effect = eventEffect(r, dir, name, this.skip);
+    if (effect === "rewalk") r.rewalk = true;
+    if (effect !== "none") this.touch(r);
   }
 
   /** Debounce: the re-index starts `watchDebounceMs` after the last change, at most ten times that after the first. */
@@ -264,7 +235,7 @@ export class SourceWatch {
     r.timer = undefined;
     if (r.queued || this.closed) return; // a re-index of it waits to start already: it will see this change too
     r.queued = true;
-    this.enqueue(async () => {
+    this.queue.enqueue(async () => {
       r.queued = false;
       await this.reindex(r);
     });
@@ -283,7 +254,7 @@ export class SourceWatch {
       this.unwatch(r);
       this.setup(r);
     }
-    await this.run(["--project", r.project, r.path], `changes under ${r.path}`);
+    await this.queue.run(["--project", r.project, r.path], `changes under ${r.path}`);
   }
 
   /** Every `watchPollMs`: roots scanned instead of watched, and missing ones come back (checked for changes at once). */
@@ -299,24 +270,6 @@ export class SourceWatch {
         targets.add(r.path);
       } else if (r.mode === "poll") targets.add(r.path);
     }
-    if (targets.size > 0) this.enqueue(() => this.run(["--stale", ...targets], "a scan of the roots not watched"));
-  }
-
-  private enqueue(job: () => Promise<void>): void {
-    this.pending++;
-    this.chain = this.chain
-      .then(job)
-      .catch((err: Error) => this.o.log(`re-index failed: ${err.message}`))
-      .finally(() => this.pending--);
-  }
-
-  /** `mem index ARGS -q --json` in a child process; its summary becomes one log line. */
-  private async run(args: string[], why: string): Promise<void> {
-    if (this.closed) return;
-    this.reindexes++;
-    const t0 = Date.now();
-    const r = await runIndex(args, this.o.env, (c) => (this.child = c));
-    this.child = undefined;
-    this.o.log(`re-index (${why}): ${describeRun(r)} in ${Date.now() - t0} ms`);
+    if (targets.size > 0) this.queue.enqueue(() => this.queue.run(["--stale", ...targets], "a scan of the roots not watched"));
   }
 }

@@ -6,7 +6,7 @@ import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport
 import { SH, type HookTarget } from "./hooks.js";
 import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
 import { applyMcp, type McpReport } from "./mcp-files.js";
-import { SettingsError } from "./settings.js";
+import { SettingsError } from "./settings-json.js";
 
 /**
  * This process's node and this checkout's `bin/mem.cjs`, both absolute. Not on Windows: the hot

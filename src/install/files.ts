@@ -25,7 +25,8 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { resolveProject } from "../project/identity.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
-import { findMemHooks, formatSettings, installHooks, isObject, parseSettingsText, sameJson, SettingsError, uninstallHooks, type InstallStatus, type JsonObject, type MergeResult, type TextFormat, type UninstallStatus } from "./settings.js";
+import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
+import { formatSettings, isObject, parseSettingsText, sameJson, SettingsError, type JsonObject, type TextFormat } from "./settings-json.js";
 
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = (typeof SCOPES)[number];

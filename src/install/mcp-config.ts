@@ -7,7 +7,7 @@
  * or `mem mcp`): a server of someone else's under that name is left alone and reported.
  * Everything else keeps its place and its key order.
  */
-import { isObject, sameJson, type Json, type JsonObject } from "./settings.js";
+import { isObject, sameJson, type Json, type JsonObject } from "./settings-json.js";
 
 export const MCP_SERVER_KEY = "mem";
 

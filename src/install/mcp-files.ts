@@ -16,7 +16,7 @@ import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
 import { backupFile, projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
-import { formatSettings, SettingsError } from "./settings.js";
+import { formatSettings, SettingsError } from "./settings-json.js";
 
 /** Claude Code's own state file: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`. */
 export function claudeJsonPath(where: Where): string {

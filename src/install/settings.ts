@@ -1,6 +1,7 @@
 /**
  * Pure merge / unmerge of mem's hooks into a parsed Claude Code settings object (HOOKS.md §1.2).
- * No I/O: the caller reads and writes files (files.ts).
+ * No I/O: the caller reads and writes files (files.ts). The settings' JSON types, checks and text
+ * (parse, re-serialise) are in ./settings-json.ts.
  *
  * Our handlers are recognised by their command, not by a marker key: `… bin/mem.cjs hook <name>`
  * (or `mem hook <name>` via PATH), in exec form (`command` + `args`) or shell form (one string).
@@ -9,18 +10,7 @@
  * key order included.
  */
 import { MEM_HOOKS, handlerFor, groupFor, memMcpHookName, type HookTarget, type MemHook } from "./hooks.js";
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-/** The settings file cannot be merged safely; nothing is written. */
-export class SettingsError extends Error {
-  override name = "SettingsError";
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+import { checkTopLevel, describeType, isObject, sameJson, SettingsError, type Json, type JsonObject } from "./settings-json.js";
 
 // ---------------------------------------------------------------------------------------------
 // Recognising our handlers
@@ -124,32 +114,10 @@ function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
-/** Deep equality that ignores object key order. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  }
-  if (!isObject(a) || !isObject(b)) return false;
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
-}
-
 /** `"*"`, `""` and no matcher all match everything (HOOKS.md §1.3). */
 function matcherKey(m: unknown): string | null {
   if (m === undefined || m === "" || m === "*") return "";
   return typeof m === "string" ? m : null;
-}
-
-function checkTopLevel(settings: unknown): asserts settings is JsonObject {
-  if (!isObject(settings)) throw new SettingsError(`the settings file must hold a JSON object, not ${describe(settings)}`);
-  if (settings.hooks !== undefined && !isObject(settings.hooks)) throw new SettingsError(`"hooks" must be an object (event → matcher groups), not ${describe(settings.hooks)}`);
-}
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
 /**
@@ -199,7 +167,7 @@ export function installHooks(settings: unknown, target: HookTarget, hooks: reado
   const hadOurs = findMemHooks(settings).length > 0;
   for (const h of hooks) {
     const groups = isObject(settings.hooks) ? settings.hooks[h.event] : undefined;
-    if (groups !== undefined && !Array.isArray(groups)) throw new SettingsError(`"hooks.${h.event}" must be an array of matcher groups, not ${describe(groups)}`);
+    if (groups !== undefined && !Array.isArray(groups)) throw new SettingsError(`"hooks.${h.event}" must be an array of matcher groups, not ${describeType(groups)}`);
   }
   const out = clone(settings);
   const existing = isObject(out.hooks) ? out.hooks : undefined;
@@ -259,54 +227,4 @@ export function uninstallHooks(settings: unknown): MergeResult<UninstallStatus> 
   if (removed.length > 0 && isObject(out.hooks) && Object.keys(out.hooks).length === 0) delete out.hooks;
   const changed = removed.length > 0;
   return { settings: out, changed, status: changed ? "uninstalled" : "not-installed", events: removed, added: [], updated: [], removed };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text: parse and re-serialise in the file's own style
-
-export interface TextFormat {
-  indent: string;
-  eol: "\n" | "\r\n";
-  finalNewline: boolean;
-  bom: boolean;
-}
-
-export const DEFAULT_FORMAT: TextFormat = { indent: "  ", eol: "\n", finalNewline: true, bom: false };
-
-/**
- * Parses a settings file's text. Empty (or whitespace-only) text is an empty object.
- * @throws SettingsError with the line and column when the text is not valid JSON, or not an object.
- */
-export function parseSettingsText(text: string): { settings: JsonObject; format: TextFormat } {
-  const bom = text.startsWith("\uFEFF");
-  const body = bom ? text.slice(1) : text;
-  const format: TextFormat = {
-    indent: /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(body)?.[1] ?? DEFAULT_FORMAT.indent,
-    eol: body.includes("\r\n") ? "\r\n" : "\n",
-    finalNewline: body.trim() === "" ? true : /\n$/.test(body),
-    bom,
-  };
-  if (body.trim() === "") return { settings: {}, format };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (err) {
-    const msg = (err as Error).message;
-    const pos = /at position (\d+)/.exec(msg);
-    let where = "";
-    if (pos) {
-      const before = body.slice(0, Number(pos[1]));
-      const line = before.split("\n").length;
-      where = ` (line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
-    }
-    throw new SettingsError(`not valid JSON${where}: ${msg}`);
-  }
-  checkTopLevel(parsed);
-  return { settings: parsed, format };
-}
-
-export function formatSettings(settings: JsonObject, format: TextFormat = DEFAULT_FORMAT): string {
-  let text = JSON.stringify(settings, null, format.indent);
-  if (format.eol === "\r\n") text = text.replace(/\n/g, "\r\n");
-  return `${format.bom ? "\uFEFF" : ""}${text}${format.finalNewline ? format.eol : ""}`;
 }

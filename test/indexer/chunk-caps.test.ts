@@ -11,7 +11,8 @@ import { ChunkStore } from "../../src/store/chunks.js";
 import { openDb } from "../../src/store/db.js";
 import { EventStore } from "../../src/store/events.js";
 import { prng } from "../../scripts/prng.js";
-import { chunkMarkdown, maxChunkChars, MAX_TITLE_CHARS, parseHeading, type Chunk, type ChunkOptions } from "../../indexer/chunk.js";
+import { chunkMarkdown, MAX_TITLE_CHARS, parseHeading } from "../../indexer/chunk.js";
+import { maxChunkChars, type Chunk, type ChunkOptions } from "../../indexer/chunk-size.js";
 
 const OPTS: ChunkOptions = { chunkTokens: 400, overlapTokens: 80, minChunkTokens: 64 };
 const CAP = OPTS.chunkTokens * 4 * 2;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { chunkMarkdown, estimateTokens, type Chunk, type ChunkOptions } from "../../indexer/chunk.js";
+import { chunkMarkdown } from "../../indexer/chunk.js";
+import { estimateTokens, type Chunk, type ChunkOptions } from "../../indexer/chunk-size.js";
 
 /** A realistic memory file (no line longer than 100 characters). */
 const MEMORY = [

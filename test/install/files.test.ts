@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { installToFile, settingsPath, uninstallFromFile, writeFileAtomic, type Where } from "../../src/install/files.js";
 import type { HookTarget } from "../../src/install/hooks.js";
-import { findMemHooks, SettingsError, type JsonObject } from "../../src/install/settings.js";
+import { findMemHooks } from "../../src/install/settings.js";
+import { SettingsError, type JsonObject } from "../../src/install/settings-json.js";
 import { hasCommand } from "../helpers/has-command.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-files-")));

@@ -6,7 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MEM_HOOKS, PROMPT_TOOL_TIMEOUT, pluginHooksFile, type HookTarget } from "../../src/install/hooks.js";
 import { installMcp, isMemMcpEntry, mcpServerEntry, uninstallMcp } from "../../src/install/mcp-config.js";
-import { findMemHooks, installHooks, uninstallHooks, type JsonObject } from "../../src/install/settings.js";
+import { findMemHooks, installHooks, uninstallHooks } from "../../src/install/settings.js";
+import type { JsonObject } from "../../src/install/settings-json.js";
 
 const TARGET = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
 const ENTRY = mcpServerEntry(TARGET);

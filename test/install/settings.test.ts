@@ -3,17 +3,8 @@ import assert from "node:assert/strict";
 import { MEM_HOOKS, type HookTarget } from "../../src/install/hooks.js";
 import { DEADLINE_MS, HOOK_EVENTS } from "../../src/hooks/contract.cjs";
 import { unifiedDiff } from "../../src/install/diff.js";
-import {
-  findMemHooks,
-  formatSettings,
-  installHooks,
-  memHookName,
-  parseSettingsText,
-  SettingsError,
-  shellWords,
-  uninstallHooks,
-  type JsonObject,
-} from "../../src/install/settings.js";
+import { findMemHooks, installHooks, memHookName, shellWords, uninstallHooks } from "../../src/install/settings.js";
+import { formatSettings, parseSettingsText, SettingsError, type JsonObject } from "../../src/install/settings-json.js";
 
 const TARGET_A: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
 const TARGET_B: HookTarget = { node: "/opt/node 20/bin/node", bin: "/home/ann/code/mem moved/bin/mem.cjs" };
