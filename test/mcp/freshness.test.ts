@@ -14,7 +14,8 @@ import { BIN, cleanEnv, runMem } from "../helpers/mem-cli.js";
 import { serverEnv } from "../helpers/mcp-env.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-fresh-")));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+// The search started `mem index --stale` in the background; it may still be writing into the home.
+after(() => rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 const proj = join(tmp, "proj");
 const home = join(tmp, "home");
 
