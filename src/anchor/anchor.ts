@@ -13,7 +13,7 @@
  * distinct files per capture.
  */
 import { isAbsolute, resolve } from "node:path";
-import type { Captured } from "../capture/after.js";
+import type { Captured } from "../capture/captured.js";
 import { isExplicit } from "../capture/converge.js";
 import type { CapturedEvent } from "../capture/types.js";
 import { clean } from "../redact/clean.cjs";

@@ -1,11 +1,9 @@
 import { anchorCaptured } from "../anchor/anchor.js";
-import type { Clean } from "../redact/clean.cjs";
 import { confirmByCapture } from "./confirm.js";
 import type { Db } from "../store/db.js";
 import { TaskStore } from "../store/tasks.js";
+import type { Captured } from "./captured.js";
 import { convergeCaptured } from "./converge-step.js";
-import type { TaskChange } from "./extract/tasks.js";
-import type { CapturedEvent } from "./types.js";
 
 /**
  * What a capture does beyond storing its events, inside the same transaction: the project's task
@@ -13,17 +11,6 @@ import type { CapturedEvent } from "./types.js";
  * as they are now; an explicit memory and the captures it describes converge. Each concern lives
  * in its own module; this only calls them in order.
  */
-export interface Captured {
-  project: Clean<string>;
-  session: Clean<string>;
-  now: number;
-  /** Every event of this capture (new or seen before). */
-  events: Clean<CapturedEvent[]>;
-  taskChanges: Clean<TaskChange[]>;
-  /** `memory.convergeWindowMs` (default 10 minutes). */
-  convergeWindowMs?: number;
-}
-
 export function afterCapture(db: Db, c: Captured): void {
   new TaskStore(db).sync(c); // the project's task registry (src/store/tasks.ts)
   anchorCaptured(db, c); // before convergence, which re-anchors what converged

@@ -6,7 +6,7 @@ import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { memoryIdsOfChunks } from "../store/memories.js";
 import { reinforce } from "../store/salience.js";
-import type { Captured } from "./after.js";
+import type { Captured } from "./captured.js";
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "./extract/same.js";
 import { MIN_DECISION_CONFIDENCE } from "./types.js";
 

@@ -15,7 +15,7 @@ import type { Db } from "../store/db.js";
 import { addLinks } from "../store/links.js";
 import { sessionEventsBetween } from "../store/links.js";
 import { reinforce } from "../store/salience.js";
-import type { Captured } from "./after.js";
+import type { Captured } from "./captured.js";
 import { convergentPairs, DEFAULT_CONVERGE_WINDOW_MS, eventTime, isExplicit, type Convergence } from "./converge.js";
 import type { CapturedEvent } from "./types.js";
 

@@ -14,8 +14,9 @@ import { VectorStore } from "../store/vectors.js";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
+import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem doctor [--repair] [--json]
@@ -36,13 +37,6 @@ Options:
   -h, --help   this help`;
 
 export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
-
-export interface Check {
-  name: string;
-  status: "ok" | "warn" | "error";
-  detail: string;
-  fix?: string;
-}
 
 function homeCheck(app: AppConfig): Check {
   try {

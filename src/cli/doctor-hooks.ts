@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { currentTarget } from "../install/cli.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
 import { findMemHooks, installHooks } from "../install/settings.js";
-import type { Check } from "./doctor-cmd.js";
+import type { Check } from "./doctor-check.js";
 
 /** The absolute `…/bin/mem.cjs` (or earlier `mem.js`) a handler runs, if it names one. */
 function binOf(handler: Record<string, unknown>): string | undefined {

@@ -2,7 +2,7 @@ import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { editInEditor } from "./editor.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { failure, nudgeDaemon, splitList, withService } from "./memory-io.js";
 
 const usage = `Usage: mem edit ID [--text T] [--kind K] [--tags a,b] [--editor] [--json]

@@ -5,7 +5,7 @@ import { field, safeJson } from "../render/line.js";
 import { exportMemories, toMarkdown, type Exported } from "../service/export.js";
 import { memoryProjects } from "../store/memories.js";
 import { EXIT, oneOf, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { withService } from "./memory-io.js";
 
 const usage = `Usage: mem export [--project P | --all-projects] [--format jsonl|md] [--output FILE] [--json]

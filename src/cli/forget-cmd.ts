@@ -3,7 +3,7 @@ import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { withService } from "./memory-io.js";
 
 const usage = `Usage: mem forget ID [--purge] [--json]

@@ -1,5 +1,5 @@
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { renderMemory, withService } from "./memory-io.js";
 import { safeJson } from "../render/line.js";
 

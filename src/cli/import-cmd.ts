@@ -3,7 +3,7 @@ import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { importLines } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { nudgeDaemon, readStdin, withService } from "./memory-io.js";
 
 const usage = `Usage: mem import FILE|- [--project P] [--json]

@@ -6,7 +6,7 @@ import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
 import { resolveProject } from "../project/identity.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
 import { vectorSkippedNote } from "./vector-note.js";
 import { safeJson } from "../render/line.js";

@@ -5,7 +5,7 @@ import { field, safeJson } from "../render/line.js";
 import { initLayout, shown } from "../tiers/init.js";
 import { currentUser } from "../tiers/user.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem init [DIR] [--user ID] [--json] [-q]
 

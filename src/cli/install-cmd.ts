@@ -1,5 +1,5 @@
 import { runInstallCommand, scopeHelp } from "../install/cli.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem install [--scope user|project|local] [--prompt-transport command|mcp] [--no-mcp]
                    [--dry-run] [--json]

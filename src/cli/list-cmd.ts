@@ -5,7 +5,7 @@ import { field, prose, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types.js";
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
 import { MEMORY_SHAPE } from "./get-cmd.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { withService } from "./memory-io.js";
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];

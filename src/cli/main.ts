@@ -1,10 +1,5 @@
 import { EXIT, UsageError } from "./args.js";
-
-export interface Command {
-  summary: string;
-  usage: string;
-  run(argv: string[]): Promise<number>;
-}
+import type { Command } from "./command.js";
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 const COMMANDS: Record<string, () => Promise<Command>> = {

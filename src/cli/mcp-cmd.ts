@@ -1,5 +1,5 @@
 import { parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem mcp [-q]
 

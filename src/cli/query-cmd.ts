@@ -17,7 +17,7 @@ import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { human } from "./query-print.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem query "TEXT" [options]
        mem query --batch FILE|- [options]

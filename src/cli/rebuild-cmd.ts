@@ -4,7 +4,7 @@ import { dataHome } from "../config/paths.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { replay } from "../maintenance/replay.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem rebuild [--json] [-q]

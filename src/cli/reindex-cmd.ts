@@ -6,7 +6,7 @@ import { recordFailedStart, runReindex } from "../maintenance/reindex/job.js";
 import { renderReport } from "../maintenance/reindex/report.js";
 import { field, safeJson } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
 
 const usage = `Usage: mem reindex [--forget-missing] [--json] [-q]

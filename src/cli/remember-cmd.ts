@@ -2,7 +2,7 @@ import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { nudgeDaemon, readStdin, splitList, withService } from "./memory-io.js";
 
 const usage = `Usage: mem remember "TEXT" [--kind K] [--tags a,b] [--files f1,f2] [--project P] [--key K] [--json]

@@ -5,7 +5,7 @@ import { projectOf, registeredRoots } from "../maintenance/roots.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem rotate [--project P] [--dry-run] [--json] [-q]
 

@@ -6,7 +6,7 @@ import { realSys } from "../maintenance/schedule/sys.js";
 import type { MethodStatus } from "../maintenance/schedule/types.js";
 import { lastFinishedJob } from "../store/jobs.js";
 import { EXIT, oneOf, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem schedule install|remove|status [--via systemd|cron|launchd] [--dry-run] [--json]

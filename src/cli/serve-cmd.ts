@@ -3,7 +3,7 @@ import { ask } from "../daemon/client.cjs";
 import { holderAlive, readLock } from "../daemon/lock.js";
 import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
 
 const usage = `Usage: mem serve [--status | --stop] [--json] [-q]

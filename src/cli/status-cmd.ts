@@ -8,7 +8,7 @@ import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js"
 import { storedProjects } from "../project/scope.js";
 import { VecState } from "../store/vec-state.js";
 import { EXIT, parse } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem status [--project P] [--json] [-q]
 

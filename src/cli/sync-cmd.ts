@@ -5,7 +5,7 @@ import { cleanText } from "../redact/clean.cjs";
 import { field, safeJson } from "../render/line.js";
 import { syncInProcess, type SyncReport } from "../service/sync.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { failure, withService } from "./memory-io.js";
 
 const usage = `Usage: mem sync [--timeout S] [--project P] [--json]

@@ -5,7 +5,7 @@ import { cleanText } from "../redact/clean.cjs";
 import { field, prose, safeJson } from "../render/line.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem task list [--all] [--json] [--project P]
        mem task add "TEXT" [--project P] [--json]

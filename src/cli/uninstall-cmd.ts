@@ -1,5 +1,5 @@
 import { runInstallCommand, scopeHelp } from "../install/cli.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const usage = `Usage: mem uninstall [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
 

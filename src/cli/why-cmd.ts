@@ -11,7 +11,7 @@ import { resolveProject } from "../project/identity.js";
 import { field, safeJson, visible } from "../render/line.js";
 import { currentUserId } from "../tiers/user.js";
 import { EXIT, parse, UsageError } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { whyText } from "./why-print.js";
 
 const usage = `Usage: mem why "PROMPT" [--session S] [--cwd DIR] [--json] [-q]

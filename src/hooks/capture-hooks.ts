@@ -12,7 +12,7 @@ import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
-import type { HookIO } from "./run.js";
+import type { HookIO } from "./io.js";
 
 /**
  * The capture hooks: each makes its events durable in SQLite, then returns nothing (capture hooks

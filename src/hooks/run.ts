@@ -3,16 +3,10 @@ import { storeFlagged } from "../maintenance/flags.js";
 import { isStoreDamage } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
+import type { HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
 import { readStdin, type StdinResult } from "./stdin.cjs";
 import { captureViaDaemon } from "./via-daemon.cjs";
-
-export interface HookIO {
-  env: NodeJS.ProcessEnv;
-  now?: () => number;
-  /** The hook entry already asked the daemon (and got no answer): do not ask again. */
-  daemonTried?: boolean;
-}
 
 export type Handler = (payload: Payload, io: HookIO, deadlineAt: number) => Promise<string | undefined>;
 

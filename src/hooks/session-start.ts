@@ -12,7 +12,7 @@ import { SessionStore } from "../store/sessions.js";
 import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
-import type { HookIO } from "./run.js";
+import type { HookIO } from "./io.js";
 
 export const BRIEFING_TOKENS = 2_500;
 

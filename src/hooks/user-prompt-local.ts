@@ -6,7 +6,7 @@ import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { memoriesForPrompt, recordDelivered, type PromptRequest } from "../inject/for-prompt.js";
 import { currentUserId } from "../tiers/user.js";
-import type { HookIO } from "./run.js";
+import type { HookIO } from "./io.js";
 
 /**
  * The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. `refresh`: no

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
-import type { HookIO } from "./run.js";
+import type { HookIO } from "./io.js";
 import { promptRequest, promptViaDaemon } from "./via-daemon.cjs";
 
 /**

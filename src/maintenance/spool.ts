@@ -4,7 +4,7 @@ import { writePrivate } from "../util/private-file.cjs";
 import { join } from "node:path";
 import { clean } from "../redact/clean.cjs";
 import type { Payload } from "../hooks/contract.cjs";
-import type { HookIO } from "../hooks/run.js";
+import type { HookIO } from "../hooks/io.js";
 import { alive } from "../daemon/lock.js";
 import { isStoreDamage } from "../store/damage.js";
 import { SPOOL_FILE } from "./flags.js";

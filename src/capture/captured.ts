@@ -1,0 +1,18 @@
+import type { Clean } from "../redact/clean.cjs";
+import type { TaskChange } from "./extract/tasks.js";
+import type { CapturedEvent } from "./types.js";
+
+/**
+ * One capture as the steps after it see it (capture/after.ts calls them in order: tasks, anchors,
+ * convergence, confirmation). Its own file so those steps never import the module that calls them.
+ */
+export interface Captured {
+  project: Clean<string>;
+  session: Clean<string>;
+  now: number;
+  /** Every event of this capture (new or seen before). */
+  events: Clean<CapturedEvent[]>;
+  taskChanges: Clean<TaskChange[]>;
+  /** `memory.convergeWindowMs` (default 10 minutes). */
+  convergeWindowMs?: number;
+}
