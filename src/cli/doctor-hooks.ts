@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
+import { dataHome } from "../config/paths.cjs";
 import { currentTarget } from "../install/cli.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
 import { findMemHooks, installHooks } from "../install/settings.js";
@@ -67,7 +69,26 @@ export function curlCheck(env: NodeJS.ProcessEnv): Check {
   }
   const first = version.split("\n")[0]?.split(" ").slice(0, 2).join(" ") ?? "curl";
   if (!/^Features:.*\bUnixSockets\b/m.test(version)) return { name, status: "warn", detail: `${first} cannot use Unix sockets: the hot hooks start Node each time`, fix: "install curl 7.40 or later, built with Unix socket support" };
+  const home = dataHome(env);
+  const refused = homeRefusal(home);
+  if (refused) return { name, status: "warn", detail: `${first} with Unix sockets, but the hot hooks start Node each time: ${refused.why}`, fix: refused.fix };
   return { name, status: "ok", detail: `${first} with Unix sockets: the hot hooks ask the warm daemon without starting Node (MEM_HOOK_CLIENT=node turns it off)` };
+}
+
+/** Why bin/mem-hook.sh would not use the daemon's socket in `home` (it checks the same), if it would not. */
+function homeRefusal(home: string): { why: string; fix: string } | undefined {
+  const because = (why: string, fix: string) => ({ why, fix });
+  if (Buffer.byteLength(join(home, "hook.sock")) >= 100) return because(`the data home's path (${home}) is too long for a socket address`, "set MEM_HOME to a shorter path");
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(home);
+  } catch {
+    return undefined; // made private by the first daemon
+  }
+  if (st.isSymbolicLink()) return because(`the data home ${home} is a symlink`, "set MEM_HOME to the directory it points to");
+  if (typeof process.getuid === "function" && st.uid !== process.getuid()) return because(`the data home ${home} is not yours`, "use a data home of your own (MEM_HOME)");
+  if ((st.mode & 0o022) !== 0) return because(`others may write to the data home ${home} (mode ${(st.mode & 0o777).toString(8)})`, `chmod 700 ${home}`);
+  return undefined;
 }
 
 /** Whether a settings file seen from `where` has the prompt hook as an mcp_tool call to mem's MCP server. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -90,4 +90,19 @@ test("doctor on the hook client: curl with Unix sockets is ok; no curl, or one w
   const good = fake("IPv6 Largefile SSL UnixSockets libz");
   assert.equal(good.status, "ok");
   assert.match(good.detail, /^curl 7\.29\.0 with Unix sockets/);
+  // A data home the script would not trust: the hot hooks start Node, and doctor says why.
+  const home = join(tmp, `home${n++}`);
+  mkdirSync(home, { mode: 0o700 });
+  const withHome = (h: string) => curlCheck({ PATH: dir, MEM_HOME: h });
+  assert.equal(withHome(home).status, "ok");
+  chmodSync(home, 0o777);
+  const open = withHome(home);
+  assert.equal(open.status, "warn");
+  assert.match(open.detail, /start Node each time: others may write to the data home .* \(mode 777\)/);
+  assert.equal(open.fix, `chmod 700 ${home}`);
+  chmodSync(home, 0o700);
+  const link = join(tmp, `link${n++}`);
+  symlinkSync(home, link);
+  assert.match(withHome(`${link}/`).detail, /is a symlink/);
+  assert.match(withHome(join(tmp, "x".repeat(120))).detail, /too long for a socket address/);
 });

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { classifyPrompt, evidenceRecall, leaks, transcriptPrompts, type LocomoQuestion } from "../../scripts/bench/locomo-data.js";
+import { lexicalGap, locomoTurns } from "../../scripts/bench/locomo-gap.js";
 
 const q: LocomoQuestion = { conv: "conv-26", qid: "conv-26:q0", question: "When did Caroline go to the support group?", category: 2, evidence: ["D1:3", "D2:10"] };
 
@@ -50,5 +51,29 @@ describe("real prompts", () => {
     for (const p of ["<task-notification>\n<task-id>1</task-id>", "<command-name>/exit</command-name>", "/compact keep the plan", "<bash-input>git status</bash-input>"]) assert.equal(classifyPrompt(p), "claude-code", p);
     for (const p of ["yes", "Go ahead.", "ok let's keep going", "1", "C)", "please continue", "hi"]) assert.equal(classifyPrompt(p), "go-ahead", p);
     for (const p of ["continue implementation", "fix it up", "did you push?", "where are all the callers of commitWithMetadataGemini?"]) assert.equal(classifyPrompt(p), "task", p);
+  });
+});
+
+describe("the lexical gap", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "mem-locomo-gap-"));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+  test("an evidence turn counts as unseen when it shares no stemmed content word with its question, the speakers' names aside", () => {
+    mkdirSync(join(tmp, "conv-26", "memory"), { recursive: true });
+    writeFileSync(
+      join(tmp, "conv-26", "memory", "session-01.md"),
+      [
+        "# Session 1",
+        "- [conv-26 D1:3] Caroline: I went to the support groups yesterday.",
+        "- [conv-26 D1:4] Melanie: They're tough kids.",
+        "- [conv-26 D1:5] Caroline: Melanie, that sounds great.",
+      ].join("\n"),
+    );
+    const turns = locomoTurns(tmp, ["conv-26"]);
+    assert.equal(turns.size, 3);
+    const ask = (question: string, evidence: string[], category = 1): LocomoQuestion => ({ conv: "conv-26", qid: "x", question, category, evidence });
+    const gap = lexicalGap([ask("What support group did Caroline go to?", ["D1:3"]), ask("How many children does Melanie have?", ["D1:4", "D1:5"], 4), ask("Gone?", ["D9:9"], 4)], turns);
+    assert.deepEqual(gap.get(1), { turns: 1, unseen: 0 }, "group/groups share a stem");
+    assert.deepEqual(gap.get(4), { turns: 2, unseen: 2 }, "kids is not children; a name alone is not a match; a turn not in the files is not counted");
+    assert.deepEqual(gap.get(0), { turns: 3, unseen: 2 });
   });
 });
