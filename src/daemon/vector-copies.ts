@@ -46,9 +46,22 @@ export class VectorCopies {
 
   private reload(table: string, dims: number, version: string): void {
     this.loading.add(table);
+    const held = this.copies.get(table);
+    // Rows added or removed since the copy held: only those are read (MemoryIndex.refresh);
+    // a first copy, one of other dimensions, or one that changed a lot is read whole.
+    const load = async (store: VectorStore) => {
+      if (held && held.dims === dims) {
+        const fresh = await held.refresh(store, version).catch((err: Error) => {
+          this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
+          return undefined;
+        });
+        if (fresh) return fresh;
+      }
+      return MemoryIndex.load(store, table, dims, version);
+    };
     void this.opts
       .vectors()
-      .then((store) => MemoryIndex.load(store, table, dims, version))
+      .then(load)
       .then((m) => {
         if (this.closed) return void m.close();
         // A large table is scanned by a worker thread and this one together, the worker's part
@@ -63,8 +76,8 @@ export class VectorCopies {
   }
 
   /** For `status`: each copy held. */
-  status(): { table: string; rows: number; version: string; kernel: string; scan: string }[] {
-    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel, scan: m.scan }));
+  status(): { table: string; rows: number; version: string; kernel: string; scan: string; rowsRead: number }[] {
+    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, version: m.version, kernel: m.kernel, scan: m.scan, rowsRead: m.rowsRead }));
   }
 
   /** Ends the copies and their scan workers. */

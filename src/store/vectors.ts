@@ -1,5 +1,5 @@
 import type { Connection, OptimizeStats, Table } from "@lancedb/lancedb";
-import { Field, FixedSizeList, Float32, Schema, Utf8 } from "apache-arrow";
+import { Field, FixedSizeList, Float32, Schema, Utf8, type Table as ArrowTable } from "apache-arrow";
 import type { Clean } from "../redact/clean.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 
@@ -87,8 +87,23 @@ export class VectorStore {
 
   /** Every id in the table (the id column alone). */
   async ids(name: string): Promise<string[]> {
-    const rows = (await (await this.table(name)).query().select(["id"]).toArray()) as { id: string }[];
-    return rows.map((r) => r.id);
+    // Read as Arrow, not as row objects: at 100k rows about half the time.
+    const arrow = await (await this.table(name)).query().select(["id"]).toArrow();
+    const out: string[] = new Array(arrow.numRows);
+    let k = 0;
+    for (const batch of arrow.batches) {
+      const col = batch.getChild("id")!;
+      for (let i = 0; i < batch.numRows; i++) out[k++] = String(col.get(i));
+    }
+    return out;
+  }
+
+  /** The rows (id, project, vector) with these ids, as Arrow, read 500 ids at a time. */
+  async rowsById(name: string, ids: readonly string[]): Promise<ArrowTable[]> {
+    const t = await this.table(name);
+    const out: ArrowTable[] = [];
+    for (let i = 0; i < ids.length; i += 500) out.push(await t.query().where(inList("id", ids.slice(i, i + 500))).select(["id", "project", "vector"]).toArrow());
+    return out;
   }
 
   async count(name: string): Promise<number> {

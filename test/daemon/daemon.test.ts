@@ -178,7 +178,7 @@ describe("the warm daemon", () => {
       const status = async () => {
         const r = await ask(h, { op: "status" }, 2_000);
         assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
-        return r.reply as unknown as { inMemory: { version: string; scan: string }[]; scanWorkers: number };
+        return r.reply as unknown as { inMemory: { version: string; scan: string; rows: number; rowsRead: number }[]; scanWorkers: number };
       };
       const prompt = async (session: string) => {
         const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 5_000);
@@ -196,7 +196,9 @@ describe("the warm daemon", () => {
         await prompt(`w${i}`); // notices the change; the copy is reloaded in the background
         await until(async () => (await status()).inMemory[0]!.version !== before);
         await until(async () => (await status()).scanWorkers === 1); // the old copy's worker ended
-        assert.equal((await status()).inMemory[0]!.scan, "worker");
+        const copy = (await status()).inMemory[0]!;
+        assert.equal(copy.scan, "worker");
+        assert.equal(copy.rowsRead, 1, `refreshed, not read whole: only the changed note's new chunk was read (${copy.rows} rows held)`);
       }
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());

@@ -43,3 +43,42 @@ test("the daemon's in-memory copy ranks as LanceDB does, with either kernel, wit
   }
   store.close();
 });
+
+test("a copy refreshed after rows were added and removed reads only the new rows and answers as a full load does", async () => {
+  const store = await VectorStore.open(join(dir, "refresh"));
+  await store.ensure("r", 48);
+  const row = (i: number, project: string) => ({ id: cleanText(`r${i}`), project: cleanText(project), vector: hashVector(`w${i % 37} w${(i * 5) % 41} n${i}`, 48) });
+  await store.upsert("r", Array.from({ length: 2_000 }, (_, i) => row(i, i % 2 ? "a" : "b")));
+  for (const prefer of [undefined, "js"] as const) {
+    const first = await MemoryIndex.load(store, "r", 48, "v1", prefer);
+    assert.equal(first.rowsRead, first.size);
+    // 150 rows of a new project in, 300 scattered rows out (every 6th of the first 1,800)
+    const extra = prefer ? 3_000 : 2_000;
+    await store.upsert("r", Array.from({ length: 150 }, (_, i) => row(extra + i, "c")));
+    await store.delete("r", Array.from({ length: 300 }, (_, i) => `r${i * 6}`));
+    const fresh = await first.refresh(store, "v2");
+    assert.ok(fresh, "a small change is refreshed, not reloaded");
+    assert.equal(fresh.rowsRead, 150, "only the rows added since were read from LanceDB");
+    assert.equal(fresh.version, "v2");
+    assert.equal(fresh.kernel, first.kernel);
+    const whole = await MemoryIndex.load(store, "r", 48, "v2", prefer);
+    assert.equal(fresh.size, whole.size);
+    for (const q of ["w3 w9", "n2001 w1", "w36", "n5 w7 w40"]) {
+      const v = hashVector(q, 48);
+      for (const projects of [undefined, ["c"], ["a", "c"], ["b"]]) {
+        const mine = fresh.search(v, projects, 25);
+        const all = whole.search(v, projects, 25);
+        assert.deepEqual(new Set(mine.map((h) => h.id)), new Set(all.map((h) => h.id)), `${q} ${projects}`);
+        mine.forEach((h, i) => assert.ok(Math.abs(h.similarity - all[i]!.similarity) < 1e-6));
+        for (const h of mine) assert.ok(Number(h.id.slice(1)) % 6 !== 0 || Number(h.id.slice(1)) >= 1_800, `a removed row is gone: ${h.id}`);
+      }
+    }
+    await store.delete("r", Array.from({ length: 150 }, (_, i) => `r${extra + i}`));
+    await store.upsert("r", Array.from({ length: 300 }, (_, i) => row(i * 6, (i * 6) % 2 ? "a" : "b")));
+  }
+  // Most of the table replaced: a full load costs about as much, so none is made.
+  const base = await MemoryIndex.load(store, "r", 48, "v3");
+  await store.upsert("r", Array.from({ length: 1_500 }, (_, i) => row(10_000 + i, "d")));
+  assert.equal(await base.refresh(store, "v4"), undefined);
+  store.close();
+});
