@@ -54,7 +54,7 @@ h=${h%"${h##*[!/]}"} # no trailing slash: `[ -h dir/ ]` would look through a sym
 s=$h/hook.sock
 [ "${#s}" -lt 100 ] && [ -S "$s" ] && [ ! -h "$s" ] && [ -O "$s" ] && [ -O "$h" ] && [ ! -h "$h" ] || exec "$@"
 command -v curl >/dev/null 2>&1 || exec "$@"
-[ -z "$(find "$h" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null)" ] || exec "$@"
+o=$(find "$h" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null) && [ -z "$o" ] || exec "$@" # no find: Node
 
 # How long to wait: the daemon writes its budget here, in seconds (daemon.clientBudgetMs, at most
 # 1.5 s, the Node hook's own deadline); captures wait 1 s, as the Node client does. Anything but a

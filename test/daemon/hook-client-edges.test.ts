@@ -5,7 +5,7 @@
  * bounded, prints nothing it should not, and the Node hook takes over where curl must not be used.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -16,6 +16,7 @@ import { until } from "../helpers/until.js";
 import { BIN, children, context, daemon, envOf, home, nodeRuns, prompt, SCRIPT, skip, SPY, tmp, viaScript, wedged } from "../helpers/hook-script.js";
 
 const ASK = "why did we choose SQLite over Postgres?";
+const whichSync = (tool: string) => execFileSync("/bin/sh", ["-c", `command -v ${tool}`]).toString().trim();
 
 describe("the curl hook client at its edges", { skip }, () => {
   test("a writer that never closes stdin: the hook reads for a bounded time, then goes on and exits 0", { timeout: 60_000 }, async () => {
@@ -77,8 +78,14 @@ describe("the curl hook client at its edges", { skip }, () => {
     symlinkSync(h, link);
     await viaScript("user-prompt-submit", prompt(ASK, "s-slash", link), envOf(`${link}/`, spyLog));
     assert.equal(nodeRuns(h), 2, "a trailing slash does not look through the symlink");
+    // No find to tell who may write to the data home: not trusted.
+    const nofind = join(tmp, `nofind-${process.pid}`);
+    mkdirSync(nofind);
+    for (const tool of ["curl", "cat", "sleep", "date"]) symlinkSync(whichSync(tool), join(nofind, tool));
+    await viaScript("user-prompt-submit", prompt(ASK, "s-nofind", h), { ...envOf(h), PATH: nofind });
+    assert.equal(nodeRuns(h), 3, "without find, the Node hook");
     const ok = await viaScript("user-prompt-submit", prompt(ASK, "s-ok", h), envOf(h));
-    assert.equal(nodeRuns(h), 2, "the home as it should be: curl again");
+    assert.equal(nodeRuns(h), 3, "the home as it should be: curl again");
     assert.match(context(ok.stdout), /We chose SQLite/);
     child.kill("SIGTERM");
   });
