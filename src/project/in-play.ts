@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
+import { cleanText } from "../redact/clean.cjs";
 
 /** Why a file is in play, as `--explain` and `mem why` say it. */
 export type InPlayReason = "changed in git" | "edited in this session" | "read in this session";
@@ -82,8 +83,10 @@ export interface GitStatus {
 
 /**
  * `git status --porcelain=v1 -z --branch` output read: the `## branch...upstream` header, then the
- * paths (relative to the repository's top `top`) made absolute. A rename names both sides (the old
- * path follows in its own field); both are in play. Pure.
+ * paths (relative to the repository's top `top`) made absolute, and redacted as the store redacts
+ * a path (a note whose name holds a secret-shaped token is stored under its redacted name: so it
+ * is still found in play, and no such name goes further). A rename names both sides (the old path
+ * follows in its own field); both are in play. Pure.
  */
 export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): GitStatus {
   const fields = out.split("\0");
@@ -102,10 +105,10 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
     if (f.length < 4 || f[2] !== " ") continue; // "XY path"
     const xy = f.slice(0, 2);
     changes++;
-    paths.push(resolve(top, f.slice(3)));
+    paths.push(cleanText(resolve(top, f.slice(3))));
     if ((xy.includes("R") || xy.includes("C")) && i + 1 < fields.length) {
       const from = fields[++i]!;
-      if (from !== "" && paths.length < max) paths.push(resolve(top, from));
+      if (from !== "" && paths.length < max) paths.push(cleanText(resolve(top, from)));
     }
   }
   return { ...(branch ? { branch } : {}), files: [...new Set(paths)], changes };

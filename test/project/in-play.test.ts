@@ -22,6 +22,12 @@ describe("git status output read as paths", () => {
     assert.equal(parsePorcelainZ(out, "/repo").changes, 6, "the rename is one change, though both its paths are in play");
   });
 
+  test("a path holding a secret-shaped token comes out redacted, as the store keeps it", () => {
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    const files = parsePorcelainZ(`?? notes/${token}.md\0R  new-${token}.md\0old.md\0`, "/repo").files;
+    assert.deepEqual(files, ["/repo/notes/[REDACTED:github-token].md", "/repo/new-[REDACTED:github-token].md", "/repo/old.md"]);
+  });
+
   test("at most `max` paths; empty output gives none", () => {
     const out = `${Array.from({ length: 10 }, (_, i) => ` M f${i}.ts`).join("\0")}\0`;
     assert.equal(parsePorcelainZ(out, "/r", 3).files.length, 3);

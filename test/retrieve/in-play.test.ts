@@ -68,6 +68,24 @@ describe("a hostile file name in play is shown as data", () => {
   });
 });
 
+describe("a note whose name holds a secret-shaped token", () => {
+  test("is stored under its redacted name and still ranks as in play while git sees it changed", async () => {
+    const token = `ghp_${"Z9y8X7w6V5".repeat(4)}`;
+    const repo = makeRepo(join(tmp, "secret-name-repo"), { "notes/pool.md": POOL, "notes/cache.md": CACHE });
+    const env = { ...cleanEnv(join(tmp, ".claude-secret")), HOME: tmp, MEM_HOME: join(tmp, "mem-secret"), MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
+    writeFileSync(join(repo, "notes", `cache-${token}.md`), CACHE.replace("# Cache", "# Cache two")); // untracked: in play
+    assert.equal((await runMem(["index", repo], { env, cwd: repo })).code, 0);
+    const r = await runMem(["query", "connection pool retry policy", "--json", "--explain", "--mode", "bm25"], { env, cwd: repo });
+    assert.equal(r.code, 0, show(r));
+    assert.ok(!r.stdout.includes(token), "the token is nowhere in the output");
+    const results = jsonOf<{ results: { path: string; salience?: { inPlay?: unknown } }[] }>(r).results;
+    const secret = results.find((x) => x.path.endsWith("cache-[REDACTED:github-token].md"));
+    assert.ok(secret, r.stdout);
+    assert.ok(secret.salience?.inPlay, `in play: ${JSON.stringify(secret.salience)}`);
+    assert.equal(results.find((x) => x.path.endsWith("notes/cache.md"))?.salience?.inPlay, undefined, "the committed twin is not");
+  });
+});
+
 describe("the prompt's memories rank decisions about the files the session works on first", () => {
   test("a session that edited src/cache.ts gets the decision about it first; a fresh session the more relevant one", async () => {
     const home = join(tmp, "home-prompt");
