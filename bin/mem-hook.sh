@@ -66,6 +66,7 @@ if [ "$4" = user-prompt-submit ]; then
   case $b in '' | *[!0-9.]* | *.*.* | .*) b=0.25 ;; esac
   case $b in *[1-9]*) ;; *) b=0.25 ;; esac
   case $b in 0.* | 1 | 1. | 1.[0-4]* | 1.5 | 1.50*) ;; *) b=1.5 ;; esac
+  case $b in 1.5*[1-9]*) b=1.5 ;; esac
   t=1
 else
   b=1
@@ -75,13 +76,19 @@ fi
 # does must not hold the hook until it is killed), and kept so that the Node hook can have it if
 # the daemon cannot answer.
 p=$(
-  exec 3<&0 2>/dev/null
+  exec 2>/dev/null 3<&0
   cat <&3 &
   c=$!
   (
-    trap 'kill "$z" 2>/dev/null; exit 0' TERM
+    # The watchdog: ends cat after $t seconds, and its own sleep whenever it is ended itself (a
+    # TERM before the sleep's pid is known is remembered, so that no sleep is left behind).
+    exec 3<&-
+    k=
+    trap 'k=1' TERM
     sleep "$t" &
     z=$!
+    trap 'kill "$z"; exit 0' TERM
+    [ -z "$k" ] || { kill "$z"; exit 0; }
     wait "$z" && kill "$c"
   ) >/dev/null 2>&1 &
   w=$!

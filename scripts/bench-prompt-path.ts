@@ -181,11 +181,11 @@ try {
   const extra = Array.from({ length: 100 }, (_, i) => ({ id: cleanText(`bench-refresh-${i}`), project: cleanText(project.id), vector: hashVector(`refresh ${i}`, DIMS) }));
   await vs.upsert(table, extra);
   let r0 = performance.now();
-  const grown = await memory.refresh(vs, "bench-grown");
+  const grown = await memory.refresh(vs, "bench-grown", new Set());
   const growMs = performance.now() - r0;
   await vs.delete(table, extra.map((e) => e.id));
   r0 = performance.now();
-  const shrunk = await grown?.refresh(vs, "bench-shrunk");
+  const shrunk = await grown?.refresh(vs, "bench-shrunk", new Set());
   const shrinkMs = performance.now() - r0;
   r0 = performance.now();
   const whole = await MemoryIndex.load(vs, table, DIMS, "bench-whole");

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, lstatSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { currentTarget } from "../install/cli.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
@@ -70,15 +70,28 @@ export function curlCheck(env: NodeJS.ProcessEnv): Check {
   const first = version.split("\n")[0]?.split(" ").slice(0, 2).join(" ") ?? "curl";
   if (!/^Features:.*\bUnixSockets\b/m.test(version)) return { name, status: "warn", detail: `${first} cannot use Unix sockets: the hot hooks start Node each time`, fix: "install curl 7.40 or later, built with Unix socket support" };
   const home = dataHome(env);
-  const refused = homeRefusal(home);
+  const refused = homeRefusal(home, env);
   if (refused) return { name, status: "warn", detail: `${first} with Unix sockets, but the hot hooks start Node each time: ${refused.why}`, fix: refused.fix };
   return { name, status: "ok", detail: `${first} with Unix sockets: the hot hooks ask the warm daemon without starting Node (MEM_HOOK_CLIENT=node turns it off)` };
 }
 
+/** Whether an executable `name` is in one of PATH's directories. */
+function onPath(name: string, path: string): boolean {
+  return path.split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir || ".", name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Why bin/mem-hook.sh would not use the daemon's socket in `home` (it checks the same), if it would not. */
-function homeRefusal(home: string): { why: string; fix: string } | undefined {
+function homeRefusal(home: string, env: NodeJS.ProcessEnv): { why: string; fix: string } | undefined {
   const because = (why: string, fix: string) => ({ why, fix });
   if (Buffer.byteLength(join(home, "hook.sock")) >= 100) return because(`the data home's path (${home}) is too long for a socket address`, "set MEM_HOME to a shorter path");
+  if (!onPath("find", env.PATH ?? "")) return because("no find on PATH to check who may write to the data home", "install find (findutils)");
   let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(home);

@@ -105,6 +105,7 @@ export class HookHttp {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    const arrived = performance.now();
     const send = (r: Reply) => {
       res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(r.body ?? "") });
       res.end(r.body ?? "", () => r.delivered?.());
@@ -128,14 +129,15 @@ export class HookHttp {
         send({ status: 413 }); // the Node hook reads it bounded, and logs it
         return;
       }
-      this.reply(name as HookName, Buffer.concat(chunks).toString("utf8")).then(send, (err: Error) => {
+      this.reply(name as HookName, Buffer.concat(chunks).toString("utf8"), arrived).then(send, (err: Error) => {
         this.opts.hookLog(`${name}: the daemon failed: ${err.message}`);
         send({ status: 500 });
       });
     });
   }
 
-  private async reply(name: HookName, body: string): Promise<Reply> {
+  /** `arrived`: when the request came in (a busy event loop delays the handler; curl's clock ran from the start). */
+  private async reply(name: HookName, body: string, arrived: number): Promise<Reply> {
     const payload = parsePayload(body);
     if (!payload) return { status: 400 }; // the Node hook logs what it was
     const asked = hookAsk(name, payload);
@@ -147,9 +149,8 @@ export class HookHttp {
     }
     // The daemon's working directory is not the session's: without a cwd the Node hook answers.
     if (!str(payload, "cwd")) return { status: 422 };
-    const t0 = performance.now();
     const r = await this.opts.answer({ op: "prompt", ...asked.req }, (fn) => (then = fn));
-    const ms = performance.now() - t0;
+    const ms = performance.now() - arrived;
     if (r.ok !== true) {
       this.opts.hookLog(`user-prompt-submit: the daemon failed: ${String(r.error)}`);
       return { status: 200 }; // as the Node client: answered, with nothing

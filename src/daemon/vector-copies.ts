@@ -47,11 +47,12 @@ export class VectorCopies {
   private reload(table: string, dims: number, version: string): void {
     this.loading.add(table);
     const held = this.copies.get(table);
-    // Rows added or removed since the copy held: only those are read (MemoryIndex.refresh);
-    // a first copy, one of other dimensions, or one that changed a lot is read whole.
+    // Rows added or recorded again since the copy held: only those are read (MemoryIndex.refresh);
+    // a first copy, a table made again, or one that changed a lot is read whole.
     const load = async (store: VectorStore) => {
-      if (held && held.dims === dims) {
-        const fresh = await held.refresh(store, version).catch((err: Error) => {
+      const reread = held && held.dims === dims ? this.opts.state.recordedSince(table, held.version) : undefined;
+      if (held && reread) {
+        const fresh = await held.refresh(store, version, reread).catch((err: Error) => {
           this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
           return undefined;
         });

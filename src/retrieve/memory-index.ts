@@ -1,6 +1,7 @@
-import type { Table as ArrowTable } from "apache-arrow";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
-import { scoreMatrix, type ScoreMatrix } from "./dot-scores.js";
+import type { ScoreMatrix } from "./dot-scores.js";
+import { breathe, SLICE } from "../util/breathe.js";
+import { Rows } from "./memory-rows.js";
 import { ScanPool, type ScanPoolOptions } from "./scan-pool.js";
 
 /**
@@ -23,6 +24,8 @@ export class MemoryIndex {
     readonly version: string,
     /** Rows read from LanceDB to make this copy: all of them, or those added since the copy it was refreshed from. */
     readonly rowsRead: number,
+    /** Each id's row (the last, should LanceDB hold an id twice). */
+    private readonly rowOf: ReadonlyMap<string, number>,
   ) {}
 
   get dims(): number {
@@ -65,33 +68,42 @@ export class MemoryIndex {
     const arrow = await (await store.table(table)).query().select(["id", "project", "vector"]).toArrow();
     const rows = new Rows(arrow.numRows, dims, prefer);
     rows.append(arrow);
-    return new MemoryIndex(table, rows.ids, rows.projectOf, [...rows.names.keys()], rows.matrix, version, arrow.numRows);
+    return MemoryIndex.from(table, rows, version, arrow.numRows);
   }
 
   /**
    * This copy brought to `version` without reading it all again: the table's ids are read (one
    * column), rows no longer there are dropped, rows held are copied from this copy's memory, and
-   * only the rows added since are read from LanceDB. Undefined when so much changed that a full
-   * `load` costs about as much. Chunk ids are content hashes and a table is one model's, so a
-   * row held is never stale.
+   * only the rows added since, and those in `reread`, are read from LanceDB. `reread`: the rows
+   * recorded since this copy's version (VecState.recordedSince): an id can come back with a new
+   * vector (an edited memory keeps its chunk id) or project. Undefined when so much changed that
+   * a full `load` costs about as much. The work is done in slices, between which the daemon
+   * answers prompts.
    */
-  async refresh(store: VectorStore, version: string): Promise<MemoryIndex | undefined> {
+  async refresh(store: VectorStore, version: string, reread: ReadonlySet<string>): Promise<MemoryIndex | undefined> {
     const now = await store.ids(this.table);
-    const held = new Map<string, number>();
-    this.ids.forEach((id, i) => held.set(id, i));
     const keep: number[] = [];
     const added: string[] = [];
-    for (const id of new Set(now)) {
-      const i = held.get(id);
+    const seen = new Set<string>();
+    for (let k = 0; k < now.length; k++) {
+      if (k % SLICE === SLICE - 1) await breathe();
+      const id = now[k]!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const i = reread.has(id) ? undefined : this.rowOf.get(id);
       if (i === undefined) added.push(id);
       else keep.push(i);
     }
     if (added.length > Math.max(1_000, this.size / 5)) return undefined;
     const fetched = await store.rowsById(this.table, added);
     const rows = new Rows(keep.length + fetched.reduce((n, t) => n + t.numRows, 0), this.matrix.dims, this.kernel === "js" ? "js" : undefined);
-    rows.copyFrom({ ids: this.ids, projectOf: this.projectOf, projectNames: this.projectNames, matrix: this.matrix }, keep);
+    await rows.copyFrom({ ids: this.ids, projectOf: this.projectOf, projectNames: this.projectNames, matrix: this.matrix }, keep);
     for (const t of fetched) rows.append(t);
-    return new MemoryIndex(this.table, rows.ids, rows.projectOf, [...rows.names.keys()], rows.matrix, version, rows.filled - keep.length);
+    return MemoryIndex.from(this.table, rows, version, rows.filled - keep.length);
+  }
+
+  private static from(table: string, rows: Rows, version: string, read: number): MemoryIndex {
+    return new MemoryIndex(table, rows.ids, rows.projectOf, [...rows.names.keys()], rows.matrix, version, read, rows.rowOf);
   }
 
   /** Top `limit` rows of `projects` (all when undefined) by dot product with `q`, scanned on this thread. */
@@ -143,62 +155,3 @@ export class MemoryIndex {
   }
 }
 
-/** The parts of a MemoryIndex as they are filled: rows from Arrow tables, or from another copy. */
-class Rows {
-  readonly ids: string[] = [];
-  readonly projectOf: Uint32Array;
-  readonly names = new Map<string, number>();
-  readonly matrix: ScoreMatrix;
-  filled = 0;
-
-  constructor(n: number, dims: number, prefer?: "js") {
-    this.projectOf = new Uint32Array(n);
-    this.matrix = scoreMatrix(n, dims, prefer);
-  }
-
-  private project(p: string): number {
-    let k = this.names.get(p);
-    if (k === undefined) this.names.set(p, (k = this.names.size));
-    return k;
-  }
-
-  /** Every row of an Arrow table of (id, project, vector). */
-  append(arrow: ArrowTable): void {
-    const dims = this.matrix.dims;
-    for (const batch of arrow.batches) {
-      const base = this.filled;
-      let row = base;
-      for (const data of batch.getChild("vector")!.data) {
-        const child = data.children[0]!;
-        const start = child.offset + data.offset * dims;
-        this.matrix.data.set((child.values as Float32Array).subarray(start, start + data.length * dims), row * dims);
-        row += data.length;
-      }
-      const id = batch.getChild("id")!;
-      const project = batch.getChild("project")!;
-      for (let i = 0; i < batch.numRows; i++) {
-        this.ids[base + i] = String(id.get(i));
-        this.projectOf[base + i] = this.project(String(project.get(i)));
-      }
-      this.filled = base + batch.numRows;
-    }
-  }
-
-  /** Rows `which` of another copy, in that order: their vectors copied in runs. */
-  copyFrom(from: { ids: readonly string[]; projectOf: Uint32Array; projectNames: readonly string[]; matrix: ScoreMatrix }, which: readonly number[]): void {
-    const { ids, projectOf, projectNames, matrix } = from;
-    const dims = this.matrix.dims;
-    for (let k = 0; k < which.length; ) {
-      let end = k + 1;
-      while (end < which.length && which[end] === which[end - 1]! + 1) end++;
-      const first = which[k]!;
-      this.matrix.data.set(matrix.data.subarray(first * dims, (first + end - k) * dims), (this.filled + k) * dims);
-      k = end;
-    }
-    which.forEach((i, k) => {
-      this.ids[this.filled + k] = ids[i]!;
-      this.projectOf[this.filled + k] = this.project(projectNames[projectOf[i]!]!);
-    });
-    this.filled += which.length;
-  }
-}

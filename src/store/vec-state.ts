@@ -132,6 +132,19 @@ export class VecState {
     return r ? `${r.created_at}:${r.version}` : undefined;
   }
 
+  /**
+   * The ids recorded in `table` since the table was at `version` (a `version()` token), rows
+   * recorded just before it perhaps too (the version a row is stamped with may be the one its own
+   * insert made). Undefined when the table was made again since: nothing of a copy carries over.
+   */
+  recordedSince(table: string, version: string): Set<string> | undefined {
+    const now = this.version(table);
+    const [made, n] = version.split(":");
+    if (now === undefined || now.split(":")[0] !== made || !/^\d+$/.test(n ?? "")) return undefined;
+    const ids = this.db.prepare("SELECT chunk_id FROM vec_rows WHERE table_name = ? AND at_version >= ?").pluck().all(table, Number(n)) as string[];
+    return new Set(ids);
+  }
+
   forget(table: string): void {
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table);

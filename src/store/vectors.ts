@@ -2,6 +2,7 @@ import type { Connection, OptimizeStats, Table } from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Schema, Utf8, type Table as ArrowTable } from "apache-arrow";
 import type { Clean } from "../redact/clean.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { breathe, SLICE } from "../util/breathe.js";
 
 /** One LanceDB table per provider/model and dimension: vectors of two models never share a table. */
 export function vectorTableName(provider: string, model: string, dims: number): string {
@@ -93,7 +94,10 @@ export class VectorStore {
     let k = 0;
     for (const batch of arrow.batches) {
       const col = batch.getChild("id")!;
-      for (let i = 0; i < batch.numRows; i++) out[k++] = String(col.get(i));
+      for (let i = 0; i < batch.numRows; i++) {
+        out[k++] = String(col.get(i));
+        if (k % SLICE === 0) await breathe(); // the daemon answers prompts meanwhile
+      }
     }
     return out;
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,6 +88,10 @@ test("doctor on the hook client: curl with Unix sockets is ok; no curl, or one w
   const old = fake("IPv6 Largefile SSL libz");
   assert.equal(old.status, "warn");
   assert.match(old.detail, /^curl 7\.29\.0 cannot use Unix sockets/);
+  const nofind = fake("IPv6 Largefile SSL UnixSockets libz");
+  assert.equal(nofind.status, "warn");
+  assert.match(nofind.detail, /start Node each time: no find on PATH/);
+  symlinkSync(execFileSync("/bin/sh", ["-c", "command -v find"]).toString().trim(), join(dir, "find"));
   const good = fake("IPv6 Largefile SSL UnixSockets libz");
   assert.equal(good.status, "ok");
   assert.match(good.detail, /^curl 7\.29\.0 with Unix sockets/);

@@ -12,12 +12,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BIN, cleanEnv, runMem } from "../helpers/mem-cli.js";
 import { serverEnv } from "../helpers/mcp-env.js";
+import { until } from "../helpers/until.js";
+import { refreshBusy } from "../../src/freshness/refresh.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-fresh-")));
-// The search started `mem index --stale` in the background; it may still be writing into the home.
-after(() => rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 const proj = join(tmp, "proj");
 const home = join(tmp, "home");
+// The search started `mem index --stale` in the background: the home is removed once it has ended.
+after(async () => {
+  await until(() => refreshBusy(home, Date.now()) !== "running", 30_000, "the background re-index's end");
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+});
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: { warnings: string[]; results: { path: string }[] }; isError?: boolean };
 

@@ -56,9 +56,14 @@ test("a copy refreshed after rows were added and removed reads only the new rows
     const extra = prefer ? 3_000 : 2_000;
     await store.upsert("r", Array.from({ length: 150 }, (_, i) => row(extra + i, "c")));
     await store.delete("r", Array.from({ length: 300 }, (_, i) => `r${i * 6}`));
-    const fresh = await first.refresh(store, "v2");
+    // r1 rewritten under its id (as an edited memory is): a new vector, another project.
+    const edited = { id: cleanText("r1"), project: cleanText("c"), vector: hashVector("edited text entirely", 48) };
+    await store.upsert("r", [edited]);
+    const fresh = await first.refresh(store, "v2", new Set(["r1"]));
     assert.ok(fresh, "a small change is refreshed, not reloaded");
-    assert.equal(fresh.rowsRead, 150, "only the rows added since were read from LanceDB");
+    assert.equal(fresh.rowsRead, 151, "only the rows added since, and the one recorded again, were read from LanceDB");
+    assert.deepEqual(fresh.search(edited.vector, ["c"], 1)[0]?.id, "r1", "the rewritten row's new vector and project");
+    assert.ok(Math.abs(fresh.search(edited.vector, ["c"], 1)[0]!.similarity - 1) < 1e-5);
     assert.equal(fresh.version, "v2");
     assert.equal(fresh.kernel, first.kernel);
     const whole = await MemoryIndex.load(store, "r", 48, "v2", prefer);
@@ -74,11 +79,11 @@ test("a copy refreshed after rows were added and removed reads only the new rows
       }
     }
     await store.delete("r", Array.from({ length: 150 }, (_, i) => `r${extra + i}`));
-    await store.upsert("r", Array.from({ length: 300 }, (_, i) => row(i * 6, (i * 6) % 2 ? "a" : "b")));
+    await store.upsert("r", [...Array.from({ length: 300 }, (_, i) => row(i * 6, (i * 6) % 2 ? "a" : "b")), row(1, "a")]);
   }
   // Most of the table replaced: a full load costs about as much, so none is made.
   const base = await MemoryIndex.load(store, "r", 48, "v3");
   await store.upsert("r", Array.from({ length: 1_500 }, (_, i) => row(10_000 + i, "d")));
-  assert.equal(await base.refresh(store, "v4"), undefined);
+  assert.equal(await base.refresh(store, "v4", new Set()), undefined);
   store.close();
 });
