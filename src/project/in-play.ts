@@ -14,6 +14,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { cleanText } from "../redact/clean.cjs";
+import { memoized } from "../util/memo.js";
 
 /** Why a file is in play, as `--explain` and `mem why` say it. */
 export type InPlayReason = "changed in git" | "edited in this session" | "read in this session";
@@ -81,6 +82,9 @@ export interface GitStatus {
   changes: number;
 }
 
+/** A path as the store keeps it (redacted), remembered: the daemon reads the same changed files again and again. */
+const storedPath = memoized((p: string) => cleanText(p), 4_096);
+
 /**
  * `git status --porcelain=v1 -z --branch` output read: the `## branch...upstream` header, then the
  * paths (relative to the repository's top `top`) made absolute, and redacted as the store redacts
@@ -105,10 +109,10 @@ export function parsePorcelainZ(out: string, top: string, max = MAX_GIT_FILES): 
     if (f.length < 4 || f[2] !== " ") continue; // "XY path"
     const xy = f.slice(0, 2);
     changes++;
-    paths.push(cleanText(resolve(top, f.slice(3))));
+    paths.push(storedPath(resolve(top, f.slice(3))));
     if ((xy.includes("R") || xy.includes("C")) && i + 1 < fields.length) {
       const from = fields[++i]!;
-      if (from !== "" && paths.length < max) paths.push(cleanText(resolve(top, from)));
+      if (from !== "" && paths.length < max) paths.push(storedPath(resolve(top, from)));
     }
   }
   return { ...(branch ? { branch } : {}), files: [...new Set(paths)], changes };
