@@ -102,6 +102,12 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
       rebuilt = true;
     }
     await store.ensure(table, dims);
+    // Chunks written again under their id (an edited memory): their old vectors go first.
+    const redo = o.state.redo(table);
+    if (redo.length > 0) {
+      await store.delete(table, redo);
+      o.state.redone(table, redo);
+    }
     const orphans = o.state.orphans(table);
     if (orphans.length > 0) {
       await store.delete(table, orphans);

@@ -1,5 +1,6 @@
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { redoVectors } from "./vec-state.js";
 
 export interface SourceRow {
   id: number;
@@ -161,13 +162,12 @@ export class ChunkStore {
       }
       const next = ((this.db.prepare("SELECT max(seq) FROM chunks WHERE source_id = ?").pluck().get(sourceId) as number | null) ?? -1) + 1;
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
-      const unvec = this.db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?");
       const ins = this.db.prepare(
         `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       chunks.forEach((c, i) => {
-        if (del.run(c.id).changes > 0) unvec.run(c.id); // written over: its text-index entry goes, its vector is made again
+        if (del.run(c.id).changes > 0) redoVectors(this.db, c.id); // written over: its text-index entry goes, its vector is made again
         ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i);
       });
       return chunks.length;

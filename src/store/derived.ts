@@ -10,6 +10,7 @@ export function clearDerived(db: Db): { chunks: number; sources: number; vectors
   return db.transaction(() => {
     const tables = db.prepare("SELECT name FROM vec_tables ORDER BY name").pluck().all() as string[];
     const vectors = db.prepare("DELETE FROM vec_rows").run().changes;
+    db.prepare("DELETE FROM vec_redo").run();
     db.prepare("DELETE FROM vec_tables").run();
     const chunks = db.prepare("DELETE FROM chunks").run().changes;
     const sources = db.prepare("DELETE FROM sources").run().changes;

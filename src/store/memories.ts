@@ -1,5 +1,6 @@
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import { eventChunkId } from "./chunk-ids.js";
+import { redoVectors } from "./vec-state.js";
 import type { Db } from "./db.js";
 import type { EventRow } from "./events.js";
 
@@ -87,7 +88,7 @@ function forgetChunkOf(db: Db, eventId: string): void {
   if (project === undefined) return;
   const c = eventChunkId(project, eventId);
   db.prepare("DELETE FROM chunks WHERE id = ?").run(c);
-  db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?").run(c);
+  redoVectors(db, c);
   db.prepare("DELETE FROM salience WHERE chunk_id = ?").run(c);
 }
 

@@ -104,14 +104,24 @@ export const MIGRATIONS: Migration[] = [
   // and the unique index refused the project's next keyed memory. Those keys cannot be recovered:
   // cleared, so that a key given again makes a memory again.
   `UPDATE events SET client_key = NULL WHERE client_key GLOB '[[]REDACTED:*]' AND instr(substr(client_key, 2), '[') = 0;`,
-  // The table's version when each vector row was recorded. A copy of the table taken at version V
-  // (the daemon's, in memory) reads again the rows recorded since: an id can come back with a new
-  // vector (an edited memory keeps its chunk id). Rows recorded before this: 0, older than any copy.
+  // An edited memory keeps its chunk id, and so its row in each vector table: the text changed,
+  // the vector must be made again.
+  // - vec_redo: the rows to delete from LanceDB before the next embedding (the old text's vectors);
+  //   without it the indexer took such a row for one of its own and kept the old vector.
+  // - vec_rows.at_version: the table's version when a row was recorded. A copy of the table taken
+  //   at version V (the daemon's, in memory) reads again the rows recorded since. Rows recorded
+  //   before this: 0, older than any copy.
   (db: Db) => {
     addColumn("vec_rows", "at_version", "INTEGER NOT NULL DEFAULT 0")(db);
     db.exec(`
+  CREATE TABLE IF NOT EXISTS vec_redo (
+    table_name TEXT NOT NULL,
+    chunk_id   TEXT NOT NULL,
+    PRIMARY KEY (table_name, chunk_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS vec_rows_since ON vec_rows(table_name, at_version);
   CREATE TRIGGER IF NOT EXISTS vec_rows_at AFTER INSERT ON vec_rows BEGIN
-    UPDATE vec_rows SET at_version = (SELECT version FROM vec_tables WHERE name = new.table_name)
+    UPDATE vec_rows SET at_version = coalesce((SELECT version FROM vec_tables WHERE name = new.table_name), 0)
       WHERE table_name = new.table_name AND chunk_id = new.chunk_id;
   END;`);
   },

@@ -20,6 +20,16 @@ export interface VecTableRow {
 }
 
 /**
+ * A chunk written again under its id (an edited memory, a session chunk written over): its rows
+ * are no longer recorded, and their LanceDB rows (the old text's vectors) are left for the next
+ * embedding to delete (`VecState.redo`) before it embeds the chunk again.
+ */
+export function redoVectors(db: Db, chunkId: string): void {
+  db.prepare("INSERT OR IGNORE INTO vec_redo (table_name, chunk_id) SELECT table_name, chunk_id FROM vec_rows WHERE chunk_id = ?").run(chunkId);
+  db.prepare("DELETE FROM vec_rows WHERE chunk_id = ?").run(chunkId);
+}
+
+/**
  * SQLite's record of what each LanceDB table holds. SQLite is the source of truth: the indexer
  * embeds chunks missing here and deletes LanceDB rows whose chunks are gone, so an interrupted run
  * is finished by the next one.
@@ -97,6 +107,23 @@ export class VecState {
     }).immediate();
   }
 
+  /** Rows of `table` whose chunk was written again under its id: to delete from LanceDB, then `redone`. */
+  redo(table: string): string[] {
+    return this.db.prepare("SELECT chunk_id FROM vec_redo WHERE table_name = ?").pluck().all(table) as string[];
+  }
+
+  /** Those rows are gone from LanceDB: no longer to delete, nor recorded (should another run have embedded one meanwhile, it is embedded again). */
+  redone(table: string, ids: string[]): void {
+    const done = this.db.prepare("DELETE FROM vec_redo WHERE table_name = ? AND chunk_id = ?");
+    const del = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
+    this.db.transaction(() => {
+      for (const id of ids) {
+        done.run(table, id);
+        del.run(table, id);
+      }
+    }).immediate();
+  }
+
   unmark(table: string, ids: string[]): void {
     const del = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
     this.db.transaction(() => {
@@ -148,6 +175,7 @@ export class VecState {
   forget(table: string): void {
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table);
+      this.db.prepare("DELETE FROM vec_redo WHERE table_name = ?").run(table);
       this.db.prepare("DELETE FROM vec_tables WHERE name = ?").run(table);
     }).immediate();
   }

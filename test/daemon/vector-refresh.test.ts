@@ -1,7 +1,8 @@
 /**
- * The daemon's in-memory vector copy after a change (src/retrieve/memory-index.ts refresh): an
- * edited memory keeps its chunk id but gets a new vector, which the copy must read again; a real
- * daemon, a loopback Ollama, `mem remember`, `mem edit` and `mem index` as a user runs them.
+ * An edited memory keeps its chunk id but must get a new vector: in LanceDB (the old row is
+ * deleted before the chunk is embedded again, src/store/vec-state.ts redoVectors), and in the
+ * daemon's in-memory copy (src/retrieve/memory-index.ts refresh reads it again). A real daemon, a
+ * loopback Ollama, `mem remember`, `mem edit` and `mem index` as a user runs them.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -10,6 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
+import { embedText } from "../../indexer/embed-step.js";
+import { openDb } from "../../src/store/db.js";
+import { VectorStore } from "../../src/store/vectors.js";
+import { hashVector } from "../helpers/hash-embedder.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { BIN } from "../helpers/mem-cli.js";
 import { runChild } from "../helpers/run-child.js";
@@ -71,6 +76,50 @@ test("an edited memory's new vector reaches the daemon's copy, and only the rows
     const edited = found.results.find((r) => /zeppelins/.test(r.text));
     assert.equal(edited?.legs.vector?.rank, 1, `the edited memory is the nearest by its new words: ${JSON.stringify(found.results.map((r) => [r.text.slice(0, 30), r.legs]))}`);
     await ask(h, { op: "stop" }, 2_000);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("after `mem edit` and `mem index`, LanceDB holds the new text's vector, with no repair on the way", { timeout: 120_000 }, async () => {
+  const fake = await startFakeOllama({ dims: 64 });
+  try {
+    const h = join(tmp, "h2");
+    const docs = join(tmp, "proj2");
+    mkdirSync(h, { recursive: true });
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, "n.md"), "# Note\n\nA note about storage.\n");
+    writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
+    const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", MEM_NO_DAEMON: "1" };
+    const mem = async (...args: string[]) => {
+      const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: docs });
+      assert.equal(r.code, 0, `mem ${args.join(" ")}: ${r.stderr}`);
+      return r;
+    };
+    await mem("index", docs, "-q");
+    const id = (JSON.parse((await mem("remember", "the apples are stored in the cellar", "--json")).stdout) as { memory: { id: string } }).memory.id;
+    await mem("index", docs, "-q");
+    const similarity = async () => {
+      const db = openDb(join(h, "mem.sqlite"));
+      const c = db.prepare("SELECT id, heading, text FROM chunks WHERE json_extract(metadata, '$.eventId') = ?").get(id) as { id: string; heading: string; text: string };
+      const table = db.prepare("SELECT name FROM vec_tables").pluck().get() as string;
+      db.close();
+      const store = await VectorStore.open(join(h, "vectors"));
+      const [arrow] = await store.rowsById(table, [c.id]);
+      const stored = Array.from((arrow!.getChild("vector")!.get(0) as { toArray(): Float32Array }).toArray());
+      store.close();
+      const want = hashVector(embedText(c), 64);
+      let dot = 0;
+      for (let i = 0; i < 64; i++) dot += stored[i]! * want[i]!;
+      return { dot, text: c.text };
+    };
+    assert.ok((await similarity()).dot > 0.999, "before: the stored vector is the text's");
+    await mem("edit", id, "--text", "zeppelins float over the harbour at dawn");
+    const r = await mem("index", docs);
+    assert.doesNotMatch(r.stderr, /out of step/, "no repair was needed");
+    const after = await similarity();
+    assert.match(after.text, /zeppelins/);
+    assert.ok(after.dot > 0.999, `after: the stored vector is the new text's (cos ${after.dot.toFixed(3)})`);
   } finally {
     await fake.close();
   }
