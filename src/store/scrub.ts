@@ -2,6 +2,7 @@ import { clean, cleanText } from "../redact/clean.cjs";
 import { REDACTION_VERSION } from "../redact/redact.cjs";
 import type { Db } from "./db.js";
 import { getMeta, setMeta } from "./meta.js";
+import { redoVectors } from "./vec-state.js";
 
 /**
  * Redacts again what an older mem stored, when the redaction rules have changed since (the rule
@@ -74,7 +75,7 @@ export function scrubStore(db: Db, opts: { force?: boolean; onProgress?: (done: 
   try {
     for (const { table, columns } of TABLES) {
       const names = columns.map((c) => c.name);
-      const read = db.prepare(`SELECT rowid AS r, ${names.join(", ")} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`);
+      const read = db.prepare(`SELECT rowid AS r, ${table === "chunks" ? "id AS chunk_id, " : ""}${names.join(", ")} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`);
       const write = db.prepare(`UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE rowid = ?`);
       let n = 0;
       for (let after = 0; ; ) {
@@ -85,6 +86,8 @@ export function scrubStore(db: Db, opts: { force?: boolean; onProgress?: (done: 
             const next = columns.map((c) => cleaned(row[c.name], c.json));
             if (next.some((v, i) => v !== row[columns[i]!.name])) {
               write.run(...next, row.r);
+              // Its vectors were made from the text as it was: deleted and made again.
+              if (table === "chunks") redoVectors(db, row.chunk_id as string);
               n++;
             }
           }

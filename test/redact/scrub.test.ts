@@ -31,6 +31,9 @@ function oldStore(home: string): { token: string; password: string } {
   db.prepare("INSERT INTO sources (project, path, kind, size, mtime_ms, content_hash, metadata, indexed_at) VALUES ('/p', '/p/n.md', 'markdown', 1, 1, 'h', ?, 1)").run(JSON.stringify({ owner: `see ${token}` }));
   db.prepare("INSERT INTO tasks (project, content, status, source, created_at, updated_at) VALUES ('/p', ?, 'pending', 'TaskTool', 1, 1)").run(`Rotate ${token}`);
   db.prepare("INSERT INTO chunks (id, source_id, project, path, kind, heading, start_line, end_line, text, seq) VALUES ('c1', 1, '/p', '/p/n.md', 'note', 'Deploy', 1, 2, ?, 0)").run(`Deploy with mysql -uroot -p${password} and ${token}`);
+  // Its vector, made from the raw text.
+  db.prepare("INSERT INTO vec_tables (name, provider, model, dims, created_at) VALUES ('v_t', 'ollama', 'm', 8, 1)").run();
+  db.prepare("INSERT INTO vec_rows (table_name, chunk_id, project) VALUES ('v_t', 'c1', '/p')").run();
   db.close();
   return { token, password };
 }
@@ -66,6 +69,8 @@ describe("stored data is redacted again when the rules change", () => {
     assert.match(all, /-p\[REDACTED:password\] shop/);
     assert.equal(db.prepare("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck().get(`"${token}"`), 0, "the text index forgot the token");
     assert.equal(db.prepare("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'deploy'").pluck().get(), 1);
+    assert.deepEqual(db.prepare("SELECT table_name, chunk_id FROM vec_redo").all(), [{ table_name: "v_t", chunk_id: "c1" }], "the vector of the raw text is deleted and made again");
+    assert.equal(db.prepare("SELECT count(*) FROM vec_rows").pluck().get(), 0);
     db.close();
     for (const b of bytesUnder(home)) assert.ok(!b.includes(token) && !b.includes(password), "no old bytes left in the files");
   });
