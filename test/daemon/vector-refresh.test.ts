@@ -30,24 +30,30 @@ after(() => {
 type Copy = { table: string; rows: number; version: string; rowsRead: number };
 type Found = { results: { id: string; text: string; legs: { vector?: { rank: number; score: number } } }[] };
 
+/** A data home and a project of `notes` notes, indexed with the loopback Ollama, and one memory remembered and embedded. */
+async function withMemory(name: string, ollama: string, notes: number, extraEnv: NodeJS.ProcessEnv = {}) {
+  const h = join(tmp, `${name}-home`);
+  const docs = join(tmp, `${name}-proj`);
+  mkdirSync(h, { recursive: true });
+  mkdirSync(docs, { recursive: true });
+  for (let i = 0; i < notes; i++) writeFileSync(join(docs, `n${i}.md`), `# Note ${i}\n\nA note about storage engine number ${i} and its write path.\n`);
+  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: ollama } }, index: { watch: false } }));
+  const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", ...extraEnv };
+  const mem = async (...args: string[]) => {
+    const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: docs });
+    assert.equal(r.code, 0, `mem ${args.join(" ")}: ${r.stderr}`);
+    return r;
+  };
+  await mem("index", docs, "-q");
+  const id = (JSON.parse((await mem("remember", "the apples are stored in the cellar", "--json")).stdout) as { memory: { id: string } }).memory.id;
+  await mem("index", docs, "-q");
+  return { h, docs, env, mem, id };
+}
+
 test("an edited memory's new vector reaches the daemon's copy, and only the rows that changed are read", { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
-    const h = join(tmp, "h");
-    const docs = join(tmp, "proj");
-    mkdirSync(h, { recursive: true });
-    mkdirSync(docs, { recursive: true });
-    for (let i = 0; i < 5; i++) writeFileSync(join(docs, `n${i}.md`), `# Note ${i}\n\nA note about storage engine number ${i} and its write path.\n`);
-    writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
-    const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0" };
-    const mem = async (...args: string[]) => {
-      const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: docs });
-      assert.equal(r.code, 0, `mem ${args.join(" ")}: ${r.stderr}`);
-      return r.stdout;
-    };
-    await mem("index", docs, "-q");
-    const id = (JSON.parse(await mem("remember", "the apples are stored in the cellar", "--json")) as { memory: { id: string } }).memory.id;
-    await mem("index", docs, "-q");
+    const { h, docs, env, mem, id } = await withMemory("copy", fake.url, 5);
     const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: "ignore" });
     kids.push(child);
     await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
@@ -84,21 +90,7 @@ test("an edited memory's new vector reaches the daemon's copy, and only the rows
 test("after `mem edit` and `mem index`, LanceDB holds the new text's vector, with no repair on the way", { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
-    const h = join(tmp, "h2");
-    const docs = join(tmp, "proj2");
-    mkdirSync(h, { recursive: true });
-    mkdirSync(docs, { recursive: true });
-    writeFileSync(join(docs, "n.md"), "# Note\n\nA note about storage.\n");
-    writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
-    const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", MEM_NO_DAEMON: "1" };
-    const mem = async (...args: string[]) => {
-      const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: docs });
-      assert.equal(r.code, 0, `mem ${args.join(" ")}: ${r.stderr}`);
-      return r;
-    };
-    await mem("index", docs, "-q");
-    const id = (JSON.parse((await mem("remember", "the apples are stored in the cellar", "--json")).stdout) as { memory: { id: string } }).memory.id;
-    await mem("index", docs, "-q");
+    const { h, docs, mem, id } = await withMemory("lance", fake.url, 1, { MEM_NO_DAEMON: "1" });
     const similarity = async () => {
       const db = openDb(join(h, "mem.sqlite"));
       const c = db.prepare("SELECT id, heading, text FROM chunks WHERE json_extract(metadata, '$.eventId') = ?").get(id) as { id: string; heading: string; text: string };
