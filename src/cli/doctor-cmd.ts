@@ -17,7 +17,7 @@ import { mcpChecks } from "./doctor-mcp.js";
 import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
-import { safeJson } from "../render/line.js";
+import { safeJson, visible } from "../render/line.js";
 
 const usage = `Usage: mem doctor [--repair] [--json]
 
@@ -151,7 +151,9 @@ export const doctorCommand: Command = {
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {
         const mark = { ok: "ok  ", warn: "warn", error: "FAIL" } as const;
-        for (const c of checks) process.stdout.write(`[${mark[c.status]}] ${c.name}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ""}\n`);
+        // One line each, nothing a terminal takes for an escape (a detail can hold a path from MEM_HOME or a settings file).
+        const line = (s: string) => visible(s.replace(/\r?\n/g, "\\n"));
+        for (const c of checks) process.stdout.write(`[${mark[c.status]}] ${line(c.name)}: ${line(c.detail)}${c.fix ? `\n       fix: ${line(c.fix)}` : ""}\n`);
       }
       return ok ? EXIT.ok : EXIT.failure;
     } finally {
