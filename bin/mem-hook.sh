@@ -104,7 +104,7 @@ if [ "$r" -eq 0 ]; then
   [ -n "$out" ] && printf '%s\n' "$out"
   exit 0
 fi
-# 28: the daemon is there but slow. A prompt goes on without memories (the daemon logs it); a
+# 28: the daemon is there but slow. A prompt goes on without memories (logged here); a
 # capture is written by the Node hook itself, without asking the daemon again.
 if [ "$r" -eq 28 ]; then
   if [ "$4" = user-prompt-submit ]; then

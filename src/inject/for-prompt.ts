@@ -34,7 +34,7 @@ const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set(
  * text's lines where they were (a private key over four lines leaves three empty ones after its
  * mark), so the line numbers items show and the session records are the file's.
  */
-export const redactText = memoized((s: string) => redactLines(s), 2_000);
+export const redactText = memoized(redactLines, 2_000);
 
 export interface PromptContext {
   db: Db;

@@ -83,7 +83,7 @@ export interface GitStatus {
 }
 
 /** A path as the store keeps it (redacted), remembered: the daemon reads the same changed files again and again. */
-const storedPath = memoized((p: string) => cleanText(p), 4_096);
+const storedPath = memoized(cleanText, 4_096);
 
 /**
  * `git status --porcelain=v1 -z --branch` output read: the `## branch...upstream` header, then the

@@ -154,4 +154,3 @@ export class MemoryIndex {
     return hits;
   }
 }
-

@@ -7,7 +7,6 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { breathe, SLICE } from "../util/breathe.js";
 import { scoreMatrix, type ScoreMatrix } from "./dot-scores.js";
 
-
 /** What rows are copied from: another copy's parts. */
 export interface RowSource {
   ids: readonly string[];

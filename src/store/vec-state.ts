@@ -115,12 +115,9 @@ export class VecState {
   /** Those rows are gone from LanceDB: no longer to delete, nor recorded (should another run have embedded one meanwhile, it is embedded again). */
   redone(table: string, ids: string[]): void {
     const done = this.db.prepare("DELETE FROM vec_redo WHERE table_name = ? AND chunk_id = ?");
-    const del = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
     this.db.transaction(() => {
-      for (const id of ids) {
-        done.run(table, id);
-        del.run(table, id);
-      }
+      for (const id of ids) done.run(table, id);
+      this.unmark(table, ids);
     }).immediate();
   }
 
