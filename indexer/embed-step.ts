@@ -2,7 +2,7 @@ import PQueue from "p-queue";
 import { describeUnhealthy, firstHealthy } from "../src/embed/chain.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
 import { cleanText } from "../src/redact/clean.cjs";
-import type { VecState } from "../src/store/vec-state.js";
+import type { ChunkToEmbed, VecState } from "../src/store/vec-state.js";
 import { vectorTableName, type VectorRow, type VectorStore } from "../src/store/vectors.js";
 
 export interface VectorReport {
@@ -77,6 +77,14 @@ async function reconcile(o: EmbedStepOptions, store: VectorStore, table: string)
   return strays.length;
 }
 
+/** Chunks written again under their id (an edited memory): their old vectors go first. */
+async function dropRedo(o: EmbedStepOptions, store: VectorStore, table: string): Promise<void> {
+  const redo = o.state.redo(table);
+  if (redo.length === 0) return;
+  await store.delete(table, redo);
+  o.state.redone(table, redo);
+}
+
 /**
  * Makes the table match SQLite: (re)creates it, forgets state for a lost table, removes orphans,
  * reconciles the two when their counts differ.
@@ -102,12 +110,7 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
       rebuilt = true;
     }
     await store.ensure(table, dims);
-    // Chunks written again under their id (an edited memory): their old vectors go first.
-    const redo = o.state.redo(table);
-    if (redo.length > 0) {
-      await store.delete(table, redo);
-      o.state.redone(table, redo);
-    }
+    await dropRedo(o, store, table);
     const orphans = o.state.orphans(table);
     if (orphans.length > 0) {
       await store.delete(table, orphans);
@@ -120,27 +123,45 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
   }
 }
 
-/** Embeds what `table` lacks for the projects (this run's first, then the others). */
+/**
+ * Embeds what `table` lacks for the projects (this run's first, then the others). A chunk edited
+ * while it was embedded is embedded again at once, a few times at most (an edit per second would
+ * otherwise keep the run going); what is left is redone by the next run.
+ */
 async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<number> {
+  let embedded = 0;
+  for (let round = 0; round < 3; round++) {
+    const { done, stale } = await embedMissing(o, store, provider, table, projects);
+    embedded += done;
+    if (stale === 0) break;
+    await dropRedo(o, store, table).catch((err: Error) => {
+      throw new StoreError(`vector table ${table} is unreadable (${err.message}); run \`mem index --full\` to rebuild it`);
+    });
+  }
+  return embedded;
+}
+
+async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<{ done: number; stale: number }> {
   const missing = projects.flatMap((p) => o.state.missing(table, p));
   const total = missing.length;
   let done = 0;
   o.onProgress?.(0, total);
   const embedQueue = new PQueue({ concurrency: o.concurrency });
   const writeQueue = new PQueue({ concurrency: 1 });
-  let pending: VectorRow[] = [];
+  let pending: { row: VectorRow; chunk: ChunkToEmbed }[] = [];
   let failure: unknown;
+  let stale = 0;
   const flush = () => {
     const rows = pending;
     pending = [];
     if (rows.length === 0) return;
     void writeQueue.add(async () => {
       try {
-        await store.upsert(table, rows);
+        await store.upsert(table, rows.map((r) => r.row));
       } catch (err) {
         throw new StoreError(`writing vectors to ${table} failed (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
       }
-      o.state.mark(table, rows.map((r) => ({ id: r.id, project: r.project })));
+      stale += o.state.markEmbedded(table, rows.map((r) => r.chunk)).length;
       done += rows.length;
       o.onProgress?.(done, total);
     }).catch((err) => (failure ??= err));
@@ -151,7 +172,7 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
       if (failure) return;
       try {
         const vecs = await withRetry(() => provider.embed(batch.map(embedText)));
-        batch.forEach((c, j) => pending.push({ id: c.id, project: c.project, vector: vecs[j]! }));
+        batch.forEach((c, j) => pending.push({ row: { id: c.id, project: c.project, vector: vecs[j]! }, chunk: c }));
         if (pending.length >= WRITE_ROWS) flush();
       } catch (err) {
         failure ??= err;
@@ -163,7 +184,7 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
   flush(); // keep every vector that was computed, even when a later batch failed
   await writeQueue.onIdle();
   if (failure) throw failure;
-  return total;
+  return { done: total, stale };
 }
 
 /**

@@ -213,7 +213,8 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const chunking = chunkingKey(ctx.config.index);
   const chunkingMeta = cleanText(`chunking:${project}`);
   const chunkedWith = getMeta(ctx.db, chunkingMeta);
-  const rechunk = !req.full && chunkedWith !== chunking && known.length > 0;
+  // Captured sessions (`session:<id>`) are chunked one event a chunk, whatever the settings: only files count.
+  const rechunk = !req.full && chunkedWith !== chunking && known.some((k) => !k.path.startsWith("session:"));
   if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
   const reread = req.full || rechunk;
   const files = { seen: walked.files.length, indexed: 0, unchanged: 0, skipped: 0, deleted: 0 };

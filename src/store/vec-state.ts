@@ -107,6 +107,31 @@ export class VecState {
     }).immediate();
   }
 
+  /**
+   * Records vectors just written to `table`, each made from the chunk text given. A chunk written
+   * again under its id while it was being embedded (an edit landing mid-run) now holds other text,
+   * or is gone: its row is listed to redo instead, so the old text's vector is deleted and the new text
+   * embedded. Returns the ids listed to redo.
+   */
+  markEmbedded(table: string, rows: readonly ChunkToEmbed[]): string[] {
+    const now = this.db.prepare("SELECT heading, text FROM chunks WHERE id = ?");
+    const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
+    const redo = this.db.prepare("INSERT OR IGNORE INTO vec_redo (table_name, chunk_id) VALUES (?, ?)");
+    const stale: string[] = [];
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const c = now.get(r.id) as { heading: string; text: string } | undefined;
+        // Gone meanwhile (a memory edited is first forgotten, then chunked again under its id): the
+        // row is redone too, or the chunk to come would be taken as embedded.
+        if (!c || c.heading !== r.heading || c.text !== r.text) {
+          redo.run(table, r.id);
+          stale.push(r.id);
+        } else ins.run(table, r.id, r.project);
+      }
+    }).immediate();
+    return stale;
+  }
+
   /** Rows of `table` whose chunk was written again under its id: to delete from LanceDB, then `redone`. */
   redo(table: string): string[] {
     return this.db.prepare("SELECT chunk_id FROM vec_redo WHERE table_name = ?").pluck().all(table) as string[];
