@@ -131,8 +131,8 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
 async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<number> {
   let embedded = 0;
   for (let round = 0; round < 3; round++) {
-    const { done, stale } = await embedMissing(o, store, provider, table, projects);
-    embedded += done;
+    const { done, stale } = await embedMissing(o, store, provider, table, projects, round === 0);
+    embedded += done - stale; // what was kept
     if (stale === 0) break;
     await dropRedo(o, store, table).catch((err: Error) => {
       throw new StoreError(`vector table ${table} is unreadable (${err.message}); run \`mem index --full\` to rebuild it`);
@@ -141,11 +141,13 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
   return embedded;
 }
 
-async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<{ done: number; stale: number }> {
+/** One pass of `embedAll`: how many were embedded, and how many of those were found edited meanwhile. Progress is reported on the first pass only. */
+async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[], report: boolean): Promise<{ done: number; stale: number }> {
   const missing = projects.flatMap((p) => o.state.missing(table, p));
   const total = missing.length;
   let done = 0;
-  o.onProgress?.(0, total);
+  const progress = report ? o.onProgress : undefined;
+  progress?.(0, total);
   const embedQueue = new PQueue({ concurrency: o.concurrency });
   const writeQueue = new PQueue({ concurrency: 1 });
   let pending: { row: VectorRow; chunk: ChunkToEmbed }[] = [];
@@ -163,7 +165,7 @@ async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: E
       }
       stale += o.state.markEmbedded(table, rows.map((r) => r.chunk)).length;
       done += rows.length;
-      o.onProgress?.(done, total);
+      progress?.(done, total);
     }).catch((err) => (failure ??= err));
   };
   for (let i = 0; i < missing.length; i += o.batchSize) {

@@ -1,3 +1,4 @@
+import { indexLock } from "../maintenance/index-lock.js";
 import { indexPaths } from "../../indexer/pipeline.js";
 import { openApp } from "../app.js";
 import { rotateRegistered } from "../maintenance/rotate/registered.js";
@@ -40,10 +41,15 @@ export const rotateCommand: Command = {
       const indexed: string[] = [];
       if (!dryRun && r.changed.length > 0) {
         const providers = await app.providers();
-        for (const p of r.changed) {
-          const roots = registeredRoots(app.db).get(p)?.present ?? [];
-          await indexPaths({ db: app.db, config: app.config, providers, vectors: app.vectors, warn: (m) => r.warnings.push(m) }, { roots, project: projectOf(p), full: false });
-          indexed.push(p);
+        const unlock = await indexLock(app.paths.home, (l) => !values.quiet && process.stderr.write(`${l}\n`));
+        try {
+          for (const p of r.changed) {
+            const roots = registeredRoots(app.db).get(p)?.present ?? [];
+            await indexPaths({ db: app.db, config: app.config, providers, vectors: app.vectors, warn: (m) => r.warnings.push(m) }, { roots, project: projectOf(p), full: false });
+            indexed.push(p);
+          }
+        } finally {
+          unlock();
         }
       }
       if (values.json) process.stdout.write(`${safeJson({ dryRun, rotated: r.rotated, archived: r.archived, warnings: r.warnings, indexed })}\n`);

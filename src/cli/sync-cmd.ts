@@ -3,6 +3,7 @@ import { ask } from "../daemon/client.cjs";
 import { projectFromArg } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, safeJson } from "../render/line.js";
+import { indexLock } from "../maintenance/index-lock.js";
 import { syncInProcess, type SyncReport } from "../service/sync.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -47,7 +48,13 @@ export const syncCommand: Command = {
         const r = asked.reply as { error?: unknown; code?: unknown };
         return failure("sync", json, `the daemon failed: ${field(String(r.error), 300)}`, typeof r.code === "string" ? r.code : "daemon");
       } else {
-        report = { via: "in-process", ...(await syncInProcess(app, cleanText(project), (m) => process.stderr.write(`warning: ${m}\n`))) };
+        // As `mem index`: one run writes the vector tables at a time.
+        const unlock = await indexLock(app.paths.home, (l) => process.stderr.write(`${l}\n`));
+        try {
+          report = { via: "in-process", ...(await syncInProcess(app, cleanText(project), (m) => process.stderr.write(`warning: ${m}\n`))) };
+        } finally {
+          unlock();
+        }
       }
       if (json) process.stdout.write(`${safeJson(report)}\n`);
       else if (report.done) process.stdout.write(`${field(project)}: all ${report.chunks} chunks have their vectors in ${field(report.table ?? "", 120)} (${report.via})\n`);

@@ -78,6 +78,11 @@ export class MemoryOps {
     return out;
   }
 
+  /** Projects taken whose vectors were put off (an index run held the tables): taken again next time. */
+  keepDirty(projects: readonly Clean<string>[]): void {
+    for (const p of projects) this.dirty.add(p);
+  }
+
   /** What the background vector step did for a project (a skip's reason is what `sync` reports). */
   vectorStep(project: string, r: { status: "ok" | "skipped"; reason?: string }): void {
     if (r.status === "skipped") this.skipped.set(project, r.reason ?? "the vector step was skipped");

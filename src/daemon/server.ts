@@ -1,4 +1,5 @@
 import { createServer, type Socket } from "node:net";
+import { join } from "node:path";
 import { captureStop } from "../capture/stop.js";
 import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
@@ -194,13 +195,21 @@ export async function serve(opts: ServeOptions): Promise<number> {
     void background.add(async () => {
       const projects = [...new Set([...new EventStore(app.db).projectsToChunk(), ...ops.takeDirty()])]; // and those written through the socket
       const store = new ChunkStore(app.db);
-      for (const project of projects) {
-        chunkCapturedEvents(app.db, store, project, Date.now());
-        const providers = await app.providers();
-        if (providers.length === 0) continue;
-        const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
-        ops.vectorStep(project, r);
-        if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
+      for (const project of projects) chunkCapturedEvents(app.db, store, project, Date.now());
+      const providers = projects.length > 0 ? await app.providers() : [];
+      if (providers.length === 0) return;
+      // Vectors only while no index run writes the tables (`mem index`, its re-index of a saved
+      // file): two runs would embed the same chunks, and one's redo could undo the other's.
+      const lock = acquireLock(join(app.paths.home, "index.lock"));
+      if (!lock.ok) return ops.keepDirty(projects); // the next tick tries again
+      try {
+        for (const project of projects) {
+          const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
+          ops.vectorStep(project, r);
+          if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
+        }
+      } finally {
+        lock.release();
       }
     }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
   }

@@ -92,7 +92,8 @@ export class ChunkStore {
 
   /**
    * Writes a source and its chunks (both through the redaction boundary) in one transaction: chunks whose id (content hash) is unchanged
-   * are kept (only their position is updated), new ones inserted, vanished ones deleted.
+   * are kept (only their position is updated), new ones inserted, vanished ones deleted. A chunk whose
+   * id is kept with other text (an event edited in an event log) is written again, its vector redone.
    */
   replaceSource(src: Clean<SourceInput>, chunks: Clean<NewChunk[]> | readonly Clean<NewChunk>[], now: number): ReplaceResult {
     return this.db.transaction((): ReplaceResult => {
@@ -110,11 +111,11 @@ export class ChunkStore {
             .run(src.project, src.path, src.kind, src.tier, src.size, src.mtimeMs, src.hash, JSON.stringify(src.metadata), now).lastInsertRowid,
         );
       }
-      const old = new Set((this.db.prepare("SELECT id FROM chunks WHERE source_id = ?").pluck().all(sourceId) as string[]));
+      const old = new Map((this.db.prepare("SELECT id, heading, text FROM chunks WHERE source_id = ?").all(sourceId) as { id: string; heading: string; text: string }[]).map((c) => [c.id, c]));
       const wanted = new Set(chunks.map((c) => c.id));
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
       let removed = 0;
-      for (const id of old) if (!wanted.has(id)) removed += del.run(id).changes;
+      for (const id of old.keys()) if (!wanted.has(id)) removed += del.run(id).changes;
       const ins = this.db.prepare(
         `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -125,10 +126,13 @@ export class ChunkStore {
       chunks.forEach((c, seq) => {
         const tags = JSON.stringify(c.tags);
         const meta = JSON.stringify(c.metadata);
-        if (old.has(c.id)) {
+        const had = old.get(c.id);
+        if (had && had.heading === c.heading && had.text === c.text) {
           upd.run(c.startLine, c.endLine, seq, c.kind, c.tier, tags, c.date, meta, c.id);
           kept++;
         } else {
+          // An id that is not a content hash (an event's, in an event log) keeps it when its text is edited: written over.
+          if (had && del.run(c.id).changes > 0) redoVectors(this.db, c.id);
           ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, c.startLine, c.endLine, c.text, tags, c.date, meta, seq);
           added++;
         }

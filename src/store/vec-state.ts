@@ -82,12 +82,14 @@ export class VecState {
   }
 
   /**
-   * Records rows found in `table` but not here, when their chunk exists (the id is the content
-   * hash and the table is one model's, so the vector is right); returns the ids with no chunk.
+   * Records rows found in `table` but not here, when their chunk exists and its id is its content
+   * hash (the table is one model's, so the vector is right); returns the other ids, to delete (and
+   * their chunks, unrecorded, are embedded again). An event's chunk is never adopted: its id is the
+   * event's, which keeps it when its text is edited, so the row may hold the old text's vector.
    * The project recorded is the chunk's own, read from the store.
    */
   adopt(table: string, ids: string[]): string[] {
-    const projectOf = this.db.prepare("SELECT project FROM chunks WHERE id = ?").pluck();
+    const projectOf = this.db.prepare("SELECT project FROM chunks WHERE id = ? AND json_extract(metadata, '$.eventId') IS NULL").pluck();
     const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
     const strays: string[] = [];
     this.db.transaction(() => {
@@ -117,6 +119,7 @@ export class VecState {
     const now = this.db.prepare("SELECT heading, text FROM chunks WHERE id = ?");
     const ins = this.db.prepare("INSERT OR IGNORE INTO vec_rows (table_name, chunk_id, project) VALUES (?, ?, ?)");
     const redo = this.db.prepare("INSERT OR IGNORE INTO vec_redo (table_name, chunk_id) VALUES (?, ?)");
+    const unrecord = this.db.prepare("DELETE FROM vec_rows WHERE table_name = ? AND chunk_id = ?");
     const stale: string[] = [];
     this.db.transaction(() => {
       for (const r of rows) {
@@ -125,6 +128,7 @@ export class VecState {
         // row is redone too, or the chunk to come would be taken as embedded.
         if (!c || c.heading !== r.heading || c.text !== r.text) {
           redo.run(table, r.id);
+          unrecord.run(table, r.id); // should another run have recorded the new text's, this upsert wrote over it
           stale.push(r.id);
         } else ins.run(table, r.id, r.project);
       }

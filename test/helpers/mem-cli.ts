@@ -24,14 +24,17 @@ export function cleanEnv(claudeConfigDir: string): NodeJS.ProcessEnv {
 }
 
 /** Runs `node bin/mem.cjs ARGS` (asynchronously: a fake Ollama server may live in this process). */
-export function runMem(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<Run> {
+export function runMem(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; onStderr?: (soFar: string) => void }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd ?? REPO, env: o.env, stdio: ["pipe", "pipe", "pipe"], timeout: o.timeoutMs ?? 60_000 });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      o.onStderr?.(stderr);
+    });
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (signal) reject(new Error(`mem ${args.join(" ")} killed by ${signal}\nstdout: ${stdout}\nstderr: ${stderr}`));

@@ -1,0 +1,62 @@
+/**
+ * The daemon's background vector step and an index run never write the vector tables together:
+ * while another process holds `index.lock`, a memory put through the daemon is searchable by BM25
+ * at once but gets no vector; once the lock is let go, the next tick embeds it. Real daemon, real
+ * stores, a fake Ollama on loopback.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, test } from "node:test";
+import { ask } from "../../src/daemon/client.cjs";
+import { openDb } from "../../src/store/db.js";
+import { startFakeOllama } from "../helpers/fake-ollama.js";
+import { BIN } from "../helpers/mem-cli.js";
+import { until } from "../helpers/until.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-daemon-lock-")));
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const LOCK_MODULE = fileURLToPath(new URL("../../src/daemon/lock.js", import.meta.url));
+
+test("the daemon embeds a put only once no index run holds index.lock", { timeout: 60_000 }, async () => {
+  const fake = await startFakeOllama({ dims: 64 });
+  try {
+    const h = join(tmp, "home");
+    const proj = join(tmp, "proj");
+    mkdirSync(h, { recursive: true });
+    mkdirSync(join(proj, ".git"), { recursive: true });
+    writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
+    const holder = spawn(process.execPath, ["-e", `import(${JSON.stringify(LOCK_MODULE)}).then(({ acquireLock }) => { const l = acquireLock(${JSON.stringify(join(h, "index.lock"))}); if (!l.ok) process.exit(2); process.stdout.write("held\\n"); process.stdin.once("data", () => { l.release(); process.exit(0); }); });`], { stdio: ["pipe", "pipe", "inherit"] });
+    children.push(holder);
+    assert.equal(String(((await once(holder.stdout!, "data")) as [Buffer])[0]), "held\n");
+
+    const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h }, stdio: "ignore" });
+    children.push(daemon);
+    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
+    const put = await ask(h, { op: "put", cwd: proj, text: "The nightly backup job writes to the cold-storage bucket at 02:00." }, 10_000);
+    assert.ok(put.kind === "reply" && put.reply.ok, JSON.stringify(put));
+    const found = await ask(h, { op: "search", cwd: proj, text: "nightly backup bucket", mode: "bm25" }, 10_000);
+    assert.ok(found.kind === "reply" && found.reply.ok && (found.reply as unknown as { results: unknown[] }).results.length === 1, "searchable by BM25 at once");
+
+    const db = openDb(join(h, "mem.sqlite"), { readonly: true });
+    const vectors = () => db.prepare("SELECT count(*) FROM vec_rows").pluck().get() as number;
+    await new Promise((r) => setTimeout(r, 1_500)); // seven ticks
+    assert.equal(vectors(), 0, "no vector while another run holds the lock");
+
+    holder.stdin!.end("go\n");
+    await until(() => vectors() === 1, 20_000);
+    db.close();
+    await ask(h, { op: "stop" }, 2_000);
+  } finally {
+    await fake.close();
+  }
+});
