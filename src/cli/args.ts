@@ -29,9 +29,10 @@ export function isoDate(value: string | undefined, name: string): string | undef
   return value;
 }
 
-export function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
+/** `value` when it is one of `allowed`; `what` names it in the error (an option `--name` by default, or a positional's name). */
+export function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[], what = `--${name}`): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${allowed.join(", ")}, got "${value}"`);
   return value as T;
 }
 

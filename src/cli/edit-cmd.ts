@@ -22,7 +22,7 @@ Options:
   -h, --help    this help
 
 Exit status: 0 edited (or unchanged), 1 failure (no such memory, a markdown memory, the editor
-failed, an empty text), 2 bad arguments (also: nothing to change and no terminal for an editor).`;
+failed), 2 bad arguments (also: an empty --text, nothing to change, no terminal for an editor).`;
 
 export const editCommand: Command = {
   summary: "edit a memory (text, kind, tags; $EDITOR on a terminal)",

@@ -39,7 +39,12 @@ export const exportCommand: Command = {
     const format = oneOf(values.format, "format", ["jsonl", "md"] as const) ?? "jsonl";
     return withService("export", values.json === true, async ({ app, svc }) => {
       const projects = values["all-projects"] ? memoryProjects(app.db) : [projectFromArg(app.db, values.project, process.cwd()).id];
-      const fd = values.output === undefined ? undefined : openSync(values.output, "w", 0o600);
+      let fd: number | undefined;
+      try {
+        fd = values.output === undefined ? undefined : openSync(values.output, "w", 0o600);
+      } catch (err) {
+        throw new Error(`cannot write ${field(values.output!, 300)}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (err as Error).message}`);
+      }
       const write = async (text: string) => {
         if (fd !== undefined) writeSync(fd, text);
         else if (!process.stdout.write(text)) await once(process.stdout, "drain");

@@ -4,7 +4,7 @@ import { field, safeJson } from "../render/line.js";
 import { importLines } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { nudgeDaemon, readStdin, withService } from "./memory-io.js";
+import { failure, nudgeDaemon, readStdin, withService } from "./memory-io.js";
 
 const usage = `Usage: mem import FILE|- [--project P] [--json]
 
@@ -41,8 +41,7 @@ export const importCommand: Command = {
     try {
       input = file === "-" ? await readStdin(MAX_INPUT) : readFileSync(file, "utf8");
     } catch (err) {
-      process.stderr.write(`mem import: cannot read ${field(file, 300)}: ${(err as Error).message}\n`);
-      return EXIT.failure;
+      return failure("import", json, `cannot read ${field(file, 300)}: ${(err as Error).message}`, "unreadable");
     }
     return withService("import", json, async ({ app }) => {
       const here = projectFromArg(app.db, undefined, process.cwd()).id;

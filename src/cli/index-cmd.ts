@@ -124,6 +124,8 @@ export const indexCommand: Command = {
         if (values.json && summaries.length > 0) {
           const out = summaries.length === 1 ? summaries[0] : { runs: summaries };
           process.stdout.write(`${safeJson(out)}\n`);
+        } else if (values.json && unmatched.length > 0) {
+          process.stdout.write(`${safeJson({ error: { code: "unmatched", message: `nothing indexed: ${unmatched.join("; ")}` } })}\n`);
         }
       }
       // One line per run, whatever the number of projects; none when BM25 only was the choice.

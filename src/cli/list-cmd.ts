@@ -37,7 +37,7 @@ Options:
   -h, --help    this help`;
 
 function line(m: Memory, now: number): string {
-  const where = m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `session ${shortSession(m.session ?? "")}  salience ${(m.salience ?? 0).toFixed(2)}`;
+  const where = m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
   return `${field(m.id, 40)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
 }
 

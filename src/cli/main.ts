@@ -2,6 +2,11 @@ import { EXIT, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
+/** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
+const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
+/** `--json`'s error code for a failure, by error class. */
+const ERROR_CODES: Record<string, string> = { ConfigError: "config", StoreDamagedError: "store_damaged", SettingsError: "settings", ScheduleError: "schedule", SearchError: "search", EmbedError: "embedding" };
+
 const COMMANDS: Record<string, () => Promise<Command>> = {
   init: async () => (await import("./init-cmd.js")).initCommand,
   index: async () => (await import("./index-cmd.js")).indexCommand,
@@ -116,8 +121,11 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     const e = err as Error;
-    process.stderr.write(`mem ${name}: ${e.name === "Error" || e.name === "ConfigError" || e.name === "SearchError" ? "" : `${e.name}: `}${e.message}\n`);
+    process.stderr.write(`mem ${name}: ${PLAIN.has(e.name) ? "" : `${e.name}: `}${e.message}\n`);
     if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
+    // Under --json a failure is JSON on stdout too, whichever command it came from.
+    const args = rest.indexOf("--") < 0 ? rest : rest.slice(0, rest.indexOf("--"));
+    if (args.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? "failure", message: e.message } })}\n`);
     return EXIT.failure;
   }
 }

@@ -54,7 +54,7 @@ function explainSalience(r: Pick<SearchResult, "salience" | "kind">): string {
   const parts = [`salience ${s.value.toFixed(2)} = ${what} default ${s.base.toFixed(2)}`];
   if (s.uses > 0) parts.push(`used ${s.uses}× (stored ${s.stored.toFixed(2)})`);
   if (s.decay < 1) parts.push(`${s.hours < 48 ? `${s.hours.toFixed(0)} h` : `${(s.hours / 24).toFixed(0)} d`} since last use: × ${s.decay.toFixed(3)}`);
-  else parts.push(s.hours > 0 ? "notes do not decay" : "used just now");
+  else parts.push(s.source === "markdown" ? "notes do not decay" : s.uses > 0 ? "used just now" : "made just now");
   if (s.floored) parts.push("held at the floor of an immortal kind");
   return parts.join(", ");
 }

@@ -75,7 +75,7 @@ export const scheduleCommand: Command = {
   usage,
   async run(argv) {
     const { values, positionals } = parse(argv, { via: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } });
-    const action = oneOf(positionals[0], "action", ["install", "remove", "status"] as const);
+    const action = oneOf(positionals[0], "action", ["install", "remove", "status"] as const, "the action");
     if (!action) throw new UsageError("say install, remove or status");
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const via = oneOf(values.via, "via", VIAS) as Via | undefined;

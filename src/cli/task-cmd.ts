@@ -6,6 +6,7 @@ import { field, prose, safeJson } from "../render/line.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
+import { failure } from "./memory-io.js";
 
 const usage = `Usage: mem task list [--all] [--json] [--project P]
        mem task add "TEXT" [--project P] [--json]
@@ -102,10 +103,7 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
   const id = taskId(positionals[0]);
   return withApp((app) => {
     const r = new TaskStore(app.db).close(id, status, now);
-    if (!r) {
-      process.stderr.write(`mem task: no task #${id} (see mem task list --all)\n`);
-      return EXIT.failure;
-    }
+    if (!r) return failure("task", values.json === true, `no task #${id} (see mem task list --all)`, "not_found");
     if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
     else if (r.changed) process.stdout.write(`task #${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
     else process.stdout.write(`task #${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);

@@ -127,8 +127,11 @@ export class MemoryService {
    */
   private resolve(id: string): string | undefined {
     if (id.length < MIN_ID_PREFIX) return undefined;
-    const found = memoryIdsWithPrefix(this.ctx.db, id, 6).filter((m) => m !== id);
-    if (found.length <= 1) return found[0];
+    const all = memoryIdsWithPrefix(this.ctx.db, id, 6).filter((m) => m.id !== id);
+    const live = all.filter((m) => !m.forgotten);
+    // One live memory is the one meant, whatever was forgotten; with none, a lone forgotten one is named (to say so).
+    if (live.length === 1 || (live.length === 0 && all.length <= 1)) return (live[0] ?? all[0])?.id;
+    const found = (live.length > 0 ? live : all).map((m) => m.id);
     throw new MemoryError("bad_argument", `id ${JSON.stringify(id.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} memories' ids (${found.slice(0, 5).join(", ")}); give more of it`);
   }
 

@@ -10,16 +10,17 @@ const above = (prefix: string) => `${prefix}\u{10ffff}`;
 
 /**
  * The memories (event ids, or a markdown chunk's id) whose id, or whose chunk's id, starts with
- * `prefix`: at most `limit` of them, distinct. Forgotten memories are included (the caller says
- * they were forgotten). Each lookup is a range over a unique index.
+ * `prefix`: at most `limit` of them, distinct, the live ones first. Forgotten memories are
+ * included, marked (the caller says they were forgotten, or passes them over for a live one).
+ * Each lookup is a range over a unique index.
  */
-export function memoryIdsWithPrefix(db: Db, prefix: string, limit: number): string[] {
-  const out = new Set<string>();
-  const events = db.prepare("SELECT id FROM events WHERE id >= ? AND id < ? ORDER BY id LIMIT ?").pluck().all(prefix, above(prefix), limit) as string[];
-  for (const id of events) out.add(id);
+export function memoryIdsWithPrefix(db: Db, prefix: string, limit: number): { id: string; forgotten: boolean }[] {
+  const out = new Map<string, boolean>();
+  const events = db.prepare("SELECT id, deleted_at IS NOT NULL AS forgotten FROM events WHERE id >= ? AND id < ? ORDER BY deleted_at IS NOT NULL, id LIMIT ?").all(prefix, above(prefix), limit) as { id: string; forgotten: number }[];
+  for (const e of events) out.set(e.id, e.forgotten === 1);
   const chunks = db
     .prepare("SELECT id, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ? ORDER BY id LIMIT ?")
     .all(prefix, above(prefix), limit) as { id: string; event: string | null }[];
-  for (const c of chunks) out.add(c.event ?? c.id);
-  return [...out].slice(0, limit);
+  for (const c of chunks) if (!out.has(c.event ?? c.id)) out.set(c.event ?? c.id, false); // a chunk is live: a forgotten memory's is deleted
+  return [...out].map(([id, forgotten]) => ({ id, forgotten })).sort((a, b) => Number(a.forgotten) - Number(b.forgotten)).slice(0, limit);
 }

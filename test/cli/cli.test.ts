@@ -255,7 +255,8 @@ describe("mem CLI: a corrupted config", () => {
     ]);
     for (const [name, r] of [["status", status], ["query", query], ["index", index]] as const) {
       assert.equal(r.code, 1, `${name}\n${show(r)}`);
-      assert.equal(r.stdout, "");
+      if (name === "status") assert.equal(r.stdout, "");
+      else assert.equal((JSON.parse(r.stdout) as { error: { code: string } }).error.code, "config", "under --json, the error as JSON");
       assert.deepEqual(lines(r.stderr), [lines(r.stderr)[0]!], "one line");
       assert.match(r.stderr, new RegExp(`^mem ${name}: config: ${join(home, "config.json")} is not valid JSON: `));
       assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");

@@ -67,7 +67,7 @@ describe("mem index: a PATH that names nothing is an error, not a quiet success"
     const r = await runMem(["index", dir, "--json"], { env });
     assert.equal(r.code, 1, show(r));
     assert.match(r.stderr, /^mem index: .*empty-notes: no markdown \(\.md, \.mdx\) or event log \(\.jsonl\) file there; nothing indexed from it$/m);
-    assert.equal(r.stdout, "", "no summary claims success");
+    assert.deepEqual(JSON.parse(r.stdout), { error: { code: "unmatched", message: `nothing indexed: ${dir}: no markdown (.md, .mdx) or event log (.jsonl) file there` } }, "an error, no summary claiming success");
     const file = await runMem(["index", join(dir, "readme.txt")], { env });
     assert.equal(file.code, 1, show(file));
     assert.equal(count(env.MEM_HOME, "runs"), 0);

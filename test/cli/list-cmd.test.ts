@@ -47,3 +47,13 @@ describe("mem list: the memories captured in the project's sessions", () => {
     assert.equal((await runMem(["list", "--limit", "0"], { env, cwd: proj })).code, 2);
   });
 });
+
+test("mem list: a memory put outside a session says so, and its session's day is not a dangling word", async () => {
+  const proj = join(tmp, "nosession");
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home-nosession"), HOME: tmp };
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  assert.equal((await runMem(["remember", "Releases are cut on Thursdays.", "--kind", "decision"], { env, cwd: proj })).code, 0);
+  const r = await runMem(["list"], { env, cwd: proj });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /decision\s+.*\s{2}no session {2}salience 1\.00\n {3}Releases are cut on Thursdays\./);
+});

@@ -144,6 +144,10 @@ describe("the memory service", () => {
     assert.equal(code(() => svc.get("toolu_twin_")), "bad_argument");
     assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids \(toolu_twin_1, toolu_twin_2\)/);
     assert.equal(svc.get("toolu_twin_2").text, "Other twin.", "a whole id is never taken for a prefix");
+    forgetMemory(app.db, svc, "toolu_twin_1", Date.now());
+    assert.equal(svc.get("toolu_twin_").id, "toolu_twin_2", "a forgotten memory leaves the prefix to the live one");
+    forgetMemory(app.db, svc, "toolu_twin_2", Date.now());
+    assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids/, "two forgotten ones: still two");
     assert.deepEqual(forgetMemory(app.db, svc, short, Date.now()), { id: m.id });
     assert.equal(code(() => svc.get(m.id)), "not_found");
   });
