@@ -10,6 +10,7 @@ import { getMeta, setMeta } from "../src/store/meta.js";
 import { recordRoots } from "../src/store/roots.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
+import { withoutComments } from "../src/util/html-comments.js";
 import { redact, redactLines } from "../src/redact/redact.cjs";
 import { clean, cleanText, type Clean } from "../src/redact/clean.cjs";
 import { finishRun, startRun } from "../src/store/runs.js";
@@ -133,7 +134,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const kind = fm.meta.kind ?? slotKind ?? layout;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a
   // chunk would otherwise be split into pieces that no rule recognises. Lines keep their numbers.
-  const chunks = chunkMarkdown(redactLines(fm.body), config.index, fm.bodyLine).map((c): NewChunk => {
+  const chunks = chunkMarkdown(redactLines(withoutComments(fm.body)), config.index, fm.bodyLine).map((c): NewChunk => {
     const heading = redact(c.headingPath.join(" > ")).text;
     return {
       id: idOf(heading, c.text),
@@ -158,7 +159,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
  * vectors too). Bump the version when the chunker's output changes.
  */
 export function chunkingKey(o: ChunkOptions): string {
-  return `chunker 3: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
+  return `chunker 4: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
 }
 
 /** How long after a file's mtime another write may still carry the same mtime (coarse clocks: FAT 2 s, HFS+ 1 s, Linux a few ms). */
