@@ -37,7 +37,7 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
       continue;
     }
     const started = now();
-    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore);
+    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore, ctx.config.index.maxFileBytes);
     if (why === undefined) {
       markRootIndexed(ctx.db, r.project, r.path, started);
       continue;

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { cleanText } from "../src/redact/clean.cjs";
 import type { Db } from "../src/store/db.js";
 import { rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
-import { walkSources } from "./sources.js";
+import { readSource, walkSources } from "./sources.js";
 
 export interface RootRef {
   project: string;
@@ -99,9 +99,11 @@ function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): 
 
 /**
  * The full check `mem index --stale` makes: a walk of the root compared with what is stored
- * (a file new, gone, or of another size or mtime). Undefined when nothing changed.
+ * (a file new, gone, or of another size or mtime). A file not stored that the indexer would skip
+ * (binary, too large, not UTF-8) is no news: it would be skipped again, and the root indexed again
+ * at every check. Undefined when nothing changed.
  */
-export function rootChanged(db: Db, root: RootRef, ignore: string[]): string | undefined {
+export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number): string | undefined {
   const st = statOf(root.path);
   if (!st) return undefined;
   if (!st.isDirectory()) {
@@ -114,7 +116,10 @@ export function rootChanged(db: Db, root: RootRef, ignore: string[]): string | u
   let seen = 0;
   for (const f of walked.files) {
     const rec = stored.get(cleanText(f.path));
-    if (!rec) return `${f.path} is new`;
+    if (!rec) {
+      if (readSource(f.path, maxFileBytes).ok) return `${f.path} is new`;
+      continue;
+    }
     if (rec.size !== f.size || rec.mtime_ms !== f.mtimeMs) return `${f.path} changed`;
     seen++;
   }

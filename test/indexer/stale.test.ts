@@ -36,7 +36,7 @@ describe("the cheap check: has an indexed root changed? (bounded stat calls, no 
   test("nothing touched since the run: not stale", async () => {
     const { e, ref } = await indexed("stale-none");
     assert.deepEqual(quickStale(e.db, [ref], { budget: 256, now: Date.now() }), { stale: [], partial: false });
-    assert.equal(rootChanged(e.db, ref, e.config.index.ignore), undefined);
+    assert.equal(rootChanged(e.db, ref, e.config.index.ignore, e.config.index.maxFileBytes), undefined);
   });
 
   test("a file edited in place is seen by its size and mtime", async () => {
@@ -45,18 +45,18 @@ describe("the cheap check: has an indexed root changed? (bounded stat calls, no 
     const q = quickStale(e.db, [ref], { budget: 256, now: Date.now() });
     assert.equal(q.stale.length, 1);
     assert.match(q.stale[0]!.why, /n1\.md changed/);
-    assert.match(rootChanged(e.db, ref, e.config.index.ignore) ?? "", /n1\.md changed/);
+    assert.match(rootChanged(e.db, ref, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /n1\.md changed/);
   });
 
   test("a file added, or removed, in a sub-folder is seen by the folder's mtime", async () => {
     const { e, root, ref } = await indexed("stale-add");
     e.write("notes/d2/new.md", "# New\n");
     assert.match(quickStale(e.db, [ref], { budget: 256, now: Date.now() }).stale[0]?.why ?? "", /d2: entries added or removed/);
-    assert.match(rootChanged(e.db, ref, e.config.index.ignore) ?? "", /new\.md is new/);
+    assert.match(rootChanged(e.db, ref, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /new\.md is new/);
     rmSync(join(root, "d2", "new.md"));
     rmSync(join(root, "d0", "n0.md"));
     assert.match(quickStale(e.db, [ref], { budget: 256, now: Date.now() }).stale[0]?.why ?? "", /d0: entries added or removed/);
-    assert.match(rootChanged(e.db, ref, e.config.index.ignore) ?? "", /1 file\(s\) under .* gone/);
+    assert.match(rootChanged(e.db, ref, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /1 file\(s\) under .* gone/);
   });
 
   test("a root never recorded by a run of this version counts as stale once", async () => {
@@ -117,6 +117,22 @@ describe("mem index --stale: the full check", () => {
     const again = await reindexStale({ db: e.db, config: e.config, providers: [], vectors: e.vectors }, {});
     assert.deepEqual({ stale: again.stale, runs: again.runs.length }, { stale: [], runs: 0 });
     assert.equal(runs(e), before + 1);
+  });
+
+  test("a file the indexer skips (binary, not UTF-8) is no news: the root is not indexed again at every check", async () => {
+    const e = makeEnv("stale-skipped");
+    envs.push(e);
+    e.write("a/one.md", "# One\n\nThe ibis.\n");
+    e.write("a/logo.md", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]));
+    e.write("a/latin1.md", Buffer.from("caf\xe9\n", "latin1"));
+    const first = await e.run({ roots: ["a"], providers: [] });
+    assert.equal(first.files.skipped, 2);
+    const before = runs(e);
+    const r = await reindexStale({ db: e.db, config: e.config, providers: [], vectors: e.vectors }, {});
+    assert.deepEqual({ stale: r.stale, runs: r.runs.length }, { stale: [], runs: 0 });
+    assert.equal(runs(e), before, "no run recorded");
+    e.write("a/two.md", "# Two\n\nThe heron.\n");
+    assert.match(rootChanged(e.db, { project: "p1", path: join(e.dir, "a") }, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /two\.md is new/, "a new file it would index is news");
   });
 
   test("a missing root is reported and left as indexed (a re-index would empty it)", async () => {
