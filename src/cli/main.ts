@@ -109,7 +109,8 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const cmd = await load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  const options = rest.indexOf("--") < 0 ? rest : rest.slice(0, rest.indexOf("--")); // after `--`, "-h" is text
+  if (options.includes("--help") || options.includes("-h")) {
     process.stdout.write(`${cmd.usage}\n`);
     return EXIT.ok;
   }
@@ -124,8 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`mem ${name}: ${PLAIN.has(e.name) ? "" : `${e.name}: `}${e.message}\n`);
     if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
     // Under --json a failure is JSON on stdout too, whichever command it came from.
-    const args = rest.indexOf("--") < 0 ? rest : rest.slice(0, rest.indexOf("--"));
-    if (args.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? "failure", message: e.message } })}\n`);
+    if (options.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? "failure", message: e.message } })}\n`);
     return EXIT.failure;
   }
 }

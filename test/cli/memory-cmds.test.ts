@@ -126,3 +126,14 @@ describe("mem remember, get, list, edit", () => {
     assert.equal((await get(id)).text, "Releases are tagged by CI.");
   });
 });
+
+test("after `--`, -h and --json are text: remembered, not taken for options", async () => {
+  const proj = join(tmp, "dashdash");
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home-dashdash"), HOME: tmp };
+  const r = await runMem(["remember", "--", "-h"], { env, cwd: proj });
+  assert.equal(r.code, 0, show(r));
+  assert.equal(jsonOf<{ memory: Memory }>(await runMem(["get", r.stdout.trim(), "--json"], { env, cwd: proj })).memory.text, "-h");
+  const j = await runMem(["remember", "--json", "--", "--json"], { env, cwd: proj });
+  assert.equal(jsonOf<{ memory: Memory }>(j).memory.text, "--json");
+});
