@@ -17,7 +17,7 @@ import { mcpChecks } from "./doctor-mcp.js";
 import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
-import { safeJson, visible } from "../render/line.js";
+import { field, safeJson, visible } from "../render/line.js";
 
 const usage = `Usage: mem doctor [--repair] [--json]
 
@@ -109,8 +109,12 @@ async function lanceChecks(paths: AppConfig["paths"], app: App | undefined): Pro
   }
 }
 
-async function providerChecks(providers: EmbeddingProvider[]): Promise<Check[]> {
-  if (providers.length === 0) return [{ name: "embedding", status: "warn", detail: "no provider configured: BM25 only", fix: 'set embedding.order in config.json, e.g. ["ollama", "transformers"]' }];
+async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv): Promise<Check[]> {
+  if (providers.length === 0) {
+    // MEM_EMBED_ORDER wins over config.json: the fix is where the choice was made.
+    const fix = env.MEM_EMBED_ORDER !== undefined && env.MEM_EMBED_ORDER.trim() !== "" ? `unset MEM_EMBED_ORDER (it is "${field(env.MEM_EMBED_ORDER, 40)}" and wins over config.json), or set it to ollama,transformers` : 'set embedding.order in config.json, e.g. ["ollama", "transformers"]';
+    return [{ name: "embedding", status: "warn", detail: "no provider configured: BM25 only", fix }];
+  }
   const checks: Check[] = [];
   for (const p of providers) {
     const h = await p.health();
@@ -146,7 +150,7 @@ export const doctorCommand: Command = {
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!))), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env)), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -9,7 +9,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
 import { vectorSkippedNote } from "./vector-note.js";
-import { safeJson } from "../render/line.js";
+import { field, safeJson } from "../render/line.js";
 
 const usage = `Usage: mem index [PATH...] [options]
        mem index --stale [ROOT...] [--project P]... [options]
@@ -136,7 +136,12 @@ export const indexCommand: Command = {
       for (const u of unmatched) process.stderr.write(`mem index: ${u}; nothing indexed from it\n`);
       for (const m of missing) process.stderr.write(`mem index: ${m}: no such file or directory; what was indexed from it before has left the index\n`);
       if (unmatched.length > 0 || missing.length > 0) return EXIT.failure;
-      return values.strict && skipped ? EXIT.vectorSkipped : EXIT.ok;
+      if (values.strict && skipped) {
+        // Exit 3 is never silent: with vectors off on purpose no note was printed above.
+        if (!note && !quiet) process.stderr.write(`mem index: --strict: exit 3, no vectors (${field(skipped.vector.reason ?? "the vector step was skipped", 300)})\n`);
+        return EXIT.vectorSkipped;
+      }
+      return EXIT.ok;
     } finally {
       bar.done();
       unlock?.();

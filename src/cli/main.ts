@@ -57,6 +57,7 @@ const SUMMARIES: Record<string, string> = {
   reindex: "the weekly maintenance run: index every root again, purge, decay, cold tier, compaction",
   rotate: "move sessions/current.md to its dated log; archive old session logs",
   schedule: "register `mem reindex` to run weekly (systemd timer, crontab or launchd): install, remove, status",
+  hook: "what Claude Code's hooks run (the payload on stdin; never fails the session)",
 };
 
 const HOOK_USAGE = `Usage: mem hook <event>   (run by Claude Code; reads the hook payload on stdin)

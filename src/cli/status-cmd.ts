@@ -5,7 +5,7 @@ import type { Config } from "../config/config.js";
 import { field, safeJson } from "../render/line.js";
 import type { Db } from "../store/db.js";
 import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js";
-import { storedProjects } from "../project/scope.js";
+import { projectFromArg, storedProjects } from "../project/scope.js";
 import { VecState } from "../store/vec-state.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -18,7 +18,7 @@ its budget (tiers.budgets in config.json: identity 1.5 KB, state 2 KB, reference
 1 KB by default), with a warning for each one over it.
 
 Options:
-  --project P   only this project (its stored id)
+  --project P   only this project: a path, a stored id, or the name of a stored one
   --json        {"home", "projects": [{"project", "sources", "chunks", "vectors": [...], "lastRun",
                 "hot": [{"path", "layout", "bytes", "budget", "over"}]}], "tables": [...], "warnings": [...]}
   -q, --quiet   no warnings on stderr
@@ -58,7 +58,7 @@ export const statusCommand: Command = {
     try {
       const state = new VecState(app.db);
       const tables = state.tables();
-      const projects = values.project !== undefined ? [values.project] : storedProjects(app.db);
+      const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd()).id as string] : storedProjects(app.db);
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
       const out: ProjectStatus[] = projects.map((project) => {
         const run = app.db.prepare("SELECT started_at, finished_at, status FROM runs WHERE project = ? ORDER BY id DESC LIMIT 1").get(project) as

@@ -221,6 +221,7 @@ describe("mem CLI: indexing without an embedding provider", () => {
     assert.equal(r.code, 3, show(r));
     assert.match(r.stdout, new RegExp(`^${proj}: 2 file\\(s\\): 0 indexed, 2 unchanged, 0 skipped, 0 removed\nchunks: 3 total \\(0 added, 0 removed, 0 kept\\)\n$`), "index . from a subdirectory stores under the repo top level");
     assert.doesNotMatch(r.stderr, /vector step skipped/);
+    assert.match(r.stderr, /--strict: exit 3, no vectors \(no embedding provider configured/, "exit 3 says why");
   });
 
   test("query answers from BM25 with exactly one warning line", async () => {
@@ -271,7 +272,9 @@ describe("mem CLI: a corrupted config", () => {
     assert.match(bad.detail, /is not valid JSON/);
     assert.match(bad.fix!, /config\.json/);
     assert.ok(docChecks.some((c) => c.name === "sqlite" && c.status === "ok"));
-    assert.ok(docChecks.some((c) => c.name === "embedding" && /no provider configured/.test(c.detail)), "environment overrides still apply");
+    const emb = docChecks.find((c) => c.name === "embedding" && /no provider configured/.test(c.detail));
+    assert.ok(emb, "environment overrides still apply");
+    assert.match(emb.fix!, /^unset MEM_EMBED_ORDER \(it is "none" and wins over config\.json\)/, "the fix is where the choice was made");
 
     writeFileSync(join(home, "config.json"), '{ "query": { "k": "ten" } }');
     const typed = await mem(["status"], { home });

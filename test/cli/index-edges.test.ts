@@ -120,14 +120,16 @@ describe("mem index: the skipped vector step is one short line with its fix", ()
     assert.match(jsonOf<Query>(j).vector.reason, /^no embedding provider available: ollama/);
   });
 
-  test("MEM_EMBED_ORDER=none is a choice: no line at all (and --strict still exits 3)", async () => {
+  test("MEM_EMBED_ORDER=none is a choice: no line at all (and --strict still exits 3, saying why)", async () => {
     const env = envFor("vec-none", { MEM_EMBED_ORDER: "none" });
     const r = await runMem(["index", dir], { env });
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
     const strict = await runMem(["index", dir, "--strict"], { env });
     assert.equal(strict.code, 3, show(strict));
-    assert.equal(strict.stderr, "");
+    assert.equal(strict.stderr, "mem index: --strict: exit 3, no vectors (no embedding provider configured (embedding.order is empty))\n");
+    const quiet = await runMem(["index", dir, "--strict", "-q"], { env });
+    assert.deepEqual([quiet.code, quiet.stderr], [3, ""]);
   });
 });
 

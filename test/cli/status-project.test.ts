@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-status-project-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test("mem status --project takes what the other commands take: a path, the stored id, or a stored project's name", async () => {
+  const proj = join(tmp, "shop");
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  mkdirSync(join(proj, "notes"));
+  writeFileSync(join(proj, "notes", "a.md"), "# A\n\nThe ibis.\n");
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home"), HOME: tmp };
+  assert.equal((await runMem(["index", "notes", "-q"], { env, cwd: proj })).code, 0);
+  for (const [value, cwd] of [[".", proj], [proj, tmp], ["shop", tmp]] as const) {
+    const r = await runMem(["status", "--project", value, "--json"], { env, cwd });
+    assert.equal(r.code, 0, show(r));
+    const [p] = jsonOf<{ projects: { project: string; sources: number; chunks: number }[] }>(r).projects;
+    assert.deepEqual([p!.project, p!.sources, p!.chunks], [proj, 1, 1], `--project ${value}`);
+  }
+});
