@@ -1,7 +1,7 @@
 import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
 import { needsScrub, scrubbedVersion } from "../store/scrub.js";
 import { REDACTION_VERSION } from "../redact/redact.cjs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { appWith, loadAppConfig, type App, type AppConfig } from "../app.js";
 import { createProviders } from "../embed/chain.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
@@ -38,7 +38,17 @@ Options:
 
 export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
 
-function homeCheck(app: AppConfig): Check {
+function homeCheck(app: AppConfig, env: NodeJS.ProcessEnv): Check {
+  const c = homeUsable(app);
+  const given = env.MEM_HOME?.trim() ?? "";
+  // Resolved against the directory each command and hook runs in (a hook: the project's): a store per project, inside it.
+  if (c.status === "ok" && given !== "" && !isAbsolute(given)) {
+    return { name: "data home", status: "warn", detail: `MEM_HOME is a relative path (${field(given, 200)}): each directory mem runs in (each project, for the hooks) gets a store of its own there; here it is ${app.paths.home}`, fix: "set MEM_HOME to an absolute path" };
+  }
+  return c;
+}
+
+function homeUsable(app: AppConfig): Check {
   try {
     ensurePrivateDir(app.paths.home);
     accessSync(app.paths.home, constants.W_OK);
@@ -144,7 +154,7 @@ export const doctorCommand: Command = {
     const providers = app ? undefined : createProviders(base.config);
     try {
       const where = { env: process.env, cwd: process.cwd() };
-      const checks: Check[] = [homeCheck(base)];
+      const checks: Check[] = [homeCheck(base, where.env)];
       if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
       checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
