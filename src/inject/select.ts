@@ -6,8 +6,9 @@
  * each weighed by how rare it is among the pieces (a word on every line tells nothing apart), as a
  * share of all of them, a long piece a little less than a short one with the same words; plus its
  * similarity to the prompt when a model can tell (`SelectDeps.similarity`); plus a little for a
- * better ranked result (the search saw the whole chunk); plus part of its neighbours' scores (the
- * answer is often the line after the one that names the topic). The best pieces are taken while
+ * better ranked result (the search saw the whole chunk); plus part of its neighbours' scores, more
+ * of the line before it than of the line after (the answer is often the line after the one that
+ * names the topic). The best pieces are taken while
  * they fit; a sentence comes with the start of its line (the list item's label, the speaker).
  * Items are laid out by ./layout.ts: as many as fit, adjacent lines of one file as one item.
  * Pure.
@@ -30,11 +31,16 @@ export interface SelectOptions {
   lengthNorm: number;
   /** What the best ranked result adds to its pieces' scores (the second half of it, and so on). */
   rankPrior: number;
-  /** The share of each neighbour's own score a piece adds to its own. */
-  context: number;
+  /**
+   * The share of the previous piece's own score a piece adds to its own: a line after one that
+   * names the topic is often its answer (a reply to a question, an item under its lead-in).
+   */
+  afterMatch: number;
+  /** The share of the next piece's own score a piece adds to its own (the line that leads to a match). */
+  beforeMatch: number;
 }
 
-export const DEFAULT_SELECT: Omit<SelectOptions, "roomChars" | "maxItems"> = { maxPieceChars: 140, lengthNorm: 0.3, rankPrior: 0.2, context: 0.3 };
+export const DEFAULT_SELECT: Omit<SelectOptions, "roomChars" | "maxItems"> = { maxPieceChars: 140, lengthNorm: 0.3, rankPrior: 0.2, afterMatch: 0.6, beforeMatch: 0.15 };
 
 export interface SelectDeps {
   /**
@@ -130,7 +136,7 @@ export function scorePieces(pieces: readonly Evidence[], cands: readonly Candida
   pieces.forEach((e, i) => {
     const prev = i > 0 && pieces[i - 1]!.source === e.source ? own[i - 1]! : 0;
     const next = i + 1 < n && pieces[i + 1]!.source === e.source ? own[i + 1]! : 0;
-    e.score = own[i]! > 0 || prev > 0 || next > 0 ? own[i]! + o.context * (prev + next) : 0;
+    e.score = own[i]! > 0 || prev > 0 || next > 0 ? own[i]! + o.afterMatch * prev + o.beforeMatch * next : 0;
   });
 }
 

@@ -26,6 +26,15 @@ describe("choosing the evidence within the budget", () => {
     assert.ok(out.text.length <= 600);
   });
 
+  test("the line after a match (its answer) is taken before the line before it", () => {
+    const text = [FILLER(1), "- Dana: which port does the staging database listen on?", "- Sam: 6543, since the move.", FILLER(2)].join("\n");
+    const chosen = selectEvidence([cand({ text, startLine: 1, endLine: 4 })], contentStems(queryTerms("staging database port")), { ...DEFAULT_SELECT, roomChars: 150, maxItems: 5 }, { redact: (s) => s });
+    const shown = chosen.map((i) => i.line).join("\n");
+    assert.match(shown, /which port does the staging database listen on\? (- )?Sam: 6543, since the move\./, shown);
+    assert.ok(!shown.includes(FILLER(1).slice(2, 20)), `the line before the question is left for the budget: ${shown}`);
+    assert.ok(DEFAULT_SELECT.afterMatch > DEFAULT_SELECT.beforeMatch);
+  });
+
   test("two relevant chunks of one file: adjacent lines make one item, the heading shown once, both chunks' ids kept", () => {
     const a = cand({ text: ["- Storage is SQLite.", "- We chose SQLite over Postgres: no server."].join("\n"), startLine: 3, endLine: 4 });
     const b = cand({ text: ["- We chose SQLite over Postgres: no server.", "- Postgres would need a server to run and back up."].join("\n"), startLine: 4, endLine: 5 });
@@ -98,7 +107,8 @@ describe("choosing the evidence within the budget", () => {
   });
 
   test("the better evidence comes first, and only the chunks whose lines are shown are counted as shown", () => {
-    const weak = cand({ path: "/p/memory/weak.md", text: ["- SQLite is fine.", "- Postgres exists."].join("\n") });
+    // Lines apart: the line after a match takes a share of its score (tested above), which is not what this is about.
+    const weak = cand({ path: "/p/memory/weak.md", text: ["- SQLite is fine.", FILLER(1), "- Postgres exists."].join("\n") });
     const strong = cand({ path: "/p/memory/strong.md", text: "- We chose SQLite over Postgres: the decision, for the laptop." });
     const out = formatInjection([weak, strong], queryTerms("why did we choose SQLite over Postgres for the laptop"), { ...DEFAULT_INJECT, budgetChars: 420 }, (s) => s)!;
     const shown = items(out.text);
@@ -121,7 +131,7 @@ describe("choosing the evidence within the budget", () => {
   });
 
   test("a piece's similarity, when a model gives one, ranks the pieces", () => {
-    const c = cand({ text: ["- alpha line about storage", "- beta line about storage"].join("\n") });
+    const c = cand({ text: ["- alpha line about storage", FILLER(1), "- beta line about storage"].join("\n") }); // apart: neighbours share scores
     const stems = contentStems(queryTerms("storage"));
     const pick = (favour: string) =>
       selectEvidence([c], stems, { ...DEFAULT_SELECT, roomChars: 80, maxItems: 5 }, { redact: (s) => s, similarity: (_, p) => (p.text.includes(favour) ? 1 : 0) })[0]!.line;
