@@ -40,6 +40,13 @@ export function withoutComments(text: string): string {
         kept += rest;
         break;
       }
+      // A code span before it (`<!--` written in backticks) is code: kept whole, the search goes on after it.
+      const code = codeSpanBefore(rest, start);
+      if (code !== undefined) {
+        kept += rest.slice(0, code);
+        rest = rest.slice(code);
+        continue;
+      }
       kept += rest.slice(0, start);
       rest = rest.slice(start + 4);
       if (rest.startsWith(">")) rest = rest.slice(1); // `<!-->` and `<!--->` are whole (empty) comments
@@ -49,4 +56,20 @@ export function withoutComments(text: string): string {
     out.push(kept.trim() === "" ? "" : kept);
   }
   return out.join("\n");
+}
+
+/**
+ * Where the first code span of `line` that opens before `at` ends (the index after its closing
+ * backticks), when it does close on this line; undefined when none opens before `at`.
+ */
+function codeSpanBefore(line: string, at: number): number | undefined {
+  const open = /`+/g;
+  for (let m = open.exec(line); m !== null && m.index < at; m = open.exec(line)) {
+    const ticks = m[0];
+    const close = new RegExp(`(?<!\`)${ticks}(?!\`)`, "g");
+    close.lastIndex = m.index + ticks.length;
+    const end = close.exec(line);
+    if (end) return end.index + ticks.length;
+  }
+  return undefined;
 }

@@ -29,3 +29,9 @@ test("text without a comment is returned as it is", () => {
   const text = "# A\r\n\r\nplain < text -- with --> arrows\r\n";
   assert.equal(withoutComments(text), text);
 });
+
+test("a comment marker in a code span is code: kept, and what follows is not hidden", () => {
+  assert.equal(withoutComments("Write `<!--` to open a comment.\nThe build uses esbuild."), "Write `<!--` to open a comment.\nThe build uses esbuild.");
+  assert.equal(withoutComments("``a <!-- b``, then <!-- gone --> kept"), "``a <!-- b``, then  kept");
+  assert.equal(withoutComments("a lone ` tick <!-- gone -->"), "a lone ` tick ", "an unclosed backtick is a backtick");
+});
