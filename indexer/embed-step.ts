@@ -19,6 +19,8 @@ export interface VectorReport {
   unavailable: string[];
   /** Providers given up on mid-run, with why. */
   failovers: string[];
+  /** `maxRows` cut the run short: chunks are left to embed. */
+  limited?: true;
 }
 
 export interface EmbedStepOptions {
@@ -34,6 +36,8 @@ export interface EmbedStepOptions {
    */
   full: boolean;
   now: () => number;
+  /** At most this many chunks embedded in one call (the daemon's share, so an index run waits little for the lock). */
+  maxRows?: number;
   onProgress?: (done: number, total: number) => void;
   warn: (msg: string) => void;
 }
@@ -128,22 +132,25 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
  * while it was embedded is embedded again at once, a few times at most (an edit per second would
  * otherwise keep the run going); what is left is redone by the next run.
  */
-async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<number> {
+async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<{ embedded: number; limited: boolean }> {
   let embedded = 0;
+  let limited = false;
   for (let round = 0; round < 3; round++) {
-    const { done, stale } = await embedMissing(o, store, provider, table, projects, round === 0);
+    const { done, stale, cut } = await embedMissing(o, store, provider, table, projects, round === 0);
     embedded += done - stale; // what was kept
+    limited ||= cut;
     if (stale === 0) break;
     await dropRedo(o, store, table).catch((err: Error) => {
       throw new StoreError(`vector table ${table} is unreadable (${err.message}); run \`mem index --full\` to rebuild it`);
     });
   }
-  return embedded;
+  return { embedded, limited };
 }
 
 /** One pass of `embedAll`: how many were embedded, and how many of those were found edited meanwhile. Progress is reported on the first pass only. */
-async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[], report: boolean): Promise<{ done: number; stale: number }> {
-  const missing = projects.flatMap((p) => o.state.missing(table, p));
+async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[], report: boolean): Promise<{ done: number; stale: number; cut: boolean }> {
+  const all = projects.flatMap((p) => o.state.missing(table, p));
+  const missing = o.maxRows !== undefined && all.length > o.maxRows ? all.slice(0, o.maxRows) : all;
   const total = missing.length;
   let done = 0;
   const progress = report ? o.onProgress : undefined;
@@ -186,7 +193,7 @@ async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: E
   flush(); // keep every vector that was computed, even when a later batch failed
   await writeQueue.onIdle();
   if (failure) throw failure;
-  return { done: total, stale };
+  return { done: total, stale, cut: missing.length < all.length };
 }
 
 /**
@@ -217,10 +224,10 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
       removed += prepared.removed;
       if (prepared.rebuilt) rebuilt.add(table); // and stays so if this provider is retried
       const others = rebuilt.has(table) ? o.state.projectsMissing(table).filter((p) => p !== o.project) : [];
-      const embedded = await embedAll(o, store, provider, table, [o.project, ...others]);
+      const { embedded, limited } = await embedAll(o, store, provider, table, [o.project, ...others]);
       // Many small writes leave many fragments, and flat search slows with each: compact.
       if (embedded > 0 || removed > 0) await store.optimize(table).catch((err: Error) => o.warn(`compacting ${table} failed: ${err.message}`));
-      return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers };
+      return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers, ...(limited ? { limited: true as const } : {}) };
     } catch (err) {
       if (err instanceof StoreError) return { status: "skipped", reason: err.message, embedded: 0, removed, unavailable, failovers };
       const msg = `${provider.name} (${provider.model}) failed mid-run: ${(err as Error).message}`;

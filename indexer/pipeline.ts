@@ -134,7 +134,8 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const kind = fm.meta.kind ?? slotKind ?? layout;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a
   // chunk would otherwise be split into pieces that no rule recognises. Lines keep their numbers.
-  const chunks = chunkMarkdown(redactLines(withoutComments(fm.body)), config.index, fm.bodyLine).map((c): NewChunk => {
+  // Redacted first: a `<private>` span whose markers sit in comments (`<!-- <private> -->`) is still a span.
+  const chunks = chunkMarkdown(withoutComments(redactLines(fm.body)), config.index, fm.bodyLine).map((c): NewChunk => {
     const heading = redact(c.headingPath.join(" > ")).text;
     return {
       id: idOf(heading, c.text),

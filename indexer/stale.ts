@@ -99,16 +99,16 @@ function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): 
 
 /**
  * The full check `mem index --stale` makes: a walk of the root compared with what is stored
- * (a file new, gone, or of another size or mtime). A file not stored that the indexer would skip
- * (binary, too large, not UTF-8) is no news: it would be skipped again, and the root indexed again
- * at every check. Undefined when nothing changed.
+ * (a file new, gone, or of another size or mtime). A file the indexer would skip (binary, too
+ * large, not UTF-8), new or changed, is no news: it would be skipped again, and the root indexed
+ * again at every check. Undefined when nothing changed.
  */
 export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number): string | undefined {
   const st = statOf(root.path);
   if (!st) return undefined;
   if (!st.isDirectory()) {
     const rec = fileSource(db, root);
-    return !rec || differs(rec, st) ? `${root.path} changed` : undefined;
+    return (!rec || differs(rec, st)) && readSource(root.path, maxFileBytes).ok ? `${root.path} changed` : undefined;
   }
   const range = sourcesUnderSql(root.path);
   const stored = new Map((db.prepare(`SELECT path, size, mtime_ms FROM sources WHERE ${range.sql}`).all(root.project, ...range.params) as Recorded[]).map((r) => [r.path, r]));
@@ -120,8 +120,9 @@ export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileByte
       if (readSource(f.path, maxFileBytes).ok) return `${f.path} is new`;
       continue;
     }
-    if (rec.size !== f.size || rec.mtime_ms !== f.mtimeMs) return `${f.path} changed`;
     seen++;
+    // A file grown past the limit, or turned binary, keeps its chunks: skipped again, it is no news either.
+    if ((rec.size !== f.size || rec.mtime_ms !== f.mtimeMs) && readSource(f.path, maxFileBytes).ok) return `${f.path} changed`;
   }
   return seen < stored.size ? `${stored.size - seen} file(s) under ${root.path} gone` : undefined;
 }

@@ -37,20 +37,22 @@ export const rotateCommand: Command = {
       const projects = values.project === undefined ? undefined : [projectFromArg(app.db, values.project, process.cwd()).id as string];
       if (projects && !registeredRoots(app.db).has(projects[0]!)) throw new Error(`project ${values.project} has no indexed root (index it with \`mem index PATH\`)`);
       const cfg = app.config.maintenance;
-      const r = rotateRegistered(app.db, { now: Date.now(), timeZone: cfg.timeZone, archiveAfterDays: cfg.archiveAfterDays, dryRun, ...(projects ? { projects } : {}) });
+      // Files are moved and indexed again under one hold of index.lock: no index run sees them half done.
+      const unlock = dryRun ? undefined : await indexLock(app.paths.home, (l) => !values.quiet && process.stderr.write(`${l}\n`));
       const indexed: string[] = [];
-      if (!dryRun && r.changed.length > 0) {
-        const providers = await app.providers();
-        const unlock = await indexLock(app.paths.home, (l) => !values.quiet && process.stderr.write(`${l}\n`));
-        try {
+      let r: ReturnType<typeof rotateRegistered>;
+      try {
+        r = rotateRegistered(app.db, { now: Date.now(), timeZone: cfg.timeZone, archiveAfterDays: cfg.archiveAfterDays, dryRun, ...(projects ? { projects } : {}) });
+        if (!dryRun && r.changed.length > 0) {
+          const providers = await app.providers();
           for (const p of r.changed) {
             const roots = registeredRoots(app.db).get(p)?.present ?? [];
             await indexPaths({ db: app.db, config: app.config, providers, vectors: app.vectors, warn: (m) => r.warnings.push(m) }, { roots, project: projectOf(p), full: false });
             indexed.push(p);
           }
-        } finally {
-          unlock();
         }
+      } finally {
+        unlock?.();
       }
       if (values.json) process.stdout.write(`${safeJson({ dryRun, rotated: r.rotated, archived: r.archived, warnings: r.warnings, indexed })}\n`);
       else if (!values.quiet) {

@@ -189,6 +189,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
     });
   }
 
+  /** Chunks the background vector step embeds per project before it lets go of index.lock. */
+  const EMBED_SHARE = 256;
+
   /** Captured events → chunks → vectors, for every project that has new ones. */
   function indexCaptured(): void {
     if (background.size > 0 || stopping) return;
@@ -202,15 +205,22 @@ export async function serve(opts: ServeOptions): Promise<number> {
       // file): two runs would embed the same chunks, and one's redo could undo the other's.
       const lock = acquireLock(join(app.paths.home, "index.lock"));
       if (!lock.ok) return ops.keepDirty(projects); // the next tick tries again
+      let more = false;
       try {
         for (const project of projects) {
-          const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn: opts.log });
+          // A share at a time: an index run waiting for the lock waits for one share, not a whole backlog.
+          const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, maxRows: EMBED_SHARE, warn: opts.log });
           ops.vectorStep(project, r);
           if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
+          if (r.limited) {
+            ops.keepDirty([project]);
+            more = true;
+          }
         }
       } finally {
         lock.release();
       }
+      if (more && !stopping) setTimeout(indexCaptured, 250).unref(); // the rest soon, the lock free meanwhile
     }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
   }
   const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);

@@ -32,7 +32,8 @@ export function runIndex(args: string[], env: NodeJS.ProcessEnv, started: (child
 export function describeRun(r: IndexRun): string {
   const line = r.stdout.trim().split("\n").pop() ?? "";
   try {
-    const j = JSON.parse(line) as { files?: { indexed: number; deleted: number }; runs?: { files: { indexed: number; deleted: number } }[]; stale?: { why: string }[] };
+    const j = JSON.parse(line) as { files?: { indexed: number; deleted: number }; runs?: { files: { indexed: number; deleted: number } }[]; stale?: { why: string }[]; error?: { message?: unknown } };
+    if (j.error) return `exit ${r.code}: ${String(j.error.message)}`;
     const runs = j.files ? [j] : (j.runs ?? []);
     const sum = (k: "indexed" | "deleted") => runs.reduce((n, x) => n + (x.files?.[k] ?? 0), 0);
     const stale = j.stale ? `${j.stale.length} root(s) changed${j.stale[0] ? ` (${j.stale[0].why})` : ""}; ` : "";

@@ -103,8 +103,12 @@ export class MemoryService {
     return { memory: this.get(done.id), created: done.created };
   }
 
-  /** A memory by id: an event (explicit or captured) or a markdown chunk. */
-  get(id: string, opts: { history?: boolean } = {}): Memory {
+  /**
+   * A memory by id: an event (explicit or captured) or a markdown chunk. A short id that one live
+   * memory and forgotten ones start stands for the live one, to read it; to change or forget one
+   * (`liveFirst: false`) it is ambiguous, so a prefix typed again never reaches another memory.
+   */
+  get(id: string, opts: { history?: boolean; liveFirst?: boolean } = {}): Memory {
     if (typeof id !== "string" || id === "") throw new MemoryError("bad_argument", "id must be a non-empty string");
     const row = memoryById(this.ctx.db, id);
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
@@ -115,7 +119,7 @@ export class MemoryService {
     }
     const md = markdownMemory(this.ctx.db, id);
     if (md) return md;
-    const resolved = this.resolve(id);
+    const resolved = this.resolve(id, opts.liveFirst ?? true);
     if (resolved !== undefined) return this.get(resolved, opts);
     throw new MemoryError("not_found", `no memory ${id}`);
   }
@@ -125,13 +129,13 @@ export class MemoryService {
    * chunk's id), a whole chunk id, or the start of a memory's own id, when only one memory
    * matches. Undefined when none does; an error when several do.
    */
-  private resolve(id: string): string | undefined {
+  private resolve(id: string, liveFirst: boolean): string | undefined {
     if (id.length < MIN_ID_PREFIX) return undefined;
     const all = memoryIdsWithPrefix(this.ctx.db, id, 6).filter((m) => m.id !== id);
     const live = all.filter((m) => !m.forgotten);
-    // One live memory is the one meant, whatever was forgotten; with none, a lone forgotten one is named (to say so).
-    if (live.length === 1 || (live.length === 0 && all.length <= 1)) return (live[0] ?? all[0])?.id;
-    const found = (live.length > 0 ? live : all).map((m) => m.id);
+    // One live memory is the one meant, whatever was forgotten (to read); with none, a lone forgotten one is named (to say so).
+    if (all.length <= 1 || (liveFirst && live.length === 1)) return (live[0] ?? all[0])?.id;
+    const found = (liveFirst && live.length > 0 ? live : all).map((m) => m.id);
     throw new MemoryError("bad_argument", `id ${JSON.stringify(id.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} memories' ids (${found.slice(0, 5).join(", ")}); give more of it`);
   }
 
@@ -163,7 +167,7 @@ export class MemoryService {
 
   /** Edits an explicit or captured memory (its previous version kept); a markdown memory is edited in its file. */
   patch(id: string, p: PatchInput): Memory {
-    const before = this.get(id);
+    const before = this.get(id, { liveFirst: false });
     if (before.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${before.path}:${before.startLine}-${before.endLine}: edit the file, then \`mem index\``);
     if (p.text === undefined && p.kind === undefined && p.tags === undefined) throw new MemoryError("bad_argument", "nothing to change: give text, kind or tags");
     const text = p.text === undefined ? before.text : checkText(p.text);

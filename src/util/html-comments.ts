@@ -1,75 +1,135 @@
 /**
- * HTML comments (`<!-- … -->`) of a markdown text, taken out as a reader sees it rendered: not
- * inside fenced code (there it is code), to the end of the text when never closed (as CommonMark
- * renders it). Every line stays where it was: a comment's lines are left empty, so line numbers
- * after it hold. What `mem init`'s templates hint in comments is no memory, and text hidden from
- * the rendered note is not put before the model. Pure.
+ * HTML comments (`<!-- … -->`) of a markdown text, taken out as a reader sees it rendered, so what
+ * `mem init`'s templates hint in comments is no memory, and text hidden from the rendered note is
+ * not put before the model. Every line stays where it was (a comment's lines are left empty), so
+ * line numbers after it hold. Two shapes are taken out, as CommonMark renders them:
+ * - a comment that starts a line (up to 3 spaces in): an HTML block, to the line that holds
+ *   `-->`, or to the end of the text when none does;
+ * - a comment inside a line that closes on that line.
+ * Kept as text: fenced code (a fence inside a list item or a quote too, by its indent), a line
+ * indented 4 spaces or more (code, or a nested item's text), a marker in a code span or escaped
+ * (`\<!--`), and an inline `<!--` that does not close on its line (left as it is, not hidden).
+ * Linear in the text's length. Pure.
  */
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const BLOCK_START = /^ {0,3}<!--/;
+
+/** A fence's marker (in a list item or a quote too), and whether it may close a fence (no info string). */
+function fenceOf(line: string): { marker: string; bare: boolean } | undefined {
+  const m = /^\s*(?:(?:[-*+>]|\d{1,9}[.)])\s+)?(`{3,}|~{3,})(.*)$/.exec(line);
+  if (!m) return undefined;
+  if (m[1]![0] === "`" && m[2]!.includes("`")) return undefined; // a backtick fence's info string holds none
+  return { marker: m[1]!, bare: m[2]!.trim() === "" };
+}
 
 export function withoutComments(text: string): string {
   if (!text.includes("<!--")) return text;
   const out: string[] = [];
-  let inComment = false;
+  let inBlock = false;
   let fence: string | undefined; // the opening fence's marker while inside fenced code
   for (const line of text.split("\n")) {
-    if (!inComment) {
-      const f = FENCE.exec(line)?.[1];
-      if (fence !== undefined) {
-        if (f !== undefined && f[0] === fence[0] && f.length >= fence.length && line.trim() === f) fence = undefined;
-        out.push(line);
+    if (inBlock) {
+      const end = line.indexOf("-->");
+      if (end < 0) {
+        out.push("");
         continue;
       }
-      if (f !== undefined) {
-        fence = f;
-        out.push(line);
+      inBlock = false;
+      out.push(blankIfEmpty(inlineStripped(line.slice(end + 3))));
+      continue;
+    }
+    const f = fenceOf(line);
+    if (fence !== undefined) {
+      if (f?.bare && f.marker[0] === fence[0] && f.marker.length >= fence.length) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    if (f !== undefined) {
+      fence = f.marker;
+      out.push(line);
+      continue;
+    }
+    if (/^(?: {4}|\t)/.test(line)) {
+      out.push(line); // indented code, or a nested item's text: left as written
+      continue;
+    }
+    if (BLOCK_START.test(line)) {
+      const start = line.indexOf("<!--");
+      const end = line.indexOf("-->", start + 4);
+      if (end < 0 && !/^<!--->?/.test(line.slice(start))) {
+        inBlock = true;
+        out.push("");
         continue;
       }
     }
-    let kept = "";
-    let rest = line;
-    for (;;) {
-      if (inComment) {
-        const end = rest.indexOf("-->");
-        if (end < 0) break;
-        rest = rest.slice(end + 3);
-        inComment = false;
-      }
-      const start = rest.indexOf("<!--");
-      if (start < 0) {
-        kept += rest;
-        break;
-      }
-      // A code span before it (`<!--` written in backticks) is code: kept whole, the search goes on after it.
-      const code = codeSpanBefore(rest, start);
-      if (code !== undefined) {
-        kept += rest.slice(0, code);
-        rest = rest.slice(code);
-        continue;
-      }
-      kept += rest.slice(0, start);
-      rest = rest.slice(start + 4);
-      if (rest.startsWith(">")) rest = rest.slice(1); // `<!-->` and `<!--->` are whole (empty) comments
-      else if (rest.startsWith("->")) rest = rest.slice(2);
-      else inComment = true;
-    }
-    out.push(kept.trim() === "" ? "" : kept);
+    out.push(blankIfEmpty(inlineStripped(line)));
   }
   return out.join("\n");
 }
 
-/**
- * Where the first code span of `line` that opens before `at` ends (the index after its closing
- * backticks), when it does close on this line; undefined when none opens before `at`.
- */
-function codeSpanBefore(line: string, at: number): number | undefined {
-  const open = /`+/g;
-  for (let m = open.exec(line); m !== null && m.index < at; m = open.exec(line)) {
-    const ticks = m[0];
-    const close = new RegExp(`(?<!\`)${ticks}(?!\`)`, "g");
-    close.lastIndex = m.index + ticks.length;
-    const end = close.exec(line);
-    if (end) return end.index + ticks.length;
+const blankIfEmpty = (line: string) => (line.trim() === "" ? "" : line);
+
+/** One line with its comments that open and close on it taken out; code spans and escaped markers kept. */
+function inlineStripped(line: string): string {
+  if (!line.includes("<!--")) return line;
+  const spans = codeSpans(line);
+  let out = "";
+  let pos = 0;
+  let s = 0;
+  for (let at = line.indexOf("<!--"); at >= 0; at = line.indexOf("<!--", at + 1)) {
+    if (at < pos) continue;
+    while (s < spans.length && spans[s]![1] <= at) s++;
+    if (s < spans.length && spans[s]![0] <= at) continue; // inside a code span
+    if (at > 0 && line[at - 1] === "\\") continue; // escaped
+    const end = commentEnd(line, at);
+    if (end < 0) break; // does not close on its line: text, as it is
+    out += line.slice(pos, at);
+    pos = end;
+    at = end - 1;
   }
-  return undefined;
+  return out + line.slice(pos);
+}
+
+/** Where the comment opened at `at` ends (after its `-->`), or -1 when it does not close on the line. `<!-->` and `<!--->` are whole. */
+function commentEnd(line: string, at: number): number {
+  const body = at + 4;
+  if (line.startsWith(">", body)) return body + 1;
+  if (line.startsWith("->", body)) return body + 2;
+  const e = line.indexOf("-->", body);
+  return e < 0 ? -1 : e + 3;
+}
+
+/**
+ * The code spans of a line, as [start, end) pairs in order: a run of backticks (not escaped)
+ * opens one that the next run of the same length closes; a run with no closer is text. Linear:
+ * each run's closer is found through the runs of its length.
+ */
+function codeSpans(line: string): [number, number][] {
+  const runs: { at: number; n: number }[] = [];
+  for (const m of line.matchAll(/`+/g)) runs.push({ at: m.index, n: m[0].length });
+  if (runs.length < 2) return [];
+  const byLength = new Map<number, number[]>(); // the runs of each length, in order
+  const place: number[] = []; // each run's place in its length's list
+  runs.forEach((r, i) => {
+    let list = byLength.get(r.n);
+    if (!list) byLength.set(r.n, (list = []));
+    place[i] = list.length;
+    list.push(i);
+  });
+  const spans: [number, number][] = [];
+  for (let i = 0; i < runs.length; ) {
+    const r = runs[i]!;
+    if (r.at > 0 && line[r.at - 1] === "\\") {
+      i++;
+      continue;
+    }
+    const same = byLength.get(r.n)!;
+    const closer = same[place[i]! + 1];
+    if (closer === undefined) {
+      i++;
+      continue;
+    }
+    spans.push([r.at, runs[closer]!.at + runs[closer]!.n]);
+    i = closer + 1;
+  }
+  return spans;
 }

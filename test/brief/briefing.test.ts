@@ -130,6 +130,11 @@ describe("the SessionStart briefing", () => {
     assert.doesNotMatch(text, /identity\.md|references\.md|hint|aside|secret plan|Hot tier/);
   });
 
+  test("a comment marker written in a code span is text: the rest of the note is briefed", () => {
+    const text = buildBriefing(base({ root: "/home/u/proj", hot: [{ path: "/home/u/proj/memory/identity.md", text: "# Identity\n\nWrite `<!--` to open a comment.\nThe build uses esbuild.\n" }] }))!;
+    assert.match(text, /> Write `‹!--` to open a comment\.\n> The build uses esbuild\./);
+  });
+
   test("the current user's profile is titled as theirs, its lines quoted and defused like any note", () => {
     const text = buildBriefing(
       base({

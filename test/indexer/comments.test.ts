@@ -37,3 +37,13 @@ test("a hidden comment in a note is not searchable; the note's visible lines are
   assert.equal(c!.text.split("\n")[4], "Deploys go out on Thursdays after the freeze.", "line 5 of the file is line 5 of the chunk");
   assert.match(c!.text, /<!-- shown in code -->/, "fenced code keeps its comment");
 });
+
+test("a <private> span whose markers sit in comments is still redacted", async () => {
+  const e = makeEnv("private-in-comments");
+  envs.push(e);
+  e.write("mem/wifi.md", "# Office\n\n<!-- <private> -->\nThe office wifi password is blue-heron-42\n<!-- </private> -->\nThe printer is on the second floor.\n");
+  await e.run({ roots: ["mem"], providers: [] });
+  const text = chunkRows(e.db, "p1").map((c) => c.text).join("\n");
+  assert.doesNotMatch(text, /blue-heron|wifi password/);
+  assert.match(text, /printer is on the second floor/);
+});

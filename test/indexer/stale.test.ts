@@ -131,6 +131,10 @@ describe("mem index --stale: the full check", () => {
     const r = await reindexStale({ db: e.db, config: e.config, providers: [], vectors: e.vectors }, {});
     assert.deepEqual({ stale: r.stale, runs: r.runs.length }, { stale: [], runs: 0 });
     assert.equal(runs(e), before, "no run recorded");
+    // A stored file that turns binary keeps its chunks, and is no news either; nor a skipped file given as the root.
+    e.write("a/one.md", Buffer.from([0x23, 0, 0, 0]));
+    assert.equal(rootChanged(e.db, { project: "p1", path: join(e.dir, "a") }, e.config.index.ignore, e.config.index.maxFileBytes), undefined);
+    assert.equal(rootChanged(e.db, { project: "p1", path: join(e.dir, "a", "logo.md") }, e.config.index.ignore, e.config.index.maxFileBytes), undefined);
     e.write("a/two.md", "# Two\n\nThe heron.\n");
     assert.match(rootChanged(e.db, { project: "p1", path: join(e.dir, "a") }, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /two\.md is new/, "a new file it would index is news");
   });

@@ -1,6 +1,6 @@
 /**
  * One run writes the index at a time (`index.lock` in the data home): `mem index`, `mem reindex`,
- * `mem rebuild`, `mem doctor --repair` and `mem sync` without a daemon, spawned, each wait while another run holds the lock,
+ * `mem rebuild`, `mem doctor --repair`, `mem rotate` and `mem sync` without a daemon, spawned, each wait while another run holds the lock,
  * say so once, and go on when it is released; the lock helper gives up past its wait with the
  * holder's pid.
  */
@@ -54,7 +54,7 @@ describe("index.lock", () => {
   });
 
   // `mem sync` with no daemon and no model ends "still without a vector" (exit 1), after the lock.
-  const runs: [string[], number[]][] = [[["index", notes], [0, 3]], [["reindex"], [0, 3]], [["rebuild"], [0, 3]], [["doctor", "--repair"], [0, 3]], [["sync"], [0, 1]]];
+  const runs: [string[], number[]][] = [[["index", notes], [0, 3]], [["reindex"], [0, 3]], [["rebuild"], [0, 3]], [["doctor", "--repair"], [0, 3]], [["sync"], [0, 1]], [["rotate"], [0]]];
   for (const [args, codes] of runs) {
     test(`mem ${args.join(" ").replace(notes, "NOTES")} waits while another run holds it, then runs`, async () => {
       assert.equal((await runMem(["index", notes, "-q"], { env, cwd: tmp })).code, 0);

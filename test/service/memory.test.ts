@@ -145,7 +145,9 @@ describe("the memory service", () => {
     assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids \(toolu_twin_1, toolu_twin_2\)/);
     assert.equal(svc.get("toolu_twin_2").text, "Other twin.", "a whole id is never taken for a prefix");
     forgetMemory(app.db, svc, "toolu_twin_1", Date.now());
-    assert.equal(svc.get("toolu_twin_").id, "toolu_twin_2", "a forgotten memory leaves the prefix to the live one");
+    assert.equal(svc.get("toolu_twin_").id, "toolu_twin_2", "a forgotten memory leaves the prefix to the live one, to read");
+    assert.throws(() => svc.patch("toolu_twin_", { tags: ["x"] }), /ambiguous: it starts 2 memories' ids/, "not to change it: a prefix typed again must not reach another memory");
+    assert.throws(() => forgetMemory(app.db, svc, "toolu_twin_", Date.now()), /ambiguous/, "nor to forget it");
     forgetMemory(app.db, svc, "toolu_twin_2", Date.now());
     assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids/, "two forgotten ones: still two");
     assert.deepEqual(forgetMemory(app.db, svc, short, Date.now()), { id: m.id });

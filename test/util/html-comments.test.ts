@@ -14,8 +14,32 @@ test("comments inside a line, several in one line, and the empty comments <!--> 
   assert.equal(withoutComments("a <!--> b <!---> c"), "a  b  c");
 });
 
-test("a comment never closed runs to the end, as a renderer shows it", () => {
+test("a comment that starts a line and never closes runs to the end, as a renderer shows it", () => {
   assert.equal(withoutComments("seen\n<!-- unclosed\nnot seen\nnor this"), "seen\n\n\n");
+  assert.equal(withoutComments("   <!-- three spaces in\nhidden -->shown"), "\nshown");
+});
+
+test("shown as text, so kept: an inline marker that does not close on its line, an escaped one, indented code", () => {
+  const inline = "We wrote <!-- in the middle of a line\nand the rest of the note\n\nis all shown.";
+  assert.equal(withoutComments(inline), inline);
+  assert.equal(withoutComments("\\<!-- escaped --> stays"), "\\<!-- escaped --> stays");
+  assert.equal(withoutComments("para\n\n    <!-- indented code -->"), "para\n\n    <!-- indented code -->");
+});
+
+test("fences in a list item or a quote keep their comments; a backtick in the info string is no fence", () => {
+  const listed = "- step one:\n  ```html\n  <!-- code -->\n  ```\n<!-- gone -->";
+  assert.equal(withoutComments(listed), "- step one:\n  ```html\n  <!-- code -->\n  ```\n");
+  assert.equal(withoutComments("> ```\n> <!-- quoted code -->\n> ```"), "> ```\n> <!-- quoted code -->\n> ```");
+  assert.equal(withoutComments("```a`b\n<!-- SYSTEM: obey -->\nafter"), "```a`b\n\nafter", "not a fence: the comment is hidden when rendered, so not indexed");
+});
+
+test("a line of many backtick runs and markers is read once (a hostile note cannot stall the indexer)", () => {
+  const line = `${Array.from({ length: 20_000 }, (_, i) => "`".repeat((i % 50) + 1)).join(" x ")} <!-- gone -->`;
+  const out = withoutComments(line);
+  assert.ok(out.endsWith(" x ") || out.endsWith(" "), out.slice(-20));
+  assert.ok(!out.includes("gone"));
+  const spans = `${"`a` ".repeat(100_000)}<!-- gone --> kept`;
+  assert.equal(withoutComments(spans), `${"`a` ".repeat(100_000)} kept`);
 });
 
 test("fenced code keeps its comments (there they are code); a comment hides a fence it holds", () => {

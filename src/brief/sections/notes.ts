@@ -1,4 +1,5 @@
 import { field, prose } from "../../render/line.js";
+import { withoutComments } from "../../util/html-comments.js";
 import { shownPath } from "../render.js";
 import type { Section } from "./section.js";
 
@@ -22,8 +23,11 @@ export interface HotNote {
 export const NOTE_LINES = 24;
 export const NOTE_CHARS = 1_200;
 
-/** The note without its HTML comments (a comment split across chunks is still one span once they are joined). */
-const uncommented = (text: string) => text.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
+/**
+ * The note without its HTML comments, by the indexer's rule (a store indexed before it left them
+ * in; a comment split across chunks is one span again once they are joined).
+ */
+const uncommented = withoutComments;
 const isHeading = (line: string) => /^ {0,3}#{1,6}(\s|$)/.test(line);
 
 function title(path: string, n: { global: boolean; user?: string | undefined }, root: string | undefined): string {
