@@ -6,16 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { BIN } from "../helpers/mem-cli.js";
+import { lockHolder } from "../helpers/lock-holder.js";
 import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-daemon-lock-")));
@@ -25,8 +24,6 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const LOCK_MODULE = fileURLToPath(new URL("../../src/daemon/lock.js", import.meta.url));
-
 test("the daemon embeds a put only once no index run holds index.lock", { timeout: 60_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
@@ -35,9 +32,8 @@ test("the daemon embeds a put only once no index run holds index.lock", { timeou
     mkdirSync(h, { recursive: true });
     mkdirSync(join(proj, ".git"), { recursive: true });
     writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
-    const holder = spawn(process.execPath, ["-e", `import(${JSON.stringify(LOCK_MODULE)}).then(({ acquireLock }) => { const l = acquireLock(${JSON.stringify(join(h, "index.lock"))}); if (!l.ok) process.exit(2); process.stdout.write("held\\n"); process.stdin.once("data", () => { l.release(); process.exit(0); }); });`], { stdio: ["pipe", "pipe", "inherit"] });
-    children.push(holder);
-    assert.equal(String(((await once(holder.stdout!, "data")) as [Buffer])[0]), "held\n");
+    const holder = await lockHolder(h);
+    children.push(holder.child);
 
     const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h }, stdio: "ignore" });
     children.push(daemon);
@@ -52,7 +48,7 @@ test("the daemon embeds a put only once no index run holds index.lock", { timeou
     await new Promise((r) => setTimeout(r, 1_500)); // seven ticks
     assert.equal(vectors(), 0, "no vector while another run holds the lock");
 
-    holder.stdin!.end("go\n");
+    holder.release();
     await until(() => vectors() === 1, 20_000);
     db.close();
     await ask(h, { op: "stop" }, 2_000);

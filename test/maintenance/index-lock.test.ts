@@ -9,32 +9,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { indexLock } from "../../src/maintenance/index-lock.js";
+import { lockHolder } from "../helpers/lock-holder.js";
 import { cleanEnv, runMem, show } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-index-lock-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-const LOCK_MODULE = fileURLToPath(new URL("../../src/daemon/lock.js", import.meta.url));
-
-/**
- * Another process holding `index.lock` (let go when it exits): for `ms`, or until `release` is
- * called; resolves once it holds it.
- */
-async function holder(home: string, ms?: number): Promise<{ child: ChildProcess; release: () => void }> {
-  mkdirSync(home, { recursive: true });
-  const letGo = "() => { l.release(); process.exit(0); }";
-  const until = ms === undefined ? `process.stdin.once("data", ${letGo})` : `setTimeout(${letGo}, ${ms})`;
-  const code = `import(${JSON.stringify(LOCK_MODULE)}).then(({ acquireLock }) => { const l = acquireLock(${JSON.stringify(join(home, "index.lock"))}); if (!l.ok) process.exit(2); process.stdout.write("held\\n"); ${until}; });`;
-  const child = spawn(process.execPath, ["-e", code], { stdio: ["pipe", "pipe", "inherit"] });
-  child.stdin!.on("error", () => undefined); // released twice, or after it exited
-  const [chunk] = (await once(child.stdout!, "data")) as [Buffer];
-  assert.equal(String(chunk), "held\n");
-  return { child, release: () => child.stdin!.end("go\n") };
-}
 
 describe("index.lock", () => {
   const home = join(tmp, "home");
@@ -44,7 +25,7 @@ describe("index.lock", () => {
   const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
 
   test("the helper waits for the holder, then gives up with its pid", async () => {
-    const { child } = await holder(home, 1_500);
+    const { child } = await lockHolder(home, 1_500);
     const said: string[] = [];
     await assert.rejects(indexLock(home, (l) => said.push(l), 300), new RegExp(`another index run \\(pid ${child.pid}\\) has held`));
     assert.deepEqual(said, [`waiting for another index run (pid ${child.pid}) to finish`]);
@@ -59,7 +40,7 @@ describe("index.lock", () => {
     test(`mem ${args.join(" ").replace(notes, "NOTES")} waits while another run holds it, then runs`, async () => {
       assert.equal((await runMem(["index", notes, "-q"], { env, cwd: tmp })).code, 0);
       // Let go only once the command says it waits (a loaded machine may take seconds to start it).
-      const { child, release } = await holder(home);
+      const { child, release } = await lockHolder(home);
       let releasedAt = 0;
       const r = await runMem(args, {
         env,

@@ -161,7 +161,7 @@ describe("mem init", () => {
   });
 
   test("-q prints nothing; the text report names the user and where the name came from", async () => {
-    const { proj, init } = setup("quiet");
+    const { init } = setup("quiet");
     const q = await init(["-q"]);
     assert.equal(q.code, 0, show(q));
     assert.equal(q.stdout, "");
