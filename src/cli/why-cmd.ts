@@ -36,7 +36,8 @@ Options:
                 (default: a fresh session)
   --cwd DIR     the directory the prompt is typed in: its project is searched (default: here)
   --json        print the whole report as one JSON object
-  -q, --quiet   print only the text that would be injected (nothing when nothing would be)
+  -q, --quiet   print only the text that would be injected (nothing when nothing would be); with
+                --json, the JSON without warnings
   -h, --help    this help`;
 
 const OPTIONS = {
@@ -80,10 +81,10 @@ export const whyCommand: Command = {
       const ctx: PromptContext = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, user: currentUserId(process.env, app.config.tiers.user), gitChanges: () => changed };
       const session = a.session ?? `mem-why-${randomUUID()}`;
       const report = await explainPrompt(ctx, { prompt: a.prompt, cwd: a.cwd, session }, { vectorBudgetMs: null, fresh: a.session === undefined });
-      if (a.quiet) {
+      if (a.json) {
+        process.stdout.write(`${safeJson(report)}\n`); // with -q too: --json is for a program, -q only quiets the rest
+      } else if (a.quiet) {
         if (report.injection) process.stdout.write(`${visible(report.injection.text)}\n`);
-      } else if (a.json) {
-        process.stdout.write(`${safeJson(report)}\n`);
       } else {
         process.stdout.write(whyText(report, await vectorNote(report, app.config.embedding.order.length > 0, pickProvider), salienceConfig(app.config.salience)));
       }

@@ -60,6 +60,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.ok(injected, "the hook injects for this prompt");
     assert.equal(quiet.stdout, `${injected}\n`, "-q prints exactly what the hook injects");
     assert.equal(report.injection?.text, injected);
+    assert.ok(jsonOf<WhyReport>(await why([PROMPT, "--json", "-q"])).injection?.text, "-q with --json: still the JSON");
     assert.ok(text.stdout.endsWith(`${injected}\n`), text.stdout);
     assert.match(text.stdout, new RegExp(`injected \\(${report.injection!.chars} of 900 characters; ${report.injection!.items} items?\\):`));
     assert.ok(report.injection!.chars <= 900);
