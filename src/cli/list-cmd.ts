@@ -6,7 +6,7 @@ import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
 import { MEMORY_SHAPE } from "./get-cmd.js";
 import type { Command } from "./command.js";
-import { withService } from "./memory-io.js";
+import { unknownProjectNote, withService } from "./memory-io.js";
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
 const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS])];
@@ -91,6 +91,7 @@ export const listCommand: Command = {
       }
       if (memories.length === 0) {
         process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
+        process.stderr.write(unknownProjectNote(app.db, project) ?? "");
         return EXIT.ok;
       }
       for (const m of memories) process.stdout.write(`${line(m, now)}\n`);

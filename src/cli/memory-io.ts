@@ -6,6 +6,8 @@ import { field, prose, safeJson } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError, type Memory } from "../service/types.js";
 import { EXIT, UsageError } from "./args.js";
+import { projectHoldsAnything } from "../store/chunks.js";
+import type { Db } from "../store/db.js";
 
 /**
  * What the explicit-memory commands (remember, get, list, edit, forget, export, import, sync)
@@ -75,4 +77,12 @@ export function renderMemory(m: Memory, now: number, full = false): string {
 export async function nudgeDaemon(project: string): Promise<void> {
   if (process.env.MEM_NO_DAEMON === "1") return;
   await ask(dataHome(), { op: "sync", project, timeoutMs: 0 }, 300);
+}
+
+/**
+ * A line for stderr when a listing came back empty for a project nothing was ever stored under (a
+ * typo in `--project`, a directory never indexed); none when the project holds something.
+ */
+export function unknownProjectNote(db: Db, project: string): string | undefined {
+  return projectHoldsAnything(db, project) ? undefined : `note: nothing is stored for project ${field(project, 300)}; \`mem status\` lists the projects there are\n`;
 }

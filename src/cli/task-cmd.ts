@@ -6,7 +6,7 @@ import { field, prose, safeJson } from "../render/line.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { failure } from "./memory-io.js";
+import { failure, unknownProjectNote } from "./memory-io.js";
 
 const usage = `Usage: mem task list [--all] [--json] [--project P]
        mem task add "TEXT" [--project P] [--json]
@@ -77,8 +77,10 @@ function list(argv: string[], now: number): Promise<number> {
       process.stdout.write(`${safeJson({ project, tasks: tasks.map((t) => json(t, now, days)) })}\n`);
       return EXIT.ok;
     }
-    if (tasks.length === 0) process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
-    else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
+    if (tasks.length === 0) {
+      process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
+      process.stderr.write(unknownProjectNote(app.db, project) ?? "");
+    } else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
     return EXIT.ok;
   });
 }

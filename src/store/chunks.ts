@@ -73,6 +73,12 @@ export function storedProjects(db: Db): Clean<string>[] {
   return (db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[]).map(asStored);
 }
 
+/** Whether anything was ever stored under `project`: indexed files, memories or tasks. */
+export function projectHoldsAnything(db: Db, project: string): boolean {
+  const sql = "SELECT EXISTS (SELECT 1 FROM sources WHERE project = ?) OR EXISTS (SELECT 1 FROM events WHERE project = ?) OR EXISTS (SELECT 1 FROM tasks WHERE project = ?)";
+  return db.prepare(sql).pluck().get(project, project, project) === 1;
+}
+
 /** SQLite access for sources and chunks (FTS5 follows through triggers). */
 export class ChunkStore {
   constructor(readonly db: Db) {}

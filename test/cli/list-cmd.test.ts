@@ -57,3 +57,17 @@ test("mem list: a memory put outside a session says so, and its session's day is
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /decision\s+.*\s{2}no session {2}salience 1\.00\n {3}Releases are cut on Thursdays\./);
 });
+
+test("mem list and mem task list on a project nothing was stored under say so on stderr (a typo in --project)", async () => {
+  const proj = join(tmp, "typo");
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home-typo"), HOME: tmp };
+  assert.equal((await runMem(["remember", "Releases are cut on Thursdays."], { env, cwd: proj })).code, 0);
+  for (const args of [["list"], ["task", "list"]]) {
+    const typo = await runMem([...args, "--project", "tpyo"], { env, cwd: proj });
+    assert.equal(typo.code, 0, typo.stderr);
+    assert.match(typo.stderr, /^note: nothing is stored for project tpyo; `mem status` lists the projects there are\n$/, args.join(" "));
+    const here = await runMem(args, { env, cwd: proj });
+    assert.equal(here.stderr, "", `${args.join(" ")}: a project that holds something says nothing more`);
+  }
+});
