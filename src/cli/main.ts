@@ -1,12 +1,12 @@
 import { EXIT, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
-/** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 /** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
 const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
 /** `--json`'s error code for a failure, by error class. */
 const ERROR_CODES: Record<string, string> = { ConfigError: "config", StoreDamagedError: "store_damaged", SettingsError: "settings", ScheduleError: "schedule", SearchError: "search", EmbedError: "embedding" };
 
+/** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   init: async () => (await import("./init-cmd.js")).initCommand,
   index: async () => (await import("./index-cmd.js")).indexCommand,
