@@ -6,7 +6,7 @@ import type { EmbeddingProvider } from "../src/embed/provider.js";
 import type { Project } from "../src/project/identity.js";
 import { ChunkStore, type NewChunk } from "../src/store/chunks.js";
 import type { Db } from "../src/store/db.js";
-import { getMeta, setMeta } from "../src/store/meta.js";
+import { setMeta } from "../src/store/meta.js";
 import { recordRoots } from "../src/store/roots.js";
 import { VecState } from "../src/store/vec-state.js";
 import type { VectorStore } from "../src/store/vectors.js";
@@ -16,7 +16,8 @@ import { clean, cleanText, type Clean } from "../src/redact/clean.cjs";
 import { finishRun, startRun } from "../src/store/runs.js";
 import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown } from "./chunk.js";
-import { maxChunkChars, type ChunkOptions } from "./chunk-size.js";
+import { chunkedWith, chunkingKey, chunkingMetaKey } from "./chunking-key.js";
+import { maxChunkChars } from "./chunk-size.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -154,15 +155,6 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   return { chunks: clean(chunks), metadata: clean(metadata), tier };
 }
 
-/**
- * Names the chunker and its options. Files a project indexed under another value are chunked
- * again on its next run, changed or not (chunks that come out the same keep their ids, so their
- * vectors too). Bump the version when the chunker's output changes.
- */
-export function chunkingKey(o: ChunkOptions): string {
-  return `chunker 4: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
-}
-
 /** How long after a file's mtime another write may still carry the same mtime (coarse clocks: FAT 2 s, HFS+ 1 s, Linux a few ms). */
 export const RACY_MS = 2_000;
 
@@ -213,11 +205,10 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     else warn(w);
   }
   const chunking = chunkingKey(ctx.config.index);
-  const chunkingMeta = cleanText(`chunking:${project}`);
-  const chunkedWith = getMeta(ctx.db, chunkingMeta);
+  const before = chunkedWith(ctx.db, project);
   // Captured sessions (`session:<id>`) are chunked one event a chunk, whatever the settings: only files count.
-  const rechunk = !req.full && chunkedWith !== chunking && known.some((k) => !k.path.startsWith("session:"));
-  if (rechunk) warn(`chunking changed since this project was last indexed (${chunkedWith ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
+  const rechunk = !req.full && before !== chunking && known.some((k) => !k.path.startsWith("session:"));
+  if (rechunk) warn(`chunking changed since this project was last indexed (${before ?? "chunker 1"} → ${chunking}): every file is chunked again; chunks that come out the same keep their vectors`);
   const reread = req.full || rechunk;
   const files = { seen: walked.files.length, indexed: 0, unchanged: 0, skipped: 0, deleted: 0 };
   const chunks = { added: 0, removed: 0, kept: 0, total: 0 };
@@ -254,7 +245,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     chunks.kept += r.kept;
   });
   ctx.onProgress?.("scan", walked.files.length, walked.files.length);
-  setMeta(ctx.db, chunkingMeta, cleanText(chunking));
+  setMeta(ctx.db, chunkingMetaKey(project), cleanText(chunking));
 
   // Files that were indexed under these roots and are gone now (or newly ignored) leave both stores.
   for (const src of known) {

@@ -4,6 +4,7 @@ import type { Clean } from "../src/redact/clean.cjs";
 import { listRoots } from "../src/store/roots.js";
 import { indexPaths, type IndexContext, type IndexSummary } from "./pipeline.js";
 import { markRootIndexed } from "./root-state.js";
+import { chunkingKey } from "./chunking-key.js";
 import { rootChanged, type RootRef, type StaleRoot } from "./stale.js";
 
 export interface StaleReport {
@@ -37,7 +38,7 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
       continue;
     }
     const started = now();
-    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore, ctx.config.index.maxFileBytes);
+    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore, ctx.config.index.maxFileBytes, chunkingKey(ctx.config.index));
     if (why === undefined) {
       markRootIndexed(ctx.db, r.project, r.path, started);
       continue;

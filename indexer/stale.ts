@@ -2,6 +2,7 @@ import { statSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { cleanText } from "../src/redact/clean.cjs";
 import type { Db } from "../src/store/db.js";
+import { chunkedWith } from "./chunking-key.js";
 import { rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
 import { readSource, walkSources } from "./sources.js";
 
@@ -38,21 +39,38 @@ const differs = (r: Recorded, st: Stats) => r.size !== st.size || r.mtime_ms !==
 const fileSource = (db: Db, root: RootRef) => db.prepare("SELECT path, size, mtime_ms FROM sources WHERE project = ? AND path = ?").get(root.project, root.path) as Recorded | undefined;
 
 /**
+ * Why a project's files are to be chunked again whatever changed (the chunker or its options did
+ * since its last run: after an upgrade, say), or undefined; `chunking` the key of now (none: not
+ * checked).
+ */
+function chunkingChanged(db: Db, project: string, chunking: string | undefined): string | undefined {
+  if (chunking === undefined) return undefined;
+  const before = chunkedWith(db, project);
+  return before === chunking ? undefined : `chunking changed since it was indexed (${before ?? "chunker 1"} → ${chunking})`;
+}
+
+/**
  * The cheap check the prompt hook and `mem query` make when no daemon watches: has anything under
  * these roots changed since they were last indexed? Bounded by `budget` stat calls in all, with
  * no walk: per root, the root itself, then its most recently edited sources and a window of the
  * others that moves on every second (so a large tree is covered over successive checks), and
  * their directories (an added, removed or renamed file changes its directory's mtime; an edit in
  * place changes the file's own). `partial`: some root has more sources than were looked at.
- * A missing or unreadable root is not stale here (the daemon and `mem index` report it).
+ * A missing or unreadable root is not stale here (the daemon and `mem index` report it). With
+ * `chunking` (the key of now), a root of a project chunked under another key is stale.
  */
-export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now: number }): { stale: StaleRoot[]; partial: boolean } {
+export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now: number; chunking?: string }): { stale: StaleRoot[]; partial: boolean } {
   const stale: StaleRoot[] = [];
   let partial = false;
   const each = Math.max(8, Math.floor(opts.budget / Math.max(1, roots.length)));
   for (const root of roots) {
     const st = statOf(root.path);
     if (!st) continue;
+    const rechunk = chunkingChanged(db, root.project, opts.chunking);
+    if (rechunk) {
+      stale.push({ ...root, why: rechunk });
+      continue;
+    }
     if (!st.isDirectory()) {
       const rec = fileSource(db, root);
       if (!rec || differs(rec, st)) stale.push({ ...root, why: `${root.path} changed` });
@@ -103,9 +121,11 @@ function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): 
  * large, not UTF-8), new or changed, is no news: it would be skipped again, and the root indexed
  * again at every check. Undefined when nothing changed.
  */
-export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number): string | undefined {
+export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number, chunking?: string): string | undefined {
   const st = statOf(root.path);
   if (!st) return undefined;
+  const rechunk = chunkingChanged(db, root.project, chunking);
+  if (rechunk) return rechunk;
   if (!st.isDirectory()) {
     const rec = fileSource(db, root);
     return (!rec || differs(rec, st)) && readSource(root.path, maxFileBytes).ok ? `${root.path} changed` : undefined;

@@ -6,6 +6,7 @@
 import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import { quickStale } from "../../indexer/stale.js";
+import { chunkingKey } from "../../indexer/chunking-key.js";
 import { walkDirs } from "../../indexer/sources.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../store/db.js";
@@ -83,7 +84,7 @@ export class SourceWatch {
     this.sync();
     const live = [...this.roots.values()].filter((r) => r.mode !== "missing");
     // What changed while no daemon watched: a cheap check now, the full one (`--stale`) in the child.
-    const { stale, partial } = quickStale(this.o.db, live, { budget: STARTUP_BUDGET, now: Date.now() });
+    const { stale, partial } = quickStale(this.o.db, live, { budget: STARTUP_BUDGET, now: Date.now(), chunking: chunkingKey(this.o.config.index) }); // after an upgrade that chunks otherwise, too
     if (stale.length > 0 || partial) this.queue.enqueue(() => this.queue.run(["--stale", ...(partial ? live : stale).map((r) => r.path)], "changes made while no daemon watched"));
     const d = this.o.config.daemon;
     this.timers.push(setInterval(() => this.sync(), SYNC_MS), setInterval(() => this.poll(), d.watchPollMs));

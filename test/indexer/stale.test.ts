@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { reindexStale } from "../../indexer/reindex-stale.js";
 import { rootIndexedAt } from "../../indexer/root-state.js";
+import { chunkingKey } from "../../indexer/chunking-key.js";
 import { quickStale, rootChanged } from "../../indexer/stale.js";
 import { walkDirs } from "../../indexer/sources.js";
 import { makeEnv, type IndexerEnv } from "../helpers/indexer-env.js";
@@ -137,6 +138,26 @@ describe("mem index --stale: the full check", () => {
     assert.equal(rootChanged(e.db, { project: "p1", path: join(e.dir, "a", "logo.md") }, e.config.index.ignore, e.config.index.maxFileBytes), undefined);
     e.write("a/two.md", "# Two\n\nThe heron.\n");
     assert.match(rootChanged(e.db, { project: "p1", path: join(e.dir, "a") }, e.config.index.ignore, e.config.index.maxFileBytes) ?? "", /two\.md is new/, "a new file it would index is news");
+  });
+
+  test("after an upgrade that chunks otherwise, every root of the project is stale once, and the run chunks it again", async () => {
+    const e = makeEnv("stale-chunker");
+    envs.push(e);
+    e.write("a/one.md", "# One\n\n<!-- a template's hint -->\nThe ibis.\n");
+    backdate(join(e.dir, "a"));
+    await e.run({ roots: ["a"], providers: [] });
+    const ref = { project: "p1", path: join(e.dir, "a") };
+    const now = chunkingKey(e.config.index);
+    assert.equal(quickStale(e.db, [ref], { budget: 256, now: Date.now(), chunking: now }).stale.length, 0);
+    // As a store indexed by the chunker before: the comment in the chunk, the key of then.
+    e.db.prepare("UPDATE chunks SET text = '<!-- a template''s hint -->' || char(10) || text").run();
+    e.db.prepare("UPDATE meta SET value = 'chunker 3: 400/80/64 tokens' WHERE key = 'chunking:p1'").run();
+    assert.match(quickStale(e.db, [ref], { budget: 256, now: Date.now(), chunking: now }).stale[0]?.why ?? "", /^chunking changed since it was indexed \(chunker 3: 400\/80\/64 tokens → chunker 4/);
+    assert.equal(quickStale(e.db, [ref], { budget: 256, now: Date.now() }).stale.length, 0, "not checked without the key of now");
+    const r = await reindexStale({ db: e.db, config: e.config, providers: [], vectors: e.vectors }, {});
+    assert.equal(r.runs.length, 1, "mem index --stale runs");
+    assert.doesNotMatch(e.db.prepare("SELECT group_concat(text) FROM chunks").pluck().get() as string, /template/, "the comment is gone");
+    assert.equal(rootChanged(e.db, ref, e.config.index.ignore, e.config.index.maxFileBytes, now), undefined, "and the root is up to date");
   });
 
   test("a missing root is reported and left as indexed (a re-index would empty it)", async () => {
