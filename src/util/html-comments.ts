@@ -52,14 +52,10 @@ export function withoutComments(text: string): string {
       out.push(line); // indented code, or a nested item's text: left as written
       continue;
     }
-    if (BLOCK_START.test(line)) {
-      const start = line.indexOf("<!--");
-      const end = line.indexOf("-->", start + 4);
-      if (end < 0 && !/^<!--->?/.test(line.slice(start))) {
-        inBlock = true;
-        out.push("");
-        continue;
-      }
+    if (BLOCK_START.test(line) && commentEnd(line, line.indexOf("<!--")) < 0) {
+      inBlock = true;
+      out.push("");
+      continue;
     }
     out.push(blankIfEmpty(inlineStripped(line)));
   }

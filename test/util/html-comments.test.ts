@@ -12,6 +12,8 @@ test("a comment is taken out and its lines left empty, so the lines after it kee
 test("comments inside a line, several in one line, and the empty comments <!--> and <!--->", () => {
   assert.equal(withoutComments("keep <!-- hidden --> this <!--x-->too"), "keep  this too");
   assert.equal(withoutComments("a <!--> b <!---> c"), "a  b  c");
+  assert.equal(withoutComments("<!--> b\nnext"), " b\nnext", "at a line's start too: whole, nothing after it hidden");
+  assert.equal(withoutComments("<!---> b\nnext"), " b\nnext");
 });
 
 test("a comment that starts a line and never closes runs to the end, as a renderer shows it", () => {
