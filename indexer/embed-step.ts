@@ -44,6 +44,9 @@ export interface EmbedStepOptions {
 
 class StoreError extends Error {}
 
+/** A table that cannot be read or written: the run skips vectors and says how to rebuild it. */
+const unreadable = (table: string, err: unknown) => new StoreError(`vector table ${table} is unreadable (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
+
 const MAX_EMBED_CHARS = 8000;
 const WRITE_ROWS = 1024;
 
@@ -123,7 +126,7 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
     const strays = (await store.count(table)) !== o.state.count(table) ? await reconcile(o, store, table) : 0;
     return { removed: orphans.length + strays, rebuilt };
   } catch (err) {
-    throw new StoreError(`vector table ${table} is unreadable (${(err as Error).message}); run \`mem index --full\` to rebuild it`);
+    throw unreadable(table, err);
   }
 }
 
@@ -140,8 +143,8 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
     embedded += done - stale; // what was kept
     limited ||= cut;
     if (stale === 0) break;
-    await dropRedo(o, store, table).catch((err: Error) => {
-      throw new StoreError(`vector table ${table} is unreadable (${err.message}); run \`mem index --full\` to rebuild it`);
+    await dropRedo(o, store, table).catch((err) => {
+      throw unreadable(table, err);
     });
   }
   return { embedded, limited };

@@ -1,5 +1,4 @@
 import { createServer, type Socket } from "node:net";
-import { join } from "node:path";
 import { captureStop } from "../capture/stop.js";
 import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
@@ -22,6 +21,7 @@ import { vectorTableName } from "../store/vectors.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { indexLockPath } from "../maintenance/index-lock.js";
 import { acquireLock } from "./lock.js";
 import { HookHttp, hookSocketPath } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
@@ -203,7 +203,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (providers.length === 0) return;
       // Vectors only while no index run writes the tables (`mem index`, its re-index of a saved
       // file): two runs would embed the same chunks, and one's redo could undo the other's.
-      const lock = acquireLock(join(app.paths.home, "index.lock"));
+      const lock = acquireLock(indexLockPath(app.paths.home));
       if (!lock.ok) return ops.keepDirty(projects); // the next tick tries again
       let more = false;
       try {

@@ -25,4 +25,3 @@ export function projectFromArg(db: Db, value: string | undefined, cwd: string): 
 export function searchScope(project: Project, includeGlobal: boolean): string[] {
   return includeGlobal && project.id !== GLOBAL_PROJECT ? [project.id, GLOBAL_PROJECT] : [project.id];
 }
-
