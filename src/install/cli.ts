@@ -51,6 +51,7 @@ export function render(r: ApplyReport, target?: HookTarget): string {
     const verb = r.dryRun ? `dry run, nothing written: ${DRY[r.status] ?? HUMAN[r.status]}` : HUMAN[r.status];
     lines.push(`${verb} ${where}${r.created ? " (new file)" : ""}`);
     lines.push(`  events: ${r.events.join(", ")}`);
+    if (r.removed) lines.push(`  the file held nothing else: ${r.dryRun ? "it would be removed" : "removed"}`);
     if (r.action === "install" && target) {
       if (target.caWrapper) lines.push(`  each runs: ${SH} ${target.caWrapper} ${target.node} ${target.bin} hook <event>`);
       else if (target.hookClient) {
@@ -117,9 +118,9 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
   const warnings = [...report.warnings, ...(mcp?.warnings ?? [])];
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   if (values.json) {
-    const { scope: s, file, changed, backup, events, status } = report;
+    const { scope: s, file, changed, backup, events, status, removed } = report;
     const m = mcp ? { file: mcp.file, changed: mcp.changed, backup: mcp.backup, status: mcp.status, ...(dryRun ? { diff: mcp.diff } : {}) } : null;
-    process.stdout.write(`${JSON.stringify({ scope: s, file, changed, backup, events, status, dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}), mcp: m, ...(action === "install" ? { promptTransport: transport } : {}) })}\n`);
+    process.stdout.write(`${JSON.stringify({ scope: s, file, changed, backup, events, status, ...(action === "uninstall" ? { removed } : {}), dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}), mcp: m, ...(action === "install" ? { promptTransport: transport } : {}) })}\n`);
   } else {
     process.stdout.write(render(report, target));
     if (mcp) process.stdout.write(renderMcp(mcp, mcpTarget));

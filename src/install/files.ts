@@ -15,13 +15,16 @@ import {
   openSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { homedir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
@@ -97,11 +100,31 @@ function stamp(now: Date): string {
   return now.toISOString().replace(/[:.]/g, "-");
 }
 
-/** Copies `file` to `<file>.bak-<timestamp>` (never overwriting an existing backup); returns its path. */
-export function backupFile(file: string, now: Date = new Date()): string {
-  const base = `${file}.bak-${stamp(now)}`;
+/**
+ * Where the backup of `file` goes, without its `.bak-<time>` suffix. A file of the project of
+ * `where.cwd` (`inProject`: project and local scope settings, `.mcp.json`) is backed up into the data home,
+ * `<data home>/backups/install/<project folder>-<hash of its path>/<path in the project>`, so no
+ * backup is left in the repository for `git status` to show or a commit to take; any other file
+ * (the user's settings, `~/.claude.json`) next to itself, where its owner looks.
+ */
+export function backupBase(file: string, where: Where, inProject: boolean): string {
+  if (!inProject) return file;
+  const root = projectRoot(where.cwd);
+  const rel = relative(root, resolve(where.cwd, file));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return file;
+  const tag = createHash("sha256").update(root).digest("hex").slice(0, 8);
+  return join(dataHome(where.env), "backups", "install", `${basename(root)}-${tag}`, rel);
+}
+
+/**
+ * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; `base` defaults
+ * to the file's own path); returns the backup's path.
+ */
+export function backupFile(file: string, now: Date = new Date(), base: string = file): string {
+  mkdirSync(dirname(base), { recursive: true });
+  const first = `${base}.bak-${stamp(now)}`;
   for (let n = 1; ; n++) {
-    const path = n === 1 ? base : `${base}-${n}`;
+    const path = n === 1 ? first : `${first}-${n}`;
     try {
       copyFileSync(file, path, constants.COPYFILE_EXCL);
       return path;
@@ -184,6 +207,8 @@ export interface ApplyReport {
   created: boolean;
   /** Unified diff of the change ("" when unchanged). */
   diff: string;
+  /** uninstall: the file held nothing but mem's hooks and was removed (its backup kept). */
+  removed: boolean;
   warnings: string[];
 }
 
@@ -214,6 +239,9 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   }
   const changed = result.changed || (action === "install" && !read.exists);
   const text = changed ? formatSettings(result.settings, read.format) : read.text;
+  // A settings file that held nothing but mem's hooks goes with them (a backup is kept), unless it
+  // is a symlink (a dotfile manager's link stays, holding `{}`).
+  const removeFile = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 && !isSymlink(file);
   const report: ApplyReport = {
     action,
     scope: opts.scope,
@@ -224,14 +252,46 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     status: result.status,
     dryRun: opts.dryRun === true,
     created: action === "install" && !read.exists,
-    diff: changed ? unifiedDiff(read.text, text, read.exists ? file : "/dev/null", file) : "",
+    diff: !changed ? "" : removeFile ? unifiedDiff(read.text, "", file, "/dev/null") : unifiedDiff(read.text, text, read.exists ? file : "/dev/null", file),
+    removed: removeFile,
     warnings: warnings(action, opts, file, result.settings, target),
   };
   if (!changed || opts.dryRun) return report;
+  const base = backupBase(file, opts.where, opts.scope !== "user");
+  if (removeFile) {
+    removeBackedUp(file, read.text, opts.now, base, report);
+    return report;
+  }
   writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, opts.now);
+    if (read.exists) report.backup = backupFile(file, opts.now, base);
   });
   return report;
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes `file` after backing it up, unless it no longer holds `expected` (then nothing is
+ * touched and an error is thrown); a `.claude` folder left empty goes too.
+ */
+export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, report: { backup: string | null }): void {
+  const again = readRegular(file, MAX_SETTINGS_BYTES);
+  if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
+  report.backup = backupFile(file, now, base);
+  unlinkSync(file);
+  if (basename(dirname(file)) === ".claude") {
+    try {
+      rmdirSync(dirname(file));
+    } catch {
+      // not empty: other settings, agents, commands
+    }
+  }
 }
 
 /** Merges our hooks into the scope's settings file (idempotent; backup; atomic). */

@@ -10,11 +10,10 @@
  * <config> is $CLAUDE_CONFIG_DIR when set, else $HOME (Claude Code keeps `.claude.json` beside
  * `.claude/`, or inside the config dir when one is given).
  */
-import { unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
-import { backupFile, projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
+import { backupBase, backupFile, projectRoot, removeBackedUp, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
@@ -81,15 +80,13 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
     report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }
   if (!r.changed || opts.dryRun) return report;
+  const base = backupBase(file, opts.where, opts.scope === "project");
   if (removeFile) {
-    const again = readSettingsFile(file);
-    if (again.text !== read.text) throw refuse("it changed while mem was updating it; run the command again");
-    report.backup = backupFile(file, opts.now);
-    unlinkSync(file);
+    removeBackedUp(file, read.text, opts.now, base, report);
     return report;
   }
   writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, opts.now);
+    if (read.exists) report.backup = backupFile(file, opts.now, base);
   });
   return report;
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -108,7 +109,8 @@ describe("mem install / uninstall (CLI)", () => {
     assert.equal(j1.changed, true);
     assert.equal(j1.status, "installed");
     assert.deepEqual(j1.events, EVENTS);
-    assert.match(String(j1.backup), new RegExp(`^${file}\\.bak-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z$`));
+    const kept = join(box.memHome, "backups", "install", `repo-${createHash("sha256").update(box.repo).digest("hex").slice(0, 8)}`, ".claude");
+    assert.match(String(j1.backup), new RegExp(`^${join(kept, "settings.json")}\\.bak-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z$`), "a project's backup goes to the data home, not the repository");
     assert.equal(readFileSync(String(j1.backup), "utf8"), original);
     const installed = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: { command: string; args: string[] }[] }[]> };
     assert.deepEqual(Object.keys(installed.hooks), ["PreToolUse", ...EVENTS]);
@@ -124,7 +126,8 @@ describe("mem install / uninstall (CLI)", () => {
     assert.equal(r2.code, 0, show(r2));
     assert.equal(r2.stdout, `mem hooks already installed in ${file} (project scope); nothing changed\nmem's MCP server already registered in ${join(box.repo, ".mcp.json")} (project scope); nothing changed\n`);
     assert.equal(readFileSync(file, "utf8"), afterInstall);
-    assert.equal(readdirSync(dirname(file)).filter((f) => f.includes(".bak-")).length, 1);
+    assert.equal(readdirSync(kept).filter((f) => f.includes(".bak-")).length, 1);
+    assert.deepEqual(readdirSync(dirname(file)), ["settings.json"], "no backup in the repository");
 
     const r3 = await mem(["uninstall", "--scope", "project"], box.sub, env(box));
     assert.equal(r3.code, 0, show(r3));
@@ -134,7 +137,37 @@ describe("mem install / uninstall (CLI)", () => {
 
     const r4 = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
     assert.equal(r4.code, 0, show(r4));
-    assert.deepEqual({ ...json(r4), file: undefined }, { scope: "project", file: undefined, changed: false, backup: null, events: [], status: "not-installed", dryRun: false, warnings: [], mcp: { file: join(box.repo, ".mcp.json"), changed: false, backup: null, status: "not-registered" } });
+    assert.deepEqual({ ...json(r4), file: undefined }, { scope: "project", file: undefined, changed: false, backup: null, events: [], status: "not-installed", removed: false, dryRun: false, warnings: [], mcp: { file: join(box.repo, ".mcp.json"), changed: false, backup: null, status: "not-registered" } });
+  });
+
+  test("install then uninstall in project scope leaves the repository as it found it: no backups, no empty settings.json, no .claude folder", async () => {
+    const box = sandbox();
+    const before = readdirSync(box.repo).sort();
+    const i = await mem(["install", "--scope", "project"], box.sub, env(box));
+    assert.equal(i.code, 0, show(i));
+    assert.ok(existsSync(join(box.repo, ".claude", "settings.json")) && existsSync(join(box.repo, ".mcp.json")));
+    const dry = await mem(["uninstall", "--scope", "project", "--dry-run"], box.sub, env(box));
+    assert.match(dry.stdout, new RegExp(`\\+\\+\\+ /dev/null\n[^]*the file held nothing else: it would be removed\n`));
+    assert.ok(existsSync(join(box.repo, ".claude", "settings.json")), "a dry run removes nothing");
+    const u = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
+    assert.equal(u.code, 0, show(u));
+    const j = json(u);
+    assert.equal(j.removed, true);
+    assert.deepEqual(readdirSync(box.repo).sort(), before, "the repository as it was");
+    assert.ok(String(j.backup).startsWith(join(box.memHome, "backups", "install")), String(j.backup));
+    assert.match(readFileSync(String(j.backup), "utf8"), /"UserPromptSubmit"/, "the backup holds what was removed");
+    const plain = await mem(["install", "--scope", "project"], box.sub, env(box));
+    assert.equal(plain.code, 0, show(plain));
+    const u2 = await mem(["uninstall", "--scope", "project"], box.sub, env(box));
+    assert.match(u2.stdout, /\n {2}the file held nothing else: removed\n/);
+    // A .claude folder holding anything else stays, and a settings file with other keys is kept.
+    mkdirSync(join(box.repo, ".claude", "agents"), { recursive: true });
+    writeFileSync(join(box.repo, ".claude", "settings.json"), '{"model": "opus"}\n');
+    await mem(["install", "--scope", "project"], box.sub, env(box));
+    const u3 = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
+    assert.equal(json(u3).removed, false);
+    assert.deepEqual(JSON.parse(readFileSync(join(box.repo, ".claude", "settings.json"), "utf8")), { model: "opus" });
+    assert.deepEqual(readdirSync(join(box.repo, ".claude")).sort(), ["agents", "settings.json"]);
   });
 
   test("user scope: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json when set; local scope warns about .gitignore", async () => {

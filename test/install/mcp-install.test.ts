@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 /**
  * `mem install` / `mem uninstall` register and remove mem's MCP server, as spawned commands in
  * temp HOME and project directories: where each scope writes (as `claude mcp add` does), a
@@ -113,7 +114,9 @@ describe("mem install: the MCP server", () => {
     const u = await mem(["uninstall", "--scope", "project"], box.sub, box.env);
     assert.equal(u.code, 0, u.stderr);
     assert.equal(existsSync(file), false);
-    assert.deepEqual(backups(box.repo, ".mcp.json").map((b) => JSON.parse(readFileSync(join(box.repo, b), "utf8"))), [{ mcpServers: { mem: ENTRY } }], "a backup of what was deleted");
+    assert.deepEqual(readdirSync(box.repo), [".git", "pkg"], "the repository as it was: no backup in it");
+    const kept = join(String(box.env.MEM_HOME), "backups", "install", `repo-${createHash("sha256").update(box.repo).digest("hex").slice(0, 8)}`);
+    assert.deepEqual(backups(kept, ".mcp.json").map((b) => JSON.parse(readFileSync(join(kept, b), "utf8"))), [{ mcpServers: { mem: ENTRY } }], "a backup of what was deleted, in the data home");
     // A .mcp.json with other servers keeps them, exactly.
     const shared = `{\n    "mcpServers": {\n        "db": { "command": "db-mcp" }\n    }\n}\n`;
     writeFileSync(file, shared);
