@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { projectFromArg } from "../project/scope.js";
+import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { importLines } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -45,7 +45,7 @@ export const importCommand: Command = {
     }
     return withService("import", json, async ({ app }) => {
       const here = projectFromArg(app.db, undefined, process.cwd()).id;
-      const override = values.project === undefined ? undefined : projectFromArg(app.db, values.project, process.cwd()).id;
+      const override = values.project === undefined ? undefined : projectToStoreIn(app.db, values.project, process.cwd()).id;
       const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, input.split("\n"), { project: here, ...(override !== undefined ? { override } : {}) });
       for (const p of tally.projects) await nudgeDaemon(p);
       for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);

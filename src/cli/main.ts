@@ -126,7 +126,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`mem ${name}: ${PLAIN.has(e.name) ? "" : `${e.name}: `}${e.message}\n`);
     if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
     // Under --json a failure is JSON on stdout too, whichever command it came from.
-    if (options.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? "failure", message: e.message } })}\n`);
+    if (options.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? (e.name === "MemoryError" ? String((e as { code?: unknown }).code) : "failure"), message: e.message } })}\n`);
     return EXIT.failure;
   }
 }

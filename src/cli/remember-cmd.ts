@@ -1,4 +1,4 @@
-import { projectFromArg } from "../project/scope.js";
+import { projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -43,7 +43,7 @@ export const rememberCommand: Command = {
     const json = values.json === true;
     return withService("remember", json, async ({ app, svc }) => {
       const text = positionals[0] === "-" ? await readStdin(16 * 1024 * 1024) : positionals[0]!;
-      const project = projectFromArg(app.db, values.project, process.cwd()).id;
+      const project = projectToStoreIn(app.db, values.project, process.cwd()).id;
       const tags = splitList(values.tags);
       const files = splitList(values.files);
       const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });

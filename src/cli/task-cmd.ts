@@ -1,6 +1,6 @@
 import { openApp, type App } from "../app.js";
 import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
-import { projectFromArg } from "../project/scope.js";
+import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, prose, safeJson } from "../render/line.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
@@ -91,7 +91,7 @@ function add(argv: string[], now: number): Promise<number> {
   const text = positionals[0]!.trim();
   if (text === "") throw new UsageError("the task's text is empty");
   return withApp((app) => {
-    const project = projectFromArg(app.db, values.project, process.cwd()).id;
+    const project = projectToStoreIn(app.db, values.project, process.cwd()).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
     if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
     else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);

@@ -2,7 +2,7 @@ import type { App } from "../app.js";
 import type { Selected, Unhealthy } from "../embed/chain.js";
 import { describeUnhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
-import { projectFromArg } from "../project/scope.js";
+import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import type { Mode, SearchContext } from "../retrieve/search.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
@@ -108,13 +108,13 @@ export class MemoryOps {
   }
 
   /** The request's project: `project` (a path, a stored id or a directory name), else `cwd`'s. */
-  private project(req: Record<string, unknown>): Project {
+  private project(req: Record<string, unknown>, storing = false): Project {
     const project = str(req, "project");
     const cwd = str(req, "cwd");
     if (project === undefined && cwd === undefined) throw bad("project or cwd is required");
     if (cwd !== undefined && !cwd.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(cwd)) throw bad("cwd must be an absolute path");
     if (project !== undefined && cwd === undefined && (project === "." || project === ".." || /^\.\.?[\\/]/.test(project))) throw bad("a relative project path needs cwd");
-    return projectFromArg(this.ctx.app.db, project, cwd ?? "/");
+    return (storing ? projectToStoreIn : projectFromArg)(this.ctx.app.db, project, cwd ?? "/");
   }
 
   private touched(project: string): void {
@@ -127,7 +127,7 @@ export class MemoryOps {
       case "put": {
         const session = str(req, "session");
         const key = str(req, "key");
-        const r = this.svc.put({ text: req.text as string, project: this.project(req).id, ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}), ...(req.files !== undefined ? { files: req.files as string[] } : {}), ...(session ? { session } : {}), ...(key !== undefined ? { clientKey: key } : {}) });
+        const r = this.svc.put({ text: req.text as string, project: this.project(req, true).id, ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}), ...(req.files !== undefined ? { files: req.files as string[] } : {}), ...(session ? { session } : {}), ...(key !== undefined ? { clientKey: key } : {}) });
         if (r.created) this.touched(r.memory.project);
         return { memory: r.memory, created: r.created };
       }

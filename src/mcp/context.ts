@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { App } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
-import { projectFromArg } from "../project/scope.js";
+import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { prose } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError } from "../service/types.js";
@@ -71,10 +71,11 @@ export const isoDate = z
 /**
  * The project a call is about: `project` (a path, stored id or name) or `cwd`'s, else that of the
  * directory Claude Code started the server for (`CLAUDE_PROJECT_DIR`), else the server's cwd.
+ * `storing`: for a call that stores, a bare name nothing is stored under is refused (projectToStoreIn).
  */
-export function projectOf(ctx: McpContext, args: { project?: string | undefined; cwd?: string | undefined }): Project {
+export function projectOf(ctx: McpContext, args: { project?: string | undefined; cwd?: string | undefined }, storing = false): Project {
   const base = args.cwd !== undefined ? resolve(args.cwd) : ctx.env.CLAUDE_PROJECT_DIR || process.cwd();
-  return projectFromArg(ctx.app.db, args.project, base);
+  return (storing ? projectToStoreIn : projectFromArg)(ctx.app.db, args.project, base);
 }
 
 export interface ToolResult {

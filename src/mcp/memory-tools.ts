@@ -106,7 +106,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     },
     (a) =>
       guarded(ctx, "remember", () => {
-        const project = projectOf(ctx, a);
+        const project = projectOf(ctx, a, true);
         const { memory, created } = ctx.service.put({ project: project.id, text: a.text, ...(a.kind ? { kind: a.kind } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.files ? { files: a.files } : {}), ...(a.key !== undefined ? { clientKey: a.key } : {}) });
         const now = ctx.now();
         const heading = created ? `Remembered as ${field(memory.id)} in ${field(project.id)}:` : `Already remembered under this key as ${field(memory.id)} (nothing new stored):`;

@@ -33,7 +33,7 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
     },
     (a) =>
       guarded(ctx, "tasks", () => {
-        const project = projectOf(ctx, a);
+        const project = projectOf(ctx, a, a.action === "add");
         const store = new TaskStore(ctx.app.db);
         const now = ctx.now();
         const days = ctx.app.config.brief.staleTaskDays;

@@ -71,7 +71,7 @@ export interface PatchInput {
 }
 
 /** What went wrong, for every adapter to report in its own way (exit status, JSON-RPC error, socket reply). */
-export type MemoryErrorCode = "not_found" | "bad_argument" | "too_large" | "markdown" | "forgotten";
+export type MemoryErrorCode = "not_found" | "bad_argument" | "too_large" | "markdown" | "forgotten" | "unknown_project";
 
 export class MemoryError extends Error {
   override name = "MemoryError";

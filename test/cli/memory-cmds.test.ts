@@ -83,6 +83,37 @@ describe("mem remember, get, list, edit", () => {
     assert.match((await mem(["get", notes[0]!.id])).stdout, /db\.md:1-3: edit the file to change it/);
   });
 
+  test("--project that names nothing stored: remember, task add and import refuse it, naming the project meant; a path, global and an indexed name are taken", async () => {
+    assert.equal((await mem(["remember", "Something in the project"])).code, 0);
+    const before = await total();
+    const typo = await mem(["remember", "Filed under a typo", "--project", "prj"]);
+    assert.equal(typo.code, 1, show(typo));
+    assert.match(typo.stderr, /^mem remember: no project "prj" is stored \(did you mean "proj"\?\); `mem status` lists them\. A path \(\.\/DIR or \/abs\/DIR\) names a new project; a new named one starts with `mem index DIR --project "prj"`\n$/);
+    assert.equal(jsonOf<{ error: { code: string } }>(await mem(["remember", "x", "--project", "prj", "--json"])).error.code, "unknown_project");
+    const task = await mem(["task", "add", "A task under a typo", "--project", "prj"]);
+    assert.equal(task.code, 1, show(task));
+    assert.match(task.stderr, /no project "prj" is stored/);
+    const file = join(tmp, "import.jsonl");
+    writeFileSync(file, `${JSON.stringify({ text: "Imported under a typo", kind: "learned" })}\n`);
+    const imp = await mem(["import", file, "--project", "prj"]);
+    assert.equal(imp.code, 1, show(imp));
+    assert.match(imp.stderr, /no project "prj" is stored/);
+    assert.equal(await total(), before, "nothing stored anywhere");
+    assert.equal((await mem(["list", "--project", "prj", "--json"])).stdout.includes('"total":0'), true);
+    assert.doesNotMatch((await mem(["remember", "no near name", "--project", "zzzzzzzz"])).stderr, /did you mean/);
+
+    assert.equal((await mem(["remember", "Shared across projects", "--project", "global"])).code, 0, "global is always there");
+    const fresh = await mem(["remember", "A new project by its path", "--project", "../elsewhere"]);
+    assert.equal(fresh.code, 0, show(fresh));
+    assert.equal((await get(fresh.stdout.trim())).project, join(tmp, "elsewhere"));
+    mkdirSync(join(tmp, "team-notes"));
+    writeFileSync(join(tmp, "team-notes", "a.md"), "# Team\n\nWe deploy on Tuesdays.\n");
+    assert.equal((await mem(["index", join(tmp, "team-notes"), "--project", "team", "-q"])).code, 0);
+    const named = await mem(["remember", "Deploys freeze in December", "--project", "team"]);
+    assert.equal(named.code, 0, show(named));
+    assert.equal((await get(named.stdout.trim())).project, "team");
+  });
+
   test("a 10 MB text is a clear error and nothing is stored", async () => {
     const before = await total();
     const big = await mem(["remember", "-"], `marker-walrus ${"x".repeat(10 * 1024 * 1024)}`);

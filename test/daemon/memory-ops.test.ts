@@ -106,6 +106,7 @@ describe("memory operations over the daemon's socket", () => {
     await fails({ op: "put", text: "no project" }, "bad_argument", /project or cwd is required/);
     await fails({ op: "put", cwd: "relative/dir", text: "x" }, "bad_argument", /cwd must be an absolute path/);
     await fails({ op: "put", cwd: proj, text: "x", kind: "opinion" }, "bad_argument", /kind must be one of/);
+    await fails({ op: "put", project: "prj", text: "walrus-marker in a typo" }, "unknown_project", /no project "prj" is stored \(did you mean "proj"\?\)/);
     await fails({ op: "put", cwd: proj, text: "x", tags: "db" }, "bad_argument", /tags must be a list of strings/);
     await fails({ op: "list", cwd: proj, limit: 0 }, "bad_argument", /limit must be an integer from 1 to 1000/);
     await fails({ op: "list", cwd: proj, sources: ["nope"] }, "bad_argument", /sources must be among/);

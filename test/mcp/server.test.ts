@@ -135,6 +135,12 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.equal(huge.isError, true);
     assert.match(text(huge), /^mem remember: too_large: text is 10,485,760 characters; a memory holds at most 5,000 \(write a longer document as a markdown note/);
     await assert.rejects(call("remember", { text: "b".repeat(20_000_000) }), /MCP error -32600: request too large: 20,000,\d{3} bytes; mem mcp reads requests of at most 16 MiB/, "over the transport's cap: an error for that request, not a closed transport");
+    const typo = await call("remember", { text: "filed under a typo", project: "prj" });
+    assert.deepEqual([typo.isError, typo.structuredContent!.error.code], [true, "unknown_project"]);
+    assert.match(text(typo), /^mem remember: unknown_project: no project "prj" is stored \(did you mean "proj"\?\)/);
+    const typoTask = await call("tasks", { action: "add", text: "a task under a typo", project: "prj" });
+    assert.deepEqual([typoTask.isError, typoTask.structuredContent!.error.code], [true, "unknown_project"]);
+    assert.equal((await call("list", { project: "prj", text: "typo" })).structuredContent!.total, 0, "nothing stored under the typo");
     const neither = await call("forget", {});
     assert.match(text(neither), /^mem forget: bad_argument: give either id or session$/);
     const badDate = await call("list", { since: "last tuesday" });
