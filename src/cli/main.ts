@@ -3,8 +3,6 @@ import type { Command } from "./command.js";
 
 /** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
 const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
-/** `--json`'s error code for a failure, by error class. */
-const ERROR_CODES: Record<string, string> = { ConfigError: "config", StoreDamagedError: "store_damaged", SettingsError: "settings", ScheduleError: "schedule", SearchError: "search", EmbedError: "embedding" };
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -125,8 +123,12 @@ export async function main(argv: string[]): Promise<number> {
     const e = err as Error;
     process.stderr.write(`mem ${name}: ${PLAIN.has(e.name) ? "" : `${e.name}: `}${e.message}\n`);
     if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
-    // Under --json a failure is JSON on stdout too, whichever command it came from.
-    if (options.includes("--json")) process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: ERROR_CODES[e.name] ?? (e.name === "MemoryError" ? String((e as { code?: unknown }).code) : "failure"), message: e.message } })}\n`);
+    // Under --json (and query --batch, whose output is JSON lines) a failure is JSON on stdout too,
+    // whichever command it came from.
+    if (options.includes("--json") || (name === "query" && options.includes("--batch"))) {
+      const { errorCode } = await import("./error-code.js");
+      process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: errorCode(e), message: e.message } })}\n`);
+    }
     return EXIT.failure;
   }
 }

@@ -8,6 +8,7 @@ import { firstHealthy } from "../embed/chain.js";
 import { refreshIfStale, type Freshness } from "../freshness/refresh.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
+import { errorCode } from "./error-code.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import type { Filters } from "../retrieve/filters.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
@@ -53,7 +54,8 @@ Options:
                      score, the fused score, and the ranking formula's factors (salience,
                      possibly outdated, about a file in play)
   --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
-                     {"id": "...", "results": [...]} (same result objects as --json)
+                     {"id": "...", "results": [...]} (same result objects as --json); a
+                     malformed line or a failed query: {"id", "error": {"code", "message"}}
   -h, --help         this help`;
 
 interface Parsed {
@@ -248,6 +250,7 @@ async function searchBoth(ctx: SearchContext, p: Parsed, text: string, config: C
 async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void, config: Config["cold"]): Promise<number> {
   let n = 0;
   let bad = 0;
+  let failed = 0;
   for await (const line of batchLines(p.batch!)) {
     n++;
     if (line.trim() === "") continue;
@@ -260,13 +263,24 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
     const id = typeof q.id === "string" || typeof q.id === "number" ? String(q.id) : null;
     if (typeof q?.text !== "string" || q.text.trim() === "") {
       bad++;
-      process.stdout.write(`${safeJson({ id, error: `line ${n}: expected {"id": "...", "text": "..."}` })}\n`);
+      process.stdout.write(`${safeJson({ id, error: { code: "bad_line", message: `line ${n}: expected {"id": "...", "text": "..."}` } })}\n`);
       continue;
     }
-    const { res, cold } = await searchBoth(ctx, p, q.text, config);
+    let answer: Awaited<ReturnType<typeof searchBoth>>;
+    try {
+      answer = await searchBoth(ctx, p, q.text, config);
+    } catch (err) {
+      // One query's failure is its line's answer; the batch goes on.
+      failed++;
+      const e = err as Error;
+      process.stdout.write(`${safeJson({ id, error: { code: errorCode(e), message: `line ${n}: ${e.message}` } })}\n`);
+      continue;
+    }
+    const { res, cold } = answer;
     [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
     process.stdout.write(`${safeJson({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
   }
   if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
-  return bad > 0 ? EXIT.failure : EXIT.ok;
+  if (failed > 0) process.stderr.write(`mem query --batch: ${failed} query(ies) failed, answered with an error object\n`);
+  return bad + failed > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -423,8 +423,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(out[0].results.length, 2);
     assert.equal(out[0].results[0].path, join(proj, "notes", "db.md"));
     assert.ok(out[0].results[0].legs.bm25 && out[0].results[0].legs.vector);
-    assert.deepEqual(out[1], { id: null, error: 'line 2: expected {"id": "...", "text": "..."}' });
-    assert.deepEqual(out[2], { id: "q3", error: 'line 4: expected {"id": "...", "text": "..."}' });
+    assert.deepEqual(out[1], { id: null, error: { code: "bad_line", message: 'line 2: expected {"id": "...", "text": "..."}' } });
+    assert.deepEqual(out[2], { id: "q3", error: { code: "bad_line", message: 'line 4: expected {"id": "...", "text": "..."}' } });
     assert.equal(out[3].id, "4");
     assert.equal(out[3].results[0].path, join(proj, "notes", "cache.md"));
     assert.equal(out[4].id, null);
@@ -443,8 +443,16 @@ describe("mem CLI: with a (fake) Ollama server", () => {
 
     const missing = await mem(["query", "--batch", join(tmp, "no-such.jsonl")], { home, env, cwd: proj });
     assert.equal(missing.code, 1, show(missing));
-    assert.equal(missing.stdout, "");
     assert.match(missing.stderr, /^mem query: cannot read batch file .*no-such\.jsonl: ENOENT\n$/);
+    assert.deepEqual(lines(missing.stdout).map((l) => JSON.parse(l)), [{ error: { code: "failure", message: `cannot read batch file ${join(tmp, "no-such.jsonl")}: ENOENT` } }], "the error in the shape of the lines");
+
+    // A query that fails is its line's answer, in the same shape, and the batch goes on.
+    const failing = await mem(["query", "--batch", "-", "--mode", "vector"], { home, env: { ...env, MEM_EMBED_ORDER: "none" }, cwd: proj, input });
+    assert.equal(failing.code, 1, show(failing));
+    const fo = lines(failing.stdout).map((l) => JSON.parse(l));
+    assert.deepEqual(fo.map((x) => [x.id, x.error.code]), [["a", "search"], ["b", "search"]]);
+    assert.match(fo[1].error.message, /^line 2: vector search unavailable: /);
+    assert.match(failing.stderr, /mem query --batch: 2 query\(ies\) failed, answered with an error object\n$/);
   });
 
   test("doctor --json: every check ok while Ollama is up and the hooks are installed", async () => {
