@@ -12,6 +12,10 @@
  *    README for install" (2 of 3 words), but "Fix the login bug" does not match "Fix the logout
  *    bug" (2 of 4), and a short task does not swallow a long one that merely contains it.
  *    A wording without words (only stop words or punctuation) matches only the same text.
+ *    Two wordings that differ by one word swapped for one other word are two tasks, however
+ *    alike the rest: "Add metrics for cache hit rate" / "… miss rate", "review batch 1" / "… 2"
+ *    (in the real transcripts every such pair is two tasks; merging them would close one task
+ *    when the other is done, while a reworded task kept twice only stays open once too often).
  * 3. Candidates are the project's open tasks (the 500 most recently updated), except those the same session holds under another
  *    live local id of the same kind (two items of one TodoWrite list, two TaskCreate tasks, two
  *    tags of one session are two tasks, however alike).
@@ -104,10 +108,18 @@ export function matchTask(content: string, candidates: readonly MatchCandidate[]
   let best: { c: MatchCandidate; score: number } | undefined;
   for (const c of usable) {
     const score = similarityOf(words, content, c.content);
-    if (score < MATCH_THRESHOLD) continue;
+    if (score < MATCH_THRESHOLD || swapsOneWord(words, taskWords(c.content))) continue;
     if (!best || score > best.score || (score === best.score && (c.updatedAt > best.c.updatedAt || (c.updatedAt === best.c.updatedAt && c.id > best.c.id)))) {
       best = { c, score };
     }
   }
   return best ? { id: best.c.id, score: best.score } : undefined;
+}
+
+/** Whether `y` is `x` with exactly one word replaced by exactly one other word. */
+export function swapsOneWord(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
+  if (x.size !== y.size) return false;
+  let missing = 0;
+  for (const w of x) if (!y.has(w) && ++missing > 1) return false;
+  return missing === 1;
 }

@@ -67,7 +67,20 @@ describe("the matching rule for a reworded task", () => {
 
   test("a task the same session holds under another live id is no candidate, even the referenced one", () => {
     const cs = [cand(1, "Update README section on install", 0, { heldElsewhere: true }), cand(2, "Update README section on install", 9)];
-    assert.equal(matchTask("Update README section on usage", cs)?.id, 2);
-    assert.equal(matchTask("Update README section on usage", [cs[0]!]), undefined);
+    assert.equal(matchTask("Update the install section of the README", cs)?.id, 2);
+    assert.equal(matchTask("Update the install section of the README", [cs[0]!]), undefined);
+  });
+
+  test("one word swapped for another makes another task, however alike the rest; added or dropped words do not", () => {
+    assert.ok(similarity("Add metrics for cache hit rate", "Add metrics for cache miss rate") >= MATCH_THRESHOLD, "alike by Jaccard alone");
+    assert.equal(matchTask("Add metrics for cache miss rate", [cand(1, "Add metrics for cache hit rate", 0)]), undefined);
+    assert.equal(matchTask("Address review feedback from batch 2", [cand(1, "Address review feedback from batch 1", 0)]), undefined);
+    assert.equal(matchTask("Add InitialAttribution field to WriteCommittedOptions struct", [cand(1, "Add InitialAttribution field to CommittedMetadata struct", 0)]), undefined);
+    // Rewordings seen in real transcripts still meet their task.
+    assert.equal(matchTask("Build computer-use layer on Playwright", [cand(1, "Build computer-use layer on Playwright in Docker", 0)])?.id, 1);
+    assert.equal(matchTask("Implement click(x,y), type(text), screenshot() primitives", [cand(1, "Implement click(x,y), type(text), screenshot() on top of Playwright", 0)])?.id, 1);
+    assert.equal(matchTask("Create useTodos hook for state management", [cand(1, "Create custom useTodos hook with useReducer for state management", 0)])?.id, 1);
+    // The best match is taken among the others: a swap is no candidate, a rewording is.
+    assert.equal(matchTask("Add metrics for cache miss rate", [cand(1, "Add metrics for cache hit rate", 9), cand(2, "Add the metrics for cache miss rates", 0)])?.id, 2);
   });
 });
