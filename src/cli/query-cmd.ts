@@ -19,7 +19,6 @@ import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { human } from "./query-print.js";
 import type { Command } from "./command.js";
-import { chunkingKey } from "../../indexer/chunking-key.js";
 
 const usage = `Usage: mem query "TEXT" [options]
        mem query --batch FILE|- [options]
@@ -138,7 +137,7 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
 function freshness(app: App, projects: string[] | undefined): { roots: string[]; status: NonNullable<Freshness["reindex"]> } | undefined {
   if (!app.config.index.watch) return undefined;
   try {
-    const f = refreshIfStale(app.db, { home: app.paths.home, env: process.env, projects, now: Date.now(), chunking: chunkingKey(app.config.index) });
+    const f = refreshIfStale(app.db, { home: app.paths.home, env: process.env, projects, now: Date.now(), chunks: app.config.index });
     if (!f.reindex) return undefined;
     const roots = [...new Set(f.stale.map((s) => s.path))];
     const what = f.reindex === "started" ? "re-indexing in the background" : "a re-index runs already";

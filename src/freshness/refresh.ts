@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ChunkOptions } from "../../indexer/chunk-size.js";
+import { chunkingKey } from "../../indexer/chunking-key.js";
 import { quickStale, type StaleRoot } from "../../indexer/stale.js";
 import { holderAlive, procStart, readLock } from "../daemon/lock.js";
 import { lockPath } from "../daemon/paths.cjs";
@@ -124,18 +126,19 @@ export interface Freshness {
  * when one changed. Nothing when a daemon runs, or a re-index is running or started within the
  * cooldown (no stat work then either).
  */
-export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[] | undefined; now: number; chunking?: string }): Freshness {
+export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[] | undefined; now: number; chunks: ChunkOptions }): Freshness {
   if (daemonRunning(o.home) || refreshBusy(o.home, o.now)) return { stale: [] };
   const wanted = o.projects ? new Set(o.projects) : undefined;
   const roots = listRoots(db).filter((r) => !wanted || wanted.has(r.project));
   if (roots.length === 0) return { stale: [] };
-  const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now, ...(o.chunking ? { chunking: o.chunking } : {}) });
+  // A project chunked by another chunker (an upgrade) counts as changed.
+  const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now, chunking: chunkingKey(o.chunks) });
   if (stale.length === 0) return { stale };
   return { stale, reindex: startRefresh(o.home, o.env, [...new Set(stale.map((s) => s.project))], o.now) };
 }
 
 /** The hooks' use: the check and the background re-index, logged; never throws (a hook never breaks the session). */
-export function refreshForHook(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[]; now: number; chunking?: string; log: (line: string) => void }): void {
+export function refreshForHook(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[]; now: number; chunks: ChunkOptions; log: (line: string) => void }): void {
   try {
     const f = refreshIfStale(db, o);
     if (f.reindex === "started") o.log(`${f.stale.map((s) => s.why).join("; ")}: re-indexing in the background`);

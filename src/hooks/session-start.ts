@@ -13,7 +13,6 @@ import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./io.js";
-import { chunkingKey } from "../../indexer/chunking-key.js";
 
 export const BRIEFING_TOKENS = 2_500;
 
@@ -41,7 +40,7 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
     const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
-    if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunking: chunkingKey(app.config.index), log: (l) => hookLog(io.env, `session-start: ${l}`) });
+    if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
     return briefing;
   } finally {
     await app.close();

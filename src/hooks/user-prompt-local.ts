@@ -7,7 +7,6 @@ import { cleanText } from "../redact/clean.cjs";
 import { memoriesForPrompt, recordDelivered, type PromptRequest } from "../inject/for-prompt.js";
 import { currentUserId } from "../tiers/user.js";
 import type { HookIO } from "./io.js";
-import { chunkingKey } from "../../indexer/chunking-key.js";
 
 /**
  * The prompt hook's answer without a daemon: BM25 in-process, no embedder loaded. `refresh`: no
@@ -22,7 +21,7 @@ export async function localMemories(req: PromptRequest, io: HookIO, refresh = fa
     if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, (io.now ?? Date.now)(), found.lines);
     if (refresh && app.config.index.watch) {
       const projects = [resolveProject(req.cwd).id, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
-      refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunking: chunkingKey(app.config.index), log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
+      refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
     }
     return found?.text;
   } finally {

@@ -18,7 +18,6 @@ import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
 import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE } from "./render.js";
 import { currentUserId } from "../tiers/user.js";
-import { chunkingKey } from "../../indexer/chunking-key.js";
 
 const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
@@ -30,7 +29,7 @@ const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
 function freshnessWarning(ctx: McpContext, projects: string[]): string | undefined {
   if (!ctx.app.config.index.watch) return undefined;
   try {
-    const f = refreshIfStale(ctx.app.db, { home: ctx.app.paths.home, env: ctx.env, projects, now: ctx.now(), chunking: chunkingKey(ctx.app.config.index) });
+    const f = refreshIfStale(ctx.app.db, { home: ctx.app.paths.home, env: ctx.env, projects, now: ctx.now(), chunks: ctx.app.config.index });
     if (!f.reindex) return undefined;
     const roots = [...new Set(f.stale.map((s) => s.path))];
     return `${roots.join(", ")} changed since last indexed; ${f.reindex === "started" ? "re-indexing in the background" : "a re-index runs already"}, so these results may not show the change yet`;

@@ -5,8 +5,8 @@
  * from the daemon too. Embeddings come from a fake Ollama.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -14,7 +14,8 @@ import { ask } from "../../src/daemon/client.cjs";
 import type { Memory } from "../../src/service/types.js";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
-import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { daemonSandbox, startDaemon } from "../helpers/daemon.js";
+import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-durable-")));
@@ -29,27 +30,16 @@ describe("durability of a put through the daemon", () => {
   test("kill -9 right after the acknowledgement: after a restart the memory is there, searchable, and gets its vector", async () => {
     const fake = await startFakeOllama({ dims: 64 });
     try {
-      const h = join(tmp, "home");
-      const proj = join(tmp, "proj");
-      mkdirSync(h, { recursive: true });
-      mkdirSync(join(proj, ".git"), { recursive: true });
       // The background indexing would run only after a minute: the vector cannot arrive before the kill.
-      writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } }));
-      const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h };
-      const serve = () => {
-        const child = spawn(process.execPath, [BIN, "serve", "-q"], { env, stdio: "ignore" });
-        children.push(child);
-        return child;
-      };
-      const up = async () => (await ask(h, { op: "ping" }, 500)).kind === "reply";
+      const box = daemonSandbox(tmp, { daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: fake.url } } });
+      const { home: h, proj } = box;
       const op = async (req: Record<string, unknown>) => {
         const r = await ask(h, req, 10_000);
         assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
         return r.reply as { ok: true; [k: string]: unknown };
       };
 
-      const first = serve();
-      await until(up);
+      const first = await startDaemon(box, children);
       const exited = new Promise((r) => first.once("exit", r));
       const put = await ask(h, { op: "put", cwd: proj, text: "The nightly backup job writes to the cold-storage bucket at 02:00.", kind: "decision" }, 10_000);
       first.kill("SIGKILL"); // right after the acknowledgement
@@ -60,8 +50,7 @@ describe("durability of a put through the daemon", () => {
       const vectors = () => db.prepare("SELECT count(*) FROM vec_rows v JOIN chunks c ON c.id = v.chunk_id WHERE c.text LIKE '%cold-storage bucket%'").pluck().get() as number;
       assert.equal(vectors(), 0, "no vector yet: it comes after the acknowledgement");
 
-      const second = serve();
-      await until(up);
+      const second = await startDaemon(box, children);
       assert.equal(((await op({ op: "get", id })).memory as Memory).text, "The nightly backup job writes to the cold-storage bucket at 02:00.");
       const bm25 = await op({ op: "search", cwd: proj, text: "nightly backup bucket", mode: "bm25" });
       assert.equal((bm25.results as { memoryId: string }[])[0]?.memoryId, id, "searchable after the restart");
@@ -87,8 +76,7 @@ describe("durability of a put through the daemon", () => {
       second.kill("SIGKILL");
       await killed;
       assert.equal(vectorsOf("audit-trail"), 0);
-      serve();
-      await until(up);
+      await startDaemon(box, children);
       await until(() => vectorsOf("audit-trail") === 1);
       db.close();
       await op({ op: "stop" });

@@ -5,15 +5,15 @@
  * stores, a fake Ollama on loopback.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
-import { BIN } from "../helpers/mem-cli.js";
+import { daemonSandbox, startDaemon } from "../helpers/daemon.js";
 import { lockHolder } from "../helpers/lock-holder.js";
 import { until } from "../helpers/until.js";
 
@@ -27,17 +27,11 @@ after(() => {
 test("the daemon embeds a put only once no index run holds index.lock", { timeout: 60_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
-    const h = join(tmp, "home");
-    const proj = join(tmp, "proj");
-    mkdirSync(h, { recursive: true });
-    mkdirSync(join(proj, ".git"), { recursive: true });
-    writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } }));
+    const box = daemonSandbox(tmp, { daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: ["ollama"], ollama: { host: fake.url } }, index: { watch: false } });
+    const { home: h, proj } = box;
     const holder = await lockHolder(h);
     children.push(holder.child);
-
-    const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h }, stdio: "ignore" });
-    children.push(daemon);
-    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
+    await startDaemon(box, children);
     const put = await ask(h, { op: "put", cwd: proj, text: "The nightly backup job writes to the cold-storage bucket at 02:00." }, 10_000);
     assert.ok(put.kind === "reply" && put.reply.ok, JSON.stringify(put));
     const found = await ask(h, { op: "search", cwd: proj, text: "nightly backup bucket", mode: "bm25" }, 10_000);

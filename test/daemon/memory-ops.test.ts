@@ -4,16 +4,16 @@
  * a 10 MB text are `{ok: false, error, code}` with nothing stored; put and get latency measured.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import type { Memory } from "../../src/service/types.js";
+import { daemonSandbox, startDaemon } from "../helpers/daemon.js";
 import { BIN } from "../helpers/mem-cli.js";
 import { runChild } from "../helpers/run-child.js";
-import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-ops-")));
 const children: ChildProcess[] = [];
@@ -26,14 +26,10 @@ type Reply = { ok: true; [k: string]: unknown } | { ok: false; error: string; co
 
 
 describe("memory operations over the daemon's socket", () => {
-  const h = join(tmp, "home");
-  const proj = join(tmp, "proj");
-  mkdirSync(h, { recursive: true });
-  mkdirSync(join(proj, ".git"), { recursive: true });
+  const box = daemonSandbox(tmp, { daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: [] } });
+  const { home: h, proj, env } = box;
   mkdirSync(join(proj, "notes"));
-  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 200 }, embedding: { order: [] } }));
   writeFileSync(join(proj, "notes", "db.md"), "# Database\n\nWe keep WAL mode so hooks can write while the indexer reads.\n");
-  const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h };
   const op = async (req: Record<string, unknown>, budget = 5_000): Promise<Reply> => {
     const r = await ask(h, req, budget);
     assert.equal(r.kind, "reply", JSON.stringify(r));
@@ -52,9 +48,7 @@ describe("memory operations over the daemon's socket", () => {
 
   test("start the daemon (and index a note for a markdown memory)", async () => {
     assert.equal((await runChild(process.execPath, [BIN, "index", join(proj, "notes"), "-q"], { env })).code, 0);
-    const d = spawn(process.execPath, [BIN, "serve", "-q"], { env, stdio: "ignore" });
-    children.push(d);
-    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
+    await startDaemon(box, children);
   });
 
   test("put, get, list, search, patch, forget: round trips", async () => {
