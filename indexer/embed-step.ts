@@ -138,8 +138,15 @@ async function prepare(o: EmbedStepOptions, store: VectorStore, table: string, d
 async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[]): Promise<{ embedded: number; limited: boolean }> {
   let embedded = 0;
   let limited = false;
+  let spent = 0; // rows embedded over the rounds: `maxRows` bounds them all, redone ones too
   for (let round = 0; round < 3; round++) {
-    const { done, stale, cut } = await embedMissing(o, store, provider, table, projects, round === 0);
+    const limit = o.maxRows === undefined ? undefined : o.maxRows - spent;
+    if (limit !== undefined && limit <= 0) {
+      limited = true;
+      break;
+    }
+    const { done, stale, cut } = await embedMissing(o, store, provider, table, projects, round === 0, limit);
+    spent += done;
     embedded += done - stale; // what was kept
     limited ||= cut;
     if (stale === 0) break;
@@ -151,9 +158,9 @@ async function embedAll(o: EmbedStepOptions, store: VectorStore, provider: Embed
 }
 
 /** One pass of `embedAll`: how many were embedded, and how many of those were found edited meanwhile. Progress is reported on the first pass only. */
-async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[], report: boolean): Promise<{ done: number; stale: number; cut: boolean }> {
+async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: EmbeddingProvider, table: string, projects: string[], report: boolean, limit: number | undefined): Promise<{ done: number; stale: number; cut: boolean }> {
   const all = projects.flatMap((p) => o.state.missing(table, p));
-  const missing = o.maxRows !== undefined && all.length > o.maxRows ? all.slice(0, o.maxRows) : all;
+  const missing = limit !== undefined && all.length > limit ? all.slice(0, limit) : all;
   const total = missing.length;
   let done = 0;
   const progress = report ? o.onProgress : undefined;
