@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
-import { currentTarget } from "../install/cli.js";
+import { hookDrift } from "../install/drift.js";
+import { currentTarget } from "../install/target.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
-import { findMemHooks, installHooks } from "../install/settings.js";
+import { findMemHooks } from "../install/settings.js";
 import type { Check } from "./doctor-check.js";
 
 /** The absolute `…/bin/mem.cjs` (or earlier `mem.js`) a handler runs, if it names one. */
@@ -40,8 +41,8 @@ export function hookChecks(where: Where, platform: string = process.platform): C
       checks.push({ name, status: "error", detail: `${file}: the hooks run ${missingBins.join(", ")}, which is not there (a moved or removed mem?)`, fix: `\`mem install --scope ${scope}\` with the mem to use (a checkout or an npm install)` });
       continue;
     }
-    const viaMcp = found.find((f) => f.name === "user-prompt-submit" && f.handler.type === "mcp_tool");
-    const r = installHooks(settings, viaMcp ? { ...target, promptServer: String(viaMcp.handler.server) } : target);
+    const r = hookDrift(settings, target);
+    const viaMcp = r.viaMcp;
     if (!r.changed) {
       checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this mem installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : target.hookClient ? " (the hot ones through bin/mem-hook.sh)" : ""}${viaMcp ? " (the prompt's through the MCP server)" : ""}` });
       continue;

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { currentTarget } from "../install/cli.js";
+import { currentTarget } from "../install/target.js";
 import type { Where } from "../install/files.js";
 import { mcpServerEntry } from "../install/mcp-config.js";
 import { mcpRegistrations } from "../install/mcp-files.js";

@@ -3,12 +3,13 @@ import { storeFlagged } from "../maintenance/flags.js";
 import { isStoreDamage } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
+import type { HookAnswer } from "./answer.js";
 import type { HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
 import { readStdin, type StdinResult } from "./stdin.cjs";
 import { captureViaDaemon } from "./via-daemon.cjs";
 
-export type Handler = (payload: Payload, io: HookIO, deadlineAt: number) => Promise<string | undefined>;
+export type Handler = (payload: Payload, io: HookIO, deadlineAt: number) => Promise<string | HookAnswer | undefined>;
 
 /** PostToolUse(Failure): through the daemon when one answers, else written here. */
 async function captureTool(payload: Payload, io: HookIO): Promise<undefined> {
@@ -58,7 +59,8 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
     if (finished && name !== "user-prompt-submit" && storeFlagged(dataHome(io.env))) {
       await (await import("../maintenance/hook-damage.js")).storeWorks(name, io.env, deadlineAt - 500).catch((e: Error) => hookLog(io.env, `${name}: ${e.stack ?? String(e)}`));
     }
-    return contextOutput(HOOK_EVENTS[name], text);
+    const answer = typeof text === "object" ? text : { context: text };
+    return contextOutput(HOOK_EVENTS[name], answer.context, answer.notice);
   } catch (err) {
     let failure: unknown = err; // the error to log: the store-damage handling's own, if it failed
     if (isStoreDamage(err)) {

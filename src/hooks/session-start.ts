@@ -12,7 +12,9 @@ import { SessionStore } from "../store/sessions.js";
 import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
+import { installNudge } from "./install-nudge.js";
 import type { HookIO } from "./io.js";
+import type { HookAnswer } from "./answer.js";
 
 export const BRIEFING_TOKENS = 2_500;
 
@@ -20,7 +22,7 @@ export const BRIEFING_TOKENS = 2_500;
  * SessionStart: the briefing. On "compact" (PreCompact does not always fire) the transcript is
  * caught up first, so the tasks and decisions of this very session are restored.
  */
-export async function sessionStart(payload: Payload, io: HookIO): Promise<string | undefined> {
+export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAnswer> {
   const app = openApp(io.env, { tolerateConfigErrors: true });
   try {
     const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
@@ -41,7 +43,9 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<string
     const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
-    return briefing;
+    // Hooks an older mem installed: the user is told (not the model), at most once a day.
+    const notice = source === "startup" ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;
+    return { context: briefing, ...(notice ? { notice } : {}) };
   } finally {
     await app.close();
   }

@@ -1,12 +1,13 @@
 /** Shared body of `mem install` and `mem uninstall`: options, the run, and the report. */
-import { join } from "node:path";
-import { PACKAGE_ROOT } from "../config/config.js";
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
 import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
 import { SH, type HookTarget } from "./hooks.js";
 import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
 import { applyMcp, type McpReport } from "./mcp-files.js";
 import { SettingsError } from "./settings-json.js";
+import { currentTarget } from "./target.js";
+
+export { currentTarget };
 
 /**
  * This process's node and this checkout's `bin/mem.cjs`, both absolute. Not on Windows: the hot
@@ -14,13 +15,6 @@ import { SettingsError } from "./settings-json.js";
  * environment sets NODE_EXTRA_CA_CERTS, which Claude Code, started from the same environment,
  * would pass on to every hook.
  */
-export function currentTarget(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): HookTarget {
-  const target: HookTarget = { node: process.execPath, bin: join(PACKAGE_ROOT, "bin", "mem.cjs") };
-  if (platform === "win32") return target;
-  const script = join(PACKAGE_ROOT, "bin", "mem-hook.sh");
-  return env.NODE_EXTRA_CA_CERTS ? { ...target, caWrapper: script } : { ...target, hookClient: script };
-}
-
 export function scopeHelp(): string {
   return `  --scope S     user (default): $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
                 project: <git top level or cwd>/.claude/settings.json (shared with the team)
