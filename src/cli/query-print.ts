@@ -2,6 +2,7 @@
  * `mem query`'s human output: each result rendered as for the model's context, and with --explain
  * how its score is made, the one ranking formula term by term (src/retrieve/salience-rank.ts).
  */
+import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 import { relative } from "node:path";
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
@@ -31,6 +32,7 @@ export function human(r: SearchResult, i: number, root: string | undefined, expl
     const fused = r.salience?.rrf ?? r.score;
     lines.push(`   fused ${fused.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
     if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused × ${r.salience.factor.toFixed(3)}: ${explainFactor(r, cfg, root)}`);
+    if (r.weak) lines.push(`   ${WEAK_EXPLAIN}`);
   }
   return lines.join("\n");
 }

@@ -3,6 +3,7 @@
  * on one line with control characters escaped and markup defused (src/render/line.ts), so a
  * hostile chunk, path or prompt cannot write terminal escapes. Pure.
  */
+import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
 import type { SalienceConfig } from "../memory/salience.js";
@@ -41,6 +42,7 @@ function candidate(c: WhyCandidate, cfg: SalienceConfig): string {
   lines.push(`   fused ${num(c.salience?.rrf ?? c.score)} = ${legs || "no leg"}`);
   // The ranking formula term by term, as `mem query --explain` prints it.
   if (c.salience) lines.push(`   score ${num(c.score)} = fused × ${c.salience.factor.toFixed(3)}: ${explainFactor({ kind: c.kind, salience: c.salience }, cfg, c.project.startsWith("/") ? c.project : undefined)}`);
+  if (c.weak) lines.push(`   ${WEAK_EXPLAIN}`);
   if (c.flag) lines.push(`   flag: ${field(c.flag, 200)}`);
   if (c.linesShownBefore) lines.push(`   ${c.linesShownBefore} of its lines already shown in this session: left out, the rest may be shown`);
   if (c.excluded) {

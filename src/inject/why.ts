@@ -33,6 +33,8 @@ export interface WhyCandidate {
   date: string | null;
   score: number;
   legs: SearchResult["legs"];
+  /** Ranked after the others (src/retrieve/weak-hits.ts). */
+  weak: boolean;
   /** The ranking formula's factors, as the search carries them. */
   salience: SearchResult["salience"] | null;
   /** Its "possibly outdated" flag, as the item would show it. */
@@ -115,6 +117,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
       date: r.date,
       score: r.score,
       legs: r.legs,
+      weak: r.weak === true,
       salience: r.salience ?? null,
       flag: s.note(r.id) ?? null,
       excluded: excludedBy(s, r.id) ?? null,

@@ -47,27 +47,5 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
             `SELECT c.id AS id, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
              WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
           ).all(match, ...where.params, limit) as { id: string; s: number }[]);
-  return withoutNegligible(rows.map((r) => ({ id: r.id, score: -r.s })));
-}
-
-/**
- * How far below the best a BM25 score may fall before the hit is no evidence. FTS5 gives a word
- * that more than half of all chunks contain an idf of 1e-6 (its formula would go negative), so a
- * chunk matching only such words scores about a millionth of one matching a rarer word; a cut at
- * a thousandth removes those hits and nothing else.
- */
-export const NEGLIGIBLE_BM25 = 1e-3;
-
-/**
- * Drops the hits that scored under NEGLIGIBLE_BM25 of the best one (hits best first, scores
- * positive). Without the cut, ranks alone reach the fusion: in a small store, where common words
- * are such words, a note that holds nothing but "SQLite" would rank next to the one that answers,
- * and a salience bonus put it above. Pure.
- */
-export function withoutNegligible(hits: LegHit[], ratio = NEGLIGIBLE_BM25): LegHit[] {
-  const top = hits[0]?.score ?? 0;
-  if (!(top > 0)) return hits;
-  const floor = top * ratio;
-  const keep = hits.findIndex((h) => !(h.score >= floor));
-  return keep < 0 ? hits : hits.slice(0, keep);
+  return rows.map((r) => ({ id: r.id, score: -r.s }));
 }

@@ -16,6 +16,7 @@ import type { SalienceConfig } from "../memory/salience.js";
 import { usesOf } from "../store/salience.js";
 import type { FilesInPlay } from "../project/in-play.js";
 import { aboutFilesInPlay } from "./in-play.js";
+import { weakLast } from "./weak-hits.js";
 
 export type Mode = "hybrid" | "bm25" | "vector";
 
@@ -78,6 +79,8 @@ export interface SearchResult {
   legs: { bm25?: LegRank; vector?: LegRank };
   /** Ids of near-duplicate chunks collapsed into this one. */
   duplicates: string[];
+  /** BM25 alone found it, under a thousandth of the best BM25 score: ranked after the others (src/retrieve/weak-hits.ts). */
+  weak?: true;
   /** How salience moved the fused score (when the search ranked by it): `score` = rrf × factor. */
   salience?: Ranked["salience"] & { rrf: number };
 }
@@ -128,7 +131,7 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   return { hits, info, ...(warning ? { warning } : {}) };
 }
 
-function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): SearchResult {
+function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[], weak: boolean): SearchResult {
   const score = f.score;
   const legs = f.legs;
   return {
@@ -147,6 +150,7 @@ function toResult(row: ChunkRow, f: Fused | Ranked, duplicates: string[]): Searc
     score,
     legs,
     duplicates,
+    ...(weak ? { weak: true as const } : {}),
   };
 }
 
@@ -230,8 +234,9 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
   // Salience (uses, staleness) is looked up for the candidates the filters kept, not for every row loaded.
   const kept = new Map([...rows].filter(([id]) => allowed.has(id)));
-  const fused: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : rrf(filtered, opts.rrfK);
+  const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : rrf(filtered, opts.rrfK);
+  const { ranked: fused, weak } = weakLast(scored);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
-  const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates));
+  const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates, weak.has(g.item.id)));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };
 }
