@@ -6,6 +6,7 @@ import type { ChunkOptions } from "../../indexer/chunk-size.js";
 import { chunkingKey } from "../../indexer/chunking-key.js";
 import { quickStale, type StaleRoot } from "../../indexer/stale.js";
 import { holderAlive, procStart, readLock } from "../daemon/lock.js";
+import { withCaCertsBack } from "../hooks/ca-env.js";
 import { lockPath } from "../daemon/paths.cjs";
 import type { Db } from "../store/db.js";
 import { listRoots } from "../store/roots.js";
@@ -87,7 +88,7 @@ export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: str
   }
   if (!claimed) return "running";
   const args = [BIN, "index", "--stale", "-q", ...(projects ?? []).flatMap((p) => ["--project", p])];
-  const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: childEnv(env) });
+  const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: withCaCertsBack(env) });
   child.on("error", () => undefined);
   child.unref();
   if (child.pid !== undefined) {
@@ -107,11 +108,6 @@ export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: str
   return "started";
 }
 
-/** The environment of a process a hook starts: NODE_EXTRA_CA_CERTS back if bin/mem-hook.sh moved it aside. */
-export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { MEM_NODE_EXTRA_CA_CERTS: ca, ...rest } = env;
-  return ca && !rest.NODE_EXTRA_CA_CERTS ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
-}
 
 export interface Freshness {
   /** Roots found changed since they were last indexed. */

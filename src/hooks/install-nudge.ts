@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { hookDrift } from "../install/drift.js";
 import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
 import { currentTarget } from "../install/target.js";
+import { withCaCertsBack } from "./ca-env.js";
 
 export const NUDGE_EVERY_MS = 24 * 3600_000;
 
@@ -24,7 +25,7 @@ export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: str
   } catch {
     // never told
   }
-  const target = currentTarget(o.env);
+  const target = currentTarget(withCaCertsBack(o.env)); // as `mem install` saw it, before bin/mem-hook.sh moved the certificates aside
   const stale: { scope: Scope; file: string }[] = [];
   for (const scope of SCOPES) {
     const file = settingsPath(scope, { env: o.env, cwd: o.cwd });

@@ -1,3 +1,4 @@
+import { withCaCertsBack } from "./ca-env.js";
 import { fileURLToPath } from "node:url";
 import type { Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
@@ -11,16 +12,11 @@ import { promptRequest, promptViaDaemon } from "./via-daemon.cjs";
  */
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 
-/** The daemon's environment: the hook's, with NODE_EXTRA_CA_CERTS back if bin/mem-hook.sh moved it aside. */
-export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { MEM_NODE_EXTRA_CA_CERTS: ca, ...rest } = env;
-  return ca && !rest.NODE_EXTRA_CA_CERTS ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
-}
 
 export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const { spawn } = await import("node:child_process");
-    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: daemonEnv(env) }).unref();
+    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: withCaCertsBack(env) }).unref();
   } catch (err) {
     hookLog(env, `could not start the daemon: ${(err as Error).message}`);
   }

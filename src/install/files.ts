@@ -6,8 +6,6 @@
 import { execFileSync } from "node:child_process";
 import {
   closeSync,
-  copyFileSync,
-  constants,
   fchmodSync,
   fsyncSync,
   lstatSync,
@@ -15,17 +13,16 @@ import {
   openSync,
   realpathSync,
   renameSync,
-  rmdirSync,
   statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { homedir } from "node:os";
-import { createHash } from "node:crypto";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
+import { backupBase, backupFile, createdByMem, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -94,44 +91,6 @@ function writePath(file: string): string {
     // absent
   }
   return file;
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[:.]/g, "-");
-}
-
-/**
- * Where the backup of `file` goes, without its `.bak-<time>` suffix. A file of the project of
- * `where.cwd` (`inProject`: project and local scope settings, `.mcp.json`) is backed up into the data home,
- * `<data home>/backups/install/<project folder>-<hash of its path>/<path in the project>`, so no
- * backup is left in the repository for `git status` to show or a commit to take; any other file
- * (the user's settings, `~/.claude.json`) next to itself, where its owner looks.
- */
-export function backupBase(file: string, where: Where, inProject: boolean): string {
-  if (!inProject) return file;
-  const root = projectRoot(where.cwd);
-  const rel = relative(root, resolve(where.cwd, file));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return file;
-  const tag = createHash("sha256").update(root).digest("hex").slice(0, 8);
-  return join(dataHome(where.env), "backups", "install", `${basename(root)}-${tag}`, rel);
-}
-
-/**
- * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; `base` defaults
- * to the file's own path); returns the backup's path.
- */
-export function backupFile(file: string, now: Date = new Date(), base: string = file): string {
-  mkdirSync(dirname(base), { recursive: true });
-  const first = `${base}.bak-${stamp(now)}`;
-  for (let n = 1; ; n++) {
-    const path = n === 1 ? first : `${first}-${n}`;
-    try {
-      copyFileSync(file, path, constants.COPYFILE_EXCL);
-      return path;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;
-    }
-  }
 }
 
 /**
@@ -239,9 +198,10 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   }
   const changed = result.changed || (action === "install" && !read.exists);
   const text = changed ? formatSettings(result.settings, read.format) : read.text;
-  // A settings file that held nothing but mem's hooks goes with them (a backup is kept), unless it
-  // is a symlink (a dotfile manager's link stays, holding `{}`).
-  const removeFile = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 && !isSymlink(file);
+  // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
+  // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
+  const home = dataHome(opts.where.env);
+  const removeFile = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 && !isSymlink(file) && createdByMem(home, file);
   const report: ApplyReport = {
     action,
     scope: opts.scope,
@@ -257,41 +217,16 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     warnings: warnings(action, opts, file, result.settings, target),
   };
   if (!changed || opts.dryRun) return report;
-  const base = backupBase(file, opts.where, opts.scope !== "user");
+  const base = backupBase(file, opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home);
   if (removeFile) {
-    removeBackedUp(file, read.text, opts.now, base, report);
+    removeBackedUp(file, read.text, opts.now, base, home, report);
     return report;
   }
   writeFileAtomic(file, text, read.text, () => {
     if (read.exists) report.backup = backupFile(file, opts.now, base);
   });
+  if (report.created) noteCreated(home, file);
   return report;
-}
-
-function isSymlink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Removes `file` after backing it up, unless it no longer holds `expected` (then nothing is
- * touched and an error is thrown); a `.claude` folder left empty goes too.
- */
-export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, report: { backup: string | null }): void {
-  const again = readRegular(file, MAX_SETTINGS_BYTES);
-  if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
-  report.backup = backupFile(file, now, base);
-  unlinkSync(file);
-  if (basename(dirname(file)) === ".claude") {
-    try {
-      rmdirSync(dirname(file));
-    } catch {
-      // not empty: other settings, agents, commands
-    }
-  }
 }
 
 /** Merges our hooks into the scope's settings file (idempotent; backup; atomic). */

@@ -13,7 +13,9 @@
 import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
-import { backupBase, backupFile, projectRoot, removeBackedUp, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
+import { dataHome } from "../config/paths.cjs";
+import { backupBase, backupFile, createdByMem, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
@@ -59,7 +61,8 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path);
   const text = r.changed ? formatSettings(r.config, read.format) : read.text;
   // A .mcp.json that held only mem's server goes with it (a backup is kept).
-  const removeFile = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0;
+  const home = dataHome(opts.where.env);
+  const removeFile = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 && !isSymlink(file) && createdByMem(home, file);
   const report: McpReport = {
     action: opts.action,
     scope: opts.scope,
@@ -80,14 +83,15 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
     report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }
   if (!r.changed || opts.dryRun) return report;
-  const base = backupBase(file, opts.where, opts.scope === "project");
+  const base = backupBase(file, opts.scope === "project" ? projectRoot(opts.where.cwd) : undefined, home);
   if (removeFile) {
-    removeBackedUp(file, read.text, opts.now, base, report);
+    removeBackedUp(file, read.text, opts.now, base, home, report);
     return report;
   }
   writeFileAtomic(file, text, read.text, () => {
     if (read.exists) report.backup = backupFile(file, opts.now, base);
   });
+  if (report.created) noteCreated(home, file);
   return report;
 }
 

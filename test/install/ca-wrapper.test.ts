@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { currentTarget } from "../../src/install/cli.js";
 import { commandHandlerFor, MEM_HOOKS, SH } from "../../src/install/hooks.js";
-import { daemonEnv } from "../../src/hooks/user-prompt.js";
+import { withCaCertsBack as daemonEnv } from "../../src/hooks/ca-env.js";
 
 const WRAPPER = fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url));
 const show = "process.stdout.write(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS ?? null, process.env.MEM_NODE_EXTRA_CA_CERTS ?? null, process.argv.slice(1)]))";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -168,6 +168,34 @@ describe("mem install / uninstall (CLI)", () => {
     assert.equal(json(u3).removed, false);
     assert.deepEqual(JSON.parse(readFileSync(join(box.repo, ".claude", "settings.json"), "utf8")), { model: "opus" });
     assert.deepEqual(readdirSync(join(box.repo, ".claude")).sort(), ["agents", "settings.json"]);
+  });
+
+  test("a settings file or .mcp.json the user had before install stays after uninstall, even holding nothing", async () => {
+    const box = sandbox();
+    const settings = join(box.repo, ".claude", "settings.json");
+    const mcpFile = join(box.repo, ".mcp.json");
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, "{}\n");
+    writeFileSync(mcpFile, '{"mcpServers": {}}\n');
+    assert.equal((await mem(["install", "--scope", "project"], box.sub, env(box))).code, 0);
+    const u = await mem(["uninstall", "--scope", "project", "--json"], box.sub, env(box));
+    assert.equal(u.code, 0, show(u));
+    assert.equal(json(u).removed, false);
+    assert.deepEqual(JSON.parse(readFileSync(settings, "utf8")), {}, "the committed {} stays");
+    assert.ok(existsSync(mcpFile), "the .mcp.json that was there stays");
+    assert.doesNotMatch(readFileSync(mcpFile, "utf8"), /"mem"/);
+    // A symlinked .mcp.json (a dotfile manager's) is never unlinked: its target is what changes.
+    const target = join(box.dir, "dotfiles-mcp.json");
+    rmSync(mcpFile);
+    writeFileSync(target, "{}\n");
+    symlinkSync(target, mcpFile);
+    rmSync(settings);
+    rmSync(join(box.memHome, "install-created.json"), { force: true });
+    assert.equal((await mem(["install", "--scope", "project"], box.sub, env(box))).code, 0);
+    assert.match(readFileSync(target, "utf8"), /"mem"/, "installed through the link");
+    assert.equal((await mem(["uninstall", "--scope", "project"], box.sub, env(box))).code, 0);
+    assert.ok(lstatSync(mcpFile).isSymbolicLink(), "the link stays");
+    assert.doesNotMatch(readFileSync(target, "utf8"), /"mem"/, "mem's server is gone from its target");
   });
 
   test("user scope: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json when set; local scope warns about .gitignore", async () => {

@@ -1,0 +1,115 @@
+/**
+ * What `mem install` / `mem uninstall` keep of the files they change: a timestamped backup before
+ * each change, and a record of the files install created, so that uninstall removes a file left
+ * empty only when mem made it (a `{}` settings file the user had, or committed, stays).
+ */
+import { createHash } from "node:crypto";
+import { constants, copyFileSync, lstatSync, mkdirSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { readRegular } from "../util/read-regular.cjs";
+import { SettingsError } from "./settings-json.js";
+
+const MAX_RECORD_BYTES = 1024 * 1024;
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[:.]/g, "-");
+}
+
+/**
+ * Where the backup of `file` goes, without its `.bak-<time>` suffix. A file of a project (`root`:
+ * project and local scope settings, `.mcp.json`) is backed up into the data home `home`,
+ * `<home>/backups/install/<project folder>-<hash of its path>/<path in the project>`, so no backup
+ * is left in the repository for `git status` to show or a commit to take; any other file (the
+ * user's settings, `~/.claude.json`; `root` undefined) next to itself, where its owner looks.
+ */
+export function backupBase(file: string, root: string | undefined, home: string): string {
+  if (root === undefined) return file;
+  const rel = relative(root, resolve(root, file));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return file;
+  const tag = createHash("sha256").update(root).digest("hex").slice(0, 8);
+  return join(home, "backups", "install", `${basename(root)}-${tag}`, rel);
+}
+
+/**
+ * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; `base` defaults
+ * to the file's own path); returns the backup's path.
+ */
+export function backupFile(file: string, now: Date = new Date(), base: string = file): string {
+  mkdirSync(dirname(base), { recursive: true });
+  const first = `${base}.bak-${stamp(now)}`;
+  for (let n = 1; ; n++) {
+    const path = n === 1 ? first : `${first}-${n}`;
+    try {
+      copyFileSync(file, path, constants.COPYFILE_EXCL);
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;
+    }
+  }
+}
+
+export function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes `file` after backing it up, unless it no longer holds `expected` (then nothing is
+ * touched and an error is thrown); a `.claude` folder left empty goes too. The file leaves the
+ * record of those install created.
+ */
+export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, home: string, report: { backup: string | null }): void {
+  const again = readRegular(file, 16 * 1024 * 1024);
+  if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
+  report.backup = backupFile(file, now, base);
+  unlinkSync(file);
+  forgetCreated(home, file);
+  if (basename(dirname(file)) === ".claude") {
+    try {
+      rmdirSync(dirname(file));
+    } catch {
+      // not empty: other settings, agents, commands
+    }
+  }
+}
+
+const recordPath = (home: string) => join(home, "install-created.json");
+
+function readRecord(home: string): string[] {
+  const r = readRegular(recordPath(home), MAX_RECORD_BYTES);
+  if (!r.ok) return [];
+  try {
+    const v = JSON.parse(r.data.toString("utf8")) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeRecord(home: string, files: string[]): void {
+  try {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(recordPath(home), `${JSON.stringify(files.slice(-1_000), null, 1)}\n`);
+  } catch {
+    // best effort: without the record, uninstall leaves the file holding `{}`
+  }
+}
+
+/** Install created `file` (it did not exist): uninstall may remove it once it holds nothing. */
+export function noteCreated(home: string, file: string): void {
+  const files = readRecord(home).filter((f) => f !== file);
+  writeRecord(home, [...files, file]);
+}
+
+/** Whether install created `file` (and uninstall has not removed it since). */
+export function createdByMem(home: string, file: string): boolean {
+  return readRecord(home).includes(file);
+}
+
+function forgetCreated(home: string, file: string): void {
+  const files = readRecord(home);
+  if (files.includes(file)) writeRecord(home, files.filter((f) => f !== file));
+}
