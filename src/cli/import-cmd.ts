@@ -6,7 +6,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { failure, nudgeDaemon, readStdin, withService } from "./memory-io.js";
 
-const usage = `Usage: mem import FILE|- [--project P] [--json]
+const usage = `Usage: mem import FILE|- [--project P [--new-project]] [--json]
 
 Imports memories from JSON lines (FILE, or - for stdin): lines as mem export writes them, or in
 the minimal shape {"text", "kind"?, "tags"?, "files"?, "key"?}. Ids, keys, earlier versions
@@ -19,7 +19,8 @@ with its line number and the rest is imported. Vectors follow (the daemon, or me
 
 Options:
   --project P   import every memory into P (a path, a stored project id, or a project's
-                directory name); default: the project each line names, else here
+                directory name); default: the project each line names, else here. A name
+                nothing is stored under is refused (a typo), unless --new-project
   --json        {"imported", "skipped": {"present", "forgotten", "markdown"}, "failed":
                 [{"line", "error"}], "projects": [the projects that received memories]}
   -h, --help    this help
@@ -33,7 +34,7 @@ export const importCommand: Command = {
   summary: "import memories from JSON lines (idempotent)",
   usage,
   async run(argv) {
-    const { values, positionals } = parse(argv, { project: { type: "string" }, json: { type: "boolean" } });
+    const { values, positionals } = parse(argv, { project: { type: "string" }, "new-project": { type: "boolean" }, json: { type: "boolean" } });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "a FILE to import is required (- for stdin)" : `one FILE, got ${positionals.length}`);
     const json = values.json === true;
     const file = positionals[0]!;
@@ -45,7 +46,7 @@ export const importCommand: Command = {
     }
     return withService("import", json, async ({ app }) => {
       const here = projectFromArg(app.db, undefined, process.cwd()).id;
-      const override = values.project === undefined ? undefined : projectToStoreIn(app.db, values.project, process.cwd()).id;
+      const override = values.project === undefined ? undefined : projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
       const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, input.split("\n"), { project: here, ...(override !== undefined ? { override } : {}) });
       for (const p of tally.projects) await nudgeDaemon(p);
       for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);

@@ -5,7 +5,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { nudgeDaemon, readStdin, splitList, withService } from "./memory-io.js";
 
-const usage = `Usage: mem remember "TEXT" [--kind K] [--tags a,b] [--files f1,f2] [--project P] [--key K] [--json]
+const usage = `Usage: mem remember "TEXT" [--kind K] [--tags a,b] [--files f1,f2] [--project P [--new-project]] [--key K] [--json]
        mem remember - [options]      (the text on stdin)
 
 Stores an explicit memory in the project and prints its id. It is durable and searchable (BM25)
@@ -16,7 +16,8 @@ Options:
   --kind K      ${EXPLICIT_KINDS.join(", ")} (default note)
   --tags a,b    tags (letters, digits, _ . : / # + -; at most 32)
   --files f,g   files the memory is about (at most 64)
-  --project P   a path, a stored project id, or a project's directory name; default: here
+  --project P   a path, a stored project id, or a project's directory name; default: here.
+                A name nothing is stored under is refused (a typo), unless --new-project
   --key K       a client key: remembering again under the same key returns the memory already
                 stored (idempotent), whatever the text
   --json        {"memory": MEMORY, "created": true|false} (MEMORY: see mem get --help)
@@ -34,6 +35,7 @@ export const rememberCommand: Command = {
       tags: { type: "string" },
       files: { type: "string" },
       project: { type: "string" },
+      "new-project": { type: "boolean" },
       key: { type: "string" },
       json: { type: "boolean" },
     });
@@ -43,7 +45,7 @@ export const rememberCommand: Command = {
     const json = values.json === true;
     return withService("remember", json, async ({ app, svc }) => {
       const text = positionals[0] === "-" ? await readStdin(16 * 1024 * 1024) : positionals[0]!;
-      const project = projectToStoreIn(app.db, values.project, process.cwd()).id;
+      const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
       const tags = splitList(values.tags);
       const files = splitList(values.files);
       const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });

@@ -9,7 +9,7 @@ import type { Command } from "./command.js";
 import { failure, unknownProjectNote } from "./memory-io.js";
 
 const usage = `Usage: mem task list [--all] [--json] [--project P]
-       mem task add "TEXT" [--project P] [--json]
+       mem task add "TEXT" [--project P [--new-project]] [--json]
        mem task done ID [--json]
        mem task drop ID [--json]
 
@@ -26,7 +26,8 @@ Subcommands:
 
 Options:
   --project P   the project (a path, a stored project id, or a project's directory name);
-                default: the working directory's
+                default: the working directory's. add: a name nothing is stored under is
+                refused (a typo), unless --new-project
   --all         list: closed tasks too
   --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
                 TASK: {"id", "status", "content", "source", "project", "createdSession",
@@ -86,12 +87,12 @@ function list(argv: string[], now: number): Promise<number> {
 }
 
 function add(argv: string[], now: number): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: "boolean" }, project: { type: "string" } });
+  const { values, positionals } = parse(argv, { json: { type: "boolean" }, project: { type: "string" }, "new-project": { type: "boolean" } });
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'the task\'s text is required: mem task add "TEXT"' : 'one text, in quotes: mem task add "TEXT"');
   const text = positionals[0]!.trim();
   if (text === "") throw new UsageError("the task's text is empty");
   return withApp((app) => {
-    const project = projectToStoreIn(app.db, values.project, process.cwd()).id;
+    const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
     if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
     else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);

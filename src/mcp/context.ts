@@ -62,6 +62,11 @@ export const projectArgs = {
   cwd: z.string().min(1).max(4096).optional().describe("A directory whose project (its git top level) is meant; default: the session's project directory."),
 };
 
+/** For the tools that store: `project` may name a project nothing is stored under only with this. */
+export const newProjectArg = {
+  newProject: z.boolean().optional().describe("Start the project `project` names when nothing is stored under that name yet (without it such a name is refused as a likely typo)."),
+};
+
 /** `--since`-style dates: 2026-11-01 or a full ISO time. */
 export const isoDate = z
   .string()
@@ -73,9 +78,9 @@ export const isoDate = z
  * directory Claude Code started the server for (`CLAUDE_PROJECT_DIR`), else the server's cwd.
  * `storing`: for a call that stores, a bare name nothing is stored under is refused (projectToStoreIn).
  */
-export function projectOf(ctx: McpContext, args: { project?: string | undefined; cwd?: string | undefined }, storing = false): Project {
+export function projectOf(ctx: McpContext, args: { project?: string | undefined; cwd?: string | undefined; newProject?: boolean | undefined }, storing = false): Project {
   const base = args.cwd !== undefined ? resolve(args.cwd) : ctx.env.CLAUDE_PROJECT_DIR || process.cwd();
-  return (storing ? projectToStoreIn : projectFromArg)(ctx.app.db, args.project, base);
+  return storing ? projectToStoreIn(ctx.app.db, args.project, base, { create: args.newProject === true, how: "pass newProject: true" }) : projectFromArg(ctx.app.db, args.project, base);
 }
 
 export interface ToolResult {

@@ -13,7 +13,7 @@ import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
 import { refreshIfStale } from "../freshness/refresh.js";
-import { answer, guarded, isoDate, projectArgs, projectOf, type McpContext } from "./context.js";
+import { answer, guarded, isoDate, newProjectArg, projectArgs, projectOf, type McpContext } from "./context.js";
 import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
 import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE } from "./render.js";
@@ -100,6 +100,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         files: z.array(z.string()).optional().describe("Paths the memory is about (up to 64); it is flagged possibly outdated when they change."),
         key: z.string().min(1).max(200).optional().describe("An idempotency key: the same key in the same project always means the same memory."),
         ...projectArgs,
+        ...newProjectArg,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

@@ -12,7 +12,7 @@ import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
 import { MemoryError } from "../service/types.js";
 import { TaskStore } from "../store/tasks.js";
-import { answer, guarded, projectArgs, projectOf, type McpContext } from "./context.js";
+import { answer, guarded, newProjectArg, projectArgs, projectOf, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";
 
 export function registerTaskTools(server: McpServer, ctx: McpContext): void {
@@ -28,6 +28,7 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
         id: z.number().int().min(1).optional().describe("done, drop: the task's id (from list)."),
         all: z.boolean().optional().describe("list: closed tasks too."),
         ...projectArgs,
+        ...newProjectArg,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

@@ -33,20 +33,26 @@ export function searchScope(project: Project, includeGlobal: boolean): string[] 
 /**
  * `--project VALUE` for commands that store (remember, import, task add; the daemon's and the MCP
  * server's remember): as projectFromArg, but a bare name under which nothing is stored is refused
- * (a typo would otherwise file the memory where no search of the user's looks). A path always
- * names its project, new or not; `global` is always there. New named projects come from indexing
- * into them (`mem index DIR --project NAME`).
- * @throws MemoryError `unknown_project`, naming the stored projects it resembles.
+ * unless `o.create` says to start that project (a typo would otherwise file the memory where no
+ * search of the user's looks). A path always names its project, new or not; `global` is always
+ * there; a blank value is the current directory's project.
+ * @throws MemoryError `unknown_project`, naming the stored projects it resembles and `o.how`, the
+ * caller's way to start it (`--new-project`, `newProject: true`).
  */
-export function projectToStoreIn(db: Db, value: string | undefined, cwd: string): Project {
+export function projectToStoreIn(db: Db, value: string | undefined, cwd: string, o: { create?: boolean; how: string }): Project {
+  if (value !== undefined && value.trim() === "") return projectFromArg(db, undefined, cwd);
   const project = projectFromArg(db, value, cwd);
-  if (value === undefined || isPathArg(value) || project.id === GLOBAL_PROJECT || projectHoldsAnything(db, project.id)) return project;
-  const names = [...new Set(storedProjects(db).flatMap((p) => [p, p.split(/[\\/]/).pop() ?? p]))].filter((n) => n !== "");
-  const near = closeMatches(value, names);
+  if (value === undefined || o.create === true || isPathArg(value) || project.id === GLOBAL_PROJECT || projectHoldsAnything(db, project.id)) return project;
+  const stored = storedProjects(db);
   const shown = JSON.stringify(value.slice(0, 200));
-  const hint = near.length > 0 ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : "";
-  throw new MemoryError(
-    "unknown_project",
-    `no project ${shown} is stored${hint}; \`mem status\` lists them. A path (./DIR or /abs/DIR) names a new project; a new named one starts with \`mem index DIR --project ${shown}\``,
-  );
+  const sameName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
+  const hint = sameName.length > 1 ? ` (${sameName.length} stored projects are folders of that name: ${sameName.slice(0, 5).map((n) => JSON.stringify(n)).join(", ")}; give the one meant by its path)` : nearHint(value, stored);
+  throw new MemoryError("unknown_project", `no project ${shown} is stored${hint}; \`mem status\` lists them. To start a project of that name, ${o.how}; a path (./DIR, /abs/DIR) names one too`);
+}
+
+/** " (did you mean …?)" naming the stored projects, by id or folder name, within a few edits of `value`; "" when none is. */
+function nearHint(value: string, stored: readonly string[]): string {
+  const names = [...new Set(stored.flatMap((p) => [p, p.split(/[\\/]/).pop() ?? p]))].filter((n) => n !== "");
+  const near = closeMatches(value, names);
+  return near.length > 0 ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : "";
 }

@@ -88,7 +88,7 @@ describe("mem remember, get, list, edit", () => {
     const before = await total();
     const typo = await mem(["remember", "Filed under a typo", "--project", "prj"]);
     assert.equal(typo.code, 1, show(typo));
-    assert.match(typo.stderr, /^mem remember: no project "prj" is stored \(did you mean "proj"\?\); `mem status` lists them\. A path \(\.\/DIR or \/abs\/DIR\) names a new project; a new named one starts with `mem index DIR --project "prj"`\n$/);
+    assert.match(typo.stderr, /^mem remember: no project "prj" is stored \(did you mean "proj"\?\); `mem status` lists them\. To start a project of that name, add --new-project; a path \(\.\/DIR, \/abs\/DIR\) names one too\n$/);
     assert.equal(jsonOf<{ error: { code: string } }>(await mem(["remember", "x", "--project", "prj", "--json"])).error.code, "unknown_project");
     const task = await mem(["task", "add", "A task under a typo", "--project", "prj"]);
     assert.equal(task.code, 1, show(task));
@@ -112,6 +112,24 @@ describe("mem remember, get, list, edit", () => {
     const named = await mem(["remember", "Deploys freeze in December", "--project", "team"]);
     assert.equal(named.code, 0, show(named));
     assert.equal((await get(named.stdout.trim())).project, "team");
+    // Starting a named project on purpose, from a memory, a task or an import.
+    const made = await mem(["remember", "Client X wants weekly reports", "--project", "client-x", "--new-project"]);
+    assert.equal(made.code, 0, show(made));
+    assert.equal((await get(made.stdout.trim())).project, "client-x");
+    assert.equal((await mem(["task", "add", "Send the first report", "--project", "client-y", "--new-project"])).code, 0);
+    assert.equal((await mem(["import", file, "--project", "client-z", "--new-project"])).code, 0);
+    assert.equal(await total("--project", "client-z"), 1);
+    // A blank --project is the working directory's project, as before.
+    assert.equal((await mem(["remember", "Blank project flag", "--project", ""])).code, 0);
+    // Two stored projects are folders of the name: the message names both, not "did you mean" the same name.
+    for (const d of ["a", "b"]) {
+      mkdirSync(join(tmp, d, "app", ".git"), { recursive: true });
+      writeFileSync(join(tmp, d, "app", "n.md"), "# N\n\nA note.\n");
+      assert.equal((await mem(["index", join(tmp, d, "app"), "-q"])).code, 0);
+    }
+    const twice = await mem(["remember", "x", "--project", "app"]);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, new RegExp(`2 stored projects are folders of that name: "${join(tmp, "a", "app")}", "${join(tmp, "b", "app")}"; give the one meant by its path`));
   });
 
   test("a 10 MB text is a clear error and nothing is stored", async () => {

@@ -100,7 +100,7 @@ describe("memory operations over the daemon's socket", () => {
     await fails({ op: "put", text: "no project" }, "bad_argument", /project or cwd is required/);
     await fails({ op: "put", cwd: "relative/dir", text: "x" }, "bad_argument", /cwd must be an absolute path/);
     await fails({ op: "put", cwd: proj, text: "x", kind: "opinion" }, "bad_argument", /kind must be one of/);
-    await fails({ op: "put", project: "prj", text: "walrus-marker in a typo" }, "unknown_project", /no project "prj" is stored \(did you mean "proj"\?\)/);
+    await fails({ op: "put", project: "prj", text: "walrus-marker in a typo" }, "unknown_project", /no project "prj" is stored \(did you mean "proj"\?\).*send "newProject": true/);
     await fails({ op: "put", cwd: proj, text: "x", tags: "db" }, "bad_argument", /tags must be a list of strings/);
     await fails({ op: "list", cwd: proj, limit: 0 }, "bad_argument", /limit must be an integer from 1 to 1000/);
     await fails({ op: "list", cwd: proj, sources: ["nope"] }, "bad_argument", /sources must be among/);
@@ -114,6 +114,8 @@ describe("memory operations over the daemon's socket", () => {
     await fails({ op: "put", cwd: proj, text: `walrus-marker ${"x".repeat(10 * 1024 * 1024)}` }, "too_large", /request over 1 MB/);
     await fails({ op: "put", cwd: proj, text: `walrus-marker ${"x".repeat(6_000)}` }, "too_large", /a memory holds at most 5,000/);
     assert.equal(await total(), before, "nothing stored");
+    const started = await ok({ op: "put", project: "prj", text: "filed in a project started on purpose", newProject: true });
+    assert.equal((started.memory as Memory).project, "prj");
     assert.equal((await ok({ op: "list", cwd: proj, text: "walrus-marker" })).total, 0);
     assert.equal((await ok({ op: "ping" })).pid !== undefined, true, "the daemon is still up after the oversized request");
   });

@@ -61,7 +61,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     const remember = by.get("remember")!.inputSchema as { required?: string[]; properties: Record<string, { enum?: string[]; type?: string }> };
     assert.deepEqual(remember.required, ["text"]);
     assert.deepEqual(remember.properties.kind!.enum, ["decision", "rejected", "learned", "preference", "task", "note"]);
-    assert.deepEqual(Object.keys(remember.properties).sort(), ["cwd", "files", "key", "kind", "project", "tags", "text"]);
+    assert.deepEqual(Object.keys(remember.properties).sort(), ["cwd", "files", "key", "kind", "newProject", "project", "tags", "text"]);
     const search = by.get("search")!.inputSchema as { required?: string[]; properties: Record<string, { type?: string; maximum?: number }> };
     assert.deepEqual(search.required, ["query"]);
     assert.deepEqual([search.properties.k!.type, search.properties.k!.maximum], ["integer", 100]);
@@ -141,6 +141,10 @@ describe("mem mcp over stdio (SDK client)", () => {
     const typoTask = await call("tasks", { action: "add", text: "a task under a typo", project: "prj" });
     assert.deepEqual([typoTask.isError, typoTask.structuredContent!.error.code], [true, "unknown_project"]);
     assert.equal((await call("list", { project: "prj", text: "typo" })).structuredContent!.total, 0, "nothing stored under the typo");
+    assert.match(text(typo), /To start a project of that name, pass newProject: true/);
+    const started = await call("remember", { text: "filed on purpose", project: "prj", newProject: true });
+    assert.equal(started.isError, undefined, text(started));
+    assert.equal((started.structuredContent!.memory as unknown as { project: string }).project, "prj");
     const neither = await call("forget", {});
     assert.match(text(neither), /^mem forget: bad_argument: give either id or session$/);
     const badDate = await call("list", { since: "last tuesday" });
