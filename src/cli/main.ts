@@ -125,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     if (process.env.MEM_DEBUG) process.stderr.write(`${e.stack ?? ""}\n`);
     // Under --json (and query --batch, whose output is JSON lines) a failure is JSON on stdout too,
     // whichever command it came from.
-    if (options.includes("--json") || (name === "query" && options.includes("--batch"))) {
+    if (options.includes("--json") || (name === "query" && options.some((o) => o === "--batch" || o.startsWith("--batch=")))) {
       const { errorCode } = await import("./error-code.js");
       process.stdout.write(`${(await import("../render/line.js")).safeJson({ error: { code: errorCode(e), message: e.message } })}\n`);
     }

@@ -255,7 +255,8 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
     if (line.trim() === "") continue;
     let q: { id?: unknown; text?: unknown };
     try {
-      q = JSON.parse(line) as typeof q;
+      const v = JSON.parse(line) as unknown;
+      q = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as typeof q) : {}; // null, a number, a list: malformed
     } catch {
       q = {};
     }
@@ -265,19 +266,18 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
       process.stdout.write(`${safeJson({ id, error: { code: "bad_line", message: `line ${n}: expected {"id": "...", "text": "..."}` } })}\n`);
       continue;
     }
-    let answer: Awaited<ReturnType<typeof searchBoth>>;
+    let out: string;
     try {
-      answer = await searchBoth(ctx, p, q.text, config);
+      const { res, cold } = await searchBoth(ctx, p, q.text, config);
+      [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
+      out = safeJson({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) });
     } catch (err) {
       // One query's failure is its line's answer; the batch goes on.
       failed++;
       const e = err as Error;
-      process.stdout.write(`${safeJson({ id, error: { code: errorCode(e), message: `line ${n}: ${e.message}` } })}\n`);
-      continue;
+      out = safeJson({ id, error: { code: errorCode(e), message: `line ${n}: ${e.message}` } });
     }
-    const { res, cold } = answer;
-    [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
-    process.stdout.write(`${safeJson({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+    process.stdout.write(`${out}\n`);
   }
   if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
   if (failed > 0) process.stderr.write(`mem query --batch: ${failed} query(ies) failed, answered with an error object\n`);

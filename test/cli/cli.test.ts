@@ -413,11 +413,14 @@ describe("mem CLI: with a (fake) Ollama server", () => {
       JSON.stringify({ id: "q3" }),
       JSON.stringify({ id: 4, text: "redis cache" }),
       JSON.stringify({ text: "flaky login" }),
+      "null",
+      "[1, 2]",
+      JSON.stringify({ id: "last", text: "redis cache" }),
     ].join("\n")}\n`);
     const r = await mem(["query", "--batch", file, "--k", "2"], { home, env, cwd: proj });
     assert.equal(r.code, 1, show(r));
     const out = lines(r.stdout).map((l) => JSON.parse(l));
-    assert.equal(out.length, 5);
+    assert.equal(out.length, 8, "every line answered, the malformed ones too");
     assert.deepEqual(Object.keys(out[0]).sort(), ["id", "results"]);
     assert.equal(out[0].id, "q1");
     assert.equal(out[0].results.length, 2);
@@ -429,7 +432,9 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(out[3].results[0].path, join(proj, "notes", "cache.md"));
     assert.equal(out[4].id, null);
     assert.equal(out[4].results[0].path, join(proj, "sessions", "2024-06-20.md"));
-    assert.deepEqual(lines(r.stderr), ["mem query --batch: 2 malformed line(s) answered with an error object"]);
+    assert.deepEqual([out[5], out[6]], [{ id: null, error: { code: "bad_line", message: 'line 7: expected {"id": "...", "text": "..."}' } }, { id: null, error: { code: "bad_line", message: 'line 8: expected {"id": "...", "text": "..."}' } }], "null and a list are malformed lines, and the batch goes on");
+    assert.equal(out[7].id, "last");
+    assert.deepEqual(lines(r.stderr), ["mem query --batch: 4 malformed line(s) answered with an error object"]);
 
     const input = `${JSON.stringify({ id: "a", text: "redis" })}\r\n${JSON.stringify({ id: "b", text: "login timeout" })}\n`;
     const s = await mem(["query", "--batch", "-", "--mode", "bm25"], { home, env, cwd: proj, input });
@@ -445,6 +450,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(missing.code, 1, show(missing));
     assert.match(missing.stderr, /^mem query: cannot read batch file .*no-such\.jsonl: ENOENT\n$/);
     assert.deepEqual(lines(missing.stdout).map((l) => JSON.parse(l)), [{ error: { code: "failure", message: `cannot read batch file ${join(tmp, "no-such.jsonl")}: ENOENT` } }], "the error in the shape of the lines");
+    const glued = await mem(["query", `--batch=${join(tmp, "no-such.jsonl")}`], { home, env, cwd: proj });
+    assert.equal(glued.stdout, missing.stdout, "--batch=FILE alike");
 
     // A query that fails is its line's answer, in the same shape, and the batch goes on.
     const failing = await mem(["query", "--batch", "-", "--mode", "vector"], { home, env: { ...env, MEM_EMBED_ORDER: "none" }, cwd: proj, input });
