@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { GLOBAL_PROJECT } from "../config/config.js";
-import { projectHoldsAnything, storedProjects } from "../store/chunks.js";
+import { knownProjects, projectHoldsAnything, storedProjects } from "../store/chunks.js";
 import { MemoryError } from "../service/types.js";
 import { closeMatches } from "../util/edit-distance.js";
 import type { Db } from "../store/db.js";
@@ -43,7 +43,7 @@ export function projectToStoreIn(db: Db, value: string | undefined, cwd: string,
   if (value !== undefined && value.trim() === "") return projectFromArg(db, undefined, cwd);
   const project = projectFromArg(db, value, cwd);
   if (value === undefined || o.create === true || isPathArg(value) || project.id === GLOBAL_PROJECT || projectHoldsAnything(db, project.id)) return project;
-  const stored = storedProjects(db);
+  const stored = knownProjects(db);
   const shown = JSON.stringify(value.slice(0, 200));
   const sameName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
   const hint = sameName.length > 1 ? ` (${sameName.length} stored projects are folders of that name: ${sameName.slice(0, 5).map((n) => JSON.stringify(n)).join(", ")}; give the one meant by its path)` : nearHint(value, stored);

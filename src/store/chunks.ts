@@ -73,6 +73,11 @@ export function storedProjects(db: Db): Clean<string>[] {
   return (db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[]).map(asStored);
 }
 
+/** Every project something was ever stored under: indexed files, memories or tasks. */
+export function knownProjects(db: Db): string[] {
+  return db.prepare("SELECT project FROM sources UNION SELECT project FROM events UNION SELECT project FROM tasks ORDER BY 1").pluck().all() as string[];
+}
+
 /** Whether anything was ever stored under `project`: indexed files, memories or tasks. */
 export function projectHoldsAnything(db: Db, project: string): boolean {
   const sql = "SELECT EXISTS (SELECT 1 FROM sources WHERE project = ?) OR EXISTS (SELECT 1 FROM events WHERE project = ?) OR EXISTS (SELECT 1 FROM tasks WHERE project = ?)";

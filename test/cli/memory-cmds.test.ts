@@ -117,6 +117,7 @@ describe("mem remember, get, list, edit", () => {
     assert.equal(made.code, 0, show(made));
     assert.equal((await get(made.stdout.trim())).project, "client-x");
     assert.equal((await mem(["task", "add", "Send the first report", "--project", "client-y", "--new-project"])).code, 0);
+    assert.match((await mem(["remember", "x", "--project", "cilent-y"])).stderr, /did you mean "client-y" or "client-x"\?/, "a project of tasks only first (two letters swapped), then one of memories (two edits)");
     assert.equal((await mem(["import", file, "--project", "client-z", "--new-project"])).code, 0);
     assert.equal(await total("--project", "client-z"), 1);
     // A blank --project is the working directory's project, as before.
