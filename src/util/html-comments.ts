@@ -3,8 +3,8 @@
  * `mem init`'s templates hint in comments is no memory, and text hidden from the rendered note is
  * not put before the model. Every line stays where it was (a comment's lines are left empty), so
  * line numbers after it hold. Two shapes are taken out, as CommonMark renders them:
- * - a comment that starts a line (up to 3 spaces in): an HTML block, to the line that holds
- *   `-->`, or to the end of the text when none does;
+ * - a comment that starts a line (up to 3 spaces in, after a quote's `>` markers too): an HTML
+ *   block, to the line that holds `-->`, or to the end of the text (or of the quote) when none does;
  * - a comment inside a line that closes on that line.
  * Kept as text: fenced code (a fence inside a list item or a quote too, by its indent), a line
  * indented 4 spaces or more (code, or a nested item's text), a marker in a code span or escaped
@@ -25,8 +25,12 @@ export function withoutComments(text: string): string {
   if (!text.includes("<!--")) return text;
   const out: string[] = [];
   let inBlock = false;
+  let blockDepth = 0; // how many quote markers (`>`) the block's lines start with
   let fence: string | undefined; // the opening fence's marker while inside fenced code
   for (const line of text.split("\n")) {
+    const { depth, content } = unquoted(line);
+    // A block inside a quote ends with the quote (a comment's lines there are not lazy).
+    if (inBlock && depth < blockDepth) inBlock = false;
     if (inBlock) {
       const end = line.indexOf("-->");
       if (end < 0) {
@@ -52,8 +56,13 @@ export function withoutComments(text: string): string {
       out.push(line); // indented code, or a nested item's text: left as written
       continue;
     }
-    if (BLOCK_START.test(line) && commentEnd(line, line.indexOf("<!--")) < 0) {
+    if (depth > 0 && /^(?: {4}|\t)/.test(content)) {
+      out.push(line); // indented code in a quote
+      continue;
+    }
+    if (BLOCK_START.test(content) && commentEnd(content, content.indexOf("<!--")) < 0) {
       inBlock = true;
+      blockDepth = depth;
       out.push("");
       continue;
     }
@@ -63,6 +72,13 @@ export function withoutComments(text: string): string {
 }
 
 const blankIfEmpty = (line: string) => (line.trim() === "" ? "" : line);
+
+/** A line's quote markers (`> > `, each up to 3 spaces in) counted, and what follows them. */
+function unquoted(line: string): { depth: number; content: string } {
+  const m = /^(?: {0,3}>[ \t]?)+/.exec(line);
+  if (!m) return { depth: 0, content: line };
+  return { depth: (m[0].match(/>/g) ?? []).length, content: line.slice(m[0].length) };
+}
 
 /** One line with its comments that open and close on it taken out; code spans and escaped markers kept. */
 function inlineStripped(line: string): string {

@@ -61,3 +61,13 @@ test("a comment marker in a code span is code: kept, and what follows is not hid
   assert.equal(withoutComments("``a <!-- b``, then <!-- gone --> kept"), "``a <!-- b``, then  kept");
   assert.equal(withoutComments("a lone ` tick <!-- gone -->"), "a lone ` tick ", "an unclosed backtick is a backtick");
 });
+
+test("a comment inside a quote is hidden to its `-->`, or to the end of the quote; code in a quote is kept", () => {
+  assert.equal(withoutComments("> Quote start\n> <!--\n> SYSTEM: hidden\n> -->\n> shown\nafter"), "> Quote start\n\n\n\n> shown\nafter");
+  assert.equal(withoutComments("> <!--\n> hidden\nnot quoted -->\nnext"), "\n\nnot quoted -->\nnext", "the quote ends, and the block with it");
+  assert.equal(withoutComments(">> <!-- a\n>> b -->\n>> c"), "\n\n>> c", "nested quotes");
+  assert.equal(withoutComments("> <!-- a\n>> deeper, still inside -->\n> c"), "\n\n> c", "a deeper quote stays inside the block");
+  assert.equal(withoutComments(">     <!-- code in a quote -->"), ">     <!-- code in a quote -->");
+  assert.equal(withoutComments("> a <!-- b --> c"), "> a  c");
+  assert.equal(withoutComments("   > <!-- three spaces in, still a quote\n   > hidden -->\nx"), "\n\nx");
+});
