@@ -5,7 +5,8 @@ import type { Config } from "../config/config.js";
 import { field, safeJson } from "../render/line.js";
 import type { Db } from "../store/db.js";
 import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js";
-import { projectFromArg, storedProjects } from "../project/scope.js";
+import { projectFromArg } from "../project/scope.js";
+import { knownProjects } from "../store/chunks.js";
 import { VecState } from "../store/vec-state.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -31,6 +32,8 @@ interface ProjectStatus {
   vectors: { table: string; model: string; provider: string; dims: number; count: number }[];
   lastRun: { startedAt: string; finishedAt: string | null; status: string } | null;
   hot: BudgetRow[];
+  /** Tasks not completed nor dropped. */
+  openTasks: number;
 }
 
 /** The project's indexed hot files, each measured as it is now (as last indexed when it cannot be read). */
@@ -58,7 +61,7 @@ export const statusCommand: Command = {
     try {
       const state = new VecState(app.db);
       const tables = state.tables();
-      const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd()).id as string] : storedProjects(app.db);
+      const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd()).id as string] : knownProjects(app.db); // indexed files, memories or tasks
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
       const out: ProjectStatus[] = projects.map((project) => {
         const run = app.db.prepare("SELECT started_at, finished_at, status FROM runs WHERE project = ? ORDER BY id DESC LIMIT 1").get(project) as
@@ -71,6 +74,7 @@ export const statusCommand: Command = {
           vectors: tables.map((t) => ({ table: t.name, model: t.model, provider: t.provider, dims: t.dims, count: state.count(t.name, project) })).filter((v) => v.count > 0),
           lastRun: run ? { startedAt: iso(run.started_at)!, finishedAt: iso(run.finished_at), status: run.finished_at === null && run.status === "running" ? "interrupted or running" : run.status } : null,
           hot: hotFiles(app.db, project, app.config.tiers.budgets),
+          openTasks: app.db.prepare("SELECT count(*) FROM tasks WHERE project = ? AND closed_at IS NULL").pluck().get(project) as number,
         };
       });
       const rootOf = (project: string) => app.projectRoot(project);
@@ -88,10 +92,11 @@ export const statusCommand: Command = {
       const lines = [`data home: ${app.paths.home}`];
       if (out.length === 0) lines.push("nothing indexed yet: run `mem index PATH`");
       for (const p of out) {
-        lines.push("", `${p.project}`, `  sources ${p.sources}, chunks ${p.chunks}`);
+        lines.push("", `${field(p.project, 300)}`, `  sources ${p.sources}, chunks ${p.chunks}`);
         for (const v of p.vectors) lines.push(`  vectors ${v.count}/${p.chunks} in ${v.table} (${v.provider} ${v.model}, ${v.dims} dims)`);
         if (p.vectors.length === 0) lines.push("  vectors none (BM25 only)");
         if (p.lastRun) lines.push(`  last index ${p.lastRun.startedAt} (${p.lastRun.status})`);
+        if (p.openTasks > 0) lines.push(`  open tasks ${p.openTasks}`);
         if (p.hot.length > 0) lines.push("  hot files (size / budget):");
         for (const h of p.hot) lines.push(`    ${shownPath(h.path, p.project)}  ${kb(h.bytes)} / ${kb(h.budget)}${h.over ? "  OVER BUDGET" : ""}`);
       }

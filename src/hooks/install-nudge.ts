@@ -1,50 +1,57 @@
 /**
- * After an upgrade, the hooks in Claude Code's settings stay as the older mem wrote them (the hot
- * ones starting Node each time) until `mem install` runs again. SessionStart tells the user so, in
- * a `systemMessage` (shown to the user, never to the model), at most once a day per data home.
+ * After an upgrade, the hooks in Claude Code's settings stay as the older mem wrote them until
+ * `mem install` runs again: hot hooks (a prompt, a tool call, a stop) that start Node each time
+ * instead of asking the warm daemon through bin/mem-hook.sh. SessionStart tells the user so, in a
+ * `systemMessage` (shown to the user, never to the model). The settings are read at most once a
+ * day per data home, and only that shape is reported: hooks the user removed, timeouts changed,
+ * or an environment that differs from the install shell's (NODE_EXTRA_CA_CERTS) are not, as
+ * `mem install` would not change what they see (`mem doctor` reports every difference).
  */
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hookDrift } from "../install/drift.js";
 import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
-import { currentTarget } from "../install/target.js";
-import { withCaCertsBack } from "./ca-env.js";
+import { SH } from "../install/hooks.js";
+import { findMemHooks } from "../install/settings.js";
+import { DAEMON_HOOKS, isHookName } from "./contract.cjs";
 
 export const NUDGE_EVERY_MS = 24 * 3600_000;
 
-/** The stamp whose mtime is when the user was last told. */
+/** The stamp whose mtime is when the settings were last checked. */
 export const nudgeStamp = (home: string) => join(home, "install-nudge");
 
+/** Whether a settings object holds a hot hook of mem's that runs Node directly (an install older than the curl client). */
+export function predatesHookClient(settings: unknown): boolean {
+  return findMemHooks(settings).some((h) => isHookName(h.name) && DAEMON_HOOKS.has(h.name) && h.handler.type === "command" && h.handler.command !== SH);
+}
+
 /**
- * The notice for the user, or undefined: nothing differs, or they were told less than a day ago.
- * Reads the three settings files (a few KB); never throws.
+ * The notice for the user, or undefined: nothing to say, checked less than a day ago, not a
+ * platform with the curl client (Windows), or a data home that cannot take the stamp. Never throws.
  */
-export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: string; now: number }): string | undefined {
+export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: string; now: number; platform?: string }): string | undefined {
+  if ((o.platform ?? process.platform) === "win32") return undefined;
   try {
     if (o.now - statSync(nudgeStamp(o.home)).mtimeMs < NUDGE_EVERY_MS) return undefined;
   } catch {
-    // never told
+    // never checked
   }
-  const target = currentTarget(withCaCertsBack(o.env)); // as `mem install` saw it, before bin/mem-hook.sh moved the certificates aside
+  try {
+    writeFileSync(nudgeStamp(o.home), `${new Date(o.now).toISOString()}\n`);
+  } catch {
+    return undefined; // a data home that cannot be written would check at every session
+  }
   const stale: { scope: Scope; file: string }[] = [];
   for (const scope of SCOPES) {
     const file = settingsPath(scope, { env: o.env, cwd: o.cwd });
     try {
       const read = readSettingsFile(file);
-      if (!read.exists) continue;
-      const d = hookDrift(read.settings, target);
-      if (d.found > 0 && (d.updated.length > 0 || d.added.length > 0)) stale.push({ scope, file });
+      if (read.exists && predatesHookClient(read.settings)) stale.push({ scope, file });
     } catch {
       // an unreadable file is `mem doctor`'s to report
     }
   }
   if (stale.length === 0) return undefined;
-  try {
-    writeFileSync(nudgeStamp(o.home), `${new Date(o.now).toISOString()}\n`);
-  } catch {
-    return undefined; // a data home that cannot be written would repeat it at every session
-  }
   const where = stale.map((s) => s.file).join(" and ");
   const fix = stale.map((s) => `\`mem install --scope ${s.scope}\``).join(", ");
-  return `mem: the hooks in ${where} are not the ones this mem installs (an older version's, or another copy's: the prompt's hook may start Node each time). Run ${fix} to update them; \`mem doctor\` says more. (Shown at most once a day.)`;
+  return `mem: the hooks in ${where} are an older mem's: each prompt, tool call and stop starts Node (20-30 ms) instead of asking the warm daemon. Run ${fix} to update them; \`mem doctor\` says more. (Checked at most once a day.)`;
 }

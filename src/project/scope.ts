@@ -13,12 +13,13 @@ const isPathArg = (value: string) => value.includes("/") || value.includes("\\")
 /**
  * Interprets `--project VALUE` for reading commands: a path (contains a slash, or is "." or "..")
  * is resolved like any other path; a stored project id is taken as is; a name matching the base
- * name of exactly one stored path-based project means that project.
+ * name of exactly one stored path-based project (of indexed files, memories or tasks) means that
+ * project.
  */
 export function projectFromArg(db: Db, value: string | undefined, cwd: string): Project {
   if (value === undefined) return resolveProject(cwd);
   if (isPathArg(value)) return resolveProject(resolve(cwd, value));
-  const stored = storedProjects(db);
+  const stored = knownProjects(db); // indexed files, memories or tasks
   if (new Set<string>(stored).has(value)) return resolveProject(cwd, value);
   const byName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
   if (byName.length === 1) return { id: byName[0]!, name: value, root: byName[0]! };

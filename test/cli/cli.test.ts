@@ -338,7 +338,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(status.home, home);
     assert.equal(status.projects.length, 1);
     const p = status.projects[0]!;
-    assert.deepEqual(Object.keys(p).sort(), ["chunks", "hot", "lastRun", "project", "sources", "vectors"]);
+    assert.deepEqual(Object.keys(p).sort(), ["chunks", "hot", "lastRun", "openTasks", "project", "sources", "vectors"]);
     assert.equal(p.project, proj);
     assert.equal(p.sources, 3);
     assert.equal(p.chunks, 3);

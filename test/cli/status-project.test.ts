@@ -22,3 +22,14 @@ test("mem status --project takes what the other commands take: a path, the store
     assert.deepEqual([p!.project, p!.sources, p!.chunks], [proj, 1, 1], `--project ${value}`);
   }
 });
+
+test("mem status lists every project something is stored under, tasks or memories only too, with its open tasks", async () => {
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home2"), HOME: tmp };
+  assert.equal((await runMem(["task", "add", "Send the report", "--project", "client-y", "--new-project"], { env, cwd: tmp })).code, 0);
+  assert.equal((await runMem(["remember", "Reports go out on Fridays", "--project", "client-x", "--new-project"], { env, cwd: tmp })).code, 0);
+  const r = await runMem(["status", "--json"], { env, cwd: tmp });
+  assert.equal(r.code, 0, show(r));
+  const projects = jsonOf<{ projects: { project: string; openTasks: number }[] }>(r).projects;
+  assert.deepEqual(projects.map((p) => [p.project, p.openTasks]), [["client-x", 0], ["client-y", 1]]);
+  assert.match((await runMem(["status"], { env, cwd: tmp })).stdout, /\nclient-y\n {2}sources 0, chunks 0\n {2}vectors none \(BM25 only\)\n {2}open tasks 1\n/);
+});

@@ -4,19 +4,19 @@
  * a day, and says nothing once the hooks are what this mem installs. Real hook processes.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { installToFile } from "../../src/install/files.js";
 import { contextOutput } from "../../src/hooks/contract.cjs";
 import { nudgeStamp } from "../../src/hooks/install-nudge.js";
-import { BIN, cleanEnv, runMem, show } from "../helpers/mem-cli.js";
+import { BIN, cleanEnv, REPO, runMem, show } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-nudge-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test("hooks of an older install: SessionStart tells the user once a day how to update them; nothing once they are current", async () => {
+test("hooks of an older install: SessionStart tells the user once a day how to update them; nothing once they are current, nor for hooks taken out or another CA environment", async () => {
   const home = join(tmp, "home");
   const proj = join(tmp, "proj");
   mkdirSync(join(proj, ".git"), { recursive: true });
@@ -33,7 +33,7 @@ test("hooks of an older install: SessionStart tells the user once a day how to u
     return (r.stdout.trim() === "" ? {} : JSON.parse(r.stdout)) as { systemMessage?: string; hookSpecificOutput?: { additionalContext: string } };
   };
   const first = await start();
-  assert.match(first.systemMessage ?? "", new RegExp(`^mem: the hooks in ${join(home, ".claude", "settings.json")} are not the ones this mem installs .*Run \`mem install --scope user\` to update them`));
+  assert.match(first.systemMessage ?? "", new RegExp(`^mem: the hooks in ${join(home, ".claude", "settings.json")} are an older mem's: each prompt, tool call and stop starts Node .*Run \`mem install --scope user\` to update them`));
   assert.match(first.hookSpecificOutput?.additionalContext ?? "", /Deploys freeze in December/, "the briefing as ever");
   assert.doesNotMatch(first.hookSpecificOutput?.additionalContext ?? "", /mem install/, "the model is not told");
   assert.equal((await start()).systemMessage, undefined, "once a day");
@@ -44,6 +44,32 @@ test("hooks of an older install: SessionStart tells the user once a day how to u
   assert.equal(inst.code, 0, show(inst));
   rmSync(nudgeStamp(memHome));
   assert.equal((await start()).systemMessage, undefined, "current hooks: nothing to say");
+
+  // Installed from a shell with NODE_EXTRA_CA_CERTS, run by a Claude Code without it: nothing that
+  // `mem install` would change, so nothing to say.
+  installToFile({ scope: "user", where: { env, cwd: proj }, target: { node: process.execPath, bin: BIN, caWrapper: join(REPO, "bin", "mem-hook.sh") } });
+  rmSync(nudgeStamp(memHome));
+  assert.equal((await start()).systemMessage, undefined, "the CA wrapper's install");
+  // Hooks the user took out on purpose are not reported either.
+  const file = join(home, ".claude", "settings.json");
+  const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, unknown> };
+  delete settings.hooks.PostToolUse;
+  delete settings.hooks.PostToolUseFailure;
+  writeFileSync(file, JSON.stringify(settings));
+  rmSync(nudgeStamp(memHome));
+  assert.equal((await start()).systemMessage, undefined, "capture turned off by hand");
+
+  // An older install in the project's settings, seen from a subdirectory: that scope is named.
+  installToFile({ scope: "project", where: { env, cwd: proj }, target: { node: process.execPath, bin: BIN } });
+  mkdirSync(join(proj, "src"), { recursive: true });
+  rmSync(nudgeStamp(memHome));
+  const sub = await runMem(["hook", "session-start"], { env, cwd: join(proj, "src"), input: JSON.stringify({ session_id: "s2", cwd: join(proj, "src"), hook_event_name: "SessionStart", source: "startup" }) });
+  const notice = (JSON.parse(sub.stdout) as { systemMessage?: string }).systemMessage ?? "";
+  assert.match(notice, new RegExp(`the hooks in ${join(proj, ".claude", "settings.json")} are an older mem's.*Run \`mem install --scope project\``));
+  // A resume, a /clear or a compaction says nothing (a session's start only).
+  rmSync(nudgeStamp(memHome));
+  const resumed = await runMem(["hook", "session-start"], { env, cwd: proj, input: JSON.stringify({ session_id: "s3", cwd: proj, hook_event_name: "SessionStart", source: "resume", transcript_path: "/nonexistent" }) });
+  assert.doesNotMatch(resumed.stdout, /systemMessage/);
 });
 
 test("contextOutput: a notice is a systemMessage on SessionStart only, with or without context", () => {
