@@ -79,9 +79,10 @@ export function storedProjects(db: Db): Clean<string>[] {
  * events of a few projects cost a few lookups, not a scan.
  */
 export function knownProjects(db: Db): Clean<string>[] {
-  const distinct = (table: "events" | "tasks") =>
-    `WITH RECURSIVE d(p) AS (SELECT min(project) FROM ${table} UNION ALL SELECT (SELECT min(project) FROM ${table} WHERE project > d.p) FROM d WHERE d.p IS NOT NULL) SELECT p FROM d WHERE p IS NOT NULL`;
-  const sql = `SELECT project FROM sources UNION ${distinct("events")} UNION ${distinct("tasks")} ORDER BY 1`;
+  const walk = (name: string, table: "events" | "tasks") =>
+    `${name}(p) AS (SELECT min(project) FROM ${table} UNION ALL SELECT (SELECT min(project) FROM ${table} WHERE project > ${name}.p) FROM ${name} WHERE ${name}.p IS NOT NULL)`;
+  const sql = `WITH RECURSIVE ${walk("e", "events")}, ${walk("t", "tasks")}
+    SELECT project FROM sources UNION SELECT p FROM e WHERE p IS NOT NULL UNION SELECT p FROM t WHERE p IS NOT NULL ORDER BY 1`;
   return (db.prepare(sql).pluck().all() as string[]).map(asStored);
 }
 

@@ -33,3 +33,14 @@ test("mem status lists every project something is stored under, tasks or memorie
   assert.deepEqual(projects.map((p) => [p.project, p.openTasks]), [["client-x", 0], ["client-y", 1]]);
   assert.match((await runMem(["status"], { env, cwd: tmp })).stdout, /\nclient-y\n {2}sources 0, chunks 0\n {2}vectors none \(BM25 only\)\n {2}open tasks 1\n/);
 });
+
+test("a project of tasks only is found by its folder's name, not started again under that name", async () => {
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home3"), HOME: tmp };
+  const tonly = join(tmp, "x", "tonly");
+  mkdirSync(join(tonly, ".git"), { recursive: true });
+  assert.equal((await runMem(["task", "add", "Ship it"], { env, cwd: tonly })).code, 0);
+  const second = await runMem(["task", "add", "Write the changelog", "--project", "tonly"], { env, cwd: tmp });
+  assert.equal(second.code, 0, show(second));
+  const listed = jsonOf<{ project: string; tasks: unknown[] }>(await runMem(["task", "list", "--project", "tonly", "--json"], { env, cwd: tmp }));
+  assert.deepEqual([listed.project, listed.tasks.length], [tonly, 2]);
+});
