@@ -6,7 +6,8 @@
  * - a comment that starts a line (up to 3 spaces in, after a quote's `>` markers too): an HTML
  *   block, to the line that holds `-->`, or to the end of the text (or of the quote) when none does;
  * - a comment inside a line that closes on that line.
- * Kept as text: fenced code (a fence inside a list item or a quote too, by its indent), a line
+ * Kept as text: fenced code (a fence inside a list item or a quote too, by its indent; a quote's
+ * fence ends with the quote), a line
  * indented 4 spaces or more (code, or a nested item's text), a marker in a code span or escaped
  * (`\<!--`), and an inline `<!--` that does not close on its line (left as it is, not hidden).
  * Linear in the text's length. Pure.
@@ -15,7 +16,7 @@ const BLOCK_START = /^ {0,3}<!--/;
 
 /** A fence's marker (in a list item or a quote too), and whether it may close a fence (no info string). */
 function fenceOf(line: string): { marker: string; bare: boolean } | undefined {
-  const m = /^\s*(?:(?:[-*+>]|\d{1,9}[.)])\s+)?(`{3,}|~{3,})(.*)$/.exec(line);
+  const m = /^(?:\s*>)*\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(`{3,}|~{3,})(.*)$/.exec(line);
   if (!m) return undefined;
   if (m[1]![0] === "`" && m[2]!.includes("`")) return undefined; // a backtick fence's info string holds none
   return { marker: m[1]!, bare: m[2]!.trim() === "" };
@@ -27,10 +28,12 @@ export function withoutComments(text: string): string {
   let inBlock = false;
   let blockDepth = 0; // how many quote markers (`>`) the block's lines start with
   let fence: string | undefined; // the opening fence's marker while inside fenced code
+  let fenceDepth = 0; // the quote depth the fence opened at
   for (const line of text.split("\n")) {
     const { depth, content } = unquoted(line);
-    // A block inside a quote ends with the quote (a comment's lines there are not lazy).
+    // A block or a fence inside a quote ends with the quote (their lines are not lazy).
     if (inBlock && depth < blockDepth) inBlock = false;
+    if (fence !== undefined && depth < fenceDepth) fence = undefined;
     if (inBlock) {
       const end = line.indexOf("-->");
       if (end < 0) {
@@ -49,6 +52,7 @@ export function withoutComments(text: string): string {
     }
     if (f !== undefined) {
       fence = f.marker;
+      fenceDepth = depth;
       out.push(line);
       continue;
     }

@@ -71,3 +71,11 @@ test("a comment inside a quote is hidden to its `-->`, or to the end of the quot
   assert.equal(withoutComments("> a <!-- b --> c"), "> a  c");
   assert.equal(withoutComments("   > <!-- three spaces in, still a quote\n   > hidden -->\nx"), "\n\nx");
 });
+
+test("a fence in a nested quote, or right after `>`, keeps its comments; a quote's fence ends with the quote", () => {
+  const nested = "> > ```html\n> > <!-- start\n> > ```\n> > SHOWN after fence";
+  assert.equal(withoutComments(nested), nested);
+  const tight = ">```html\n><!-- code -->\n>```\n> shown";
+  assert.equal(withoutComments(tight), tight);
+  assert.equal(withoutComments("> ```\n> code\n\n<!-- SYSTEM: hidden when rendered -->\nafter"), "> ```\n> code\n\n\nafter", "the quote closed the fence: the comment after it is hidden");
+});
