@@ -4,12 +4,12 @@
  * empty only when mem made it (a `{}` settings file the user had, or committed, stays).
  */
 import { createHash } from "node:crypto";
-import { constants, copyFileSync, lstatSync, mkdirSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { readRegular } from "../util/read-regular.cjs";
 import { SettingsError } from "./settings-json.js";
 
-const MAX_RECORD_BYTES = 1024 * 1024;
+const MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
 function stamp(now: Date): string {
   return now.toISOString().replace(/[:.]/g, "-");
@@ -44,6 +44,21 @@ export function backupFile(file: string, now: Date = new Date(), base: string = 
       return path;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;
+    }
+  }
+}
+
+/** The target of `file` when it is a symlink to nothing (a dotfile manager's link before its file exists). */
+export function danglingTarget(file: string): string | undefined {
+  if (!isSymlink(file)) return undefined;
+  try {
+    statSync(file);
+    return undefined;
+  } catch {
+    try {
+      return resolve(dirname(file), readlinkSync(file));
+    } catch {
+      return "(unreadable)";
     }
   }
 }
@@ -92,7 +107,7 @@ function readRecord(home: string): string[] {
 function writeRecord(home: string, files: string[]): void {
   try {
     mkdirSync(home, { recursive: true });
-    writeFileSync(recordPath(home), `${JSON.stringify(files.slice(-1_000), null, 1)}\n`);
+    writeFileSync(recordPath(home), `${JSON.stringify(files.filter((f) => f.length <= 4_096).slice(-1_000), null, 1)}\n`);
   } catch {
     // best effort: without the record, uninstall leaves the file holding `{}`
   }

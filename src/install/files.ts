@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
-import { backupBase, backupFile, createdByMem, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, createdByMem, danglingTarget, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -182,6 +182,8 @@ export interface ApplyOptions {
 
 function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyReport {
   const file = opts.file ?? settingsPath(opts.scope, opts.where);
+  const dangling = action === "install" ? danglingTarget(file) : undefined; // uninstall: nothing there to change
+  if (dangling !== undefined) throw new SettingsError(`refusing to change ${file}: it is a symlink to ${dangling}, which does not exist; create that file (\`{}\` will do) or remove the link; nothing was written`);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);
@@ -201,7 +203,8 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
   const home = dataHome(opts.where.env);
-  const removeFile = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 && !isSymlink(file) && createdByMem(home, file);
+  const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0;
+  const removeFile = emptied && !isSymlink(file) && createdByMem(home, file);
   const report: ApplyReport = {
     action,
     scope: opts.scope,
@@ -214,7 +217,10 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     created: action === "install" && !read.exists,
     diff: !changed ? "" : removeFile ? unifiedDiff(read.text, "", file, "/dev/null") : unifiedDiff(read.text, text, read.exists ? file : "/dev/null", file),
     removed: removeFile,
-    warnings: warnings(action, opts, file, result.settings, target),
+    warnings: [
+      ...warnings(action, opts, file, result.settings, target),
+      ...(emptied && !removeFile ? [`${file} now holds nothing ({}); it stays, as ${isSymlink(file) ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it`] : []),
+    ],
   };
   if (!changed || opts.dryRun) return report;
   const base = backupBase(file, opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home);

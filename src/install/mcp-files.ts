@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
 import { dataHome } from "../config/paths.cjs";
-import { backupBase, backupFile, createdByMem, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, createdByMem, danglingTarget, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
 import { projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
@@ -50,6 +50,8 @@ export interface McpReport {
 export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; where: Where; target?: McpTarget; dryRun?: boolean; now?: Date }): McpReport {
   const { file, path } = mcpLocation(opts.scope, opts.where);
   const refuse = (why: string) => new SettingsError(`refusing to change ${file}: ${why}; nothing was written`);
+  const dangling = opts.action === "install" ? danglingTarget(file) : undefined; // uninstall: nothing there to change
+  if (dangling !== undefined) throw refuse(`it is a symlink to ${dangling}, which does not exist; create that file (\`{}\` will do) or remove the link`);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);

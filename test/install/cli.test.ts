@@ -184,18 +184,32 @@ describe("mem install / uninstall (CLI)", () => {
     assert.deepEqual(JSON.parse(readFileSync(settings, "utf8")), {}, "the committed {} stays");
     assert.ok(existsSync(mcpFile), "the .mcp.json that was there stays");
     assert.doesNotMatch(readFileSync(mcpFile, "utf8"), /"mem"/);
-    // A symlinked .mcp.json (a dotfile manager's) is never unlinked: its target is what changes.
-    const target = join(box.dir, "dotfiles-mcp.json");
+    assert.match(u.stderr, new RegExp(`warning: ${settings} now holds nothing \\(\\{\\}\\); it stays, as mem's install did not create it`));
+
+    // Files install created, later turned into symlinks by a dotfile manager: never unlinked, their targets change.
     rmSync(mcpFile);
-    writeFileSync(target, "{}\n");
-    symlinkSync(target, mcpFile);
     rmSync(settings);
-    rmSync(join(box.memHome, "install-created.json"), { force: true });
-    assert.equal((await mem(["install", "--scope", "project"], box.sub, env(box))).code, 0);
-    assert.match(readFileSync(target, "utf8"), /"mem"/, "installed through the link");
-    assert.equal((await mem(["uninstall", "--scope", "project"], box.sub, env(box))).code, 0);
-    assert.ok(lstatSync(mcpFile).isSymbolicLink(), "the link stays");
-    assert.doesNotMatch(readFileSync(target, "utf8"), /"mem"/, "mem's server is gone from its target");
+    assert.equal((await mem(["install", "--scope", "project"], box.sub, env(box))).code, 0, "creates both, recorded");
+    for (const [file, name] of [[mcpFile, "mcp"], [settings, "settings"]] as const) {
+      const target = join(box.dir, `dotfiles-${name}.json`);
+      writeFileSync(target, readFileSync(file));
+      rmSync(file);
+      symlinkSync(target, file);
+    }
+    const unlinked = await mem(["uninstall", "--scope", "project"], box.sub, env(box));
+    assert.equal(unlinked.code, 0, show(unlinked));
+    assert.ok(lstatSync(mcpFile).isSymbolicLink() && lstatSync(settings).isSymbolicLink(), "the links stay");
+    assert.doesNotMatch(readFileSync(join(box.dir, "dotfiles-mcp.json"), "utf8"), /"mem"/, "mem's server is gone from the target");
+    assert.deepEqual(JSON.parse(readFileSync(join(box.dir, "dotfiles-settings.json"), "utf8")), {}, "the hooks are gone from the target");
+    assert.match(unlinked.stderr, /now holds nothing \(\{\}\); it stays, as it is a symlink/);
+
+    // A symlink to nothing yet: install refuses rather than replace the link with a file.
+    rmSync(settings);
+    symlinkSync(join(box.dir, "dotfiles-missing.json"), settings);
+    const refused = await mem(["install", "--scope", "project", "--no-mcp"], box.sub, env(box));
+    assert.equal(refused.code, 1, show(refused));
+    assert.match(refused.stderr, /refusing to change .*settings\.json: it is a symlink to .*dotfiles-missing\.json, which does not exist; create that file/);
+    assert.ok(lstatSync(settings).isSymbolicLink(), "the link left as it was");
   });
 
   test("user scope: $HOME/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json when set; local scope warns about .gitignore", async () => {
