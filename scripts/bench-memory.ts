@@ -118,7 +118,7 @@ try {
         }
       };
       const app = openApp(env);
-      const [seedMs, tally] = await timed(async () => importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, lines(), { project }));
+      const [seedMs, tally] = await timed(async () => importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, [...lines()], { project }));
       app.close();
       if (tally.imported !== size) throw new Error(`imported ${tally.imported} of ${size}`);
       log(`\n== ${size.toLocaleString("en")} memories`);

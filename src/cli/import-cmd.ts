@@ -1,3 +1,4 @@
+import { progressBar } from "./progress.js";
 import { readFileSync } from "node:fs";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
@@ -47,7 +48,11 @@ export const importCommand: Command = {
     return withService("import", json, async ({ app }) => {
       const here = projectFromArg(app.db, undefined, process.cwd()).id;
       const override = values.project === undefined ? undefined : projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
-      const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, input.split("\n"), { project: here, ...(override !== undefined ? { override } : {}) });
+      const bar = progressBar(process.stderr, process.stderr.isTTY === true && !json);
+      const lines = input.split("\n");
+      if (lines.at(-1) === "") lines.pop(); // the final newline ends the last line
+      const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, lines, { project: here, ...(override !== undefined ? { override } : {}), onProgress: (done, total) => bar.update("import", done, total) });
+      bar.done();
       for (const p of tally.projects) await nudgeDaemon(p);
       for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);
       const s = tally.skipped;

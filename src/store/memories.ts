@@ -1,5 +1,6 @@
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import { eventChunkId } from "./chunk-ids.js";
+import { prepared } from "./statements.js";
 import { redoVectors } from "./vec-state.js";
 import type { Db } from "./db.js";
 import type { EventRow } from "./events.js";
@@ -38,20 +39,19 @@ export interface HistoryRow {
 }
 
 export function memoryById(db: Db, id: string): CleanFields<MemoryRow> | undefined {
-  const r = db.prepare("SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE id = ?").get(id) as MemoryRow | undefined;
+  const r = prepared(db, "SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE id = ?").get(id) as MemoryRow | undefined;
   return r ? asStoredRow(r) : undefined;
 }
 
 export function memoryByKey(db: Db, project: string, key: string): CleanFields<MemoryRow> | undefined {
-  const r = db.prepare("SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE project = ? AND client_key = ?").get(project, key) as MemoryRow | undefined;
+  const r = prepared(db, "SELECT id, project, session, type, time, files, text, metadata, updated_at, deleted_at, client_key FROM events WHERE project = ? AND client_key = ?").get(project, key) as MemoryRow | undefined;
   return r ? asStoredRow(r) : undefined;
 }
 
 /** Inserts a memory; false when its id (or its client key in the project) is taken. Durable when it returns (its own transaction). */
 export function insertMemory(db: Db, m: Clean<NewMemory>): boolean {
   return (
-    db
-      .prepare("INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, updated_at, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
+    prepared(db, "INSERT OR IGNORE INTO events (id, project, session, type, time, files, text, metadata, client_key, updated_at, chunked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
       .run(m.id, m.project, m.session, m.kind, m.time, JSON.stringify(m.files), m.text, JSON.stringify(m.metadata), m.idempotencyKey, m.updatedAt ?? null).changes === 1
   );
 }

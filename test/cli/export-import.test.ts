@@ -5,12 +5,13 @@
  * keeps each memory on one line whatever its text holds.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import type { Memory } from "../../src/service/types.js";
-import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { inPty, noPty } from "../helpers/pty.js";
 import { hook } from "../hooks/helpers.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-export-")));
@@ -155,4 +156,19 @@ describe("mem export and mem import", () => {
     assert.ok(!md.split("\n").some((l) => /^(#+ Injected|```|<\/?mem-recall|<system)/.test(l)), "no line of its own");
     assert.ok(!md.includes("A forgotten memory"));
   });
+});
+
+test("a long import shows its progress on a terminal, and its memories are all there", { skip: noPty }, async () => {
+  const dir = join(tmp, "progress");
+  mkdirSync(join(dir, ".git"), { recursive: true });
+  const file = join(dir, "many.jsonl");
+  writeFileSync(file, `${Array.from({ length: 1_200 }, (_, i) => JSON.stringify({ text: `Imported fact number ${i} about the deploy pipeline.`, kind: "learned" })).join("\n")}\n`);
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(dir, "home"), HOME: tmp };
+  const r = await inPty([process.execPath, BIN, "import", file], { env, cwd: dir });
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /import \[#+-*\] +\d+% \d+\/1200/, "a progress bar on the terminal");
+  assert.match(r.out, /imported 1200; skipped 0 already present/);
+  const piped = await runMem(["import", file], { env, cwd: dir });
+  assert.equal(piped.stderr, "", "no bar in a pipe");
+  assert.match(piped.stdout, /^imported 0; skipped 1200 already present/, "importing again skips them all");
 });
