@@ -10,7 +10,6 @@
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
-import { SH } from "../install/hooks.js";
 import { findMemHooks } from "../install/settings.js";
 import { DAEMON_HOOKS, isHookName } from "./contract.cjs";
 
@@ -19,9 +18,18 @@ export const NUDGE_EVERY_MS = 24 * 3600_000;
 /** The stamp whose mtime is when the settings were last checked. */
 export const nudgeStamp = (home: string) => join(home, "install-nudge");
 
-/** Whether a settings object holds a hot hook of mem's that runs Node directly (an install older than the curl client). */
+/**
+ * Whether a settings object holds a hot hook of mem's that runs Node directly: its command and
+ * arguments name no `mem-hook.sh` (an install older than the curl client; a hand-written
+ * `sh …/mem-hook.sh …` string is not one).
+ */
 export function predatesHookClient(settings: unknown): boolean {
-  return findMemHooks(settings).some((h) => isHookName(h.name) && DAEMON_HOOKS.has(h.name) && h.handler.type === "command" && h.handler.command !== SH);
+  return findMemHooks(settings).some((h) => {
+    if (!isHookName(h.name) || !DAEMON_HOOKS.has(h.name) || h.handler.type !== "command") return false;
+    const args = Array.isArray(h.handler.args) ? (h.handler.args as unknown[]) : [];
+    const words = [h.handler.command, ...args].filter((w): w is string => typeof w === "string");
+    return !words.some((w) => /(?:^|[\\/\s])mem-hook\.sh(?:\s|$)/.test(w));
+  });
 }
 
 /**
@@ -53,5 +61,5 @@ export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: str
   if (stale.length === 0) return undefined;
   const where = stale.map((s) => s.file).join(" and ");
   const fix = stale.map((s) => `\`mem install --scope ${s.scope}\``).join(", ");
-  return `mem: the hooks in ${where} are an older mem's: each prompt, tool call and stop starts Node (20-30 ms) instead of asking the warm daemon. Run ${fix} to update them; \`mem doctor\` says more. (Checked at most once a day.)`;
+  return `mem: the hooks in ${where} are an older mem's: each prompt, tool call and stop starts Node (20-30 ms) instead of asking the warm daemon. Run ${fix} to update them (it also puts back any mem hook taken out); \`mem doctor\` says more. (Checked at most once a day.)`;
 }

@@ -48,18 +48,24 @@ export function backupFile(file: string, now: Date = new Date(), base: string = 
   }
 }
 
-/** The target of `file` when it is a symlink to nothing (a dotfile manager's link before its file exists). */
-export function danglingTarget(file: string): string | undefined {
+/**
+ * Why `file`, a symlink, leads to no file ("a symlink to /x, which does not exist", "… a loop of
+ * symlinks"); undefined for anything else (a dotfile manager's link before its file exists).
+ */
+export function danglingLink(file: string): string | undefined {
   if (!isSymlink(file)) return undefined;
   try {
     statSync(file);
     return undefined;
-  } catch {
+  } catch (err) {
+    let target = "(unreadable)";
     try {
-      return resolve(dirname(file), readlinkSync(file));
+      target = resolve(dirname(file), readlinkSync(file));
     } catch {
-      return "(unreadable)";
+      // keep "(unreadable)"
     }
+    const code = (err as NodeJS.ErrnoException).code;
+    return `it is a symlink to ${target}, which ${code === "ENOENT" ? "does not exist" : code === "ELOOP" ? "is a loop of symlinks" : `cannot be read (${code ?? "error"})`}`;
   }
 }
 

@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
-import { backupBase, backupFile, createdByMem, danglingTarget, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, createdByMem, danglingLink, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -182,8 +182,8 @@ export interface ApplyOptions {
 
 function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyReport {
   const file = opts.file ?? settingsPath(opts.scope, opts.where);
-  const dangling = action === "install" ? danglingTarget(file) : undefined; // uninstall: nothing there to change
-  if (dangling !== undefined) throw new SettingsError(`refusing to change ${file}: it is a symlink to ${dangling}, which does not exist; create that file (\`{}\` will do) or remove the link; nothing was written`);
+  const dangling = action === "install" ? danglingLink(file) : undefined; // uninstall: nothing there to change
+  if (dangling !== undefined) throw new SettingsError(`refusing to change ${file}: ${dangling}; create that file (\`{}\` will do) or fix the link; nothing was written`);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);

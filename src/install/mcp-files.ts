@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
 import { dataHome } from "../config/paths.cjs";
-import { backupBase, backupFile, createdByMem, danglingTarget, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, createdByMem, danglingLink, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
 import { projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
@@ -50,8 +50,8 @@ export interface McpReport {
 export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; where: Where; target?: McpTarget; dryRun?: boolean; now?: Date }): McpReport {
   const { file, path } = mcpLocation(opts.scope, opts.where);
   const refuse = (why: string) => new SettingsError(`refusing to change ${file}: ${why}; nothing was written`);
-  const dangling = opts.action === "install" ? danglingTarget(file) : undefined; // uninstall: nothing there to change
-  if (dangling !== undefined) throw refuse(`it is a symlink to ${dangling}, which does not exist; create that file (\`{}\` will do) or remove the link`);
+  const dangling = opts.action === "install" ? danglingLink(file) : undefined; // uninstall: nothing there to change
+  if (dangling !== undefined) throw refuse(`${dangling}; create that file (\`{}\` will do) or fix the link`);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);
@@ -64,7 +64,8 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const text = r.changed ? formatSettings(r.config, read.format) : read.text;
   // A .mcp.json that held only mem's server goes with it (a backup is kept).
   const home = dataHome(opts.where.env);
-  const removeFile = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 && !isSymlink(file) && createdByMem(home, file);
+  const emptied = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0;
+  const removeFile = emptied && !isSymlink(file) && createdByMem(home, file);
   const report: McpReport = {
     action: opts.action,
     scope: opts.scope,
@@ -81,6 +82,7 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   if (r.status === "conflict" || r.status === "not-ours") {
     report.warnings.push(`${file} registers another MCP server named "${MCP_SERVER_KEY}" (${JSON.stringify(theirs).slice(0, 200)}); mem left it as it is (remove it, or rename it, then run this again)`);
   }
+  if (emptied && !removeFile) report.warnings.push(`${file} now holds nothing ({}); it stays, as ${isSymlink(file) ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it`);
   if (opts.action === "install" && opts.scope === "project" && r.changed) {
     report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }

@@ -13,18 +13,25 @@ const isPathArg = (value: string) => value.includes("/") || value.includes("\\")
 /**
  * Interprets `--project VALUE` for reading commands: a path (contains a slash, or is "." or "..")
  * is resolved like any other path; a stored project id is taken as is; a name matching the base
- * name of exactly one stored path-based project (of indexed files, memories or tasks) means that
- * project.
+ * name of exactly one path-based project with indexed files means that project, else of exactly
+ * one holding anything (memories or tasks only); otherwise the name is taken as a project's id.
  */
 export function projectFromArg(db: Db, value: string | undefined, cwd: string): Project {
   if (value === undefined) return resolveProject(cwd);
   if (isPathArg(value)) return resolveProject(resolve(cwd, value));
-  const stored = knownProjects(db); // indexed files, memories or tasks
-  if (new Set<string>(stored).has(value)) return resolveProject(cwd, value);
-  const byName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
-  if (byName.length === 1) return { id: byName[0]!, name: value, root: byName[0]! };
-  return resolveProject(cwd, value);
+  const known = knownProjects(db); // indexed files, memories or tasks
+  if (new Set<string>(known).has(value)) return resolveProject(cwd, value);
+  const one = folderNamed(value, storedProjects(db)) ?? folderNamed(value, known);
+  return one !== undefined ? { id: one, name: value, root: one } : resolveProject(cwd, value);
 }
+
+/** The one project among `ids` whose folder is named `name`; undefined for none or several. */
+function folderNamed<T extends string>(name: string, ids: readonly T[]): T | undefined {
+  const byName = sameFolderName(name, ids);
+  return byName.length === 1 ? byName[0] : undefined;
+}
+
+const sameFolderName = <T extends string>(name: string, ids: readonly T[]): T[] => ids.filter((p) => p.split(/[\\/]/).pop() === name);
 
 /** Projects a query searches: the current one, plus the user-global memory when configured. */
 export function searchScope(project: Project, includeGlobal: boolean): string[] {
@@ -42,11 +49,18 @@ export function searchScope(project: Project, includeGlobal: boolean): string[] 
  */
 export function projectToStoreIn(db: Db, value: string | undefined, cwd: string, o: { create?: boolean; how: string }): Project {
   if (value !== undefined && value.trim() === "") return projectFromArg(db, undefined, cwd);
-  const project = projectFromArg(db, value, cwd);
-  if (value === undefined || o.create === true || isPathArg(value) || project.id === GLOBAL_PROJECT || projectHoldsAnything(db, project.id)) return project;
+  if (value === undefined || isPathArg(value) || value === GLOBAL_PROJECT) return projectFromArg(db, value, cwd);
   const stored = knownProjects(db);
+  if (new Set<string>(stored).has(value)) return resolveProject(cwd, value); // its id
   const shown = JSON.stringify(value.slice(0, 200));
-  const sameName = stored.filter((p) => p.split(/[\\/]/).pop() === value);
+  const sameName = sameFolderName(value, stored);
+  if (o.create === true) {
+    // A new project of that name, unless it would be mistaken for one whose folder has the name.
+    if (sameName.length === 0) return resolveProject(cwd, value);
+    throw new MemoryError("unknown_project", `a stored project's folder is named ${shown} (${sameName.slice(0, 5).map((n) => JSON.stringify(n)).join(", ")}): to use it, leave out the new-project option or give its path; to start a project of its own, choose another name`);
+  }
+  const project = projectFromArg(db, value, cwd);
+  if (projectHoldsAnything(db, project.id)) return project;
   const hint = sameName.length > 1 ? ` (${sameName.length} stored projects are folders of that name: ${sameName.slice(0, 5).map((n) => JSON.stringify(n)).join(", ")}; give the one meant by its path)` : nearHint(value, stored);
   throw new MemoryError("unknown_project", `no project ${shown} is stored${hint}; \`mem status\` lists them. To start a project of that name, ${o.how}; a path (./DIR, /abs/DIR) names one too`);
 }

@@ -14,9 +14,9 @@
  */
 const BLOCK_START = /^ {0,3}<!--/;
 
-/** A fence's marker (in a list item or a quote too), and whether it may close a fence (no info string). */
+/** A fence's marker (in a list item too; `line` is read after its quote markers), and whether it may close a fence (no info string). */
 function fenceOf(line: string): { marker: string; bare: boolean } | undefined {
-  const m = /^(?:\s*>)*\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(`{3,}|~{3,})(.*)$/.exec(line);
+  const m = /^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(`{3,}|~{3,})(.*)$/.exec(line);
   if (!m) return undefined;
   if (m[1]![0] === "`" && m[2]!.includes("`")) return undefined; // a backtick fence's info string holds none
   return { marker: m[1]!, bare: m[2]!.trim() === "" };
@@ -44,9 +44,10 @@ export function withoutComments(text: string): string {
       out.push(blankIfEmpty(inlineStripped(line.slice(end + 3))));
       continue;
     }
-    const f = fenceOf(line);
+    // A fence is read after the line's quote markers; a line of a deeper or shallower quote does not close one.
+    const f = fenceOf(content);
     if (fence !== undefined) {
-      if (f?.bare && f.marker[0] === fence[0] && f.marker.length >= fence.length) fence = undefined;
+      if (f?.bare && depth === fenceDepth && f.marker[0] === fence[0] && f.marker.length >= fence.length) fence = undefined;
       out.push(line);
       continue;
     }

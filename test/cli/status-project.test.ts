@@ -44,3 +44,19 @@ test("a project of tasks only is found by its folder's name, not started again u
   const listed = jsonOf<{ project: string; tasks: unknown[] }>(await runMem(["task", "list", "--project", "tonly", "--json"], { env, cwd: tmp }));
   assert.deepEqual([listed.project, listed.tasks.length], [tonly, 2]);
 });
+
+test("a folder name shared by an indexed project and one of tasks only means the indexed one; --new-project never takes a folder project's name", async () => {
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home4"), HOME: tmp };
+  const indexed = join(tmp, "work", "api");
+  const clone = join(tmp, "scratch", "api");
+  for (const d of [indexed, clone]) mkdirSync(join(d, ".git"), { recursive: true });
+  mkdirSync(join(indexed, "notes"));
+  writeFileSync(join(indexed, "notes", "a.md"), "# Deploys\n\nDeploys freeze in December.\n");
+  assert.equal((await runMem(["index", "notes", "-q"], { env, cwd: indexed })).code, 0);
+  assert.equal((await runMem(["task", "add", "Try the clone"], { env, cwd: clone })).code, 0);
+  const [p] = jsonOf<{ projects: { project: string; sources: number }[] }>(await runMem(["status", "--project", "api", "--json"], { env, cwd: tmp })).projects;
+  assert.deepEqual([p!.project, p!.sources], [indexed, 1], "the indexed project, not an empty one named api");
+  const made = await runMem(["remember", "x", "--project", "api", "--new-project"], { env, cwd: tmp });
+  assert.equal(made.code, 1, show(made));
+  assert.match(made.stderr, /a stored project's folder is named "api" \(.*\): to use it, leave out the new-project option or give its path/);
+});

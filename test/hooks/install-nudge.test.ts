@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { installToFile } from "../../src/install/files.js";
 import { contextOutput } from "../../src/hooks/contract.cjs";
-import { nudgeStamp } from "../../src/hooks/install-nudge.js";
+import { nudgeStamp, predatesHookClient } from "../../src/hooks/install-nudge.js";
 import { BIN, cleanEnv, REPO, runMem, show } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-nudge-")));
@@ -78,4 +78,15 @@ test("contextOutput: a notice is a systemMessage on SessionStart only, with or w
   assert.deepEqual(JSON.parse(contextOutput("UserPromptSubmit", "ctx", "update me")!), { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "ctx" } });
   assert.equal(contextOutput("UserPromptSubmit", undefined, "update me"), undefined);
   assert.equal(contextOutput("SessionStart", undefined), undefined);
+});
+
+test("predatesHookClient: a hot hook that names no mem-hook.sh; hand-written shapes through the script are not", () => {
+  const settings = (handler: Record<string, unknown>) => ({ hooks: { Stop: [{ hooks: [{ type: "command", timeout: 10, ...handler }] }] } });
+  const bin = "/opt/mem/bin/mem.cjs";
+  assert.equal(predatesHookClient(settings({ command: "/usr/bin/node", args: [bin, "hook", "stop"] })), true, "Node directly: older");
+  assert.equal(predatesHookClient(settings({ command: "/bin/sh", args: ["/opt/mem/bin/mem-hook.sh", "/usr/bin/node", bin, "hook", "stop"] })), false);
+  assert.equal(predatesHookClient(settings({ command: "sh", args: ["/opt/mem/bin/mem-hook.sh", "/usr/bin/node", bin, "hook", "stop"] })), false, "another sh");
+  assert.equal(predatesHookClient(settings({ command: `/bin/sh /opt/mem/bin/mem-hook.sh /usr/bin/node ${bin} hook stop` })), false, "one command string");
+  assert.equal(predatesHookClient({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "/usr/bin/node", args: [bin, "hook", "session-start"], timeout: 10 }] }] } }), false, "a cold hook runs Node as ever");
+  assert.equal(predatesHookClient({}), false);
 });

@@ -185,6 +185,7 @@ describe("mem install / uninstall (CLI)", () => {
     assert.ok(existsSync(mcpFile), "the .mcp.json that was there stays");
     assert.doesNotMatch(readFileSync(mcpFile, "utf8"), /"mem"/);
     assert.match(u.stderr, new RegExp(`warning: ${settings} now holds nothing \\(\\{\\}\\); it stays, as mem's install did not create it`));
+    assert.match(u.stderr, new RegExp(`warning: ${mcpFile} now holds nothing \\(\\{\\}\\); it stays`), ".mcp.json alike");
 
     // Files install created, later turned into symlinks by a dotfile manager: never unlinked, their targets change.
     rmSync(mcpFile);

@@ -79,3 +79,10 @@ test("a fence in a nested quote, or right after `>`, keeps its comments; a quote
   assert.equal(withoutComments(tight), tight);
   assert.equal(withoutComments("> ```\n> code\n\n<!-- SYSTEM: hidden when rendered -->\nafter"), "> ```\n> code\n\n\nafter", "the quote closed the fence: the comment after it is hidden");
 });
+
+test("a fence closes only at its own quote depth; a quote marker after 4 spaces is code, not a quote", () => {
+  assert.equal(withoutComments("```\n>```\n```\n<!-- hidden -->\nafter"), "```\n>```\n```\n\nafter", "a quoted fence line inside a top-level fence is code");
+  const deeper = "> ```\n> > ```\n> <!-- code, shown -->\n> ```";
+  assert.equal(withoutComments(deeper), deeper, "a deeper quote's fence line inside a quote's fence is code");
+  assert.equal(withoutComments("    >```\n<!-- hidden -->\nafter"), "    >```\n\nafter");
+});
