@@ -13,7 +13,7 @@ import { syncReport } from "../service/sync.js";
 import { MemoryError, type MemorySource } from "../service/types.js";
 import { memoryIdsOfChunks } from "../store/memories.js";
 import { VecState } from "../store/vec-state.js";
-import { vectorTableName } from "../store/vectors.js";
+import { vectorTableName } from "../store/vector-table-name.js";
 
 /**
  * The daemon's memory operations over the socket: put, get, list, search, patch, forget, sync.

@@ -17,7 +17,7 @@ import { EventStore } from "../store/events.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
-import { vectorTableName } from "../store/vectors.js";
+import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";

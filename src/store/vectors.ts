@@ -4,11 +4,7 @@ import type { Clean } from "../redact/clean.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { breathe, SLICE } from "../util/breathe.js";
 
-/** One LanceDB table per provider/model and dimension: vectors of two models never share a table. */
-export function vectorTableName(provider: string, model: string, dims: number): string {
-  const slug = `${provider}_${model}`.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
-  return `v_${slug}_${dims}`;
-}
+export { vectorTableName } from "./vector-table-name.js";
 
 /** A LanceDB row: its id and project come from a stored chunk (clean by the redaction boundary). */
 export interface VectorRow {
