@@ -50,7 +50,7 @@ export function backupFile(file: string, now: Date = new Date(), base: string = 
 
 /**
  * Why `file`, a symlink, leads to no file ("a symlink to /x, which does not exist", "… a loop of
- * symlinks"); undefined for anything else (a dotfile manager's link before its file exists).
+ * symlinks"), and the fix; undefined for anything else (a dotfile manager's link before its file exists).
  */
 export function danglingLink(file: string): string | undefined {
   if (!isSymlink(file)) return undefined;
@@ -65,8 +65,19 @@ export function danglingLink(file: string): string | undefined {
       // keep "(unreadable)"
     }
     const code = (err as NodeJS.ErrnoException).code;
-    return `it is a symlink to ${target}, which ${code === "ENOENT" ? "does not exist" : code === "ELOOP" ? "is a loop of symlinks" : `cannot be read (${code ?? "error"})`}`;
+    const why = code === "ENOENT" ? "does not exist" : code === "ELOOP" ? "is a loop of symlinks" : `cannot be read (${code ?? "error"})`;
+    return `it is a symlink to ${target}, which ${why}; create that file (\`{}\` will do) or fix the link`;
   }
+}
+
+/**
+ * What uninstall does with a file it left holding nothing (`{}`): removes it when install created
+ * it and it is no symlink (`remove`), else keeps it and says why (`warning`).
+ */
+export function leftEmpty(home: string, file: string): { remove: true } | { remove: false; warning: string } {
+  const link = isSymlink(file);
+  if (!link && createdByMem(home, file)) return { remove: true };
+  return { remove: false, warning: `${file} now holds nothing ({}); it stays, as ${link ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it` };
 }
 
 export function isSymlink(file: string): boolean {

@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
-import { backupBase, backupFile, createdByMem, danglingLink, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, danglingLink, leftEmpty, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -183,7 +183,7 @@ export interface ApplyOptions {
 function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyReport {
   const file = opts.file ?? settingsPath(opts.scope, opts.where);
   const dangling = action === "install" ? danglingLink(file) : undefined; // uninstall: nothing there to change
-  if (dangling !== undefined) throw new SettingsError(`refusing to change ${file}: ${dangling}; create that file (\`{}\` will do) or fix the link; nothing was written`);
+  if (dangling !== undefined) throw new SettingsError(`refusing to change ${file}: ${dangling}; nothing was written`);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);
@@ -203,8 +203,8 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
   const home = dataHome(opts.where.env);
-  const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0;
-  const removeFile = emptied && !isSymlink(file) && createdByMem(home, file);
+  const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 ? leftEmpty(home, file) : undefined;
+  const removeFile = emptied?.remove === true;
   const report: ApplyReport = {
     action,
     scope: opts.scope,
@@ -217,22 +217,28 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     created: action === "install" && !read.exists,
     diff: !changed ? "" : removeFile ? unifiedDiff(read.text, "", file, "/dev/null") : unifiedDiff(read.text, text, read.exists ? file : "/dev/null", file),
     removed: removeFile,
-    warnings: [
-      ...warnings(action, opts, file, result.settings, target),
-      ...(emptied && !removeFile ? [`${file} now holds nothing ({}); it stays, as ${isSymlink(file) ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it`] : []),
-    ],
+    warnings: [...warnings(action, opts, file, result.settings, target), ...(emptied?.remove === false ? [emptied.warning] : [])],
   };
   if (!changed || opts.dryRun) return report;
-  const base = backupBase(file, opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home);
-  if (removeFile) {
-    removeBackedUp(file, read.text, opts.now, base, home, report);
-    return report;
+  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home, ...(opts.now ? { now: opts.now } : {}) }, report);
+  return report;
+}
+
+/**
+ * Writes what install or uninstall made of `file` (its text before: `read`): removes it (after a
+ * backup) when `o.remove`, else writes `text` atomically, backing up what was there (into the data
+ * home for a file of the project at `o.root`); a file install created is recorded.
+ */
+export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; now?: Date }, report: { backup: string | null; created: boolean }): void {
+  const base = backupBase(file, o.root, o.home);
+  if (o.remove) {
+    removeBackedUp(file, read.text, o.now, base, o.home, report);
+    return;
   }
   writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, opts.now, base);
+    if (read.exists) report.backup = backupFile(file, o.now, base);
   });
-  if (report.created) noteCreated(home, file);
-  return report;
+  if (report.created) noteCreated(o.home, file);
 }
 
 /** Merges our hooks into the scope's settings file (idempotent; backup; atomic). */

@@ -14,8 +14,8 @@ import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
 import { dataHome } from "../config/paths.cjs";
-import { backupBase, backupFile, createdByMem, danglingLink, isSymlink, noteCreated, removeBackedUp } from "./backup.js";
-import { projectRoot, readSettingsFile, writeFileAtomic, type Scope, type SettingsFile, type Where } from "./files.js";
+import { danglingLink, leftEmpty } from "./backup.js";
+import { projectRoot, readSettingsFile, writeChange, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
@@ -51,7 +51,7 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const { file, path } = mcpLocation(opts.scope, opts.where);
   const refuse = (why: string) => new SettingsError(`refusing to change ${file}: ${why}; nothing was written`);
   const dangling = opts.action === "install" ? danglingLink(file) : undefined; // uninstall: nothing there to change
-  if (dangling !== undefined) throw refuse(`${dangling}; create that file (\`{}\` will do) or fix the link`);
+  if (dangling !== undefined) throw refuse(dangling);
   let read: SettingsFile;
   try {
     read = readSettingsFile(file);
@@ -62,10 +62,10 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   if (bad) throw refuse(bad);
   const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path);
   const text = r.changed ? formatSettings(r.config, read.format) : read.text;
-  // A .mcp.json that held only mem's server goes with it (a backup is kept).
+  // A .mcp.json left holding nothing goes (a backup is kept) when install created it and it is no symlink.
   const home = dataHome(opts.where.env);
-  const emptied = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0;
-  const removeFile = emptied && !isSymlink(file) && createdByMem(home, file);
+  const emptied = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(home, file) : undefined;
+  const removeFile = emptied?.remove === true;
   const report: McpReport = {
     action: opts.action,
     scope: opts.scope,
@@ -82,20 +82,12 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   if (r.status === "conflict" || r.status === "not-ours") {
     report.warnings.push(`${file} registers another MCP server named "${MCP_SERVER_KEY}" (${JSON.stringify(theirs).slice(0, 200)}); mem left it as it is (remove it, or rename it, then run this again)`);
   }
-  if (emptied && !removeFile) report.warnings.push(`${file} now holds nothing ({}); it stays, as ${isSymlink(file) ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it`);
+  if (emptied?.remove === false) report.warnings.push(emptied.warning);
   if (opts.action === "install" && opts.scope === "project" && r.changed) {
     report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }
   if (!r.changed || opts.dryRun) return report;
-  const base = backupBase(file, opts.scope === "project" ? projectRoot(opts.where.cwd) : undefined, home);
-  if (removeFile) {
-    removeBackedUp(file, read.text, opts.now, base, home, report);
-    return report;
-  }
-  writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, opts.now, base);
-  });
-  if (report.created) noteCreated(home, file);
+  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "project" ? projectRoot(opts.where.cwd) : undefined, home, ...(opts.now ? { now: opts.now } : {}) }, report);
   return report;
 }
 
