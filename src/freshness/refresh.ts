@@ -108,7 +108,6 @@ export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: str
   return "started";
 }
 
-
 export interface Freshness {
   /** Roots found changed since they were last indexed. */
   stale: StaleRoot[];

@@ -75,8 +75,8 @@ export function str(p: Payload, key: string): string | undefined {
  * `notice`: a `systemMessage` for the user (not the model), SessionStart only.
  */
 export function contextOutput(event: HookEventName, text: string | undefined, notice?: string): string | undefined {
-  const message = notice && event === "SessionStart" ? { systemMessage: notice.slice(0, 2_000) } : {};
-  if (!text || !CONTEXT_EVENTS.has(event)) return notice && "systemMessage" in message ? JSON.stringify(message) : undefined;
+  const message = notice && event === "SessionStart" ? { systemMessage: notice.slice(0, 2_000) } : undefined;
+  if (!text || !CONTEXT_EVENTS.has(event)) return message ? JSON.stringify(message) : undefined;
   const body = text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS - 1)}…` : text;
   return JSON.stringify({ ...message, hookSpecificOutput: { hookEventName: event, additionalContext: body } });
 }
