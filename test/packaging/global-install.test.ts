@@ -174,9 +174,10 @@ test("the packed tarball installs globally from the registry alone and works fro
   assert.match(await runHook("SessionStart", { source: "startup" }), /SQLite WAL mode so they write while the indexer reads/);
   const prompt = { prompt: "why do the hooks use SQLite WAL mode while the indexer reads?" };
   // The first prompt starts the daemon and answers in-process within the hook's deadline; on a
-  // loaded machine that answer can come too late (nothing injected), so ask until one arrives.
+  // loaded machine that answer can come too late (nothing injected), and the daemon, loading the
+  // bundled model, may take a while to answer in time: ask until one arrives (up to 20 s).
   let answer = "";
-  for (let i = 0; i < 10 && !/SQLite WAL mode/.test(answer); i++) {
+  for (let i = 0; i < 40 && !/SQLite WAL mode/.test(answer); i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 500));
     answer = await runHook("UserPromptSubmit", prompt);
   }
