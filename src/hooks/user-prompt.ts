@@ -1,5 +1,5 @@
-import { withCaCertsBack } from "./ca-env.js";
 import { fileURLToPath } from "node:url";
+import { withCaCertsBack } from "./ca-env.js";
 import type { Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./io.js";
@@ -11,7 +11,6 @@ import { promptRequest, promptViaDaemon } from "./via-daemon.cjs";
  * prompt from an in-process BM25 query (no embedder is loaded).
  */
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
-
 
 export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   try {
