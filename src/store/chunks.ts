@@ -1,5 +1,6 @@
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
 import { redoVectors } from "./vec-state.js";
 
 export interface SourceRow {
@@ -68,22 +69,24 @@ export function checkFtsIntegrity(db: Db): void {
   db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
 }
 
+/**
+ * The distinct projects of a table, walked through an index that leads with `project` one value at
+ * a time (a recursive CTE named `name`), so 100k rows of a few projects cost a few lookups, not a
+ * scan. `sources` (UNIQUE (project, path)), `events` and `tasks` have such indexes.
+ */
+const walk = (name: string, table: "sources" | "events" | "tasks") =>
+  `${name}(p) AS (SELECT min(project) FROM ${table} UNION ALL SELECT (SELECT min(project) FROM ${table} WHERE project > ${name}.p) FROM ${name} WHERE ${name}.p IS NOT NULL)`;
+
 /** Every project with indexed sources, sorted. */
 export function storedProjects(db: Db): Clean<string>[] {
-  return (db.prepare("SELECT DISTINCT project FROM sources ORDER BY project").pluck().all() as string[]).map(asStored);
+  return (prepared(db, `WITH RECURSIVE ${walk("s", "sources")} SELECT p FROM s WHERE p IS NOT NULL ORDER BY 1`).pluck().all() as string[]).map(asStored);
 }
 
-/**
- * Every project something was ever stored under: indexed files, memories or tasks. The events'
- * and tasks' projects are walked through their indexes one distinct value at a time, so 100k
- * events of a few projects cost a few lookups, not a scan.
- */
+/** Every project something was ever stored under: indexed files, memories or tasks, sorted. */
 export function knownProjects(db: Db): Clean<string>[] {
-  const walk = (name: string, table: "events" | "tasks") =>
-    `${name}(p) AS (SELECT min(project) FROM ${table} UNION ALL SELECT (SELECT min(project) FROM ${table} WHERE project > ${name}.p) FROM ${name} WHERE ${name}.p IS NOT NULL)`;
-  const sql = `WITH RECURSIVE ${walk("e", "events")}, ${walk("t", "tasks")}
-    SELECT project FROM sources UNION SELECT p FROM e WHERE p IS NOT NULL UNION SELECT p FROM t WHERE p IS NOT NULL ORDER BY 1`;
-  return (db.prepare(sql).pluck().all() as string[]).map(asStored);
+  const sql = `WITH RECURSIVE ${walk("s", "sources")}, ${walk("e", "events")}, ${walk("t", "tasks")}
+    SELECT p FROM s WHERE p IS NOT NULL UNION SELECT p FROM e WHERE p IS NOT NULL UNION SELECT p FROM t WHERE p IS NOT NULL ORDER BY 1`;
+  return (prepared(db, sql).pluck().all() as string[]).map(asStored);
 }
 
 /** Whether anything was ever stored under `project`: indexed files, memories or tasks. */
