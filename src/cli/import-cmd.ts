@@ -1,4 +1,3 @@
-import { progressBar } from "./progress.js";
 import { readFileSync } from "node:fs";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
@@ -6,6 +5,7 @@ import { importLines } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { failure, nudgeDaemon, readStdin, withService } from "./memory-io.js";
+import { progressBar } from "./progress.js";
 
 const usage = `Usage: mem import FILE|- [--project P [--new-project]] [--json]
 

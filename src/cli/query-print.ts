@@ -2,12 +2,12 @@
  * `mem query`'s human output: each result rendered as for the model's context, and with --explain
  * how its score is made, the one ranking formula term by term (src/retrieve/salience-rank.ts).
  */
-import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 import { relative } from "node:path";
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { field, prose } from "../render/line.js";
 import type { SearchResult } from "../retrieve/search.js";
+import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 
 /** A leg's own score, short. */
 function fmt(n: number): string {

@@ -7,6 +7,7 @@ import type { Db } from "../store/db.js";
 import { budgetRows, kb, overBudget, type BudgetRow } from "../tiers/budgets.js";
 import { projectFromArg } from "../project/scope.js";
 import { knownProjects } from "../store/chunks.js";
+import { TaskStore } from "../store/tasks.js";
 import { VecState } from "../store/vec-state.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -61,6 +62,7 @@ export const statusCommand: Command = {
     try {
       const state = new VecState(app.db);
       const tables = state.tables();
+      const tasks = new TaskStore(app.db);
       const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd()).id as string] : knownProjects(app.db); // indexed files, memories or tasks
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
       const out: ProjectStatus[] = projects.map((project) => {
@@ -74,7 +76,7 @@ export const statusCommand: Command = {
           vectors: tables.map((t) => ({ table: t.name, model: t.model, provider: t.provider, dims: t.dims, count: state.count(t.name, project) })).filter((v) => v.count > 0),
           lastRun: run ? { startedAt: iso(run.started_at)!, finishedAt: iso(run.finished_at), status: run.finished_at === null && run.status === "running" ? "interrupted or running" : run.status } : null,
           hot: hotFiles(app.db, project, app.config.tiers.budgets),
-          openTasks: app.db.prepare("SELECT count(*) FROM tasks WHERE project = ? AND closed_at IS NULL").pluck().get(project) as number,
+          openTasks: ((c) => c.fresh + c.stale)(tasks.openCounts(project, 0)),
         };
       });
       const rootOf = (project: string) => app.projectRoot(project);

@@ -3,12 +3,12 @@
  * on one line with control characters escaped and markup defused (src/render/line.ts), so a
  * hostile chunk, path or prompt cannot write terminal escapes. Pure.
  */
-import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { field, visible } from "../render/line.js";
 import { explainFactor } from "./query-print.js";
+import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 
 /** A number, short: four significant digits, no trailing zeros. */
 const num = (n: number) => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(1) : String(Number(n.toPrecision(4))));
