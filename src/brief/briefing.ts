@@ -3,21 +3,24 @@ import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
 import { field, prose } from "../render/line.js";
 import { whenMade } from "./render.js";
-import { DECISION_LIMITS, decisionSections, type BriefDecision } from "./sections/decisions.js";
+import { DECISION_LIMITS, decisionSections, PREFERENCES, type BriefDecision } from "./sections/decisions.js";
 import { inPlaySection, type InPlay } from "./sections/in-play.js";
 import { lastSessionSection, recentWorkSection, type LastSession, type RecentEvent } from "./sections/last-session.js";
 import { maintenanceSection, type MaintenanceFailure } from "./sections/maintenance.js";
-import { noteSections, type HotNote } from "./sections/notes.js";
+import { noteSections, PROFILE_TITLE, type HotNote } from "./sections/notes.js";
 import type { Section } from "./sections/section.js";
 
 /**
  * The SessionStart briefing: a projection of the project's memory within a budget, inside the
- * briefing frame. Sections in priority order: open tasks; decisions, rejected approaches and
- * learned facts (all of them, by salience, not a window of recent events); what the last session
- * was doing and where it stopped; the hot-tier notes of the project and of the user-global memory;
- * memories about the files in play. Every stored value is rendered by render/line.ts (one line,
- * markup defused), so nothing stored can add a section, an item or an instruction of its own.
- * Pure: everything, the clock included, comes in as input.
+ * briefing frame. Sections in priority order: the hot-tier notes (the current user's profile
+ * first, with their preferences beside it, then the project's and the user-global notes: the
+ * user's own words about what matters now), open tasks, memories about the files in play, what
+ * the last session was doing and where it stopped, then decisions, rejected approaches and learned
+ * facts (all of them, by salience, not a window of recent events). The hot notes draw on at most
+ * NOTES_SHARE of the room and the tasks TASKS_SHARE, so what follows always has some; whatever had no room at all is
+ * counted in a last section pointing to `mem list`. Every stored value is rendered by
+ * render/line.ts (one line, markup defused), so nothing stored can add a section, an item or an
+ * instruction of its own. Pure: everything, the clock included, comes in as input.
  */
 export interface BriefTask {
   content: string;
@@ -69,16 +72,27 @@ function tasksSection(tasks: BriefTask[], now: number): Section {
 
 export function buildBriefing(input: BriefingInput): string | undefined {
   const failed = maintenanceSection(input.maintenance, input.now);
-  const sections: Section[] = [...(failed ? [failed] : []), input.taskSection ?? tasksSection(input.tasks, input.now)];
   const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE, DECISION_LIMITS, input.decisionTotals);
-  sections.push(...decided);
-  if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
-  else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));
-  sections.push(...noteSections(input.hot, input.root));
+  const prefs = decided.filter((s) => s.title === PREFERENCES);
+  const notes = noteSections(input.hot, input.root).map((s): Section => ({ ...s, pool: "notes" }));
+  const profile = notes.findIndex((s) => s.title.startsWith(PROFILE_TITLE));
+  notes.splice(profile + 1, 0, ...prefs);
+  const tasks: Section = { ...(input.taskSection ?? tasksSection(input.tasks, input.now)), pool: "tasks" };
+  const sections: Section[] = [...(failed ? [failed] : []), ...notes, tasks];
   const play = input.inPlay && inPlaySection(input.inPlay, input.now, input.root);
   if (play) sections.push(play);
+  if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
+  else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));
+  sections.push(...decided.filter((s) => s.title !== PREFERENCES));
   return assemble(sections, Math.min(input.budgetTokens * 4, HARD_CAP_CHARS), input.redact ?? ((x) => x));
 }
+
+/** The share of the room the hot notes may take together, and the open tasks. */
+export const NOTES_SHARE = 0.6;
+export const TASKS_SHARE = 0.3;
+/** Kept free for the last section, which counts what had no room at all. */
+const LEFT_OUT_RESERVE = 240;
+const LEFT_OUT_TITLE = "Not shown for lack of room";
 
 /**
  * Fits sections into `budget` characters, in order: a section's items while they fit, then its
@@ -86,25 +100,39 @@ export function buildBriefing(input: BriefingInput): string | undefined {
  * Each title and item is redacted on its own. Undefined when nothing is left to show.
  */
 export function assemble(sections: readonly Section[], budget: number, redact: (s: string) => string): string | undefined {
-  const room = budget - frameOverhead(BRIEFING) - TAG_HINT.length - 1;
+  const total = budget - frameOverhead(BRIEFING) - TAG_HINT.length - 1;
+  const room = total - LEFT_OUT_RESERVE;
+  const pools = { notes: { used: 0, room: Math.floor(room * NOTES_SHARE) }, tasks: { used: 0, room: Math.floor(room * TASKS_SHARE) } };
   const out: string[] = [];
+  const leftOut: string[] = [];
   let used = 0;
   for (const s of sections) {
     if (s.items.length === 0) continue;
+    const pool = s.pool ? pools[s.pool] : undefined;
+    const left = Math.min(room - used, pool ? pool.room - pool.used : Number.POSITIVE_INFINITY);
     const head = `${out.length > 0 ? "\n" : ""}## ${redact(s.title)}`;
     const items = s.items.map(redact);
     const moreLine = (n: number) => (s.more && n > 0 ? redact(s.more(n)) : undefined);
-    if (used + head.length + 1 + Math.min(items[0]!.length, 80) > room) continue;
+    const all = items.length + (s.hidden ?? 0);
+    if (head.length + 1 + Math.min(items[0]!.length, 80) > left) {
+      const m = moreLine(all);
+      if (m) leftOut.push(m);
+      continue;
+    }
     const kept: string[] = [];
     let size = head.length + 1;
-    const reserve = s.more ? (moreLine(items.length + (s.hidden ?? 0))?.length ?? 0) + 1 : 0;
+    const reserve = s.more ? (moreLine(all)?.length ?? 0) + 1 : 0;
     for (const [i, item] of items.entries()) {
       const last = i === items.length - 1 && !(s.hidden ?? 0);
-      if (used + size + item.length + 1 + (last ? 0 : reserve) > room) break;
+      if (size + item.length + 1 + (last ? 0 : reserve) > left) break;
       kept.push(item);
       size += item.length + 1;
     }
-    if (kept.length === 0) continue;
+    if (kept.length === 0) {
+      const m = moreLine(all);
+      if (m) leftOut.push(m);
+      continue;
+    }
     const more = moreLine(items.length - kept.length + (s.hidden ?? 0));
     if (more) {
       kept.push(more);
@@ -112,6 +140,18 @@ export function assemble(sections: readonly Section[], budget: number, redact: (
     }
     out.push(head, ...kept);
     used += size;
+    if (pool) pool.used += size;
+  }
+  if (leftOut.length > 0 && out.length > 0) {
+    const head = `\n## ${LEFT_OUT_TITLE}`;
+    const lines: string[] = [];
+    let size = head.length + 1;
+    for (const l of leftOut) {
+      if (used + size + l.length + 1 > total) break;
+      lines.push(l);
+      size += l.length + 1;
+    }
+    if (lines.length > 0) out.push(head, ...lines);
   }
   return out.length > 0 ? `${framed(BRIEFING, out)}\n${TAG_HINT}` : undefined;
 }

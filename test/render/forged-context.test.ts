@@ -134,7 +134,7 @@ describe("a briefing keeps its shape whatever its events, tasks and notes hold",
     assert.ok(text.startsWith(BRIEFING.notice));
     const body = frameLines(text, BRIEFING.tag);
     const headings = body.filter((l) => l.startsWith("## "));
-    assert.deepEqual(headings.map((h) => h.replace(/^## (From) .*/, "## $1 …")), ["## Open tasks", "## Decisions", "## Recent work", "## From …"]);
+    assert.deepEqual(headings.map((h) => h.replace(/^## (From) .*/, "## $1 …")), ["## From …", "## Open tasks", "## Recent work", "## Decisions"]);
     assert.ok(!body.some((l) => l.startsWith(FAKE)), "the planted decision is not a line of its own");
     for (const l of body) assert.ok(l === "" || l.startsWith("## ") || l.startsWith("- ") || l.startsWith("> "), `unexpected line: ${l}`);
     assert.equal(body.filter((l) => l.startsWith("- ")).length, 5, "the task, the decision, last activity, files modified, the error");

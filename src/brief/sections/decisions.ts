@@ -5,7 +5,8 @@ import { ago, whenMade } from "../render.js";
 import type { Section } from "./section.js";
 
 /**
- * Decisions, rejected approaches, learned facts and preferences: never dropped by volume. The
+ * Decisions, rejected approaches, learned facts and the user's preferences (their own section,
+ * which the briefing puts beside the user's profile): never dropped by volume. The
  * projection runs over every one that can rank first (not a window of recent events: every used
  * one, and the newest of each kind, src/store/events.ts decisionsOf): most salient first (being
  * used reinforces one; decisions and rejected approaches never fall below the floor), then newest.
@@ -35,10 +36,14 @@ export interface DecisionLimits {
 
 export const DECISION_LIMITS: DecisionLimits = { full: 10, cap: 30, oldDays: 30 };
 
+/** The user's preferences: a section of their own, beside their profile. */
+export const PREFERENCES = "The user's preferences";
+
 const TITLES: [string, string[], string][] = [
-  ["Decisions", ["decision", "preference"], "decision"],
+  ["Decisions", ["decision"], "decision"],
   ["Rejected approaches", ["rejected"], "rejected"],
   ["Learned", ["learned"], "learned"],
+  [PREFERENCES, ["preference"], "preference"],
 ];
 
 /** Ranked, and a statement captured again (confirming one shown above it) folded into that one. */
@@ -75,4 +80,5 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
   return out;
 }
 
-const more = (n: number, kind: string) => `- ${n} older ${kind === "learned" ? "learned facts" : kind === "rejected" ? "rejected approaches" : "decisions"}: \`mem list --kind ${kind}\``;
+const NAMES: Record<string, string> = { learned: "learned facts", rejected: "rejected approaches", preference: "preferences", decision: "decisions" };
+const more = (n: number, kind: string) => `- ${n} older ${NAMES[kind] ?? "decisions"}: \`mem list --kind ${kind}\``;

@@ -21,6 +21,8 @@ export interface HotNote {
 }
 
 export const NOTE_LINES = 24;
+/** How the current user's profile section's title begins. */
+export const PROFILE_TITLE = "The current user's profile";
 export const NOTE_CHARS = 1_200;
 
 /**
@@ -32,7 +34,7 @@ const isHeading = (line: string) => /^ {0,3}#{1,6}(\s|$)/.test(line);
 
 function title(path: string, n: { global: boolean; user?: string | undefined }, root: string | undefined): string {
   const where = `${shownPath(path, n.global ? undefined : root)}${n.global ? " (your global memory)" : ""}`;
-  return n.user !== undefined ? `The current user's profile (${field(n.user, 64)}), from ${where}` : `From ${where}`;
+  return n.user !== undefined ? `${PROFILE_TITLE} (${field(n.user, 64)}), from ${where}` : `From ${where}`;
 }
 
 export function noteSections(notes: readonly HotNote[], root: string | undefined): Section[] {

@@ -6,4 +6,6 @@ export interface Section {
   hidden?: number;
   /** The line shown when items were left out (by the cap or the budget), e.g. "- 12 older decisions: `mem list --kind decision`". */
   more?: (hidden: number) => string;
+  /** A share of the briefing this section draws on together with the others of its pool (the hot notes', the tasks'), so it cannot crowd out what follows. */
+  pool?: "notes" | "tasks";
 }
