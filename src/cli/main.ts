@@ -77,6 +77,15 @@ Run \`mem <command> --help\` for a command's options.
 Data home: $MEM_HOME, else the platform data dir (~/.local/share/mem on Linux).
 Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped (index --strict, reindex).`;
 
+/** What a mistyped command gets: the command as typed (one line, markup defused), the closest ones, where the list is. */
+export async function unknownCommand(name: string): Promise<string> {
+  const { closeMatches } = await import("../util/edit-distance.js");
+  const { field } = await import("../render/line.js");
+  const near = closeMatches(name.slice(0, 64), [...Object.keys(COMMANDS), "hook", "help"]);
+  const hint = near.length > 0 ? ` Did you mean ${near.map((c) => `\`mem ${c}\``).join(" or ")}?` : "";
+  return `mem: unknown command "${field(name, 64)}".${hint} \`mem --help\` lists the commands.`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "hook") {
@@ -104,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`mem: unknown command "${name}"\n\n${MAIN_USAGE}\n`);
+    process.stderr.write(`${await unknownCommand(name)}\n`);
     return EXIT.usage;
   }
   const cmd = await load();

@@ -158,7 +158,10 @@ describe("mem CLI: help and usage errors", () => {
   test("bad command lines exit 2 with the reason and the usage on stderr, nothing on stdout", async () => {
     const cases: [string[], RegExp, RegExp][] = [
       [[], /^mem: local-first semantic memory/, /Usage: mem <command> \[options\]/],
-      [["frobnicate"], /mem: unknown command "frobnicate"/, /Usage: mem <command>/],
+      [["frobnicate"], /mem: unknown command "frobnicate"\. `mem --help` lists the commands\./, /unknown command/],
+      [["qeury", "foo"], /mem: unknown command "qeury"\. Did you mean `mem query`\? `mem --help` lists the commands\.\n$/, /Did you mean/],
+      [["remeber"], /Did you mean `mem remember`\?/, /Did you mean/],
+      [["x\u001b[31m\nfake"], /mem: unknown command "x\\u\{1b\}\[31m\\nfake"\./, /unknown command/],
       [["query", "foo", "--k", "abc"], /mem query: --k must be an integer from 1 to 1000, got "abc"/, /Usage: mem query/],
       [["query", "foo", "--k", "0"], /--k must be an integer from 1 to 1000, got "0"/, /Usage: mem query/],
       [["query", "foo", "--mode", "nope"], /mem query: --mode must be one of hybrid, bm25, vector, got "nope"/, /Usage: mem query/],
