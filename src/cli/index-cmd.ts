@@ -4,7 +4,7 @@ import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pip
 import { reindexStale } from "../../indexer/reindex-stale.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
-import { resolveProject } from "../project/identity.js";
+import { indexedProject, resolveProject } from "../project/identity.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
@@ -100,7 +100,7 @@ export const indexCommand: Command = {
         // Each root belongs to its own project unless --project says otherwise.
         const groups = new Map<string, { project: ReturnType<typeof resolveProject>; roots: string[] }>();
         for (const r of roots) {
-          const project = resolveProject(r, projects[0]);
+          const project = projects[0] !== undefined && projects[0].trim() !== "" ? resolveProject(r, projects[0]) : indexedProject(r, process.cwd());
           const g = groups.get(project.id) ?? { project, roots: [] };
           g.roots.push(r);
           groups.set(project.id, g);

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 
 export interface Project {
@@ -46,9 +46,31 @@ export function resolveProject(path: string, override?: string): Project {
   } catch {
     // a path that does not exist yet: treat it as a directory
   }
-  for (let cur = dir; ; cur = dirname(cur)) {
-    if (existsSync(join(cur, ".git"))) return { id: cleanText(cur), name: basename(cur) || cur, root: cur };
-    if (dirname(cur) === cur) break;
-  }
+  const top = gitTop(dir);
+  if (top !== undefined) return { id: cleanText(top), name: basename(top) || top, root: top };
   return { id: cleanText(dir), name: basename(dir) || dir, root: dir };
+}
+
+/** The nearest enclosing git top level of a real directory (a `.git` directory or file), if any. */
+function gitTop(dir: string): string | undefined {
+  for (let cur = dir; ; cur = dirname(cur)) {
+    if (existsSync(join(cur, ".git"))) return cur;
+    if (dirname(cur) === cur) return undefined;
+  }
+}
+
+/**
+ * The project `mem index PATH` files PATH's notes under when run in `cwd` with no --project: the
+ * git top level of PATH when it is in a repository, as resolveProject says; outside git, the
+ * project of the folder the command runs in when PATH lies inside it (so `mem index notes` in a
+ * folder that is no repository files the notes where that folder's sessions and queries look),
+ * else PATH's own folder.
+ */
+export function indexedProject(path: string, cwd: string): Project {
+  const own = resolveProject(path);
+  const at = real(path);
+  if (gitTop(own.root ?? at) !== undefined) return own;
+  const here = resolveProject(cwd);
+  const base = here.root;
+  return base !== undefined && (at === base || at.startsWith(base.endsWith(sep) ? base : base + sep)) ? here : own;
 }
