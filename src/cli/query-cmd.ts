@@ -19,6 +19,7 @@ import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { human } from "./query-print.js";
 import type { Command } from "./command.js";
+import { searchWarningLine } from "./vector-note.js";
 
 const usage = `Usage: mem query "TEXT" [options]
        mem query --batch FILE|- [options]
@@ -55,6 +56,7 @@ Options:
   --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
                      {"id": "...", "results": [...]} (same result objects as --json); a
                      malformed line or a failed query: {"id", "error": {"code", "message"}}
+  -q, --quiet        no warnings or notes on stderr (errors still)
   -h, --help         this help`;
 
 interface Parsed {
@@ -83,6 +85,7 @@ const OPTIONS = {
   explain: { type: "boolean" },
   batch: { type: "string" },
   cold: { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
 } as const;
 
 /** Checks the command line without touching the data home, so a usage error never creates state. */
@@ -134,14 +137,14 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
  * With no daemon watching, roots changed since they were indexed are re-indexed in the background
  * (this query answers from the index as it is, and says so on stderr). Never fails the query.
  */
-function freshness(app: App, projects: string[] | undefined): { roots: string[]; status: NonNullable<Freshness["reindex"]> } | undefined {
+function freshness(app: App, projects: string[] | undefined, quiet: boolean): { roots: string[]; status: NonNullable<Freshness["reindex"]> } | undefined {
   if (!app.config.index.watch) return undefined;
   try {
     const f = refreshIfStale(app.db, { home: app.paths.home, env: process.env, projects, now: Date.now(), chunks: app.config.index });
     if (!f.reindex) return undefined;
     const roots = [...new Set(f.stale.map((s) => s.path))];
     const what = f.reindex === "started" ? "re-indexing in the background" : "a re-index runs already";
-    process.stderr.write(`note: ${roots.map((r) => field(r, 200)).join(", ")} changed since last indexed; ${what}, so these results may not show the change yet\n`);
+    if (!quiet) process.stderr.write(`note: ${roots.map((r) => field(r, 200)).join(", ")} changed since last indexed; ${what}, so these results may not show the change yet\n`);
     return { roots, status: f.reindex };
   } catch (err) {
     process.stderr.write(`warning: checking whether the notes changed failed: ${(err as Error).message}\n`);
@@ -192,16 +195,18 @@ export const queryCommand: Command = {
         pickProvider: () => (picked ??= app.providers().then((ps) => firstHealthy(ps))),
       };
       const warned = new Set<string>();
+      const quiet = args.values.quiet === true;
       const warn = (w: string) => {
-        if (!warned.has(w)) process.stderr.write(`warning: ${w}\n`);
-        warned.add(w);
+        const line = searchWarningLine(app.config, w);
+        if (line !== undefined && !quiet && !warned.has(line)) process.stderr.write(`${line.startsWith("BM25 only") ? "note" : "warning"}: ${line}\n`);
+        if (line !== undefined) warned.add(line);
       };
       app.configWarnings.forEach(warn);
       if (p.projects && !p.projects.some((id) => new Set<string>(storedProjects(app.db)).has(id))) {
         const known = storedProjects(app.db);
         warn(`nothing is indexed for project ${p.projects[0]}${known.length ? ` (indexed: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", …" : ""}); use --project or --all-projects` : "; run `mem index PATH` first"}`);
       }
-      const fresh = freshness(app, p.projects);
+      const fresh = freshness(app, p.projects, quiet);
       // git runs in a process group of its own (so a deadline kills all it started): Ctrl-C or a
       // kill of this command must take it down too, not leave it running to its deadline.
       if (p.cold) {

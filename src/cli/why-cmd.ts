@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { openApp } from "../app.js";
 import { salienceConfig } from "../memory/salience.js";
-import { describeUnhealthy, firstHealthy } from "../embed/chain.js";
+import { firstHealthy } from "../embed/chain.js";
 import type { PromptContext } from "../inject/for-prompt.js";
 import { explainPrompt, type WhyReport } from "../inject/why.js";
 import { gitChangedFiles } from "../project/in-play.js";
@@ -99,6 +99,6 @@ export const whyCommand: Command = {
 async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"]): Promise<string> {
   if (r.legs.includes("vector")) return "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
   if (!configured) return "no embedding model configured: BM25 only, as the daemon";
-  if (r.mode === "bm25") return `${describeUnhealthy((await pick()).unhealthy)}: BM25 only, as the daemon`;
+  if (r.mode === "bm25") return (await pick()).unhealthy.length > 0 ? "no embedding model answered (`mem doctor` says why): BM25 only, as the daemon" : "BM25 only, as the daemon";
   return "the vector leg did not run: see the warning";
 }

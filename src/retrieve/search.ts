@@ -1,4 +1,5 @@
 import { describeUnhealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { VECTOR_LEG_SKIPPED } from "./warnings.js";
 import { ChunkStore, type ChunkRow } from "../store/chunks.js";
 import { prepared } from "../store/statements.js";
 import { withDeadline } from "../util/deadline.js";
@@ -203,7 +204,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const v = (budget === undefined ? await vectorPending : await withDeadline(vectorPending, budget - (performance.now() - started))) ?? { hits: [], reason: `no embedding within ${budget} ms` };
     if (v.warning) warnings.push(v.warning);
     if (v.reason && opts.mode === "vector") throw new SearchError(`vector search unavailable: ${v.reason}`);
-    if (v.reason) warnings.push(`vector leg skipped, answering from BM25 only: ${v.reason}`);
+    if (v.reason) warnings.push(`${VECTOR_LEG_SKIPPED}${v.reason}`);
     if (v.info) {
       ran.push("vector");
       vectorInfo = v.info;

@@ -13,6 +13,7 @@
  * commits (by how many query words they hold, then the newest). Never on a hook's path: the
  * prompt's memories search the warm tiers only and run no git.
  */
+import { VECTOR_LEG_SKIPPED } from "../retrieve/warnings.js";
 import type { Config } from "../config/config.js";
 import { searchGitHistory, type ColdCommit, type GitStatus } from "../cold/git-history.js";
 import { search, type SearchContext, type SearchOptions, type SearchResult } from "../retrieve/search.js";
@@ -65,7 +66,7 @@ export async function coldSearch(ctx: SearchContext, opts: SearchOptions, o: Col
           }).then((h) => ({ ...h, root: o.root ?? null, warning: undefined }));
   const tier = await search(ctx, { ...opts, filters: { ...f, tier: "cold" }, checkCoverage: false });
   const h = await history;
-  const warnings = [...tier.warnings.filter((w) => !w.startsWith("vector leg skipped")), ...("warnings" in h ? h.warnings : []), ...(h.warning ? [h.warning] : [])];
+  const warnings = [...tier.warnings.filter((w) => !w.startsWith(VECTOR_LEG_SKIPPED)), ...("warnings" in h ? h.warnings : []), ...(h.warning ? [h.warning] : [])];
   return {
     results: tier.results,
     git: { status: h.status, root: h.root, terms: h.terms, shallow: h.shallow, commits: h.commits.slice(0, opts.k) },

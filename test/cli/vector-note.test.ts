@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { VectorReport } from "../../indexer/embed-step.js";
-import { vectorSkippedNote } from "../../src/cli/vector-note.js";
+import { searchWarningLine, VECTOR_LEG_SKIPPED, vectorSkippedNote } from "../../src/cli/vector-note.js";
 import { defaultConfig } from "../../src/config/config.js";
 
 const skipped = (reason: string): VectorReport => ({ status: "skipped", reason, embedded: 0, removed: 0, unavailable: [], failovers: [] });
@@ -37,5 +37,24 @@ describe("the skipped vector step's line (pure)", () => {
   test("a skip of another cause (the vector table) is told as it is", () => {
     const reason = "vector table v_x is unreadable (boom); run `mem index --full` to rebuild it";
     assert.equal(vectorSkippedNote(defaultConfig(), skipped(reason)), `vector step skipped: ${reason}`);
+  });
+});
+
+describe("the search's warnings as mem query and mem why print them (pure)", () => {
+  const leg = `${VECTOR_LEG_SKIPPED}${long}`;
+  test("no model: one short line with the fix and how to choose BM25, not every provider's error", () => {
+    const line = searchWarningLine(defaultConfig(), leg)!;
+    assert.equal(line, "BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running), or MEM_EMBED_ORDER=none to choose BM25; `mem doctor` says more");
+    assert.ok(line.length < 200 && !line.includes("ECONNREFUSED"));
+  });
+  test("BM25 only by choice: nothing", () => {
+    const c = defaultConfig();
+    c.embedding.order = [];
+    assert.equal(searchWarningLine(c, `${VECTOR_LEG_SKIPPED}no embedding provider configured (embedding.order is empty)`), undefined);
+  });
+  test("another cause, and other warnings, as they are", () => {
+    const odd = `${VECTOR_LEG_SKIPPED}vector table v_x is unreadable`;
+    assert.equal(searchWarningLine(defaultConfig(), odd), odd);
+    assert.equal(searchWarningLine(defaultConfig(), "nothing is indexed for project p"), "nothing is indexed for project p");
   });
 });
