@@ -33,7 +33,7 @@ const HELP = `npm run bench:fusion [-- options]
   --off-topic N      at most N off-topic prompts on the ADR store (default 200)
   --seed N           seed of the noise and good legs (default 23)
   --good-noise X     the good leg's question noise against its signal, LoCoMo (default 2.5)
-  --adr-good-noise X the same on the decision records, whose chunks each hold one record (default 6)
+  --adr-good-noise X the same on the decision records, whose chunks each hold one record (default 8)
   --dims N           dimensions of the noise and good legs (default 512)
   --model NAME       the model name the loopback Ollama serves (default nomic-embed-text)
 Data: MEM_LOCOMO_DIR, MEM_ADR_DIR, MEM_SCIFACT_DIR, MEM_TRANSCRIPTS_DIR (default ../shared/data/*).`;
@@ -49,7 +49,7 @@ const { values: a } = parseArgs({
     "off-topic": { type: "string" },
     seed: { type: "string", default: "23" },
     "good-noise": { type: "string", default: "2.5" },
-    "adr-good-noise": { type: "string", default: "6" },
+    "adr-good-noise": { type: "string", default: "8" },
     dims: { type: "string", default: "512" },
     model: { type: "string", default: "nomic-embed-text" },
     help: { type: "boolean", default: false },
@@ -107,7 +107,8 @@ try {
     const turns = locomoTurns(ldir, all);
     log(`\nLoCoMo dev (${ldir}): ${convs.join(", ")}, ${qs.length} questions`);
     const ids = (cs: readonly string[]) => qs.filter((q) => cs.includes(q.conv)).map((q) => q.qid);
-    const setName = convs.length === all.length ? "LoCoMo dev" : `LoCoMo ${convs.join("+")}`;
+    const setName = convs.length === all.length ? "LoCoMo dev" : convs.length === 1 ? `LoCoMo ${convs[0]} alone` : `LoCoMo ${convs.join("+")}`;
+    const baseDone = legs.includes("none") && convs.length === 1 && convs[0] === "conv-30";
     for (const leg of legs) {
       if (leg === "use") {
         const file = useVectorsFile(ldir);
@@ -117,9 +118,16 @@ try {
         }
         const c30 = pick(["conv-30"]);
         const text = new Map([...turns].filter(([k]) => k.startsWith("conv-30 ")).map(([k, t]) => [k, `${t.speaker}: ${t.text}`] as const));
+        // Its own BM25 baseline: FTS5's idf counts every project of the store, so conv-30 ranks
+        // differently alone than beside the other conversations.
+        if (!baseDone) {
+          const base = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use-base"), model });
+          note("none (conv-30 alone)", base);
+          rowsOf("LoCoMo conv-30 alone", "none", c30.map((q) => q.qid), base);
+        }
         const r = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use"), model, embed: useLeg(file, text, params) });
-        note("use (conv-30)", r);
-        rowsOf("LoCoMo conv-30", "USE (real)", c30.map((q) => q.qid), r);
+        note("use (conv-30 alone)", r);
+        rowsOf("LoCoMo conv-30 alone", "USE (real)", c30.map((q) => q.qid), r);
         continue;
       }
       const embed = leg === "noise" ? noiseLeg(params.seed, params.dims) : leg === "good" ? goodLeg(new Map([...turns].map(([k, t]) => [k, `${t.speaker}: ${t.text}`] as const)), locomoAnswers(allQs), params) : undefined;
@@ -127,7 +135,7 @@ try {
       note(leg, r);
       const label = leg === "none" ? "none" : leg === "noise" ? "noise" : `good (noise ${params.goodNoise})`;
       rowsOf(setName, label, ids(convs), r);
-      if (convs.length > 1 && convs.includes("conv-30")) rowsOf("LoCoMo conv-30", label, ids(["conv-30"]), r);
+      if (convs.length > 1 && convs.includes("conv-30")) rowsOf("LoCoMo conv-30 (in the dev store)", label, ids(["conv-30"]), r);
     }
   }
 
@@ -159,8 +167,12 @@ try {
         rows.push(row("ADR paraphrased", label, m, para, ranks, mode === "vector" ? undefined : r.hook));
         rows.push(row("ADR in the records' words", label, m, lit, ranks, mode === "vector" ? undefined : r.hook));
       }
+      const injected = off.filter((_, i) => r.offTopic[i]);
+      if (injected.length > 0) log(`  off-topic prompts that got something: ${injected.slice(0, 5).map((p) => JSON.stringify(p.replace(/\s+/g, " ").slice(0, 80))).join("; ")}${injected.length > 5 ? `; … ${injected.length - 5} more` : ""}`);
       if (leg === "none") {
         const ranks = r.ranks.get("bm25")!;
+        const firstButNothing = questions.filter((q) => ranks.get(q.id)?.r1 === 1 && r.hook.get(q.id)?.nothing);
+        log(`  BM25 alone: the hook injected nothing for ${questions.filter((q) => r.hook.get(q.id)?.nothing).length} question(s), ${firstButNothing.length} of them with an answer record ranked first by \`mem query\``);
         const missed = questions.filter((q) => (ranks.get(q.id)?.r5 ?? 0) === 0 || r.hook.get(q.id)?.recall === 0);
         log(`  BM25 alone: ${missed.length} question(s) missing the top 5 or the injection:`);
         for (const q of missed) {
@@ -177,5 +189,5 @@ try {
   log("\nR@1/R@5: LoCoMo the share of evidence turns in the top 1/5 results of `mem query` (k 10); ADR whether an answer record is there. MRR: the first result holding evidence. Context recall: LoCoMo the evidence turns in what the prompt hook injects; ADR an answer record among the files it shows. Off-topic: prompts no record answers that got something injected.");
   log(`\n  bench:fusion: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
 }

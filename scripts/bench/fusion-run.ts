@@ -6,7 +6,7 @@
  * Every phase starts from its own copy of the indexed home: a memory shown is reinforced, which
  * would move the next phase's ranks.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexPaths } from "../../indexer/pipeline.js";
 import { defaultConfig } from "../../src/config/config.js";
@@ -24,13 +24,21 @@ export interface Served {
   model: string;
 }
 
-/** Copies the markdown files under `from` into `to` (writable, outside any git repository). */
-export function copyMarkdown(from: string, to: string): void {
+/**
+ * Copies the markdown files under `from` into `to` (writable, outside any git repository), dated
+ * an hour back: a file changed in the second it was indexed counts as changed since, and the
+ * first `mem query` would re-index it in the background while the bench asks.
+ */
+export function copyMarkdown(from: string, to: string, at = new Date(Date.now() - 3_600_000)): void {
   mkdirSync(to, { recursive: true });
   for (const e of readdirSync(from, { withFileTypes: true })) {
-    if (e.isDirectory()) copyMarkdown(join(from, e.name), join(to, e.name));
-    else if (e.isFile() && e.name.endsWith(".md")) writeFileSync(join(to, e.name), readFileSync(join(from, e.name)));
+    if (e.isDirectory()) copyMarkdown(join(from, e.name), join(to, e.name), at);
+    else if (e.isFile() && e.name.endsWith(".md")) {
+      writeFileSync(join(to, e.name), readFileSync(join(from, e.name)));
+      utimesSync(join(to, e.name), at, at);
+    }
   }
+  utimesSync(to, at, at);
 }
 
 export interface Indexed {
