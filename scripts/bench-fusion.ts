@@ -36,6 +36,8 @@ const HELP = `npm run bench:fusion [-- options]
   --adr-good-noise X the same on the decision records, whose chunks each hold one record (default 8)
   --dims N           dimensions of the noise and good legs (default 512)
   --model NAME       the model name the loopback Ollama serves (default nomic-embed-text)
+  --vector-budget MS how long the daemon waits for the prompt's vector (default: mem's, daemon.vectorBudgetMs);
+                     the hook's budget is raised to match. On a loaded machine, a late vector means BM25 alone
 Data: MEM_LOCOMO_DIR, MEM_ADR_DIR, MEM_SCIFACT_DIR, MEM_TRANSCRIPTS_DIR (default ../shared/data/*).`;
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -52,6 +54,7 @@ const { values: a } = parseArgs({
     "adr-good-noise": { type: "string", default: "8" },
     dims: { type: "string", default: "512" },
     model: { type: "string", default: "nomic-embed-text" },
+    "vector-budget": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -85,13 +88,15 @@ const offLimit = num("off-topic", a["off-topic"], 0) ?? (a.quick ? 30 : 200);
 const params: LegParams = { seed: num("seed", a.seed, 0)!, dims: num("dims", a.dims, 2)!, goodNoise: num("good-noise", a["good-noise"], 0)! };
 const adrParams: LegParams = { ...params, goodNoise: num("adr-good-noise", a["adr-good-noise"], 0)! };
 const model = a.model!;
+const budget = num("vector-budget", a["vector-budget"], 1);
+const config = budget === undefined ? undefined : { daemon: { vectorBudgetMs: budget, clientBudgetMs: budget + 250 } };
 
 log(`mem bench:fusion — node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
-log(`legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"`);
+log(`legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"${budget === undefined ? "" : `; the daemon waits ${budget} ms for a prompt's vector`}`);
 const work = mkdtempSync(join(tmpdir(), "mem-bench-fusion-"));
 const rows: Row[] = [];
 const t0 = performance.now();
-const note = (label: string, r: LegRun) => log(`  ${label}: ${r.indexed.chunks} chunks, ${r.indexed.embedded} with vectors${r.indexed.skipped ? ` (vectors skipped: ${r.indexed.skipped})` : ""}; ${r.embedded} texts embedded by the leg; ${r.seconds.toFixed(0)} s`);
+const note = (label: string, r: LegRun) => log(`  ${label}: ${r.indexed.chunks} chunks, ${r.indexed.embedded} with vectors${r.indexed.skipped ? ` (vectors skipped: ${r.indexed.skipped})` : ""}; ${r.embedded} texts embedded by the leg; ${r.late} prompt(s) past the hook's budget; ${r.seconds.toFixed(0)} s`);
 const rowsOf = (set: string, leg: string, ids: string[], r: LegRun) => {
   for (const [mode, ranks] of r.ranks) rows.push(row(set, leg, mode === "vector" ? "vector alone" : mode === "bm25" ? "BM25 alone" : "hybrid", ids, ranks, mode === "vector" ? undefined : r.hook, mode === "vector" ? undefined : r.offTopic));
 };
@@ -121,17 +126,17 @@ try {
         // Its own BM25 baseline: FTS5's idf counts every project of the store, so conv-30 ranks
         // differently alone than beside the other conversations.
         if (!baseDone) {
-          const base = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use-base"), model });
+          const base = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use-base"), model, config });
           note("none (conv-30 alone)", base);
           rowsOf("LoCoMo conv-30 alone", "none", c30.map((q) => q.qid), base);
         }
-        const r = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use"), model, embed: useLeg(file, text, params) });
+        const r = await locomoLeg(ldir, ["conv-30"], c30, { work: join(work, "locomo-use"), model, config, embed: useLeg(file, text, params) });
         note("use (conv-30 alone)", r);
         rowsOf("LoCoMo conv-30 alone", "USE (real)", c30.map((q) => q.qid), r);
         continue;
       }
       const embed = leg === "noise" ? noiseLeg(params.seed, params.dims) : leg === "good" ? goodLeg(new Map([...turns].map(([k, t]) => [k, `${t.speaker}: ${t.text}`] as const)), locomoAnswers(allQs), params) : undefined;
-      const r = await locomoLeg(ldir, convs, qs, { work: join(work, `locomo-${leg}`), model, ...(embed ? { embed } : {}) });
+      const r = await locomoLeg(ldir, convs, qs, { work: join(work, `locomo-${leg}`), model, config, ...(embed ? { embed } : {}) });
       note(leg, r);
       const label = leg === "none" ? "none" : leg === "noise" ? "noise" : `good (noise ${params.goodNoise})`;
       rowsOf(setName, label, ids(convs), r);
@@ -158,7 +163,7 @@ try {
     for (const leg of legs) {
       if (leg === "use") continue; // no real vectors for the records
       const embed = leg === "noise" ? noiseLeg(params.seed, params.dims) : leg === "good" ? goodLeg(adrRecords(adir), questions.map((q) => ({ text: q.question, answers: q.answers })), adrParams) : undefined;
-      const r = await adrLeg(adir, questions, off, { work: join(work, `adr-${leg}`), model, ...(embed ? { embed } : {}) });
+      const r = await adrLeg(adir, questions, off, { work: join(work, `adr-${leg}`), model, config, ...(embed ? { embed } : {}) });
       note(`adr ${leg}`, r);
       const label = leg === "none" ? "none" : leg === "noise" ? "noise" : `good (noise ${adrParams.goodNoise})`;
       rowsOf("ADR all", label, ids, r);

@@ -54,10 +54,10 @@ export async function adrLeg(dir: string, questions: readonly AdrQuestion[], off
   copyMarkdown(dir, root);
   const { value, embedded } = await withLeg(setup, async (leg) => {
     const template = join(setup.work, "home-template");
-    const indexed = await indexInto(template, [root], leg);
+    const indexed = await indexInto(template, [root], leg, setup.config);
     const hookEnv = memEnv(setup.work, copyHome(template, join(setup.work, "home-hook")), leg);
     const prompts = [...questions.map((q) => ({ id: q.id, prompt: q.question, cwd: root })), ...offTopic.map((p, i) => ({ id: `off-${i}`, prompt: p, cwd: root }))];
-    const contexts = await hookContexts(hookEnv, prompts, root);
+    const { contexts, late } = await hookContexts(hookEnv, prompts, root);
     const hook = new Map<string, HookOutcome>();
     for (const q of questions) {
       const ctx = contexts.get(q.id) ?? "";
@@ -79,9 +79,9 @@ export async function adrLeg(dir: string, questions: readonly AdrQuestion[], off
       ranks.set(mode, m);
       if (mode !== "vector") for (const q of questions) tops.set(q.id, topRecords(hits.get(q.id) ?? []));
     }
-    return { indexed, hook, ranks, off };
+    return { indexed, hook, ranks, off, late };
   });
-  return { indexed: value.indexed, ranks: value.ranks, hook: value.hook, offTopic: value.off, embedded, seconds: (performance.now() - t0) / 1000, tops };
+  return { indexed: value.indexed, ranks: value.ranks, hook: value.hook, offTopic: value.off, late: value.late, embedded, seconds: (performance.now() - t0) / 1000, tops };
 }
 
 /** The first three records a ranking shows (its results' files, each once). */

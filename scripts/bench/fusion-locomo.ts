@@ -18,6 +18,8 @@ export interface LegRun {
   hook: Map<string, HookOutcome>;
   /** Off-topic prompts: whether each got something injected. */
   offTopic: boolean[];
+  /** Prompts the daemon answered past the hook's budget (injected nothing). */
+  late: number;
   /** Texts the leg's server embedded. */
   embedded: number;
   seconds: number;
@@ -31,6 +33,8 @@ export interface LegSetup {
   /** Unset: BM25 alone. */
   embed?: Embed;
   model: string;
+  /** The data home's config.json, if any. */
+  config?: object;
 }
 
 /** Serves the leg (if any) while `body` runs, with the served leg's address. */
@@ -50,9 +54,9 @@ export async function locomoLeg(dir: string, convs: readonly string[], questions
   for (const [c, root] of roots) copyMarkdown(join(dir, c), root);
   const { value, embedded } = await withLeg(setup, async (leg) => {
     const template = join(setup.work, "home-template");
-    const indexed = await indexInto(template, [...roots.values()], leg);
+    const indexed = await indexInto(template, [...roots.values()], leg, setup.config);
     const hookEnv = memEnv(setup.work, copyHome(template, join(setup.work, "home-hook")), leg);
-    const contexts = await hookContexts(hookEnv, questions.map((q) => ({ id: q.qid, prompt: q.question, cwd: roots.get(q.conv)! })), roots.get(convs[0]!)!);
+    const { contexts, late } = await hookContexts(hookEnv, questions.map((q) => ({ id: q.qid, prompt: q.question, cwd: roots.get(q.conv)! })), roots.get(convs[0]!)!);
     const hook = new Map<string, HookOutcome>();
     for (const q of questions) {
       const ctx = contexts.get(q.qid) ?? "";
@@ -75,7 +79,7 @@ export async function locomoLeg(dir: string, convs: readonly string[], questions
       }
       ranks.set(mode, m);
     }
-    return { indexed, hook, ranks };
+    return { indexed, hook, ranks, late };
   });
   return { ...value, offTopic: [], embedded, seconds: (performance.now() - t0) / 1000 };
 }

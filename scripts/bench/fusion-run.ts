@@ -6,7 +6,7 @@
  * Every phase starts from its own copy of the indexed home: a memory shown is reinforced, which
  * would move the next phase's ranks.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexPaths } from "../../indexer/pipeline.js";
 import { defaultConfig } from "../../src/config/config.js";
@@ -49,9 +49,10 @@ export interface Indexed {
   skipped?: string;
 }
 
-/** Indexes each root as its own project into the data home `home`, with the leg's vectors when one is served. */
-export async function indexInto(home: string, roots: readonly string[], leg: Served | undefined): Promise<Indexed> {
+/** Indexes each root as its own project into the data home `home` (its config.json `config`), with the leg's vectors when one is served. */
+export async function indexInto(home: string, roots: readonly string[], leg: Served | undefined, config?: object): Promise<Indexed> {
   mkdirSync(home, { recursive: true });
+  if (config) writeFileSync(join(home, "config.json"), JSON.stringify(config));
   const db = openDb(join(home, "mem.sqlite"));
   let store: Promise<VectorStore> | undefined;
   const providers = leg ? [new OllamaProvider({ host: leg.url, model: leg.model, timeoutMs: 30_000, healthTimeoutMs: 5_000 })] : [];
@@ -100,7 +101,7 @@ export interface Prompt {
  * What the prompt hook injects for each prompt (id → additionalContext, "" for nothing), through a
  * warm daemon on `env`'s data home, which is stopped afterwards.
  */
-export async function hookContexts(env: NodeJS.ProcessEnv, prompts: readonly Prompt[], warmCwd: string): Promise<Map<string, string>> {
+export async function hookContexts(env: NodeJS.ProcessEnv, prompts: readonly Prompt[], warmCwd: string): Promise<{ contexts: Map<string, string>; late: number }> {
   const home = env.MEM_HOME!;
   await runHook("user-prompt-submit", payload("warm up the daemon please", warmCwd, "warm-0"), env);
   for (let i = 0; i < 100 && (await ask(home, { op: "ping" }, 300)).kind !== "reply"; i++) await new Promise((r) => setTimeout(r, 100));
@@ -111,7 +112,14 @@ export async function hookContexts(env: NodeJS.ProcessEnv, prompts: readonly Pro
   } finally {
     await ask(home, { op: "stop" }, 2_000);
   }
-  return out;
+  return { contexts: out, late: lateAnswers(home) };
+}
+
+/** Prompts the daemon answered past the hook's budget (they got nothing), from hooks.log. */
+export function lateAnswers(home: string): number {
+  const file = join(home, "hooks.log");
+  if (!existsSync(file)) return 0;
+  return readFileSync(file, "utf8").split("\n").filter((l) => /did not answer (the curl client )?within/.test(l)).length;
 }
 
 export interface Hit {
