@@ -30,7 +30,7 @@ const HELP = `npm run bench:fusion [-- options]
   --quick            one conversation (conv-30), 30 questions, 20 ADR questions, 30 off-topic prompts
   --convs LIST       LoCoMo conversations for the none/noise/good legs (default: the dev split)
   --limit N          at most N LoCoMo questions per conversation, N ADR questions
-  --off-topic N      at most N off-topic prompts on the ADR store (default 200)
+  --off-topic N      at most N off-topic prompts on the ADR store (default all)
   --seed N           seed of the noise and good legs (default 23)
   --good-noise X     the good leg's question noise against its signal, LoCoMo (default 2.5)
   --adr-good-noise X the same on the decision records, whose chunks each hold one record (default 8)
@@ -84,7 +84,7 @@ const legs = list("legs", a.legs!, ["none", "use", "noise", "good"]) as LegName[
 const sets = list("sets", a.sets!, ["locomo", "adr"]);
 const limit = num("limit", a.limit, 1) ?? (a.quick ? 30 : undefined);
 const adrLimit = num("limit", a.limit, 1) ?? (a.quick ? 20 : undefined);
-const offLimit = num("off-topic", a["off-topic"], 0) ?? (a.quick ? 30 : 200);
+const offLimit = num("off-topic", a["off-topic"], 0) ?? (a.quick ? 30 : Number.POSITIVE_INFINITY);
 const params: LegParams = { seed: num("seed", a.seed, 0)!, dims: num("dims", a.dims, 2)!, goodNoise: num("good-noise", a["good-noise"], 0)! };
 const adrParams: LegParams = { ...params, goodNoise: num("adr-good-noise", a["adr-good-noise"], 0)! };
 const model = a.model!;
@@ -189,9 +189,10 @@ try {
     }
   }
 
-  log("");
-  for (const l of table(rows)) log(l);
-  log("\nR@1/R@5: LoCoMo the share of evidence turns in the top 1/5 results of `mem query` (k 10); ADR whether an answer record is there. MRR: the first result holding evidence. Context recall: LoCoMo the evidence turns in what the prompt hook injects; ADR an answer record among the files it shows. Off-topic: prompts no record answers that got something injected.");
+  if (rows.length === 0) log("\nNothing measured.");
+  else log("");
+  if (rows.length > 0) for (const l of table(rows)) log(l);
+  if (rows.length > 0) log("\nR@1/R@5: LoCoMo the share of evidence turns in the top 1/5 results of `mem query` (k 10); ADR whether an answer record is there. MRR: the first result holding evidence. Context recall: LoCoMo the evidence turns in what the prompt hook injects; ADR an answer record among the files it shows. Off-topic: prompts no record answers that got something injected.");
   log(`\n  bench:fusion: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 } finally {
   rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
