@@ -64,7 +64,6 @@ export const importCommand: Command = {
       bar.done();
       for (const p of tally.projects) await nudgeDaemon(p);
       for (const f of tally.failed) process.stderr.write(`mem import: line ${f.line}: ${field(f.error, 300)}\n`);
-      const s = tally.skipped;
       if (json) process.stdout.write(`${safeJson(tally)}\n`);
       else process.stdout.write(summary(tally));
       return tally.failed.length > 0 ? EXIT.failure : EXIT.ok;
