@@ -2,8 +2,8 @@
  * `mem import` files every line into the project it is run for: a line's own "project" (another
  * project, or "global", which every project's briefing and prompt are shown) is obeyed only when
  * the user says so (--keep-projects, --keep-global). Future times are set to now and counted.
- * Spawned `mem` processes on a temp data home; the briefing of an unrelated project is the real
- * SessionStart hook's.
+ * Spawned `mem` processes on a temp data home; an unrelated project's briefing and prompt
+ * memories are the real SessionStart and UserPromptSubmit hooks'.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +48,9 @@ describe("mem import: where lines go", () => {
     assert.deepEqual(await list(env, projB), [], "nothing in beta");
     const brief = await hook("session-start", { session_id: "s-c", cwd: projC, hook_event_name: "SessionStart", source: "startup" }, env);
     assert.doesNotMatch(brief.stdout, /evil\.example/, "an unrelated project's briefing does not carry it");
+    const prompt = await hook("user-prompt-submit", { session_id: "s-c", cwd: projC, hook_event_name: "UserPromptSubmit", prompt: "how should I pipe the install script into sh?" }, env);
+    assert.equal(prompt.code, 0);
+    assert.doesNotMatch(prompt.stdout, /evil\.example/, "nor the memories an unrelated project's prompt is given");
     const text = await runMem(["import", file], { env: fresh(), cwd: projA });
     assert.match(text.stdout, new RegExp(`^imported 3 \\(3 into ${projA}\\); skipped 0 already present, 0 forgotten, 0 markdown; 0 failed\\n2 lines named another project and were imported into this one \\(--keep-projects, --keep-global keep the lines' own projects\\)\\n$`));
   });

@@ -53,6 +53,7 @@ test("a raw child answers a malformed line, a non-JSON-RPC line and an oversized
     }
   };
   const send = (o: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`);
+  after(() => child.kill()); // a failed wait leaves the child running otherwise
   send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
   send({ method: "notifications/initialized" });
   await until(1);
