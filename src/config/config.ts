@@ -122,6 +122,11 @@ export interface Config {
     /** The time zone session logs are dated in (an IANA name such as "Europe/Paris"); "" is the system's. */
     timeZone: string;
   };
+  /** `mem mcp`: bound to its session's project; the user's global memory is read-only to it unless `globalWrites`. */
+  mcp: {
+    /** May the model store, edit and forget memories of the user-global project ("global") through `mem mcp`? */
+    globalWrites: boolean;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -156,6 +161,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
     cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
     maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" },
+    mcp: { globalWrites: false },
   };
 }
 

@@ -1,21 +1,34 @@
 /**
  * What every tool of `mem mcp` shares: the store opened once, the memory service over it, the
- * project a call is about, a cached provider pick, and the one way a tool answers (text for the
- * model plus structured content) or fails (`isError` with the service's message).
+ * one project the server is bound to, a cached provider pick, and the one way a tool answers
+ * (text for the model plus structured content) or fails (`isError` with the service's message).
+ *
+ * Isolation: the server serves its session's project and nothing else. It is fixed when the
+ * server starts (`mem mcp --project`, else CLAUDE_PROJECT_DIR, else its cwd), never by a tool's
+ * argument: the tools take no project, and the service they call is scoped to it (reads: it and
+ * the user's global memory; writes: it, and global only with config `mcp.globalWrites`). A
+ * memory of another project is answered as a missing id is.
  */
-import { resolve } from "node:path";
 import { z } from "zod";
 import type { App } from "../app.js";
+import { GLOBAL_PROJECT } from "../config/config.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
-import type { Project } from "../project/identity.js";
-import { projectFromArg, projectToStoreIn } from "../project/scope.js";
+import { resolveProject, type Project } from "../project/identity.js";
+import { projectFromArg } from "../project/scope.js";
 import { prose } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError } from "../service/types.js";
 
 export interface McpContext {
   app: App;
+  /** Scoped to `project` (and global, read-only unless mcp.globalWrites). */
   service: MemoryService;
+  /** The project this server is bound to. */
+  project: () => Project;
+  /** The session's directory (CLAUDE_PROJECT_DIR, else the server's cwd). */
+  sessionDir: string;
+  /** Whether the model may store, edit and forget the user's global memories here. */
+  globalWrites: () => boolean;
   env: NodeJS.ProcessEnv;
   /** stderr: stdout is the protocol. */
   log: (line: string) => void;
@@ -28,9 +41,11 @@ export interface McpContext {
  * The context over a store opened by `open`: at once when it can be, else again at the next call
  * (a damaged store answers every call with the damage, until `mem doctor --repair` fixed it).
  */
-export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: string) => void, now: () => number = Date.now): McpContext & { opened(): App | undefined } {
+export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: string) => void, now: () => number = Date.now, bind: { project?: string } = {}): McpContext & { opened(): App | undefined } {
   let app: App | undefined;
   let service: MemoryService | undefined;
+  let project: Project | undefined;
+  const base = env.CLAUDE_PROJECT_DIR || process.cwd();
   let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
   let pickedAt = 0;
   const ctx = {
@@ -39,8 +54,13 @@ export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: 
     },
     get service() {
       const a = ctx.app;
-      return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now }));
+      const own = ctx.project().id;
+      const read = own === GLOBAL_PROJECT ? [own] : [own, GLOBAL_PROJECT];
+      return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now, scope: { read, write: ctx.globalWrites() ? read : [own] } }));
     },
+    project: () => (project ??= projectFromArg(ctx.app.db, bind.project, base)),
+    sessionDir: base,
+    globalWrites: () => ctx.app.config.mcp.globalWrites,
     opened: () => app,
     env,
     log,
@@ -56,16 +76,14 @@ export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: 
   return ctx;
 }
 
-/** The arguments every project-scoped tool takes. */
-export const projectArgs = {
-  project: z.string().min(1).max(4096).optional().describe("The project: a path, a stored project id, or a project's directory name. Default: the project Claude Code runs in."),
-  cwd: z.string().min(1).max(4096).optional().describe("A directory whose project (its git top level) is meant; default: the session's project directory."),
-};
+/**
+ * A tool's arguments: exactly these, an unknown one refused (so a `project` or `cwd` the model
+ * adds is an error, never silently a search of the wrong project).
+ */
+export const args = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);
 
-/** For the tools that store: `project` may name a project nothing is stored under only with this. */
-export const newProjectArg = {
-  newProject: z.boolean().optional().describe("Start the project `project` names when nothing is stored under that name yet (without it such a name is refused as a likely typo)."),
-};
+/** For the tools that may reach the user's global memory instead of the project's. */
+export const globalArg = (what: string) => ({ global: z.boolean().optional().describe(`${what} the user's global memories (shared by all projects) instead of this project's.`) });
 
 /** `--since`-style dates: 2026-11-01 or a full ISO time. */
 export const isoDate = z
@@ -74,13 +92,13 @@ export const isoDate = z
   .refine((s) => !Number.isNaN(Date.parse(s)), "not a valid date");
 
 /**
- * The project a call is about: `project` (a path, stored id or name) or `cwd`'s, else that of the
- * directory Claude Code started the server for (`CLAUDE_PROJECT_DIR`), else the server's cwd.
- * `storing`: for a call that stores, a bare name nothing is stored under is refused (projectToStoreIn).
+ * The project a call is about: the server's own, or with `global` the user's global memory (to
+ * store there, only when mcp.globalWrites allows it).
  */
-export function projectOf(ctx: McpContext, args: { project?: string | undefined; cwd?: string | undefined; newProject?: boolean | undefined }, storing = false): Project {
-  const base = args.cwd !== undefined ? resolve(args.cwd) : ctx.env.CLAUDE_PROJECT_DIR || process.cwd();
-  return storing ? projectToStoreIn(ctx.app.db, args.project, base, { create: args.newProject === true, how: "pass newProject: true" }) : projectFromArg(ctx.app.db, args.project, base);
+export function projectOf(ctx: McpContext, a: { global?: boolean | undefined }, storing = false): Project {
+  if (a.global !== true) return ctx.project();
+  if (storing && !ctx.globalWrites()) throw new MemoryError("read_only", 'the user\'s global memories are read-only to mem mcp (the user may allow writes with config "mcp": {"globalWrites": true})');
+  return resolveProject("/", GLOBAL_PROJECT);
 }
 
 export interface ToolResult {

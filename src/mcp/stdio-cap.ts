@@ -2,7 +2,8 @@
  * stdin for the SDK's stdio transport, one JSON-RPC line at a time, with a cap. The SDK closes its
  * transport (so the server is gone for the rest of the session) when a single message is over its
  * buffer limit; here a line over `cap` bytes is dropped instead, and the request it held is
- * answered with a JSON-RPC error naming the size, when its id can be read at either end of it.
+ * answered with a JSON-RPC error naming the size (with its id when it can be read at either end of
+ * it, else id null). A line `refuse` answers itself (a malformed one) is not passed on either.
  */
 import { Transform, type TransformCallback } from "node:stream";
 
@@ -34,8 +35,14 @@ export class CappedLines extends Transform {
   constructor(
     private readonly cap: number,
     private readonly dropped: (size: number, id: string | number | undefined) => void,
+    /** Whether a whole line was answered here and must not reach the SDK. */
+    private readonly refuse: (line: Buffer) => boolean = () => false,
   ) {
     super();
+  }
+
+  private pass(line: Buffer): void {
+    if (!this.refuse(line)) this.push(line);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
@@ -54,7 +61,7 @@ export class CappedLines extends Transform {
       else this.parts.push(piece);
       if (nl === -1) continue;
       if (this.dropping) this.dropped(this.size, idAtEdges(this.head, this.tail.toString("utf8")));
-      else this.push(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts));
+      else this.pass(this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts));
       this.parts = [];
       this.size = 0;
       this.tail = Buffer.alloc(0);
@@ -64,7 +71,7 @@ export class CappedLines extends Transform {
   }
 
   override _flush(cb: TransformCallback): void {
-    if (!this.dropping && this.parts.length > 0) this.push(Buffer.concat(this.parts));
+    if (!this.dropping && this.parts.length > 0) this.pass(Buffer.concat(this.parts));
     cb();
   }
 }

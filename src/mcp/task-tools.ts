@@ -8,11 +8,12 @@ import { z } from "zod";
 import { contextOutput } from "../hooks/contract.cjs";
 import { promptViaDaemon } from "../hooks/via-daemon.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
+import { resolveProject } from "../project/identity.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
 import { MemoryError } from "../service/types.js";
 import { TaskStore } from "../store/tasks.js";
-import { answer, guarded, newProjectArg, projectArgs, projectOf, type McpContext } from "./context.js";
+import { answer, args, guarded, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";
 
 export function registerTaskTools(server: McpServer, ctx: McpContext): void {
@@ -22,19 +23,17 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
       title: "Project tasks",
       description:
         "The project's tasks across sessions (mem's task registry: TodoWrite and TaskCreate items of every session stay open until some session completes or deletes them). action list (default): the open tasks, newest first, with id, status, age and creating session (all: closed ones too); add: a new open task (text); done / drop: close task id as completed / no longer to do.",
-      inputSchema: {
+      inputSchema: args({
         action: z.enum(["list", "add", "done", "drop"]).default("list").describe("list (default), add, done or drop."),
         text: z.string().min(1).max(2_000).optional().describe("add: the task."),
         id: z.number().int().min(1).optional().describe("done, drop: the task's id (from list)."),
         all: z.boolean().optional().describe("list: closed tasks too."),
-        ...projectArgs,
-        ...newProjectArg,
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     (a) =>
       guarded(ctx, "tasks", () => {
-        const project = projectOf(ctx, a, a.action === "add");
+        const project = ctx.project();
         const store = new TaskStore(ctx.app.db);
         const now = ctx.now();
         const days = ctx.app.config.brief.staleTaskDays;
@@ -63,20 +62,22 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
       title: "Memories for a prompt (hook)",
       description:
         "For mem's UserPromptSubmit mcp_tool hook (mem install --prompt-transport mcp), not for the model: the memories the prompt hook would inject, as the hook's JSON output ({hookSpecificOutput: {hookEventName, additionalContext}}), or nothing. Records them as delivered to the session.",
-      inputSchema: {
+      inputSchema: args({
         prompt: z.string().max(1_000_000).describe("The user's prompt (${prompt})."),
         cwd: z.string().max(4096).optional().describe("The session's working directory (${cwd})."),
         session_id: z.string().max(400).optional().describe("The session's id (${session_id})."),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (a) => {
       const t0 = performance.now();
-      const req = { prompt: a.prompt, cwd: a.cwd || ctx.env.CLAUDE_PROJECT_DIR || process.cwd(), session: a.session_id ?? "" };
+      const req = { prompt: a.prompt, cwd: a.cwd || ctx.sessionDir, session: a.session_id ?? "" };
       let text: string | undefined;
       let via = "skipped";
       try {
-        if (!skipReason(req.prompt)) ({ text, via } = await promptMemories(ctx, req));
+        // Only the session's own project: a cwd in another one (an argument, not the session) gets nothing.
+        if (a.cwd && resolveProject(a.cwd).id !== resolveProject(ctx.sessionDir).id) via = "other-project";
+        else if (!skipReason(req.prompt)) ({ text, via } = await promptMemories(ctx, req));
       } catch (err) {
         // As the command hook: a failure injects nothing and never reaches the user.
         ctx.log(`prompt_context failed: ${(err as Error).message}`);

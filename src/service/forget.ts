@@ -12,7 +12,7 @@ import { MemoryError } from "./types.js";
  * reindex job, or `mem forget --purge`).
  */
 export function forgetMemory(db: Db, service: MemoryService, id: string, now: number): { id: string } {
-  const m = service.get(id, { liveFirst: false }); // a prefix that forgotten memories share too is ambiguous here
+  const m = service.get(id, { liveFirst: false, writing: true }); // a prefix that forgotten memories share too is ambiguous here
   if (m.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${m.path}:${m.startLine}-${m.endLine}: delete it from the file, then \`mem index\``);
   tombstone(db, [m.id], now);
   return { id: m.id };

@@ -5,6 +5,8 @@ import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import { insertHistory, insertMemory, memoryById, memoryByKey, type HistoryRow } from "../store/memories.js";
 import { truncateDeep } from "../util/json-depth.cjs";
+import { notAfter } from "../util/not-after.js";
+import { GLOBAL_PROJECT } from "../config/config.js";
 import { checkList, checkText, contentId, FILE, keyedId, TAG, type ServiceContext } from "./memory.js";
 import { EXPLICIT_KINDS, MAX_TAGS, MemoryError } from "./types.js";
 
@@ -24,6 +26,31 @@ export interface ImportTally {
   failed: { line: number; error: string }[];
   /** The projects that received memories. */
   projects: string[];
+  /** How many memories each project received. */
+  into: Record<string, number>;
+  /** Lines that named another project (or global) and were filed in the import's project instead (keep them with `keepProjects`, `keepGlobal`). */
+  refiled: number;
+  /** Times in the future (createdAt, updatedAt, a version's time) set to the time of the import. */
+  clamped: number;
+}
+
+/**
+ * Where the lines go: all into `project` (the one the import is run for), unless the user said to
+ * keep the projects the lines name (`keepProjects`: every project but global; `keepGlobal`: global
+ * too). A line's own project is never obeyed by default: a file from elsewhere must not file a
+ * memory into another project, nor into the global memory every project is shown.
+ */
+export interface ImportTarget {
+  project: string;
+  keepProjects?: boolean;
+  keepGlobal?: boolean;
+}
+
+/** The project a line goes to, and whether it named another one that was not kept. */
+export function targetOf(named: string | undefined, t: ImportTarget): { project: string; refiled: boolean } {
+  if (named === undefined || named === t.project) return { project: t.project, refiled: false };
+  const keep = named === GLOBAL_PROJECT ? t.keepGlobal === true : t.keepProjects === true;
+  return keep ? { project: named, refiled: false } : { project: t.project, refiled: true };
 }
 
 const KINDS = new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES]);
@@ -38,11 +65,19 @@ function optString(o: Record<string, unknown>, k: string): string | undefined {
   return v.trim();
 }
 
-function isoTime(o: Record<string, unknown>, k: string): string | undefined {
+/** Counts the times of a line set back to now (a future time). */
+interface Clock {
+  now: number;
+  clamped: number;
+}
+
+function isoTime(o: Record<string, unknown>, k: string, clock: Clock): string | undefined {
   const v = optString(o, k);
   if (v === undefined) return undefined;
   if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(Date.parse(v))) throw new MemoryError("bad_argument", `${k} must be an ISO time, got ${JSON.stringify(v.slice(0, 40))}`);
-  return new Date(Date.parse(v)).toISOString();
+  const t = notAfter(new Date(Date.parse(v)).toISOString(), clock.now);
+  if (t.clamped) clock.clamped++;
+  return t.iso;
 }
 
 /** Metadata of a capture as exported (the tool, its status, a task's id and state, ...): an object of at most 16 KiB and 8 levels, without the fields a memory carries itself. */
@@ -60,7 +95,7 @@ function extraMetadata(v: unknown): Record<string, unknown> {
 /** A memory's earlier versions as exported: at most 100, each a version number, a time, a kind, a text and tags. */
 const MAX_VERSIONS = 100;
 
-function historyOfLine(v: unknown): HistoryRow[] {
+function historyOfLine(v: unknown, clock: Clock): HistoryRow[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.length > MAX_VERSIONS) throw new MemoryError("bad_argument", `history must be a list of at most ${MAX_VERSIONS} versions`);
   return v.map((h, i): HistoryRow => {
@@ -69,59 +104,67 @@ function historyOfLine(v: unknown): HistoryRow[] {
     if (!Number.isInteger(e.version) || (e.version as number) < 1) throw new MemoryError("bad_argument", `history[${i}].version must be a whole number from 1`);
     const kind = optString(e, "kind") ?? "note";
     if (!KINDS.has(kind)) throw new MemoryError("bad_argument", `history[${i}].kind must be one of ${[...KINDS].join(", ")}`);
-    const at = isoTime(e, "at");
+    const at = isoTime(e, "at", clock);
     if (at === undefined) throw new MemoryError("bad_argument", `history[${i}].at must be an ISO time`);
     return { version: e.version as number, at: Date.parse(at), kind, text: cleanText(checkText(e.text, `history[${i}].text`)), tags: JSON.stringify(checkList(e.tags, "tags", MAX_TAGS, TAG)) };
   });
 }
 
-/** Imports one parsed line into `project` (the line's own project when `project` is undefined). Throws MemoryError for a bad line. */
-function importOne(ctx: ServiceContext, value: unknown, fallbackProject: string, override: string | undefined, now: number, touched: Set<Clean<string>>): ImportStatus {
+interface LineResult {
+  status: ImportStatus;
+  project?: Clean<string>;
+  refiled: boolean;
+  clamped: number;
+}
+
+/** Imports one parsed line into the project `target` gives it. Throws MemoryError for a bad line. */
+function importOne(ctx: ServiceContext, value: unknown, target: ImportTarget, now: number): LineResult {
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new MemoryError("bad_argument", "a line must be a JSON object");
   const o = value as Record<string, unknown>;
   const source = optString(o, "source") ?? "explicit";
   if (!SOURCES.has(source)) throw new MemoryError("bad_argument", `source must be one of ${[...SOURCES].join(", ")}`);
-  if (source === "markdown") return "markdown";
+  if (source === "markdown") return { status: "markdown", refiled: false, clamped: 0 };
   const text = cleanText(checkText(o.text)).trim();
   if (text === "") throw new MemoryError("bad_argument", "text must hold something besides <private> spans");
   const kind = optString(o, "kind") ?? "note";
   if (!KINDS.has(kind)) throw new MemoryError("bad_argument", `kind must be one of ${[...KINDS].join(", ")}, got ${JSON.stringify(kind.slice(0, 40))}`);
   const tags = checkList(o.tags, "tags", MAX_TAGS, TAG);
   const files = checkList(o.files, "files", MAX_IMPORT_FILES, FILE);
-  const project = cleanText(override ?? optString(o, "project") ?? fallbackProject);
+  const where = targetOf(optString(o, "project"), target);
+  const project = cleanText(where.project);
   const key = optString(o, "key");
   const givenId = optString(o, "id");
   if (givenId !== undefined && !ID.test(givenId)) throw new MemoryError("bad_argument", `bad id ${JSON.stringify(givenId.slice(0, 80))}`);
   const cleanKey = key === undefined ? null : cleanText(key.slice(0, 200));
   const id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
   const had = memoryById(ctx.db, id) ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
-  if (had) return had.deleted_at ? "forgotten" : "present";
+  if (had) return { status: had.deleted_at ? "forgotten" : "present", refiled: false, clamped: 0 };
   // A capture exported without a confidence gets none (it is read as 1), so it comes back as it was.
   const given = typeof o.confidence === "number" && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : undefined;
   const confidence = given ?? 1;
-  const time = isoTime(o, "createdAt") ?? new Date(now).toISOString();
-  const updated = isoTime(o, "updatedAt");
+  const clock: Clock = { now, clamped: 0 };
+  const time = isoTime(o, "createdAt", clock) ?? new Date(now).toISOString();
+  const updated = isoTime(o, "updatedAt", clock);
   const session = optString(o, "session");
-  const history = historyOfLine(o.history);
+  const history = historyOfLine(o.history, clock);
   const metadata = { ...extraMetadata(o.metadata), ...(source === "captured" ? {} : { source }), tags, ...(given !== undefined || source !== "captured" ? { confidence } : {}) };
   const stored = ctx.db.transaction(() => {
     if (!insertMemory(ctx.db, clean({ id, project, session: session ?? null, kind, time, text, files, metadata, idempotencyKey: cleanKey, updatedAt: updated && updated !== time ? Date.parse(updated) : null }))) return false;
     insertHistory(ctx.db, id, clean(history));
     return true;
   })();
-  if (!stored) return "present";
+  if (!stored) return { status: "present", refiled: false, clamped: 0 };
   const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time, session: session ?? "", files, text, confidence, metadata };
   afterCapture(ctx.db, { project, session: cleanText(session ?? ""), now, events: clean([event]), taskChanges: clean([]) });
-  touched.add(project);
-  return "imported";
+  return { status: "imported", project, refiled: where.refiled, clamped: clock.clamped };
 }
 
 /**
  * Imports JSON lines; a malformed line is reported with its number and the rest imported. The
  * memories become chunks (searchable by BM25) once all lines are in; vectors follow (`mem sync`).
  */
-export function importLines(ctx: ServiceContext, lines: readonly string[], opts: { project: string; override?: string; onProgress?: (done: number, total: number) => void }): ImportTally {
-  const tally: ImportTally = { imported: 0, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [] };
+export function importLines(ctx: ServiceContext, lines: readonly string[], opts: ImportTarget & { onProgress?: (done: number, total: number) => void }): ImportTally {
+  const tally: ImportTally = { imported: 0, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [], into: {}, refiled: 0, clamped: 0 };
   const now = (ctx.now ?? Date.now)();
   const touched = new Set<Clean<string>>();
   const one = (raw: string, n: number) => {
@@ -135,9 +178,15 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
       return;
     }
     try {
-      const status = importOne(ctx, value, opts.project, opts.override, now, touched);
-      if (status === "imported") tally.imported++;
-      else tally.skipped[status]++;
+      const r = importOne(ctx, value, opts, now);
+      if (r.status !== "imported") tally.skipped[r.status]++;
+      else {
+        tally.imported++;
+        touched.add(r.project!);
+        tally.into[r.project!] = (tally.into[r.project!] ?? 0) + 1;
+        if (r.refiled) tally.refiled++;
+        tally.clamped += r.clamped;
+      }
     } catch (e) {
       if (!(e instanceof MemoryError)) throw e;
       tally.failed.push({ line: n, error: e.message }); // its own savepoint rolled back; the batch goes on

@@ -27,6 +27,12 @@ export interface ServiceContext {
   config: Config;
   projectRoot: (project: string) => string | undefined;
   now?: () => number;
+  /**
+   * The projects a caller bound to one project (the MCP server) may reach: `read` by get, list
+   * and id prefixes, `write` by put, patch and forget. A memory of any other project is answered
+   * exactly as a missing id is. Undefined: every project (the CLI, where the user chooses).
+   */
+  scope?: { read: readonly string[]; write: readonly string[] };
 }
 
 const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("hex");
@@ -77,6 +83,7 @@ export class MemoryService {
     const tags = checkList(input.tags, "tags", MAX_TAGS, TAG);
     const files = checkList(input.files, "files", MAX_FILES, FILE);
     const project = cleanText(input.project);
+    this.mayWrite(project);
     const key = input.clientKey === undefined ? null : cleanText(checkText(input.clientKey, "client key").slice(0, 200));
     // One IMMEDIATE transaction: the key's check and every write, under the write lock from the
     // start (a concurrent writer, such as a background index run, is waited for, never a failure).
@@ -103,14 +110,36 @@ export class MemoryService {
     return { memory: this.get(done.id), created: done.created };
   }
 
+  /** Refuses a write outside the scope: another project is unknown, a read-only one says so. */
+  private mayWrite(project: string): void {
+    const s = this.ctx.scope;
+    if (!s || s.write.includes(project)) return;
+    if (s.read.includes(project)) throw new MemoryError("read_only", `${JSON.stringify(project.slice(0, 200))} is read-only here`);
+    throw new MemoryError("unknown_project", `no project ${JSON.stringify(project.slice(0, 200))} here`);
+  }
+
+  /** Whether a memory of `project` may be seen (any project without a scope). */
+  private readable(project: string): boolean {
+    return !this.ctx.scope || this.ctx.scope.read.includes(project);
+  }
+
   /**
    * A memory by id: an event (explicit or captured) or a markdown chunk. A short id that one live
    * memory and forgotten ones start stands for the live one, to read it; to change or forget one
    * (`liveFirst: false`) it is ambiguous, so a prefix typed again never reaches another memory.
+   * `writing`: the memory is to be changed or forgotten, so it must be in the scope's `write`.
    */
-  get(id: string, opts: { history?: boolean; liveFirst?: boolean } = {}): Memory {
+  get(id: string, opts: { history?: boolean; liveFirst?: boolean; writing?: boolean } = {}): Memory {
+    const m = this.find(id, opts);
+    if (opts.writing) this.mayWrite(m.project);
+    return m;
+  }
+
+  private find(id: string, opts: { history?: boolean; liveFirst?: boolean }): Memory {
     if (typeof id !== "string" || id === "") throw new MemoryError("bad_argument", "id must be a non-empty string");
+    const missing = () => new MemoryError("not_found", `no memory ${id}`);
     const row = memoryById(this.ctx.db, id);
+    if (row && !this.readable(row.project)) throw missing(); // another project's: as if absent
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (row) {
       const [m] = this.decorate([toMemory(row)]);
@@ -118,10 +147,11 @@ export class MemoryService {
       return m!;
     }
     const md = markdownMemory(this.ctx.db, id);
+    if (md && !this.readable(md.project)) throw missing();
     if (md) return md;
     const resolved = this.resolve(id, opts.liveFirst ?? true);
-    if (resolved !== undefined) return this.get(resolved, opts);
-    throw new MemoryError("not_found", `no memory ${id}`);
+    if (resolved !== undefined) return this.find(resolved, opts);
+    throw missing();
   }
 
   /**
@@ -131,7 +161,7 @@ export class MemoryService {
    */
   private resolve(id: string, liveFirst: boolean): string | undefined {
     if (id.length < MIN_ID_PREFIX) return undefined;
-    const all = memoryIdsWithPrefix(this.ctx.db, id, 6).filter((m) => m.id !== id);
+    const all = memoryIdsWithPrefix(this.ctx.db, id, 6, this.ctx.scope?.read).filter((m) => m.id !== id);
     const live = all.filter((m) => !m.forgotten);
     // One live memory is the one meant, whatever was forgotten (to read); with none, a lone forgotten one is named (to say so).
     if (all.length <= 1 || (liveFirst && live.length === 1)) return (live[0] ?? all[0])?.id;
@@ -148,6 +178,7 @@ export class MemoryService {
     const offset = f.offset ?? 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MemoryError("bad_argument", "limit must be an integer from 1 to 1000");
     if (!Number.isInteger(offset) || offset < 0) throw new MemoryError("bad_argument", "offset must be a whole number");
+    if (!this.readable(f.project)) throw new MemoryError("unknown_project", `no project ${JSON.stringify(f.project.slice(0, 200))} here`);
     const eventSources = f.sources?.filter((s) => s !== "markdown");
     const common = { ...(f.kinds ? { kinds: f.kinds } : {}), ...(f.tags ? { tags: f.tags } : {}), ...(f.text ? { text: f.text } : {}), ...(f.since ? { since: f.since } : {}), ...(f.until ? { until: f.until } : {}) };
     let total = 0;
@@ -167,7 +198,7 @@ export class MemoryService {
 
   /** Edits an explicit or captured memory (its previous version kept); a markdown memory is edited in its file. */
   patch(id: string, p: PatchInput): Memory {
-    const before = this.get(id, { liveFirst: false });
+    const before = this.get(id, { liveFirst: false, writing: true });
     if (before.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${before.path}:${before.startLine}-${before.endLine}: edit the file, then \`mem index\``);
     if (p.text === undefined && p.kind === undefined && p.tags === undefined) throw new MemoryError("bad_argument", "nothing to change: give text, kind or tags");
     const text = p.text === undefined ? before.text : checkText(p.text);

@@ -71,7 +71,7 @@ export interface PatchInput {
 }
 
 /** What went wrong, for every adapter to report in its own way (exit status, JSON-RPC error, socket reply). */
-export type MemoryErrorCode = "not_found" | "bad_argument" | "too_large" | "markdown" | "forgotten" | "unknown_project";
+export type MemoryErrorCode = "not_found" | "bad_argument" | "too_large" | "markdown" | "forgotten" | "unknown_project" | "read_only";
 
 export class MemoryError extends Error {
   override name = "MemoryError";

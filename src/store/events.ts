@@ -1,3 +1,4 @@
+import { notAfter } from "../util/not-after.js";
 import type { CapturedEvent } from "../capture/types.js";
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
@@ -91,7 +92,7 @@ export class EventStore {
     return this.db.transaction(() => {
       let n = 0;
       for (const e of events) {
-        const time = e.time || new Date(now()).toISOString();
+        const time = e.time ? notAfter(e.time, now()).iso : new Date(now()).toISOString(); // a transcript's future time would rank first for years
         const meta = clipDeep({ ...e.metadata, ...(e.confidence !== undefined ? { confidence: e.confidence } : {}) });
         n += ins.run(e.id, project, e.session || null, e.type, time, JSON.stringify(e.files.slice(0, MAX_LIST).map(clip)), clip(e.text), JSON.stringify(meta)).changes;
       }

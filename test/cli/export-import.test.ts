@@ -53,9 +53,9 @@ describe("mem export and mem import", () => {
     assert.deepEqual(jsonOf(toFile), { exported: rows.length + 1, projects: [other, proj], format: "jsonl", file });
     assert.equal(statSync(file).mode & 0o777, 0o600);
 
-    const imported = await mem(envB, ["import", file, "--json"]);
+    const imported = await mem(envB, ["import", file, "--keep-projects", "--json"]);
     assert.equal(imported.code, 0, show(imported));
-    assert.deepEqual(jsonOf(imported), { imported: rows.length + 1, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [other, proj] });
+    assert.deepEqual(jsonOf(imported), { imported: rows.length + 1, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [other, proj], into: { [other]: 1, [proj]: rows.length }, refiled: 0, clamped: 0 });
     const after = await listed(envB);
     const strip = (m: Memory) => ({ id: m.id, project: m.project, kind: m.kind, text: m.text, tags: m.tags, files: m.files, source: m.source, session: m.session, createdAt: m.createdAt, updatedAt: m.updatedAt });
     assert.deepEqual(after.map(strip), before.map(strip));
@@ -76,8 +76,8 @@ describe("mem export and mem import", () => {
     const reExported = lines((await mem(envB, ["export"])).stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(reExported, rows, "exported again from the new home: the same lines");
 
-    const again = await mem(envB, ["import", file, "--json"]);
-    assert.deepEqual(jsonOf(again), { imported: 0, skipped: { present: rows.length + 1, forgotten: 0, markdown: 0 }, failed: [], projects: [] });
+    const again = await mem(envB, ["import", file, "--keep-projects", "--json"]);
+    assert.deepEqual(jsonOf(again), { imported: 0, skipped: { present: rows.length + 1, forgotten: 0, markdown: 0 }, failed: [], projects: [], into: {}, refiled: 0, clamped: 0 });
     assert.equal((await listed(envB)).length, before.length, "importing twice changes nothing");
   });
 
@@ -167,7 +167,7 @@ test("a long import shows its progress on a terminal, and its memories are all t
   const r = await inPty([process.execPath, BIN, "import", file], { env, cwd: dir });
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /import \[#+-*\] +\d+% \d+\/1200/, "a progress bar on the terminal");
-  assert.match(r.out, /imported 1200; skipped 0 already present/);
+  assert.match(r.out, /imported 1200 \(1200 into \S*progress\); skipped 0 already present/);
   const piped = await runMem(["import", file], { env, cwd: dir });
   assert.equal(piped.stderr, "", "no bar in a pipe");
   assert.match(piped.stdout, /^imported 0; skipped 1200 already present/, "importing again skips them all");

@@ -18,8 +18,7 @@ import { BIN } from "../helpers/mem-cli.js";
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const proj = join(tmp, "proj");
-const other = join(tmp, "other");
-for (const p of [proj, other]) mkdirSync(join(p, ".git"), { recursive: true });
+mkdirSync(join(proj, ".git"), { recursive: true });
 
 /** The fields of the tools' structured answers that these tests read (an answer carries those of its tool). */
 type Structured = {
@@ -61,11 +60,12 @@ describe("mem mcp over stdio (SDK client)", () => {
     const remember = by.get("remember")!.inputSchema as { required?: string[]; properties: Record<string, { enum?: string[]; type?: string }> };
     assert.deepEqual(remember.required, ["text"]);
     assert.deepEqual(remember.properties.kind!.enum, ["decision", "rejected", "learned", "preference", "task", "note"]);
-    assert.deepEqual(Object.keys(remember.properties).sort(), ["cwd", "files", "key", "kind", "newProject", "project", "tags", "text"]);
+    assert.deepEqual(Object.keys(remember.properties).sort(), ["files", "global", "key", "kind", "tags", "text"], "no project to choose: the server's own");
     const search = by.get("search")!.inputSchema as { required?: string[]; properties: Record<string, { type?: string; maximum?: number }> };
     assert.deepEqual(search.required, ["query"]);
     assert.deepEqual([search.properties.k!.type, search.properties.k!.maximum], ["integer", 100]);
-    assert.deepEqual(Object.keys(by.get("list")!.inputSchema.properties ?? {}).sort(), ["cwd", "kind", "limit", "offset", "project", "session", "since", "source", "tag", "text", "until"]);
+    assert.deepEqual(Object.keys(by.get("list")!.inputSchema.properties ?? {}).sort(), ["global", "kind", "limit", "offset", "session", "since", "source", "tag", "text", "until"]);
+    for (const t of tools) assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name}: no argument beyond its own`);
     assert.equal(by.get("forget")!.annotations?.destructiveHint, true);
     assert.equal(by.get("search")!.annotations?.readOnlyHint, true);
   });
@@ -94,8 +94,6 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.deepEqual(l.structuredContent!.memories.map((m: { id: string }) => m.id), [id]);
     assert.equal(l.structuredContent!.total, 1);
 
-    const elsewhere = await call("search", { query: "SQLite metadata store", cwd: other });
-    assert.equal(elsewhere.structuredContent!.results.length, 0, "another project's memory is not searched");
 
     const f = await call("forget", { id });
     assert.equal(text(f), `Forgot ${id}.`);
@@ -135,16 +133,9 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.equal(huge.isError, true);
     assert.match(text(huge), /^mem remember: too_large: text is 10,485,760 characters; a memory holds at most 5,000 \(write a longer document as a markdown note/);
     await assert.rejects(call("remember", { text: "b".repeat(20_000_000) }), /MCP error -32600: request too large: 20,000,\d{3} bytes; mem mcp reads requests of at most 16 MiB/, "over the transport's cap: an error for that request, not a closed transport");
-    const typo = await call("remember", { text: "filed under a typo", project: "prj" });
-    assert.deepEqual([typo.isError, typo.structuredContent!.error.code], [true, "unknown_project"]);
-    assert.match(text(typo), /^mem remember: unknown_project: no project "prj" is stored \(did you mean "proj"\?\)/);
-    const typoTask = await call("tasks", { action: "add", text: "a task under a typo", project: "prj" });
-    assert.deepEqual([typoTask.isError, typoTask.structuredContent!.error.code], [true, "unknown_project"]);
-    assert.equal((await call("list", { project: "prj", text: "typo" })).structuredContent!.total, 0, "nothing stored under the typo");
-    assert.match(text(typo), /To start a project of that name, pass newProject: true/);
-    const started = await call("remember", { text: "filed on purpose", project: "prj", newProject: true });
-    assert.equal(started.isError, undefined, text(started));
-    assert.equal((started.structuredContent!.memory as unknown as { project: string }).project, "prj");
+    const unknownArg = await call("remember", { text: "filed elsewhere", project: "prj", newProject: true });
+    assert.equal(unknownArg.isError, true);
+    assert.match(text(unknownArg), /Input validation error: .*Unrecognized keys: "project", "newProject"/);
     const neither = await call("forget", {});
     assert.match(text(neither), /^mem forget: bad_argument: give either id or session$/);
     const badDate = await call("list", { since: "last tuesday" });
@@ -154,7 +145,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.doesNotMatch(stderr, /failed:/, "argument errors are answers, not server failures");
   });
 
-  test("tasks: add, list, done, done again, drop; an unknown or another project's task is not found", async () => {
+  test("tasks: add, list, done, done again, drop; an unknown task is not found", async () => {
     const added = await call("tasks", { action: "add", text: "Ship the MCP server" });
     const id = added.structuredContent!.task.id as number;
     assert.match(text(added), new RegExp(`^Added task #${id}:\\nRecalled from mem[^\\n]*\\n<mem-recall>\\n- \\[#${id} · pending · within the hour · added outside a session\\] Ship the MCP server\\n</mem-recall>$`));
@@ -164,8 +155,6 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.match(text(await call("tasks", { action: "done", id })), new RegExp(`^Task #${id} was already closed \\(completed\\)`));
     assert.equal((await call("tasks", {})).structuredContent!.tasks.length, 0);
     assert.equal((await call("tasks", { all: true })).structuredContent!.tasks.length, 1);
-    const foreign = await call("tasks", { action: "drop", id, cwd: other });
-    assert.match(text(foreign), /^mem tasks: not_found: no task #\d+ in .*other/);
     assert.match(text(await call("tasks", { action: "add" })), /add needs the task's text/);
     assert.match(text(await call("tasks", { action: "drop", id: 99_999 })), /not_found: no task #99999/);
   });
