@@ -6,10 +6,10 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { withService } from "./memory-io.js";
 
-const usage = `Usage: mem forget ID [--purge] [--json]
-       mem forget --session S [--project P] [--purge] [--json]
+const usage = `Usage: mem forget ID [--purge] [--yes] [--json]
+       mem forget --session S [--project P] [--purge] [--yes] [--json]
        mem forget --project [P] [--yes] [--purge] [--json]
-       mem forget --purge [--json]
+       mem forget --purge [--yes] [--json]
 
 Forgets memories. A forgotten memory is gone at once from mem query, the prompt's memories, the
 SessionStart briefing, mem list, mem get and mem export, and never comes back (not from a capture
@@ -29,7 +29,7 @@ purged: by --purge, or the next purge.
                 versions cleaned up (alone, or after forgetting)
 
 Options:
-  --yes         --project without asking
+  --yes         never ask (only --project asks; accepted everywhere, so a script can always pass it)
   --json        {"forgotten": {"id"} | {"project", "session", "memories"} | {"project",
                 "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors"}}
   -h, --help    this help
@@ -66,7 +66,6 @@ export const forgetCommand: Command = {
     if (id !== undefined && (values.session !== undefined || values.project !== undefined)) throw new UsageError("an ID names one memory: no --session or --project with it");
     if (id === undefined && values.session === undefined && values.project === undefined && !values.purge) throw new UsageError("what to forget: an ID, --session S, --project [P], or --purge");
     if (values.session === "") throw new UsageError("--session needs a session id");
-    if (values.yes && !whole) throw new UsageError("--yes confirms --project only");
     const terminal = process.stdin.isTTY === true;
     if (whole && !values.yes && !terminal) throw new UsageError("refusing to forget a whole project without --yes: stdin is not a terminal to confirm on");
     const json = values.json === true;

@@ -34,7 +34,7 @@ describe("mem forget", () => {
     await session("s2", proj, ["[MEMORY: decision] Keep WAL mode for the store."]);
     const id = (await mem(["remember", "A memory to forget at once."])).stdout.trim();
     assert.equal(await total(proj), 4);
-    const one = await mem(["forget", id, "--json"]);
+    const one = await mem(["forget", id, "--yes", "--json"]); // --yes is accepted wherever a command may ask
     assert.equal(one.code, 0, show(one));
     assert.deepEqual(jsonOf(one), { forgotten: { id } });
     assert.equal((await mem(["get", id])).code, 1);
@@ -93,7 +93,7 @@ describe("mem forget", () => {
     const p = jsonOf<{ purged: { memories: number; vectors: number } }>(purged).purged;
     assert.ok(p.memories >= 4, `every forgotten memory so far: ${p.memories}`);
     assert.deepEqual(jsonOf(await mem(["forget", "--purge", "--json"])), { purged: { memories: 0, vectors: 0 } }, "nothing left to purge");
-    for (const args of [["forget"], ["forget", "a", "b"], ["forget", "mem:x", "--session", "s"], ["forget", "--session", "s", "--yes"], ["forget", "--bogus"]]) {
+    for (const args of [["forget"], ["forget", "a", "b"], ["forget", "mem:x", "--session", "s"], ["forget", "--bogus"]]) {
       const r = await mem(args);
       assert.equal(r.code, 2, `${args.join(" ")}\n${show(r)}`);
       assert.match(r.stderr, /Usage: mem forget/);
