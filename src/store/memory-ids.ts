@@ -5,6 +5,9 @@ import type { Db } from "./db.js";
  * characters of a chunk id) and any leading part of a memory's own id. Read only.
  */
 
+/** What an explicit memory's id starts with. */
+export const MEMORY_ID_PREFIX = "mem:";
+
 /** The smallest string above every string that starts with `prefix` (SQLite compares text bytewise). */
 const above = (prefix: string) => `${prefix}\u{10ffff}`;
 
@@ -19,8 +22,13 @@ export function memoryIdsWithPrefix(db: Db, prefix: string, limit: number, proje
   const out = new Map<string, boolean>();
   const within = projects === undefined ? "" : " AND +project IN (SELECT value FROM json_each(?))"; // + : the range over the id index stays the plan
   const scope = projects === undefined ? [] : [JSON.stringify(projects)];
-  const events = db.prepare(`SELECT id, deleted_at IS NOT NULL AS forgotten FROM events WHERE id >= ? AND id < ?${within} ORDER BY deleted_at IS NOT NULL, id LIMIT ?`).all(prefix, above(prefix), ...scope, limit) as { id: string; forgotten: number }[];
-  for (const e of events) out.set(e.id, e.forgotten === 1);
+  // An explicit memory's id is `mem:` and hex: its hex alone (as a person copies it) finds it too.
+  const forms = prefix.startsWith(MEMORY_ID_PREFIX) || prefix === "" ? [prefix] : [prefix, `${MEMORY_ID_PREFIX}${prefix}`];
+  const eventsOf = db.prepare(`SELECT id, deleted_at IS NOT NULL AS forgotten FROM events WHERE id >= ? AND id < ?${within} ORDER BY deleted_at IS NOT NULL, id LIMIT ?`);
+  for (const form of forms) {
+    const events = eventsOf.all(form, above(form), ...scope, limit) as { id: string; forgotten: number }[];
+    for (const e of events) out.set(e.id, e.forgotten === 1);
+  }
   const chunks = db
     .prepare(`SELECT id, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ?${within} ORDER BY id LIMIT ?`)
     .all(prefix, above(prefix), ...scope, limit) as { id: string; event: string | null }[];

@@ -136,6 +136,9 @@ describe("the memory service", () => {
     assert.equal(svc.get(short).id, m.id);
     assert.equal(svc.get(chunk).id, m.id, "the whole chunk id too");
     assert.equal(svc.get(m.id.slice(0, MIN_ID_PREFIX + 4)).id, m.id, "the start of the memory's own id");
+    assert.ok(m.id.startsWith("mem:"));
+    assert.equal(svc.get(m.id.slice(4)).id, m.id, "its id without the mem: prefix, as a person copies it");
+    assert.equal(svc.get(m.id.slice(4, 10)).id, m.id, "and a start of that");
     assert.equal(svc.patch(short, { tags: ["flags"] }).tags[0], "flags");
     const note = (await bm25("WAL mode indexer"))[0]!;
     assert.equal(svc.get(note.id.slice(0, 8)).source, "markdown");
