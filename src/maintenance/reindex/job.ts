@@ -119,10 +119,11 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
   });
   await step("indexing every root again", async () => {
     const providers = await ctx.providers();
-    const { runs, problems: found } = await reindexProjects({ db: ctx.db, config: ctx.config, providers, vectors: ctx.vectors, now: ctx.now, warn, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+    const { runs, problems: found, bm25Only } = await reindexProjects({ db: ctx.db, config: ctx.config, providers, vectors: ctx.vectors, now: ctx.now, warn, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
     r.projects = runs;
     failed.rootsMissing = runs.reduce((n, p) => n + p.missingRoots.length, 0);
     failed.vectorSkipped = found.some((p) => p.startsWith("vector step skipped"));
+    if (bm25Only) r.vectors = "bm25-only";
     problems.push(...found);
   });
   await step("purging forgotten memories", async () => {

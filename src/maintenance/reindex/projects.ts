@@ -16,8 +16,10 @@ import { projectOf, registeredRoots } from "../roots.js";
  * unchanged file costs a stat), through the indexer's own pipeline; projects with captured
  * memories and no root on disk get their events chunked and embedded. A root that is gone is a
  * problem (its files stay indexed: nothing is dropped because a disk is not mounted); so is a
- * skipped vector step, unless `embedding.order` is empty (vectors turned off on purpose).
+ * skipped vector step, unless `embedding.order` is empty (vectors turned off on purpose) or no
+ * embedding model has ever answered in this data home (BM25 only: `bm25Only`).
  */
+const NO_MODEL = /^(no embedding provider|every provider failed)/;
 export interface StepContext {
   db: Db;
   config: Config;
@@ -39,7 +41,7 @@ export interface ProjectRun {
   vector: VectorReport;
 }
 
-export async function reindexProjects(ctx: StepContext): Promise<{ runs: ProjectRun[]; problems: string[] }> {
+export async function reindexProjects(ctx: StepContext): Promise<{ runs: ProjectRun[]; problems: string[]; bm25Only: boolean }> {
   const roots = registeredRoots(ctx.db);
   const projects = [...new Set([...roots.keys(), ...memoryProjects(ctx.db)])].sort();
   const runs: ProjectRun[] = [];
@@ -79,6 +81,9 @@ export async function reindexProjects(ctx: StepContext): Promise<{ runs: Project
       skipped.set(reason, [...(skipped.get(reason) ?? []), id]);
     }
   }
-  for (const [reason, ps] of skipped) problems.push(`vector step skipped (${ps.length === 1 ? `project ${ps[0]}` : `${ps.length} projects`}): ${reason}`);
-  return { runs, problems };
+  // No model has ever answered here (no vector table was ever made): BM25 only is how this store
+  // runs, not a failure. Once a provider worked, its silence fails the job loudly.
+  const bm25Only = skipped.size > 0 && [...skipped.keys()].every((r) => NO_MODEL.test(r)) && new VecState(ctx.db).tables().length === 0;
+  if (!bm25Only) for (const [reason, ps] of skipped) problems.push(`vector step skipped (${ps.length === 1 ? `project ${ps[0]}` : `${ps.length} projects`}): ${reason}`);
+  return { runs, problems, bm25Only };
 }

@@ -16,7 +16,8 @@ export interface ReindexReport {
   rotate: { rotated: Move[]; archived: Move[] };
   forgottenRoots: { project: string; path: string; sources: number }[];
   projects: ProjectRun[];
-  vectors: "on" | "off";
+  /** off: turned off (embedding.order empty); bm25-only: no model has ever answered here, and none did now. */
+  vectors: "on" | "off" | "bm25-only";
   purge: { memories: number; vectors: number };
   salience: DecaySummary & { orphansRemoved: number };
   tiers: { coldAfterDays: number; toCold: number; toWarm: number; exempt: number; stale: number };
