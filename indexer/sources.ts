@@ -123,9 +123,11 @@ function look(dir: string, e: Dirent, walls: Walls, active: Rules[], statFiles: 
       return undefined;
     }
     if (ignoredBy(active, path, st.isDirectory())) return undefined;
+    // A link to a FIFO or a device is never read (the caller says so); to a file that is no source, nothing to say.
+    if (!st.isDirectory() && !st.isFile()) return { path, isDir: false, st, wall: walls.wall };
     const v = judgeLink(real, walls);
     if (!v.follow) {
-      warn(`${path}: ${v.why}`);
+      if (st.isDirectory() || kindOf(path, false)) warn(`${path}: ${v.why}`);
       return undefined;
     }
     return { path, isDir: st.isDirectory(), st, wall: v.wall };
@@ -207,9 +209,9 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
       continue;
     }
     if (st.isDirectory()) walk(real, real, [{ dir: real, ig: ignore().add(ignorePatterns) }], { root: real, wall: real, follow: followsLinks(real, opts.followExternalLinks ?? []) });
+    else if (!st.isFile()) warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
     else if (systemPath(real)) warnings.push(`${root}: the system's own files (${real}); never read`);
-    else if (st.isFile()) add(root, basename(root), st, true, real); // named itself: its own wall
-    else warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
+    else add(root, basename(root), st, true, real); // named itself: its own wall
   }
   return { files: [...files.values()], warnings };
 }

@@ -65,13 +65,13 @@ function walled(real: string, wall: string): Refusal | undefined {
 export function openRegular(path: string, opts: ReadOptions = {}): Opened {
   const wall = opts.within;
   try {
+    // A stat first: a device is never opened at all (opening some has side effects).
+    const st = statSync(path);
+    if (!st.isFile()) return special(st);
     if (wall !== undefined) {
       const refused = walled(realpathSync(path), wall); // outside: not even opened
       if (refused) return refused;
     }
-    // A stat first: a device is never opened at all (opening some has side effects).
-    const st = statSync(path);
-    if (!st.isFile()) return special(st);
   } catch (err) {
     return failed(err);
   }
