@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { readSource, walkDirs, walkSources } from "../../indexer/sources.js";
 import { rootChanged } from "../../indexer/stale.js";
+import { judgeLink } from "../../indexer/walls.js";
 import { bm25Leg } from "../../src/retrieve/bm25.js";
 import { makeEnv, sourceRows, type IndexerEnv } from "../helpers/indexer-env.js";
 import { runChild } from "../helpers/run-child.js";
@@ -187,4 +188,29 @@ describe("index.followExternalLinks: a root that links notes in on purpose", () 
     await e.run({ roots: ["notes"], providers: [] });
     assert.equal(bm25(e, "narwhal").length, 0);
   });
+});
+
+describe("judgeLink: where a link met in a walk may lead (pure)", () => {
+  const root = "/home/u/notes";
+  const cases: [string, string, { wall?: string; follow?: boolean }, RegExp | string][] = [
+    ["inside the root", "/home/u/notes/a/b", {}, root],
+    ["the root itself (a loop)", "/home/u/notes", {}, root],
+    ["a sibling folder with the root's name as prefix", "/home/u/notes-old", {}, /outside the root .*not followed/],
+    ["a file outside", "/etc/shadow", {}, /outside the root/],
+    ["a file outside, the root opted in", "/etc/shadow", { follow: true }, "/etc/shadow"],
+    ["/ (holds the root)", "/", { follow: true }, /holds the root/],
+    ["the home folder (holds the root)", "/home/u", { follow: true }, /holds the root/],
+    ["/proc, opted in or not", "/proc/1/root", { follow: true }, /system's own files/],
+    ["/sys", "/sys/kernel", { follow: true }, /system's own files/],
+    ["/dev", "/dev/sda", { follow: true }, /system's own files/],
+    ["inside the outside folder being walked", "/srv/shared/x", { wall: "/srv/shared", follow: true }, "/srv/shared"],
+    ["back into the root from an outside folder", "/home/u/notes/x", { wall: "/srv/shared", follow: true }, "/srv/shared"],
+  ];
+  for (const [name, real, w, want] of cases) {
+    test(name, { skip: process.platform === "win32" }, () => {
+      const v = judgeLink(real, { root, wall: w.wall ?? root, follow: w.follow ?? false });
+      if (typeof want === "string") assert.deepEqual(v, { follow: true, wall: want });
+      else assert.match(v.follow ? "(followed)" : v.why, want);
+    });
+  }
 });
