@@ -214,3 +214,18 @@ describe("judgeLink: where a link met in a walk may lead (pure)", () => {
     });
   }
 });
+
+test("a note indexed, then replaced by a link out of the root: its old text leaves the index and the outside file never enters it", async () => {
+  const e = env("replaced");
+  e.write("notes/shadow.md", "# Mine\n\nThe ocelot note.\n");
+  await e.run({ roots: ["notes"], providers: [] });
+  assert.equal(bm25(e, "ocelot").length, 1);
+  const etc = outside();
+  writeFileSync(join(etc, "shadow"), SHADOW);
+  rmSync(join(e.dir, "notes", "shadow.md"));
+  symlinkSync(join(etc, "shadow"), join(e.dir, "notes", "shadow.md"));
+  const s = await e.run({ roots: ["notes"], providers: [] });
+  assert.equal(s.files.deleted, 1);
+  assert.equal(bm25(e, "ocelot").length, 0);
+  assert.equal(bm25(e, "saltsalt").length, 0);
+});
