@@ -78,7 +78,7 @@ export interface WalkOptions {
 function enterDir(dir: string, rules: Rules[], walls: Walls, visited: Set<string>, warnings: string[], skip?: ReadonlySet<string>, admit?: () => boolean): { real: string; active: Rules[] } | undefined {
   let real: string;
   try {
-    real = realpathSync(dir);
+    real = realpathSync.native(dir);
   } catch (err) {
     warnings.push(`${dir}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
     return undefined;
@@ -101,7 +101,7 @@ function enterDir(dir: string, rules: Rules[], walls: Walls, visited: Set<string
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** One entry of a directory as a walk sees it: what it is (a link judged by ./walls.ts), or undefined when it is skipped (said in `warn`). */
-type Entry = { path: string; isDir: boolean; st?: Stats; wall: string };
+type Entry = { path: string; real: string; isDir: boolean; st?: Stats; wall: string };
 
 /**
  * Looks at one directory entry inside `walls`: a link is resolved and judged before anything
@@ -109,14 +109,14 @@ type Entry = { path: string; isDir: boolean; st?: Stats; wall: string };
  * target's kind comes from a stat of the target. Files get a stat when `statFiles` (their size and
  * mtime). Ignore rules are checked before a link is judged: an ignored link is not news.
  */
-function look(dir: string, e: Dirent, walls: Walls, active: Rules[], statFiles: boolean, warn: (m: string) => void): Entry | undefined {
+function look(dir: string, realDir: string, e: Dirent, walls: Walls, active: Rules[], statFiles: boolean, warn: (m: string) => void): Entry | undefined {
   const path = join(dir, e.name);
   const unreadable = (err: unknown) => warn(`${path}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
   if (e.isSymbolicLink()) {
     let real: string;
     let st: Stats;
     try {
-      real = realpathSync(path);
+      real = realpathSync.native(path);
       st = statSync(real);
     } catch (err) {
       unreadable(err);
@@ -124,19 +124,21 @@ function look(dir: string, e: Dirent, walls: Walls, active: Rules[], statFiles: 
     }
     if (ignoredBy(active, path, st.isDirectory())) return undefined;
     // A link to a FIFO or a device is never read (the caller says so); to a file that is no source, nothing to say.
-    if (!st.isDirectory() && !st.isFile()) return { path, isDir: false, st, wall: walls.wall };
+    if (!st.isDirectory() && !st.isFile()) return { path, real, isDir: false, st, wall: walls.wall };
     const v = judgeLink(real, walls);
     if (!v.follow) {
       if (st.isDirectory() || kindOf(path, false)) warn(`${path}: ${v.why}`);
       return undefined;
     }
-    return { path, isDir: st.isDirectory(), st, wall: v.wall };
+    return { path, real, isDir: st.isDirectory(), st, wall: v.wall };
   }
   const isDir = e.isDirectory();
+  if (!isDir && !statFiles) return undefined; // a file: no directory to watch
   if (ignoredBy(active, path, isDir)) return undefined;
-  if (isDir || !statFiles) return { path, isDir, wall: walls.wall };
+  const real = join(realDir, e.name); // not a link, in a directory whose real path is known
+  if (isDir) return { path, real, isDir, wall: walls.wall };
   try {
-    return { path, isDir, st: statSync(path), wall: walls.wall };
+    return { path, real, isDir, st: statSync(path), wall: walls.wall };
   } catch (err) {
     unreadable(err);
     return undefined;
@@ -164,7 +166,7 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
   const warnings: string[] = [];
   const visited = new Set<string>();
 
-  const add = (path: string, rel: string, st: Stats, explicit: boolean, wall: string) => {
+  const add = (path: string, real: string, rel: string, st: Stats, explicit: boolean, wall: string) => {
     const kind = kindOf(path, explicit);
     if (!kind) {
       if (explicit) warnings.push(`${path}: not a markdown (.md, .mdx) or events (.jsonl) file; skipped`);
@@ -172,13 +174,6 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
     }
     // Deduplicate by real path, but store a walked file under the root it was found in, so a file
     // reached through a symlinked folder still counts as "under this root" when it disappears.
-    let real: string;
-    try {
-      real = realpathSync(path);
-    } catch (err) {
-      warnings.push(`${path}: unreadable (${(err as NodeJS.ErrnoException).code}); skipped`);
-      return;
-    }
     if (!files.has(real)) files.set(real, { path: explicit ? real : path, rel, kind, size: st.size, mtimeMs: st.mtimeMs, wall });
   };
 
@@ -189,10 +184,10 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
     if (!entries) return;
     for (const e of entries) {
       if (e.name === ".git") continue;
-      const it = look(dir, e, walls, entered.active, true, (m) => warnings.push(m));
+      const it = look(dir, entered.real, e, walls, entered.active, true, (m) => warnings.push(m));
       if (!it) continue;
       if (it.isDir) walk(root, it.path, entered.active, { ...walls, wall: it.wall });
-      else if (it.st?.isFile()) add(it.path, toSlash(relative(root, it.path)), it.st, false, it.wall);
+      else if (it.st?.isFile()) add(it.path, it.real, toSlash(relative(root, it.path)), it.st, false, it.wall);
       else if (kindOf(it.path, false)) warnings.push(`${it.path}: not a regular file (${it.st ? fileType(it.st) : direntType(e)}); skipped`);
     }
   };
@@ -211,7 +206,7 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
     if (st.isDirectory()) walk(real, real, [{ dir: real, ig: ignore().add(ignorePatterns) }], { root: real, wall: real, follow: followsLinks(real, opts.followExternalLinks ?? []) });
     else if (!st.isFile()) warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
     else if (systemPath(real)) warnings.push(`${root}: the system's own files (${real}); never read`);
-    else add(root, basename(root), st, true, real); // named itself: its own wall
+    else add(root, real, basename(root), st, true, real); // named itself: its own wall
   }
   return { files: [...files.values()], warnings };
 }
@@ -257,7 +252,7 @@ export function walkDirs(root: string, ignorePatterns: string[], limit: number, 
     if (!entries) return;
     for (const e of entries) {
       if (e.name === ".git") continue;
-      const it = look(dir, e, walls, entered.active, false, (m) => warnings.push(m));
+      const it = look(dir, entered.real, e, walls, entered.active, false, (m) => warnings.push(m));
       if (it?.isDir) walk(it.path, entered.active, { ...walls, wall: it.wall });
     }
   };
