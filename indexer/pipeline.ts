@@ -186,7 +186,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const project = req.project.id;
   const startedAt = now();
   const known = store.sourcesOf(project); // before this run: only these can be gone now
-  const walked = walkSources(req.roots, ctx.config.index.ignore);
+  const walked = walkSources(req.roots, ctx.config.index.ignore, { followExternalLinks: ctx.config.index.followExternalLinks });
   let roots = req.roots.map((r) => ({ given: r, exists: existsSync(r), path: cleanText(walkedRoot(r)) }));
   const found = new Set(walked.files.map((f) => cleanText(f.path) as string));
   const unmatched: Unmatched[] = [];
@@ -221,7 +221,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
       files.unchanged++;
       return;
     }
-    const read = readSource(file.path, ctx.config.index.maxFileBytes);
+    const read = readSource(file.path, ctx.config.index.maxFileBytes, file.wall); // still inside its wall when read
     if (!read.ok) {
       files.skipped++;
       warn(`${file.path}: ${read.reason}; skipped${existing ? " (its previously indexed chunks are kept)" : ""}`);

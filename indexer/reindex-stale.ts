@@ -38,7 +38,7 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
       continue;
     }
     const started = now();
-    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore, ctx.config.index.maxFileBytes, chunkingKey(ctx.config.index));
+    const why = rootChanged(ctx.db, ref, ctx.config.index.ignore, ctx.config.index.maxFileBytes, chunkingKey(ctx.config.index), { followExternalLinks: ctx.config.index.followExternalLinks });
     if (why === undefined) {
       markRootIndexed(ctx.db, r.project, r.path, started);
       continue;

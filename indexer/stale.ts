@@ -4,7 +4,7 @@ import { cleanText } from "../src/redact/clean.cjs";
 import type { Db } from "../src/store/db.js";
 import { chunkedWith } from "./chunking-key.js";
 import { rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
-import { readSource, walkSources } from "./sources.js";
+import { readSource, walkSources, type WalkOptions } from "./sources.js";
 
 export interface RootRef {
   project: string;
@@ -121,28 +121,28 @@ function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): 
  * large, not UTF-8), new or changed, is no news: it would be skipped again, and the root indexed
  * again at every check. Undefined when nothing changed.
  */
-export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number, chunking?: string): string | undefined {
+export function rootChanged(db: Db, root: RootRef, ignore: string[], maxFileBytes: number, chunking?: string, walk: WalkOptions = {}): string | undefined {
   const st = statOf(root.path);
   if (!st) return undefined;
   const rechunk = chunkingChanged(db, root.project, chunking);
   if (rechunk) return rechunk;
   if (!st.isDirectory()) {
     const rec = fileSource(db, root);
-    return (!rec || differs(rec, st)) && readSource(root.path, maxFileBytes).ok ? `${root.path} changed` : undefined;
+    return (!rec || differs(rec, st)) && readSource(root.path, maxFileBytes, root.path).ok ? `${root.path} changed` : undefined;
   }
   const range = sourcesUnderSql(root.path);
   const stored = new Map((db.prepare(`SELECT path, size, mtime_ms FROM sources WHERE ${range.sql}`).all(root.project, ...range.params) as Recorded[]).map((r) => [r.path, r]));
-  const walked = walkSources([root.path], ignore);
+  const walked = walkSources([root.path], ignore, walk);
   let seen = 0;
   for (const f of walked.files) {
     const rec = stored.get(cleanText(f.path));
     if (!rec) {
-      if (readSource(f.path, maxFileBytes).ok) return `${f.path} is new`;
+      if (readSource(f.path, maxFileBytes, f.wall).ok) return `${f.path} is new`;
       continue;
     }
     seen++;
     // A file grown past the limit, or turned binary, keeps its chunks: skipped again, it is no news either.
-    if ((rec.size !== f.size || rec.mtime_ms !== f.mtimeMs) && readSource(f.path, maxFileBytes).ok) return `${f.path} changed`;
+    if ((rec.size !== f.size || rec.mtime_ms !== f.mtimeMs) && readSource(f.path, maxFileBytes, f.wall).ok) return `${f.path} changed`;
   }
   return seen < stored.size ? `${stored.size - seen} file(s) under ${root.path} gone` : undefined;
 }

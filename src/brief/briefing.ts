@@ -1,7 +1,7 @@
 import { isOpenTask } from "../capture/extract/tasks.js";
 import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
-import { field, prose } from "../render/line.js";
+import { bracket, field, prose } from "../render/line.js";
 import { whenMade } from "./render.js";
 import { DECISION_LIMITS, decisionSections, PREFERENCES, type BriefDecision } from "./sections/decisions.js";
 import { inPlaySection, type InPlay } from "./sections/in-play.js";
@@ -67,7 +67,7 @@ export const TAG_HINT = "To keep something for later sessions, write `[MEMORY: d
 
 function tasksSection(tasks: BriefTask[], now: number): Section {
   const open = tasks.filter(isOpenTask);
-  return { title: "Open tasks", items: open.map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${whenMade(t.updatedAt, t.session, now)})`) };
+  return { title: "Open tasks", items: open.map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${whenMade(t.updatedAt, t.session, now)})`) };
 }
 
 export function buildBriefing(input: BriefingInput): string | undefined {

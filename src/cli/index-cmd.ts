@@ -20,6 +20,9 @@ Honours .gitignore and index.ignore. Unchanged files cost nothing; edited files 
 their changed chunks; deleted files leave both stores. A PATH that does not exist, or holds no
 such file and was never indexed, fails the command (exit 1, after the other PATHs are indexed;
 nothing is stored for it); so does a PATH indexed before and gone now (its notes leave the index).
+Symbolic links are followed only inside PATH: a link out of it (to /etc, to /, to another
+folder) is skipped with one warning naming it, unless index.followExternalLinks in config.json
+lists PATH (never into /proc, /sys or /dev). FIFOs, sockets and devices are never read.
 
 --stale re-indexes the recorded roots (every project's, those of --project P, or the ROOTs
 given) in which a file is new, gone or changed since they were last indexed; a root that is

@@ -4,7 +4,7 @@
  * so a commit message or a diff line can never pose as instructions, as another result or as the
  * end of the frame around them. Pure.
  */
-import { field, prose } from "../render/line.js";
+import { bracket, field, prose } from "../render/line.js";
 import type { ColdCommit } from "./git-history.js";
 
 /** The author day, YYYY-MM-DD. */
@@ -14,7 +14,7 @@ export const commitDay = (c: ColdCommit): string => field(c.date.slice(0, 10), 1
 export function commitMeta(c: ColdCommit, maxPaths = 3): string {
   const paths = c.paths.slice(0, maxPaths).map((p) => field(p, 160));
   const more = c.paths.length > maxPaths ? ` +${c.paths.length - maxPaths} more` : "";
-  return `[${["cold", `git ${field(c.short, 16)}`, commitDay(c), paths.length > 0 ? `${paths.join(", ")}${more}` : ""].filter(Boolean).join(" · ")}]`;
+  return bracket(["cold", `git ${field(c.short, 16)}`, commitDay(c), paths.length > 0 ? `${paths.join(", ")}${more}` : ""]);
 }
 
 /** A changed line: `removed in src/db.ts: "…"`. */

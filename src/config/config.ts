@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { SalienceConfig } from "../memory/salience.js";
 import { fileURLToPath } from "node:url";
 import { readRegular } from "../util/read-regular.cjs";
@@ -47,6 +47,12 @@ export interface Config {
     minChunkTokens: number;
     /** Keep indexed roots fresh: the daemon watches them; with no daemon, queries and hooks re-index a changed root in the background. */
     watch: boolean;
+    /**
+     * Roots (absolute paths or `~/…`; a folder holding roots counts for each) whose symbolic links
+     * to folders and files outside them are followed. Empty by default: a link that leaves its root
+     * is skipped with a warning. Never into /proc, /sys or /dev, never to a special file.
+     */
+    followExternalLinks: string[];
   };
   query: {
     k: number;
@@ -151,6 +157,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       overlapTokens: 80,
       minChunkTokens: 64,
       watch: true,
+      followExternalLinks: [],
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.5, minSimilarity: 0.45 },
@@ -218,6 +225,9 @@ function validate(c: Config): void {
   }
   if (c.index.minChunkTokens >= c.index.chunkTokens) {
     throw new ConfigError(`config: "index.minChunkTokens" must be ≥ 0 and below index.chunkTokens (${c.index.chunkTokens}), got ${c.index.minChunkTokens}`);
+  }
+  for (const p of c.index.followExternalLinks) {
+    if (p.trim() === "" || !(isAbsolute(p) || p === "~" || p.startsWith("~/"))) throw new ConfigError(`config: "index.followExternalLinks" takes absolute paths of roots (or ~/…), got ${JSON.stringify(p.slice(0, 200))}`);
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);

@@ -1,4 +1,4 @@
-import { unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { dirname } from "node:path";
@@ -96,12 +96,37 @@ export function acquireLock(path: string): { ok: true; release: () => void } | {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = readLock(path);
       if (holder !== undefined && holder.pid !== process.pid && holderAlive(holder)) return { ok: false, pid: holder.pid };
-      try {
-        unlinkSync(path); // stale
-      } catch {
-        // another process took it over first; try again
-      }
+      clearStale(path);
     }
   }
   return { ok: false, pid: readLock(path)?.pid ?? -1 };
+}
+
+/** A lock path that mem cannot take over by itself (a directory with something in it, a file it may not remove): says what to do. */
+export class LockPathError extends Error {
+  override name = "LockPathError";
+}
+
+/**
+ * Removes a stale lock: a file (or a FIFO, a socket, a link: nothing to read there), or an empty
+ * directory (nothing lost). Gone meanwhile (another process took it over first) is fine: the
+ * caller tries again. A directory with entries, or a lock mem may not remove, throws at once
+ * with the fix, rather than being retried until a wait runs out.
+ */
+function clearStale(path: string): void {
+  let dir: boolean;
+  try {
+    dir = lstatSync(path).isDirectory();
+  } catch {
+    return; // gone already
+  }
+  try {
+    if (dir) rmdirSync(path);
+    else unlinkSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (dir) throw new LockPathError(`${path} is a directory${code === "ENOTEMPTY" || code === "EEXIST" ? " with files in it" : ` (${code})`}, not a lock file: mem cannot take the lock there. Move it away or remove it (rm -r '${path}') and try again`);
+    throw new LockPathError(`${path} is left from a process that has ended, and mem cannot remove it (${code}): check its owner and permissions, or remove it (rm '${path}'), and try again`);
+  }
 }

@@ -152,7 +152,7 @@ export class SourceWatch {
     }
     let walk: ReturnType<typeof walkDirs>;
     try {
-      walk = walkDirs(r.path, this.o.config.index.ignore, budget, this.skip);
+      walk = walkDirs(r.path, this.o.config.index.ignore, budget, this.skip, { followExternalLinks: this.o.config.index.followExternalLinks });
     } catch (err) {
       this.missing(r, (err as NodeJS.ErrnoException).code ?? "unreadable");
       return;

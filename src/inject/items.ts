@@ -8,7 +8,7 @@
  * another memory nor close the frame. Pure.
  */
 import { basename, relative } from "node:path";
-import { field } from "../render/line.js";
+import { bracket, field } from "../render/line.js";
 import type { Candidate, Describe } from "./types.js";
 
 /** How many leading characters of a chunk's id an item shows: what `get` and `forget` take (src/service/memory.ts resolves it). */
@@ -56,9 +56,9 @@ export function withoutKind(body: string, kind: string): string {
 export function itemPrefix(c: Candidate, line: number, heading: boolean, redact: (s: string) => string, d: Describe): string {
   // "note", the kind of a markdown passage nothing classifies, says nothing: left out.
   const kind = c.kind === "note" && sessionOf(c) === undefined ? [] : [field(redact(c.kind), 40)];
-  const meta = [field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, line, redact, d)].join(" · ");
+  const meta = bracket([field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, line, redact, d)]);
   const last = c.headingPath[c.headingPath.length - 1];
   const head = heading && last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() ? `${field(redact(last), 120)}: ` : "";
   const flag = d.note?.(c.id);
-  return `- [${meta}]${flag ? ` [${field(flag, 160)}]` : ""} ${head}`;
+  return `- ${meta}${flag ? ` ${bracket([field(flag, 160)])}` : ""} ${head}`;
 }

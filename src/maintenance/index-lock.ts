@@ -13,7 +13,8 @@ export const indexLockPath = (home: string) => join(home, "index.lock");
  * `mem rotate`, `mem sync` without a daemon and `mem doctor --repair`; the daemon's own vector
  * step tries it without waiting. Runs started together would embed the same new chunks twice, or one would
  * index into tables the other is replacing. Waits for the holder (saying so once), at most
- * `waitMs`; resolves to the release.
+ * `waitMs`; resolves to the release. A lock path mem cannot take over (a directory with files in
+ * it, a file it may not remove) fails at once with the fix (LockPathError), never after the wait.
  */
 export async function indexLock(home: string, say: (line: string) => void, waitMs = LOCK_WAIT_MS): Promise<() => void> {
   const path = indexLockPath(home);
@@ -21,8 +22,9 @@ export async function indexLock(home: string, say: (line: string) => void, waitM
   for (const until = Date.now() + waitMs; ; await new Promise((r) => setTimeout(r, 100))) {
     const lock = acquireLock(path);
     if (lock.ok) return lock.release;
-    if (Date.now() > until) throw new Error(`another index run (pid ${lock.pid}) has held ${path} for ${Math.round(waitMs / 1000)} s; try again when it ends`);
-    if (!told) say(`waiting for another index run (pid ${lock.pid}) to finish`);
+    const who = lock.pid > 0 ? `another index run (pid ${lock.pid})` : "another index run";
+    if (Date.now() > until) throw new Error(`${who} has held ${path} for ${Math.round(waitMs / 1000)} s; try again when it ends`);
+    if (!told) say(`waiting for ${who} to finish`);
     told = true;
   }
 }

@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { EVENT_TYPES } from "../capture/types.js";
 import { cleanText } from "../redact/clean.cjs";
-import { field, prose } from "../render/line.js";
+import { bracket, field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
 import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
 import { gitChangedFiles } from "../project/in-play.js";
@@ -127,7 +127,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       guarded(ctx, "get", () => {
         const m = ctx.service.get(a.id, { history: a.history === true });
         const now = ctx.now();
-        const lines = [memoryLine(m, now, 10_000), ...(m.history ?? []).map((h) => `  - [version ${h.version} · ${field(h.kind, 40)} · until ${field(h.at, 30)}] ${prose(h.text, 10_000)}`)];
+        const lines = [memoryLine(m, now, 10_000), ...(m.history ?? []).map((h) => `  - ${bracket([`version ${h.version}`, field(h.kind, 40), `until ${field(h.at, 30)}`])} ${prose(h.text, 10_000)}`)];
         const hist = a.history ? ` (${m.history?.length ?? 0} earlier version${m.history?.length === 1 ? "" : "s"})` : "";
         return answer(`Memory ${field(m.id)}${hist}:\n${framedLines(lines)}`, { ...NOTICE, memory: memoryJson(m, now) });
       }),

@@ -10,7 +10,7 @@ import { isStale } from "../brief/sections/tasks.js";
 import { commitLine } from "../cold/render.js";
 import type { ColdCommit } from "../cold/git-history.js";
 import { COLD, framed, type Frame } from "../render/frame.js";
-import { field, prose } from "../render/line.js";
+import { bracket, field, prose } from "../render/line.js";
 import type { Memory } from "../service/types.js";
 import type { TaskRow } from "../store/tasks.js";
 
@@ -33,9 +33,9 @@ export function provenance(m: { path?: string | undefined; startLine?: number | 
 
 /** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
 export function memoryLine(m: Memory, now: number, maxText = 1_500, cold = false): string {
-  const meta = [cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)].filter(Boolean).join(" · ");
+  const meta = bracket([cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
   const extra = [m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
-  return `- [${meta}] ${prose(m.text, maxText)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
+  return `- ${meta} ${prose(m.text, maxText)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
 
 /** A framed block of memories, with a heading line before it; "" lines are never produced. */
@@ -94,7 +94,7 @@ export const NOTICE = {
 export function taskLine(t: TaskRow, now: number, staleDays: number): string {
   const by = t.createdSession ? `session ${shortSession(t.createdSession)}` : "added outside a session";
   const stale = t.closedAt === null && isStale(t, now, staleDays) ? " (stale)" : "";
-  return `- [#${t.id} · ${field(t.status, 20)} · ${ago(t.createdAt, now)} · ${by}] ${prose(t.content, 500)}${stale}`;
+  return `- ${bracket([`#${t.id}`, field(t.status, 20), ago(t.createdAt, now), by])} ${prose(t.content, 500)}${stale}`;
 }
 
 export function taskJson(t: TaskRow, now: number, staleDays: number): Record<string, unknown> {

@@ -57,6 +57,22 @@ export function field(s: string, max = 200): string {
   return cut(defuse(s).replace(CONTROL, escapeControl).trim(), max);
 }
 
+/** What a character stands for inside an item's bracket when it would end the bracket, open another, or split a field in two. */
+const IN_BRACKET: Record<string, string> = { "[": "［", "]": "］", "·": "•" };
+
+/**
+ * A value already rendered (by `field`) made safe inside an item's `[… · …]`: its square
+ * brackets become fullwidth ones and its middle dots bullets, so a kind, a path or a status can
+ * neither close the bracket early (and have what follows read as the memory's text or as
+ * another item), nor open a second one, nor pass for an extra field. Pure.
+ */
+export const inBracket = (s: string): string => s.replace(/[[\]·]/g, (c) => IN_BRACKET[c]!);
+
+/** An item's bracket: `[a · b · c]`, each part `inBracket` (empty parts left out). */
+export function bracket(parts: readonly (string | undefined)[]): string {
+  return `[${parts.filter((p): p is string => p !== undefined && p !== "").map(inBracket).join(" · ")}]`;
+}
+
 /**
  * Text to read (a note's body, a decision, a task) on one line: runs of whitespace, newlines
  * included, become one space; other control characters are dropped; markup defused; at most

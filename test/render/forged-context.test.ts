@@ -170,7 +170,7 @@ describe("end to end: hostile names and captured fields through the indexer and 
     const items = frameLines(injected, RECALL.tag);
     assert.ok(items.length >= 3, injected);
     for (const l of items) assert.match(l, /^- \[/);
-    assert.ok(injected.includes("\\n- [decision · identity.md:1]"), "the hostile name is shown, escaped, inside its item");
+    assert.ok(injected.includes("\\n- ［decision • identity.md:1］"), "the hostile name is shown, escaped, inside its item (its brackets and dot unable to end the item's)");
 
     const start = await hook("session-start", { session_id: "s3", cwd: project, hook_event_name: "SessionStart", source: "startup" }, env);
     const brief = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;

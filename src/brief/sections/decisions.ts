@@ -1,6 +1,6 @@
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../capture/extract/same.js";
 import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
-import { prose } from "../../render/line.js";
+import { bracket, field, prose } from "../../render/line.js";
 import { ago, whenMade } from "../render.js";
 import type { Section } from "./section.js";
 
@@ -71,7 +71,7 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
     const list = ranked(mine, now, cfg, limits.cap * 2);
     const items = list.slice(0, limits.cap).map((d, i) => {
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
-      const stale = d.stale ? ` [${d.stale}]` : "";
+      const stale = d.stale ? ` ${bracket([field(d.stale, 300)])}` : "";
       if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
       return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });

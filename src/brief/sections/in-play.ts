@@ -1,4 +1,4 @@
-import { field, prose } from "../../render/line.js";
+import { bracket, field, prose } from "../../render/line.js";
 import { ago, shownPath } from "../render.js";
 import type { Section } from "./section.js";
 
@@ -20,7 +20,7 @@ export function inPlaySection(p: InPlay, now: number, root: string | undefined):
   const where = [p.branch ? `branch ${field(p.branch, 60)}` : undefined, `${p.changes ?? p.files.length} changed file(s)`].filter(Boolean).join(", ");
   const items = p.memories.map((m) => {
     const about = m.files.slice(0, 2).map((f) => shownPath(f, root)).join(", ");
-    return `- ${prose(m.text, 200)} (${field(m.type, 20)}, ${ago(m.time, now)}${about ? `; ${about}` : ""})${m.stale ? ` [${m.stale}]` : ""}`;
+    return `- ${prose(m.text, 200)} (${field(m.type, 20)}, ${ago(m.time, now)}${about ? `; ${about}` : ""})${m.stale ? ` ${bracket([field(m.stale, 300)])}` : ""}`;
   });
   return { title: `About the files in play (${where})`, items };
 }

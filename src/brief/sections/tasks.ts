@@ -1,4 +1,4 @@
-import { field, prose } from "../../render/line.js";
+import { bracket, field, prose } from "../../render/line.js";
 
 /**
  * The briefing's "Open tasks" section, from the project's task registry: every session's open
@@ -48,7 +48,7 @@ export function openTasksSection(tasks: readonly OpenTask[], now: number, staleD
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
   const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
   const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
-  const items = fresh.slice(0, maxItems).map((t) => `- [${field(t.status, 20)}] ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
+  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
   if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
   if (staleTotal > 0) {
     const days = field(String(staleDays));
