@@ -4,7 +4,11 @@ import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pip
 import { reindexStale } from "../../indexer/reindex-stale.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
-import { indexedProject, resolveProject } from "../project/identity.js";
+import { homedir } from "node:os";
+import { projectOf } from "../maintenance/roots.js";
+import { indexedProject, resolveProject, type Project } from "../project/identity.js";
+import type { Db } from "../store/db.js";
+import { projectsOfRoot } from "../store/roots.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
@@ -58,6 +62,12 @@ const realOr = (p: string) => {
   }
 };
 
+/** The project a root is indexed into with no --project: the one it was indexed into before (only one), else by the folder rule. */
+function ownerOf(db: Db, root: string): Project {
+  const before = projectsOfRoot(db, realOr(root));
+  return before.length === 1 ? projectOf(before[0]!) : indexedProject(root, process.cwd(), homedir());
+}
+
 export const indexCommand: Command = {
   summary: "index memory files",
   usage,
@@ -103,7 +113,7 @@ export const indexCommand: Command = {
         // Each root belongs to its own project unless --project says otherwise.
         const groups = new Map<string, { project: ReturnType<typeof resolveProject>; roots: string[] }>();
         for (const r of roots) {
-          const project = projects[0] !== undefined && projects[0].trim() !== "" ? resolveProject(r, projects[0]) : indexedProject(r, process.cwd());
+          const project = projects[0] !== undefined && projects[0].trim() !== "" ? resolveProject(r, projects[0]) : ownerOf(app.db, r);
           const g = groups.get(project.id) ?? { project, roots: [] };
           g.roots.push(r);
           groups.set(project.id, g);

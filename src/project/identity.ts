@@ -64,13 +64,15 @@ function gitTop(dir: string): string | undefined {
  * git top level of PATH when it is in a repository, as resolveProject says; outside git, the
  * project of the folder the command runs in when PATH lies inside it (so `mem index notes` in a
  * folder that is no repository files the notes where that folder's sessions and queries look),
- * else PATH's own folder.
+ * else PATH's own folder. The folder it runs in is never the file system's root nor `home`.
  */
-export function indexedProject(path: string, cwd: string): Project {
+export function indexedProject(path: string, cwd: string, home?: string): Project {
   const own = resolveProject(path);
   const at = real(path);
   if (gitTop(own.root ?? at) !== undefined) return own;
   const here = resolveProject(cwd);
   const base = here.root;
-  return base !== undefined && (at === base || at.startsWith(base.endsWith(sep) ? base : base + sep)) ? here : own;
+  // Never the file system's root or the home folder: every path would be theirs.
+  if (base === undefined || dirname(base) === base || (home !== undefined && base === real(home))) return own;
+  return at === base || at.startsWith(base + sep) ? here : own;
 }

@@ -39,3 +39,8 @@ export function forgetRoot(db: Db, project: string, path: string): number {
 export function rootsOf(db: Db, project: string): string[] {
   return db.prepare("SELECT path FROM roots WHERE project = ? ORDER BY path").pluck().all(project) as string[];
 }
+
+/** The projects that recorded `path` as one of their roots (a root indexed again keeps its project). */
+export function projectsOfRoot(db: Db, path: string): string[] {
+  return db.prepare("SELECT DISTINCT project FROM roots WHERE path = ? ORDER BY project").pluck().all(path) as string[];
+}

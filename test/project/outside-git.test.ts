@@ -37,6 +37,9 @@ describe("one project identity for folders outside git", () => {
       [join(plain, "notes"), join(plain, "notes", "deep"), join(plain, "notes")], // cwd deeper than PATH: PATH's own
     ];
     for (const [path, cwd, want] of cases) assert.equal(indexedProject(path, cwd).root, want, `${path} from ${cwd}`);
+    // Never the file system's root, nor the home folder: every path lies inside them.
+    assert.equal(indexedProject(join(plain, "notes"), "/").root, join(plain, "notes"));
+    assert.equal(indexedProject(join(plain, "notes"), tmp, tmp).root, join(plain, "notes"), "cwd = home");
   });
 
   test("mem index notes in a folder that is no repository: a query from that folder finds them, and mem status names the folder", async () => {
@@ -54,5 +57,10 @@ describe("one project identity for folders outside git", () => {
     const st = await mem(["status", "--json"]);
     assert.ok(st.stdout.includes(JSON.stringify(dir).slice(1, -1)), st.stdout);
     assert.ok(!st.stdout.includes(`${dir}/notes"`), "no project of its own for the notes folder");
+    // Indexed again from elsewhere (another folder, by its absolute path): it keeps its project, no second copy.
+    const again = await runMem(["index", join(dir, "notes"), "--json"], { env, cwd: tmp });
+    assert.equal(again.code, 0, again.stderr);
+    const st2 = JSON.parse((await runMem(["status", "--json"], { env, cwd: tmp })).stdout) as { projects: { project: string; sources: number }[] };
+    assert.deepEqual(st2.projects.map((p) => [p.project, p.sources]), [[dir, 1]], "one project, one copy of the note");
   });
 });
