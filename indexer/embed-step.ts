@@ -190,7 +190,7 @@ async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: E
     void embedQueue.add(async () => {
       if (failure) return;
       try {
-        const vecs = await withRetry(() => provider.embed(batch.map(embedText)));
+        const vecs = await withRetry(() => provider.embed(batch.map(embedText), "document"));
         batch.forEach((c, j) => pending.push({ row: { id: c.id, project: c.project, vector: vecs[j]! }, chunk: c }));
         if (pending.length >= WRITE_ROWS) flush();
       } catch (err) {
@@ -204,6 +204,21 @@ async function embedMissing(o: EmbedStepOptions, store: VectorStore, provider: E
   await writeQueue.onIdle();
   if (failure) throw failure;
   return { done: total, stale, cut: missing.length < all.length };
+}
+
+/**
+ * Said once, when the model's prefix policy has a table no run has made yet while a table of the
+ * same model made another way exists (say, the prefix-less table of nomic-embed-text before mem
+ * fed it its task prefixes): the vectors are rebuilt, never mixed with the old ones.
+ */
+function newPolicyNote(state: VecState, provider: EmbeddingProvider, dims: number, table: string): string | undefined {
+  const tables = state.tables();
+  if (tables.some((t) => t.name === table)) return undefined;
+  const older = tables.filter((t) => t.provider === provider.name && t.model === provider.model && t.dims === dims).map((t) => t.name);
+  if (older.length === 0) return undefined;
+  const p = provider.prefixes;
+  const how = p && (p.query !== "" || p.document !== "") ? `the prefixes its model card asks for (queries: ${JSON.stringify(p.query)}, documents: ${JSON.stringify(p.document)})` : "no prefixes";
+  return `${provider.name} ${provider.model} is now fed ${how}: its vectors are rebuilt in ${table} and never mixed with those of ${older.join(", ")} (kept until removed)`;
 }
 
 /**
@@ -226,7 +241,9 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
       return { status: "skipped", reason, embedded: 0, removed, unavailable, failovers };
     }
     const { provider, dims } = selected;
-    const table = vectorTableName(provider.name, provider.model, dims);
+    const table = vectorTableName(provider, dims);
+    const policyNote = newPolicyNote(o.state, provider, dims, table);
+    if (policyNote) o.warn(policyNote);
     try {
       const store = await o.vectors();
       o.state.register(cleanText(table), cleanText(provider.name), cleanText(provider.model), dims, o.now());

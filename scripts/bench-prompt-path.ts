@@ -73,7 +73,7 @@ try {
     log(`indexed ${indexed.chunks.total.toLocaleString("en")} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
 
-  const table = vectorTableName(embedder.name, embedder.model, DIMS);
+  const table = vectorTableName(embedder, DIMS);
   const rss0 = process.memoryUsage().rss;
   t = performance.now();
   const memory = await MemoryIndex.load(await vectors(), table, DIMS, new VecState(db).version(table) ?? "");
@@ -115,7 +115,7 @@ try {
     if (i === 10) observer.observe({ entryTypes: ["gc"] }); // the first few warm caches up
     const prompt = `why did we decide on ${q}?`;
     const e0 = performance.now();
-    const [vec] = await embedder.embed([prompt]);
+    const [vec] = await embedder.embed([prompt], "query");
     const embedMs = performance.now() - e0;
     const b0 = performance.now();
     bm25Leg(db, prompt, { projects: [project.id] }, config.query.candidates);

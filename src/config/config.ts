@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { SalienceConfig } from "../memory/salience.js";
+import { parseEntry, type ModelEntry } from "../embed/catalogue.js";
 import { fileURLToPath } from "node:url";
 import { readRegular } from "../util/read-regular.cjs";
 import { dataHome, homePaths } from "./paths.cjs";
@@ -37,6 +38,11 @@ export interface Config {
     concurrency: number;
     ollama: OllamaConfig;
     transformers: TransformersConfig;
+    /**
+     * Models mem should know beyond models/catalogue.json, or know otherwise: in config.json an
+     * object from a model name to a catalogue entry (`names` defaults to the key). Wins over the catalogue.
+     */
+    models: ModelEntry[];
   };
   index: {
     ignore: string[];
@@ -149,6 +155,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       concurrency: 2,
       ollama: { host: "http://127.0.0.1:11434", model: "nomic-embed-text", timeoutMs: 30_000, healthTimeoutMs: 1_500 },
       transformers: { model: "Xenova/all-MiniLM-L6-v2", cacheDir: modelsDir, allowRemote: true, loadTimeoutMs: 60_000 },
+      models: [],
     },
     index: {
       ignore: ["node_modules/", ".git/", "dist/", "build/", ".venv/", "target/"],
@@ -187,6 +194,10 @@ function merge(target: Record<string, unknown>, source: Record<string, Json>, wh
       continue;
     }
     const current = target[key];
+    if (path === "embedding.models") {
+      target[key] = parseModels(value);
+      continue;
+    }
     if (current !== null && typeof current === "object" && !Array.isArray(current)) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`config: "${path}" must be an object`);
       merge(current as Record<string, unknown>, value, path, warnings);
@@ -199,6 +210,22 @@ function merge(target: Record<string, unknown>, source: Record<string, Json>, wh
       target[key] = value;
     }
   }
+}
+
+/** `embedding.models`: {"model name": {catalogue entry}}; each entry validated as the catalogue's are. */
+function parseModels(value: Json): ModelEntry[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`config: "embedding.models" must be an object from model names to entries (see models/README.md)`);
+  const names = Object.keys(value);
+  if (names.length > 100) throw new ConfigError(`config: "embedding.models" holds ${names.length} models, at most 100`);
+  return names.map((name) => {
+    const raw = value[name];
+    const entry = raw !== null && typeof raw === "object" && !Array.isArray(raw) && raw.names === undefined ? { ...raw, names: [name] } : raw;
+    try {
+      return parseEntry(entry, `embedding.models[${JSON.stringify(name.slice(0, 100))}]`);
+    } catch (err) {
+      throw new ConfigError(`config: ${(err as Error).message}`);
+    }
+  });
 }
 
 function parseOrder(raw: string): ProviderName[] {

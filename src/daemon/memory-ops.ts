@@ -197,7 +197,7 @@ export class MemoryOps {
     const p = await this.ctx.pickProvider();
     if (!p.selected) return { ...syncReport(this.ctx.app, project.id, undefined, undefined, describeUnhealthy(p.unhealthy)) };
     const { provider, dims } = p.selected;
-    const table = vectorTableName(provider.name, provider.model, dims);
+    const table = vectorTableName(provider, dims);
     const name = `${provider.name} ${provider.model}`;
     const deadline = Date.now() + timeoutMs;
     let report = syncReport(this.ctx.app, project.id, table, name);

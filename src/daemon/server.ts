@@ -286,8 +286,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   void pickProvider()
     .then(async (p) => {
       if (!p.selected) return;
-      const [v] = await p.selected.provider.embed(["warm up"]);
-      const table = vectorTableName(p.selected.provider.name, p.selected.provider.model, p.selected.dims);
+      const [v] = await p.selected.provider.embed(["warm up"], "query");
+      const table = vectorTableName(p.selected.provider, p.selected.dims);
       ops.catchUp(table); // chunks a crash left without vectors
       if (state.has(table)) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
     })

@@ -4,8 +4,8 @@ import type { EmbeddingProvider } from "./provider.js";
 /** Builds the configured providers, in fallback order. Provider modules load lazily. */
 export async function createProviders(config: Config): Promise<EmbeddingProvider[]> {
   const make: Record<ProviderName, () => Promise<EmbeddingProvider>> = {
-    ollama: async () => new (await import("./ollama.js")).OllamaProvider(config.embedding.ollama),
-    transformers: async () => new (await import("./transformers.js")).TransformersProvider(config.embedding.transformers),
+    ollama: async () => new (await import("./ollama.js")).OllamaProvider(config.embedding.ollama, config.embedding.models),
+    transformers: async () => new (await import("./transformers.js")).TransformersProvider(config.embedding.transformers, config.embedding.models),
   };
   const out: EmbeddingProvider[] = [];
   for (const name of config.embedding.order) out.push(await make[name]());

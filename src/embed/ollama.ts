@@ -1,5 +1,7 @@
 import { Ollama } from "ollama";
 import type { OllamaConfig } from "../config/config.js";
+import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "./catalogue.js";
+import { modelInfo, type ModelInfo } from "./models.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
 
 /** Socket-level failures that mean "the server is (momentarily) not there": worth retrying. */
@@ -31,10 +33,15 @@ export function modelMatches(wanted: string, listed: string): boolean {
 export class OllamaProvider implements EmbeddingProvider {
   readonly name = "ollama";
   readonly model: string;
+  /** What mem knows of the model (models/catalogue.json, or `overrides` from config). */
+  readonly info: ModelInfo;
+  readonly prefixes: Prefixes;
   private dims: number | undefined;
 
-  constructor(private readonly cfg: OllamaConfig) {
+  constructor(private readonly cfg: OllamaConfig, overrides: ModelEntry[] = []) {
     this.model = cfg.model;
+    this.info = modelInfo(cfg.model, overrides);
+    this.prefixes = this.info.entry.prefixes;
   }
 
   /**
@@ -95,13 +102,13 @@ export class OllamaProvider implements EmbeddingProvider {
     });
   }
 
-  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const timeoutMs = this.cfg.timeoutMs;
     let answer: unknown;
     try {
       signal?.throwIfAborted();
-      answer = await this.client(timeoutMs, signal).embed({ model: this.model, input: texts });
+      answer = await this.client(timeoutMs, signal).embed({ model: this.model, input: withPrefix(texts, kind, this.prefixes) });
     } catch (err) {
       throw this.toEmbedError(err, `embedding ${texts.length} text(s)`, timeoutMs, signal);
     }
@@ -133,7 +140,7 @@ export class OllamaProvider implements EmbeddingProvider {
     }
     try {
       // The probe may have to load the model first: give it the embed timeout, not the health one.
-      const [probe] = await this.embed(["health check probe"], signal);
+      const [probe] = await this.embed(["health check probe"], "query", signal);
       if (!probe) throw new EmbedError(`${this.where()}: probe returned no vector`);
       return { ok: true, dims: probe.length, detail: `ollama ${version} at ${host}, model ${this.model}, ${probe.length} dims` };
     } catch (err) {

@@ -1,3 +1,7 @@
+import type { EmbedKind, Prefixes } from "./catalogue.js";
+
+export type { EmbedKind, Prefixes } from "./catalogue.js";
+
 /**
  * The one interface every embedding provider implements (Ollama, transformers.js, test embedders).
  * Vectors are returned unit-normalised so cosine similarity is a dot product.
@@ -9,8 +13,17 @@ export interface EmbeddingProvider {
   readonly model: string;
   /** Checks the provider can embed right now (server answers, model present / files loadable). Never throws. */
   health(signal?: AbortSignal): Promise<Health>;
-  /** Embeds a batch. Throws EmbedError on failure. Output length equals input length. */
-  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * The prefixes the provider puts before texts (models/catalogue.json): part of the vector
+   * table's name, so vectors made under another prefix policy never share a table. Absent: none.
+   */
+  readonly prefixes?: Prefixes;
+  /**
+   * Embeds a batch of `kind` texts: "document" for what is indexed, "query" for what is searched
+   * (a model may want a different prefix on each side). Throws EmbedError on failure. Output
+   * length equals input length.
+   */
+  embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]>;
   /** Releases resources (sessions, sockets). */
   close?(): Promise<void>;
 }

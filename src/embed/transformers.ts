@@ -2,11 +2,13 @@ import { existsSync } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { join } from "node:path";
 import type { TransformersConfig } from "../config/config.js";
+import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "./catalogue.js";
+import { modelInfo, type ModelInfo } from "./models.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
 import { loadTransformers } from "./transformers-lib.js";
 
 /** The slice of a transformers.js feature-extraction pipeline this provider uses. */
-type Extractor = ((texts: string[], opts: { pooling: "mean"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
+type Extractor = ((texts: string[], opts: { pooling: "mean" | "cls"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
   dispose?: () => Promise<void>;
 };
 
@@ -17,16 +19,21 @@ interface LocalModel {
   quantized: boolean;
 }
 
-/** Embeddings computed in-process by transformers.js (ONNX Runtime), mean-pooled and unit-normalised. */
+/** Embeddings computed in-process by transformers.js (ONNX Runtime), pooled as the catalogue says (mean by default) and unit-normalised. */
 export class TransformersProvider implements EmbeddingProvider {
   readonly name = "transformers";
   readonly model: string;
+  /** What mem knows of the model (models/catalogue.json, or `overrides` from config): prefixes and pooling. */
+  readonly info: ModelInfo;
+  readonly prefixes: Prefixes;
   private loading: Promise<Extractor> | undefined;
   /** Has `loading` resolved? (close() awaits disposal only then.) */
   private ready = false;
 
-  constructor(private readonly cfg: TransformersConfig) {
+  constructor(private readonly cfg: TransformersConfig, overrides: ModelEntry[] = []) {
     this.model = cfg.model;
+    this.info = modelInfo(cfg.model, overrides);
+    this.prefixes = this.info.entry.prefixes;
   }
 
   private local(): LocalModel {
@@ -107,19 +114,19 @@ export class TransformersProvider implements EmbeddingProvider {
         };
       }
       const extractor = await this.loadWithin(signal);
-      const probe = await extractor(["dimension probe"], { pooling: "mean", normalize: false });
+      const probe = await extractor(["dimension probe"], { pooling: this.info.entry.pooling, normalize: false });
       return { ok: true, dims: probe.dims[probe.dims.length - 1] ?? 0, detail: `${this.model} downloaded to ${this.cfg.cacheDir}` };
     } catch (err) {
       return { ok: false, reason: this.wrap(err, "loading").message, fix: "check network access to huggingface.co, or set MEM_MODELS_DIR to a folder holding the model" };
     }
   }
 
-  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const extractor = await this.loadWithin(signal);
     if (signal?.aborted) throw new EmbedError("transformers: embedding aborted");
     try {
-      const out = await extractor(texts, { pooling: "mean", normalize: false });
+      const out = await extractor(withPrefix(texts, kind, this.prefixes), { pooling: this.info.entry.pooling, normalize: false });
       const dims = out.dims[out.dims.length - 1] ?? 0;
       if (out.dims.length !== 2 || out.dims[0] !== texts.length || dims <= 0) throw new Error(`unexpected output shape [${out.dims.join(", ")}]`);
       return texts.map((_, i) => normalize(out.data.slice(i * dims, (i + 1) * dims)));

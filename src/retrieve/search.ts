@@ -112,12 +112,12 @@ async function vectorLeg(ctx: SearchContext, opts: SearchOptions, limit: number)
   const { selected, unhealthy } = await ctx.pickProvider();
   if (!selected) return { hits: [], reason: describeUnhealthy(unhealthy) };
   const { provider, dims } = selected;
-  const table = vectorTableName(provider.name, provider.model, dims);
+  const table = vectorTableName(provider, dims);
   const state = new VecState(ctx.db);
   if (!state.has(table)) return { hits: [], reason: `no vectors for ${provider.name} (${provider.model}) yet; run \`mem index\`` };
   let hits: LegHit[];
   try {
-    const [vec] = await provider.embed([opts.text]);
+    const [vec] = await provider.embed([opts.text], "query");
     const found = (await ctx.vectorSearch?.(table, dims, vec!, opts.filters.projects, limit)) ?? (await (await ctx.vectors()).search(table, vec!, opts.filters.projects, limit));
     // Equal similarities in chunk id order, so a rebuilt table (rows in another order) ranks alike.
     hits = found.map((h) => ({ id: h.id, score: h.similarity })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

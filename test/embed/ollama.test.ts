@@ -113,7 +113,7 @@ describe("OllamaProvider.embed", () => {
     const s = await fake({ dims: 48 });
     const p = provider(s.url);
     const texts = ["alpha beta gamma", "the quick brown fox", "Ollama embeds text", "alpha beta", "zeta"];
-    const first = await p.embed(texts);
+    const first = await p.embed(texts, "document");
     assert.equal(s.requests, 1);
     assert.equal(s.texts, texts.length);
     assert.equal(first.length, texts.length);
@@ -124,16 +124,16 @@ describe("OllamaProvider.embed", () => {
       const want = hashVector(texts[i]!, 48);
       for (let j = 0; j < 48; j++) assert.ok(Math.abs(v[j]! - want[j]!) < 1e-6, `vector ${i}[${j}]`);
     });
-    const second = await p.embed(texts);
+    const second = await p.embed(texts, "document");
     assert.deepEqual(second, first);
     assert.equal(s.requests, 2);
-    assert.deepEqual(await p.embed([]), []);
+    assert.deepEqual(await p.embed([], "document"), []);
     assert.equal(s.requests, 2, "an empty batch makes no request");
   });
 
   test("vectors are normalised even when the server's are not unit length", async () => {
     const s = await fake({ dims: 16, scale: 3.5 });
-    const [v] = await provider(s.url).embed(["solo word"]);
+    const [v] = await provider(s.url).embed(["solo word"], "document");
     assert.ok(v);
     assert.ok(Math.abs(norm(v) - 1) < 1e-6, `norm ${norm(v)}`);
     const want = hashVector("solo word", 16);
@@ -142,7 +142,7 @@ describe("OllamaProvider.embed", () => {
 
   test("unknown model → non-retryable EmbedError naming model, host and the 404", async () => {
     const s = await fake();
-    const err = await embedError(provider(s.url, { model: "no-such-model" }).embed(["hello"]));
+    const err = await embedError(provider(s.url, { model: "no-such-model" }).embed(["hello"], "document"));
     assert.equal(err.retryable, false);
     assert.match(err.message, /no-such-model/);
     assert.ok(err.message.includes(s.url));
@@ -152,7 +152,7 @@ describe("OllamaProvider.embed", () => {
   test("timeout: server slower than timeoutMs → retryable EmbedError within about the timeout", async () => {
     const s = await fake({ delayMs: 3_000 });
     const started = Date.now();
-    const err = await embedError(provider(s.url, { timeoutMs: 200 }).embed(["slow text"]));
+    const err = await embedError(provider(s.url, { timeoutMs: 200 }).embed(["slow text"], "document"));
     const elapsed = Date.now() - started;
     assert.equal(err.retryable, true);
     assert.match(err.message, /timed out after 200 ms/);
@@ -165,11 +165,11 @@ describe("OllamaProvider.embed", () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();
-    const err = await embedError(provider(s.url).embed(["cancel me"], ac.signal));
+    const err = await embedError(provider(s.url).embed(["cancel me"], "document", ac.signal));
     assert.ok(Date.now() - started < 1_500);
     assert.equal(err.retryable, false);
     assert.match(err.message, /aborted/);
-    const pre = await embedError(provider(s.url).embed(["never sent"], AbortSignal.abort()));
+    const pre = await embedError(provider(s.url).embed(["never sent"], "document", AbortSignal.abort()));
     assert.match(pre.message, /aborted/);
   });
 
@@ -177,11 +177,11 @@ describe("OllamaProvider.embed", () => {
     const s = await fake({ dims: 32 });
     const p = provider(s.url, { timeoutMs: 10_000 });
     s.dieAfterEmbedRequests(2);
-    assert.equal((await p.embed(["one", "two"])).length, 2);
-    assert.equal((await p.embed(["three"])).length, 1);
+    assert.equal((await p.embed(["one", "two"], "document")).length, 2);
+    assert.equal((await p.embed(["three"], "document")).length, 1);
     for (const text of ["four", "five"]) {
       const started = Date.now();
-      const err = await embedError(p.embed([text]));
+      const err = await embedError(p.embed([text], "document"));
       assert.ok(Date.now() - started < 2_000, "fails fast instead of waiting for the timeout");
       assert.equal(err.retryable, true, err.message);
       assert.match(err.message, /cannot reach the server/);
@@ -205,12 +205,12 @@ describe("OllamaProvider.embed", () => {
       const s = await fake({ dims: 24 });
       const p = provider(s.url);
       s.setMalformed(kind);
-      const err = await embedError(p.embed(["first text", "second text", "third text"]));
+      const err = await embedError(p.embed(["first text", "second text", "third text"], "document"));
       assert.equal(err.retryable, false);
       assert.match(err.message, message);
       assert.ok(err.message.includes(s.url));
       s.setMalformed(null);
-      const good = await p.embed(["first text", "second text", "third text"]);
+      const good = await p.embed(["first text", "second text", "third text"], "document");
       assert.equal(good.length, 3);
       assert.ok(good.every((v) => v.every((x) => Number.isFinite(x))));
     });

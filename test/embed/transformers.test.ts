@@ -70,7 +70,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const ms = performance.now() - t0;
     assert.deepEqual(h.ok && h.dims, 24);
     assert.ok(ms < 200, `health took ${ms.toFixed(1)} ms; it should only read files`);
-    await assert.rejects(p.embed(["x"]), (err: Error) => err.name === "EmbedError");
+    await assert.rejects(p.embed(["x"], "document"), (err: Error) => err.name === "EmbedError");
   });
 
   test("the heavy runtime stays unloaded until the first embed (checked in a fresh process)", () => {
@@ -81,7 +81,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
       const afterImport = loaded();
       const health = await p.health();
       const afterHealth = loaded();
-      await p.embed(["hello"]);
+      await p.embed(["hello"], "document");
       console.log(JSON.stringify({ afterImport, health, afterHealth, afterEmbed: loaded() }));`;
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
       encoding: "utf8",
@@ -112,14 +112,14 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const p = provider({ cacheDir: dir });
     const h = await p.health();
     assert.ok(h.ok && h.dims === 8 && h.detail?.includes("quantized"), JSON.stringify(h));
-    const [v] = await p.embed(["works without model.onnx"]);
+    const [v] = await p.embed(["works without model.onnx"], "document");
     assert.equal(v?.length, 8);
   });
 
   test("embeds offline: one unit vector of hidden_size dims per text, in order", async () => {
     const p = provider();
     const texts = ["the quick brown fox", "semantic memory for coding assistants", ""];
-    const vs = await p.embed(texts);
+    const vs = await p.embed(texts, "document");
     assert.equal(vs.length, texts.length);
     for (const v of vs) {
       assert.ok(v instanceof Float32Array);
@@ -133,23 +133,23 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const a = provider();
     const b = provider();
     const text = "Deterministic embeddings make retrieval reproducible.";
-    const [v1] = await a.embed([text]);
-    const [v2] = await a.embed([text]);
-    const [v3] = await b.embed([text]);
+    const [v1] = await a.embed([text], "document");
+    const [v2] = await a.embed([text], "document");
+    const [v3] = await b.embed([text], "document");
     assert.ok(v1 && v2 && v3);
     assert.deepEqual(v1, v2);
     assert.deepEqual(v1, v3);
     await a.close(); // close drops the session; the next embed loads a fresh one
-    const [v4] = await a.embed([text]);
+    const [v4] = await a.embed([text], "document");
     assert.deepEqual(v1, v4);
   });
 
   test("batching: embedding [a, b, c] at once equals embedding each alone", async () => {
     const p = provider();
     const texts = ["short", "a noticeably longer sentence with many more word pieces in it, unbelievably", "middle length text"];
-    const batch = await p.embed(texts);
+    const batch = await p.embed(texts, "document");
     for (let i = 0; i < texts.length; i++) {
-      const [alone] = await p.embed([texts[i]!]);
+      const [alone] = await p.embed([texts[i]!], "document");
       assert.ok(alone);
       assert.ok(maxDiff(batch[i]!, alone) < 1e-4, `text ${i}: max diff ${maxDiff(batch[i]!, alone)}`);
     }
@@ -157,7 +157,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
 
   test("different texts give different vectors; the tokens matter", async () => {
     const p = provider();
-    const [cat, dog, catAgain] = await p.embed(["the cat sat on the mat", "stock prices fell sharply today", "the cat sat on the mat"]);
+    const [cat, dog, catAgain] = await p.embed(["the cat sat on the mat", "stock prices fell sharply today", "the cat sat on the mat"], "document");
     assert.ok(cat && dog && catAgain);
     assert.ok(maxDiff(cat, dog) > 1e-3, "distinct texts collapsed to one vector");
     assert.ok(dot(cat, dog) < 0.9999);
@@ -166,7 +166,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
 
   test("empty batch returns [] (and loads nothing)", async () => {
     const p = provider({ cacheDir: tempDir("empty"), model: "nobody/nothing" });
-    assert.deepEqual(await p.embed([]), []);
+    assert.deepEqual(await p.embed([], "document"), []);
   });
 
   test("health() with a missing model and allowRemote=false says where it looked and how to fix it", async () => {
@@ -182,9 +182,9 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
   test("embed() on a missing model throws EmbedError, and a later call retries the load", async () => {
     const dir = tempDir("late");
     const p = provider({ cacheDir: dir, model: modelId });
-    await assert.rejects(p.embed(["x"]), (err: Error) => err.name === "EmbedError" && err.message.includes(modelId));
+    await assert.rejects(p.embed(["x"], "document"), (err: Error) => err.name === "EmbedError" && err.message.includes(modelId));
     await buildTinyBertModel(dir, { hidden: 16, name: modelId });
-    const [v] = await p.embed(["now it is there"]);
+    const [v] = await p.embed(["now it is there"], "document");
     assert.equal(v?.length, 16);
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { normalize, type EmbeddingProvider, type Health } from "../../src/embed/provider.js";
+import { normalize, type EmbedKind, type EmbeddingProvider, type Health } from "../../src/embed/provider.js";
 
 /**
  * A deterministic embedder for ranking tests: feature-hashed bag of lower-cased words (plus a
@@ -26,7 +26,8 @@ export class HashEmbedder implements EmbeddingProvider {
   async health(): Promise<Health> {
     return { ok: true, dims: this.dims };
   }
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  /** Both sides alike: a hash embedder has no prefixes. */
+  async embed(texts: string[], _kind?: EmbedKind): Promise<Float32Array[]> {
     if (this.failAfterTexts !== undefined && this.texts + texts.length > this.failAfterTexts) {
       throw new Error("hash embedder: simulated failure");
     }

@@ -124,8 +124,8 @@ export async function lanceRows(store: VectorStore, table: string): Promise<{ id
   return rows.map((r) => ({ id: String(r.id), project: String(r.project), vector: Array.from(r.vector) }));
 }
 
-export function tableOf(p: { name: string; model: string }, dims: number): string {
-  return vectorTableName(p.name, p.model, dims);
+export function tableOf(p: { name: string; model: string; prefixes?: { query: string; document: string } }, dims: number): string {
+  return vectorTableName(p, dims);
 }
 
 /**

@@ -358,7 +358,7 @@ describe("provider failover", () => {
         server.setMalformed("ragged"); // the server turns bad right after answering the health probe
         return h;
       },
-      embed: (texts) => real.embed(texts),
+      embed: (texts, kind) => real.embed(texts, kind),
     };
     e.write("mem/late.md", "# Late\n\nThe dolphin arrives late.\n");
     const s = await e.run({ roots: ["mem"], providers: [provider, fallback] });

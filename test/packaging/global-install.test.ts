@@ -139,10 +139,10 @@ test("the packed tarball installs globally from the registry alone and works fro
   assert.ok(info);
   assert.equal(info.name, "mem-local");
   const shipped = new Set(info.files.map((f) => f.path));
-  for (const f of ["bin/mem.cjs", "dist/src/cli/main.js", "dist/src/hooks/entry.bundle.cjs", "dist/vendor/transformers.js", "hooks/hooks.json", ".claude-plugin/plugin.json"]) {
+  for (const f of ["bin/mem.cjs", "models/catalogue.json", "dist/src/cli/main.js", "dist/src/hooks/entry.bundle.cjs", "dist/vendor/transformers.js", "hooks/hooks.json", ".claude-plugin/plugin.json"]) {
     assert.ok(shipped.has(f), `${f} is in the tarball`);
   }
-  assert.ok(![...shipped].some((f) => f.startsWith("dist/test/") || f.startsWith("src/") || f.startsWith("models/")), "no tests, sources or model files ship");
+  assert.ok(![...shipped].some((f) => f.startsWith("dist/test/") || f.startsWith("src/") || (f.startsWith("models/") && f !== "models/catalogue.json" && f !== "models/README.md")), "no tests, sources or model files ship (models/ holds the catalogue only)");
 
   const prefix = join(tmp, "prefix");
   const installed = await npm(["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", join(tmp, info.filename)], tmp, 25 * 60_000);

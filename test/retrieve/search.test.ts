@@ -136,7 +136,7 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     const { ctx } = ctxWith([new HashEmbedder("hash-test", DIMS)]);
     const res = await search(ctx, opts("schema migrations rollback", { filters: { projects: [A] } }));
     assert.deepEqual(res.legs, ["bm25", "vector"]);
-    assert.deepEqual(res.vector, { provider: "hash", model: "hash-test", table: vectorTableName("hash", "hash-test", DIMS) });
+    assert.deepEqual(res.vector, { provider: "hash", model: "hash-test", table: vectorTableName({ name: "hash", model: "hash-test" }, DIMS) });
     assert.deepEqual(res.warnings, []);
     const top = res.results[0]!;
     assert.equal(rel(top), "notes/db.md");

@@ -115,8 +115,8 @@ describe("the loopback Ollama", () => {
       const p = new OllamaProvider({ host: server.url, model: "nomic-embed-text", timeoutMs: 5_000, healthTimeoutMs: 5_000 });
       const h = await p.health();
       assert.ok(h.ok, JSON.stringify(h));
-      const [v] = await p.embed(["what did we decide about redis"]);
-      assert.ok(close(v!, leg("what did we decide about redis")));
+      const [v] = await p.embed(["what did we decide about redis"], "query");
+      assert.ok(close(v!, leg("search_query: what did we decide about redis")), "nomic-embed-text gets its query prefix");
       assert.equal(server.texts, 2, "the health probe and the text");
       assert.equal((await new OllamaProvider({ host: server.url, model: "other", timeoutMs: 5_000, healthTimeoutMs: 5_000 }).health()).ok, false);
       const post = (body: string) => fetch(`${server.url}/api/embed`, { method: "POST", body }).then((r) => r.status);
