@@ -322,7 +322,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     await ollama?.close();
   });
 
-  const TABLE = "v_ollama_nomic_embed_text_64";
+  const TABLE = "v_ollama_nomic_embed_text_64_p03aa22a9";
 
   test("index builds vectors through Ollama; status shows them", async () => {
     const r = await mem(["index", proj, "--json"], { home, env });

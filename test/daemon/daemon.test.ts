@@ -221,7 +221,7 @@ describe("the warm daemon", () => {
       const d = serve(h);
       await until(up(h));
       await until(() => d.stderr().includes("over daemon.vectorMemoryMB"));
-      assert.match(d.stderr(), /v_ollama_nomic_embed_text_64: 0 MiB of vectors is over daemon\.vectorMemoryMB \(0\.0001\); searching it in LanceDB/);
+      assert.match(d.stderr(), /v_ollama_nomic_embed_text_64_p03aa22a9: 0 MiB of vectors is over daemon\.vectorMemoryMB \(0\.0001\); searching it in LanceDB/);
       const r = await ask(h, { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "big-1" }, 5_000);
       assert.ok(r.kind === "reply" && r.reply.ok && /We chose SQLite over Postgres/.test(String(r.reply.text)), JSON.stringify(r));
       const status = await ask(h, { op: "status" }, 2_000);

@@ -59,7 +59,7 @@ describe("durability of a put through the daemon", () => {
       const sync = await runMem(["sync", "--json", "--timeout", "20"], { env: cliEnv, cwd: proj });
       assert.equal(sync.code, 0, show(sync));
       const report = jsonOf<{ via: string; done: boolean; pending: number; chunks: number; table: string }>(sync);
-      assert.deepEqual([report.via, report.done, report.pending, report.table], ["daemon", true, 0, "v_ollama_nomic_embed_text_64"]);
+      assert.deepEqual([report.via, report.done, report.pending, report.table], ["daemon", true, 0, "v_ollama_nomic_embed_text_64_p03aa22a9"]);
       assert.equal(vectors(), 1, "the vector arrived");
       const byVector = await op({ op: "search", cwd: proj, text: "The nightly backup job writes to the cold-storage bucket at 02:00.", mode: "vector" });
       assert.equal((byVector.results as { memoryId: string }[])[0]?.memoryId, id, "found by its vector alone");

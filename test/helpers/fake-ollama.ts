@@ -20,6 +20,8 @@ export interface FakeOllama {
   readonly requests: number;
   /** Texts embedded by successful, well-formed answers. */
   readonly texts: number;
+  /** The texts of those answers, as the server received them (prefixes included), oldest first. */
+  readonly inputs: readonly string[];
   /** After `n` more successful embed answers the server destroys every socket and stops listening. */
   dieAfterEmbedRequests(n: number): void;
   /** Spoils every following embed answer in the given way; `null` goes back to good answers. */
@@ -64,6 +66,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const scale = opts.scale ?? 1;
   let requests = 0;
   let texts = 0;
+  const received: string[] = [];
   let malformed: MalformedKind | null = null;
   let dieAfter: number | undefined;
   let closed = false;
@@ -131,6 +134,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       return;
     }
     texts += inputs.length;
+    received.push(...(inputs as string[]));
     if (dieAfter !== undefined && --dieAfter <= 0) res.once("finish", die);
     sendJson(res, 200, answer);
   }
@@ -172,6 +176,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     url: `http://127.0.0.1:${port}`,
     get requests() { return requests; },
     get texts() { return texts; },
+    get inputs() { return received; },
     setDelayMs(ms: number) {
       delayMs = ms;
     },

@@ -110,11 +110,11 @@ describe("mem doctor on a damaged LanceDB table", () => {
     assert.equal(ok.code, 0, show(ok));
     // Garbage over the middle of one stored vector: rows still count and a top-1 search still answers.
     const store = await VectorStore.open(join(home, "vectors"));
-    const [first] = (await (await store.table("v_ollama_nomic_embed_text_64")).query().limit(1).toArray()) as { vector: { toArray(): Float32Array } }[];
+    const [first] = (await (await store.table("v_ollama_nomic_embed_text_64_p03aa22a9")).query().limit(1).toArray()) as { vector: { toArray(): Float32Array } }[];
     store.close();
     const vec = Float32Array.from(first!.vector.toArray());
     const bytes = Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
-    const file = lanceDataFile(join(home, "vectors", "v_ollama_nomic_embed_text_64.lance"));
+    const file = lanceDataFile(join(home, "vectors", "v_ollama_nomic_embed_text_64_p03aa22a9.lance"));
     const at = readFileSync(file).indexOf(bytes);
     assert.ok(at > 0, "the vector is stored as is");
     overwrite(file, at + 64, 128);

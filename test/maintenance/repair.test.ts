@@ -23,7 +23,7 @@ after(async () => {
   await ollama?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-const TABLE = "v_ollama_nomic_embed_text_64";
+const TABLE = "v_ollama_nomic_embed_text_64_p03aa22a9";
 
 interface Report {
   ok: boolean;

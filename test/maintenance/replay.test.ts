@@ -66,7 +66,7 @@ describe("replay: rebuild the derived stores from the truth", () => {
     const rebuilt = await runMem(["rebuild", "--json"], { env, cwd: proj });
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
     const r = jsonOf<{ before: { chunks: number; tables: string[] }; after: { chunks: number; sources: number }; vectors: { status: string; embedded: number }[] }>(rebuilt);
-    assert.deepEqual(r.before.tables, ["v_ollama_nomic_embed_text_64"]);
+    assert.deepEqual(r.before.tables, ["v_ollama_nomic_embed_text_64_p03aa22a9"]);
     assert.equal(r.after.chunks, r.before.chunks + 1, "the lost chunk is back");
     assert.ok(r.vectors.every((v) => v.status === "ok") && r.vectors.reduce((n, v) => n + v.embedded, 0) === r.after.chunks, "every chunk embedded again");
     assert.equal((await doctor()).status, "ok");
