@@ -15,7 +15,6 @@ import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
 import { catalogueCheck, modelCheck } from "./doctor-model.js";
-import type { ModelEntry } from "../embed/catalogue.js";
 import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -121,7 +120,7 @@ async function lanceChecks(paths: AppConfig["paths"], app: App | undefined): Pro
   }
 }
 
-async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv, models: ModelEntry[]): Promise<Check[]> {
+async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv, config: AppConfig["config"]): Promise<Check[]> {
   if (providers.length === 0) {
     // MEM_EMBED_ORDER wins over config.json: the fix is where the choice was made.
     const fix = env.MEM_EMBED_ORDER !== undefined && env.MEM_EMBED_ORDER.trim() !== "" ? `unset MEM_EMBED_ORDER (it is "${field(env.MEM_EMBED_ORDER, 40)}" and wins over config.json), or set it to ollama,transformers` : 'set embedding.order in config.json, e.g. ["ollama", "transformers"]';
@@ -133,7 +132,7 @@ async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.Proces
     const h = await p.health();
     usable ||= h.ok;
     checks.push(h.ok ? { name: `${p.name}`, status: "ok", detail: `${p.model}, ${h.dims} dims${h.detail ? ` (${h.detail})` : ""}` } : { name: p.name, status: "warn", detail: h.reason, ...(h.fix ? { fix: h.fix } : {}) });
-    checks.push(modelCheck(p, models, h.ok ? h.dims : undefined));
+    checks.push(modelCheck(p, config.embedding.models, h.ok ? h.dims : undefined, config.index.chunkTokens));
   }
   checks.push(...catalogueCheck());
   if (!usable) checks.push({ name: "embedding", status: "warn", detail: "no provider is usable: indexing builds BM25 only and queries answer from BM25", fix: "fix one of the providers above" });
@@ -166,7 +165,7 @@ export const doctorCommand: Command = {
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env, base.config.embedding.models)), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -9,10 +9,12 @@ import type { Check } from "./doctor-check.js";
  * a known model's prefixes, or, for a model mem does not know, that it is unknown and what mem
  * assumed. `dims` is what the provider's health check found (undefined when it is down).
  */
-export function modelCheck(p: EmbeddingProvider, overrides: ModelEntry[], dims: number | undefined): Check {
+export function modelCheck(p: EmbeddingProvider, overrides: ModelEntry[], dims: number | undefined, chunkTokens?: number): Check {
   const info = modelInfo(p.model, overrides);
   const name = `${p.name} model`;
-  const detail = describeModel(info, dims);
+  const ctx = info.entry.contextTokens;
+  const cut = ctx !== undefined && chunkTokens !== undefined && chunkTokens > ctx ? ` (chunks of up to ${chunkTokens} tokens, index.chunkTokens, are longer than the ${ctx} it reads: their ends are not in its vectors)` : "";
+  const detail = describeModel(info, dims) + cut;
   const table = dims ? `; its vectors go to ${vectorTableName({ name: p.name, model: p.model, prefixes: info.entry.prefixes }, dims)}` : "";
   if (!info.known) {
     return { name, status: "warn", detail: `${detail}${table}`, fix: `if its model card asks for query/document prefixes, add it under embedding.models in config.json (see ${CATALOGUE_PATH.replace(/catalogue\.json$/, "README.md")})` };

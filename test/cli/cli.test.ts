@@ -475,8 +475,11 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
-    for (const c of byName.values()) assert.equal(c.status, c.name === "hook client" && !hasCommand("curl") ? "warn" : "ok", JSON.stringify(c));
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
+    // The fake answers nomic-embed-text with 64 dims, not the card's 768: the one warning.
+    const expected = (name: string) => (name === "ollama model" || (name === "hook client" && !hasCommand("curl")) ? "warn" : "ok");
+    for (const c of byName.values()) assert.equal(c.status, expected(c.name), JSON.stringify(c));
+    assert.match(byName.get("ollama model")!.detail, /queries get "search_query: ", documents get "search_document: ".*the model returns 64 dims, not 768/);
     assert.equal(byName.get("data home")!.detail, home);
     assert.match(byName.get("fts5")!.detail, /\(3 chunks\)/);
     assert.match(byName.get(`lancedb ${TABLE}`)!.detail, /^3 vectors, ollama nomic-embed-text, 64 dims, every row read in \d+ ms$/);

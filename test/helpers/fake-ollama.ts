@@ -43,6 +43,9 @@ export interface FakeOllamaOptions {
   scale?: number;
 }
 
+/** nomic-embed-text's task prefixes. */
+const TASK_PREFIX = /^(search_query|search_document|clustering|classification): /;
+
 /** Ollama resolves an untagged name to `:latest`. */
 const withTag = (name: string) => (name.slice(name.lastIndexOf("/") + 1).includes(":") ? name : `${name}:latest`);
 
@@ -114,7 +117,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       sendJson(res, 400, { error: "invalid input type" });
       return;
     }
-    const embeddings: unknown[][] = (inputs as string[]).map((t) => Array.from(hashVector(t, dims), (x) => x * scale));
+    // Like nomic-embed-text, the fake reads a task prefix as which side a text is on, not as part of its
+    // topic: the vector is the bare text's (what was received, prefix and all, is in `inputs`).
+    const embeddings: unknown[][] = (inputs as string[]).map((t) => Array.from(hashVector(t.replace(TASK_PREFIX, ""), dims), (x) => x * scale));
     const answer: Record<string, unknown> = { model, embeddings, total_duration: 1000, load_duration: 100, prompt_eval_count: inputs.length };
     switch (malformed) {
       case "count": embeddings.push(Array.from(hashVector("extra", dims))); break;
