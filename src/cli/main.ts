@@ -98,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
     return runHook(rest[0] ?? "", { stdin: process.stdin, stdout: process.stdout, env: process.env });
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    if (name === "help" && rest[0] && COMMANDS[rest[0]]) {
+    if (name === "help" && rest[0] && Object.hasOwn(COMMANDS, rest[0])) {
       process.stdout.write(`${(await COMMANDS[rest[0]]!()).usage}\n`);
       return EXIT.ok;
     }
@@ -111,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${(JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8")) as { version: string }).version}\n`);
     return EXIT.ok;
   }
-  const load = COMMANDS[name];
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined; // not "constructor" or "__proto__"
   if (!load) {
     process.stderr.write(`${await unknownCommand(name)}\n`);
     return EXIT.usage;

@@ -161,6 +161,8 @@ describe("mem CLI: help and usage errors", () => {
       [["frobnicate"], /mem: unknown command "frobnicate"\. `mem --help` lists the commands\./, /unknown command/],
       [["qeury", "foo"], /mem: unknown command "qeury"\. Did you mean `mem query`\? `mem --help` lists the commands\.\n$/, /Did you mean/],
       [["remeber"], /Did you mean `mem remember`\?/, /Did you mean/],
+      [["constructor"], /mem: unknown command "constructor"\./, /unknown command/],
+      [["__proto__"], /mem: unknown command "__proto__"\./, /unknown command/],
       [["x\u001b[31m\nfake"], /mem: unknown command "x\\u\{1b\}\[31m\\nfake"\./, /unknown command/],
       [["query", "foo", "--k", "abc"], /mem query: --k must be an integer from 1 to 1000, got "abc"/, /Usage: mem query/],
       [["query", "foo", "--k", "0"], /--k must be an integer from 1 to 1000, got "0"/, /Usage: mem query/],
