@@ -95,7 +95,6 @@ function onPath(name: string, path: string): boolean {
 /** Why bin/mem-hook.sh would not use the daemon's socket in `home` (it checks the same), if it would not. */
 function homeRefusal(home: string, env: NodeJS.ProcessEnv): { why: string; fix: string } | undefined {
   const because = (why: string, fix: string) => ({ why, fix });
-  if (Buffer.byteLength(join(home, "hook.sock")) >= 100) return because(`the data home's path (${home}) is too long for a socket address`, "set MEM_HOME to a shorter path");
   if (!onPath("find", env.PATH ?? "")) return because("no find on PATH to check who may write to the data home", "install find (findutils)");
   let st: ReturnType<typeof lstatSync>;
   try {
