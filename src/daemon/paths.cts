@@ -28,7 +28,9 @@ function ownPrivateDir(dir: string): boolean {
  * only this user can write to: the data home when the path fits in a socket address (~104
  * bytes), else $XDG_RUNTIME_DIR when it is absolute and private, else this user's own directory
  * under the temp directory. Never a guessable name in a shared directory. Kept tiny: the hook
- * client computes it on every prompt (one lstat, and only for a long data home path).
+ * client computes it on every prompt (one lstat, and only for a long data home path). This is
+ * the usual place: when that directory is squatted the daemon listens in one of its own instead
+ * and says so in socket.path (`pointedSocket`; src/daemon/socket-place.ts).
  */
 export function socketPath(home: string, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): string {
   const tag = tagOf(home);
