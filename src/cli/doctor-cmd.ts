@@ -14,6 +14,7 @@ import { VectorStore } from "../store/vectors.js";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
+import { socketDirCheck } from "./doctor-socket.js";
 import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -160,7 +161,7 @@ export const doctorCommand: Command = {
       if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env)), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -23,11 +23,11 @@ import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { indexLockPath } from "../maintenance/index-lock.js";
 import { acquireLock } from "./lock.js";
-import { HookHttp, hookSocketPath } from "./hook-http.js";
+import { HookHttp } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
 import { VectorCopies } from "./vector-copies.js";
-import { lockPath, socketPath } from "./paths.cjs";
-import { prepareSocketDir } from "./socket-guard.cjs";
+import { lockPath, pointerPath } from "./paths.cjs";
+import { firstChoice, publish, settle, unpublish, type Place } from "./socket-place.js";
 import { SourceWatch } from "./watch.js";
 
 export interface ServeOptions {
@@ -44,14 +44,13 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const home = dataHome(opts.env);
   ensurePrivateDir(home);
-  const sock = socketPath(home, opts.env);
-  const unsafe = prepareSocketDir(sock); // before SQLite is opened: a refused daemon costs little
-  if (unsafe !== undefined) {
-    const why = `refusing to listen on ${sock}: ${unsafe}`;
+  const refuse = (why: string) => {
     opts.log(why);
     hookLog(opts.env, `mem serve: ${why}`); // a daemon the hook started logs nowhere else
     return 1;
-  }
+  };
+  const first = firstChoice(home, opts.env); // before SQLite is opened: a refused daemon costs little
+  if (first.unsafe !== undefined && !first.fallback) return refuse(`refusing to listen on ${first.sock}: ${first.unsafe}`);
   const app = openApp(opts.env, { tolerateConfigErrors: true });
   if (app.configError) opts.log(`${app.configError}; running on the defaults`);
   const lock = acquireLock(lockPath(app.paths.home));
@@ -61,6 +60,18 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 0;
   }
   const release = lock.release;
+  const placed = settle(home, first); // a squatted directory: one of our own, now that the lock is ours
+  if ("error" in placed) {
+    release();
+    await app.close();
+    return refuse(placed.error);
+  }
+  const place: Place = placed;
+  if (place.instead) {
+    opts.log(place.instead);
+    hookLog(opts.env, `mem serve: ${place.instead}`);
+  }
+  const sock = place.sock;
   if (process.platform !== "win32") removeStale(sock); // left by a killed daemon; we hold the lock
   const started = Date.now();
   let requests = 0;
@@ -244,6 +255,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     await background.onIdle().catch(() => undefined);
     await copies.close(); // the scan workers
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
+    unpublish(home, place);
     release();
     await app.close().catch(() => undefined);
     resolveDone(0);
@@ -264,16 +276,21 @@ export async function serve(opts: ServeOptions): Promise<number> {
   });
   if (process.platform !== "win32") chmodSync(sock, 0o600);
   // The hot hooks over HTTP for bin/mem-hook.sh's curl client (src/daemon/hook-http.ts).
-  const hookSock = hookSocketPath(app.paths.home);
+  const hookSock = place.hookSock;
   if (hookSock) {
     const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, onRequest: () => {
         requests++;
         touch();
       }, hookLog: (l) => hookLog(opts.env, l) });
-    await http.listen(hookSock).then(
+    await http.listen(hookSock, place.budgetFile).then(
       () => (hookHttp = http),
       (err: Error) => opts.log(`hook socket ${hookSock}: ${err.message}; hooks use the Node client`),
     );
+  }
+  try {
+    publish(home, place);
+  } catch (err) {
+    opts.log(`could not write ${pointerPath(home)}: ${(err as Error).message}; the hooks will not find this daemon`);
   }
   touch();
   opts.log(`daemon ${process.pid} listening on ${sock}${hookHttp ? ` and ${hookSock}` : ""}`);
