@@ -15,9 +15,11 @@
  * (password, token, secret, api key, …) and the value looks like one: Shannon entropy above a
  * length-dependent bar; a bare unquoted word is an identifier (TypeScript `password: string`).
  */
-import { type Groups, keyKind, looksSecret, MARK, RULES, type Rule } from "./rules.cjs";
+import { type Found, type Inner, redactEncoded } from "./encoded.cjs";
+import { isPassphraseKey, keyKind, looksSecret } from "./judge.cjs";
+import { type Groups, MARK, RULES, type Rule } from "./rules.cjs";
 
-export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./rules.cjs";
+export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs";
 
 /**
  * The rule set's version. Bump it whenever a rule is added or widened: stores scrubbed with an
@@ -41,19 +43,40 @@ const bump = (tally: Map<string, number>, kind: string) => tally.set(kind, (tall
 /** The line breaks in `s`, to put back where a multi-line span was replaced (so line numbers stay right). */
 const breaks = (s: string, keepLines: boolean) => (keepLines ? "\n".repeat(s.split("\n").length - 1) : "");
 
-function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLines: boolean): string {
-  return text.replace(rule.re, (match: string, ...rest: unknown[]) => {
-    const last = rest[rest.length - 1];
-    const g = (typeof last === "object" && last !== null ? last : {}) as Groups;
+/**
+ * Replaces each match of `rule` that passes its check. A rejected match is scanned again from the start of its
+ * value (`the key: DB_PASSWORD=…` is judged by the inner assignment too), within a budget of rescanned characters
+ * that keeps the whole pass linear in the text's length.
+ */
+function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLines: boolean, found?: Found): string {
+  if (rule.gate && !rule.gate.test(text)) return text;
+  const re = rule.re;
+  re.lastIndex = 0;
+  let out = "";
+  let last = 0;
+  let budget = text.length + 65_536;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const match = m[0];
+    const g = (m.groups ?? {}) as Groups;
     const secret = g.s ?? g.dq ?? g.eq ?? g.sq ?? g.uq ?? match;
     const pre = match.slice(0, match.length - secret.length);
     const open = pre.lastIndexOf(MARK); // the secret would start inside an earlier replacement
-    if (secret === "" || secret.includes(MARK) || (open >= 0 && !pre.includes("]", open))) return match;
-    if (rule.check && !rule.check(secret, g)) return match;
+    let ok = !(secret === "" || secret.includes(MARK) || (open >= 0 && !pre.includes("]", open)));
+    if (ok && rule.check && !rule.check(secret, g)) ok = false;
+    if (!ok) {
+      if (pre.length > 0 && budget > 0) {
+        budget -= secret.length;
+        re.lastIndex = m.index + pre.length;
+      } else if (match === "") re.lastIndex++;
+      continue;
+    }
     const kind = typeof rule.kind === "string" ? rule.kind : rule.kind(g);
     bump(tally, kind);
-    return `${pre}${MARK}${kind}]${breaks(secret, keepLines)}`;
-  });
+    found?.(secret, kind);
+    out += `${text.slice(last, m.index)}${pre}${MARK}${kind}]${breaks(secret, keepLines)}`;
+    last = m.index + match.length;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 const PRIVATE_TAG = /<(\/?)private(?:\s[^<>]{0,200})?>/gi;
@@ -93,10 +116,14 @@ export function stripPrivate(text: string): string {
   return removePrivate(text, new Map());
 }
 
-function redactInto(text: string, tally: Map<string, number>, keepLines = false): string {
+function redactInto(text: string, tally: Map<string, number>, keepLines = false, found?: Found, depth = 0): string {
   let out = removePrivate(text, tally, keepLines);
-  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines);
-  return out;
+  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines, found);
+  const inner: Inner = (decoded, f, d) => redactInto(decoded, new Map(), false, f, d);
+  return redactEncoded(out, inner, (secret, kind) => {
+    bump(tally, kind);
+    found?.(secret, kind);
+  }, depth);
 }
 
 function total(tally: Map<string, number>): number {
@@ -109,6 +136,14 @@ const summary = (tally: Map<string, number>) => ({ count: total(tally), kinds: [
 export function redact(text: string): Redaction {
   const tally = new Map<string, number>();
   return { text: redactInto(text, tally), ...summary(tally) };
+}
+
+/** `redact`, also listing each replaced substring and its kind (for measuring the rules: scripts/bench-redact.ts). */
+export function redactExplained(text: string): Redaction & { found: { kind: string; secret: string }[] } {
+  const tally = new Map<string, number>();
+  const found: { kind: string; secret: string }[] = [];
+  const out = redactInto(text, tally, false, (secret, kind) => found.push({ kind, secret }));
+  return { text: out, ...summary(tally), found };
 }
 
 /**
@@ -147,7 +182,7 @@ export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; cou
       const out = redactInto(v, tally);
       if (total(tally) > before) return out;
       const kind = key === undefined ? null : keyKind(key);
-      if (kind === null || !looksSecret(v, true, kind)) return v;
+      if (kind === null || !looksSecret(v, true, kind, isPassphraseKey(key ?? ""))) return v;
       bump(tally, kind);
       return `${MARK}${kind}]`;
     }
