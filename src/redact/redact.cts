@@ -28,9 +28,12 @@ export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs
  * auth, Mailgun, GCP private_key_id, provider tokens after a dash; 3: passwords on the command
  * lines of docker/podman login, mongo, redis-cli, az login, ldap*, sqlcmd, smbclient, htpasswd,
  * openssl, keytool, piped to --password-stdin, `set`/`config` of secret-named keys, vault login,
- * a token as a URL's user, `#` in URL passwords.
+ * a token as a URL's user, `#` in URL passwords; 4: any punctuation in a value under a secret-named key
+ * (`Xk9q2.Lm4Np`), every assignment on a line, credential/auth/`*_KEY`/`SSHPASS` keys, `.pgpass` lines,
+ * `define('DB_PASSWORD', …)`, name/value pairs, `az … keys list` output, passphrases with spaces, secrets named
+ * in prose, an AWS secret after its key id, psql connection strings, URL-encoded text.
  */
-export const REDACTION_VERSION = 3;
+export const REDACTION_VERSION = 4;
 
 export interface Redaction {
   text: string;

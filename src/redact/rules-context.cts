@@ -43,8 +43,21 @@ export const CONTEXT_RULES: Rule[] = [
   },
   // `az storage account keys list`: `"keyName": "key1", "permissions": "FULL", "value": "<key>"`.
   { kind: "azure-storage-key", gate: /"keyName"/, check: (s) => looksSecret(s, true, "secret"), re: /"keyName"[ \t]*:[ \t]*"[^"\n]{1,64}"[^{}]{0,512}?"value"[ \t]*:[ \t]*"(?<dq>[^"\\\n]{8,1024})(?=")/g },
-  // Base64 of a PEM private key (a Kubernetes secret's `tls.key`, a CI variable).
-  { kind: "private-key", check: (s) => Buffer.from(s.slice(0, 120), "base64").toString("latin1").includes("PRIVATE KEY"), re: /(?<![A-Za-z0-9+\/])LS0tLS1CRUdJTi[A-Za-z0-9+\/]{20,16384}={0,2}/g },
+  // XML config: `<password>…</password>` (Maven settings.xml, NuGet, Tomcat), `<add key="ApiToken" value="…"/>`.
+  { kind: assignment, check: namedLiteral, gate: /<\//, re: /<(?<key>[\w.:-]{0,40}(?:pass|secret|token|key|auth|cred)[\w.:-]{0,24})>(?<s>[^<\r\n]{1,1024})(?=<\/\k<key>>)/gi },
+  { kind: assignment, check: namedLiteral, gate: /value=/i, re: /<add[ \t]+key="(?<key>[\w.:-]{1,80})"[ \t]+value="(?<dq>[^"\r\n]{1,1024})(?=")/gi },
+  // A Redis config: `requirepass …`, `masterauth …`.
+  { kind: "password", check: (s) => looksSecret(s, true, "password"), gate: /requirepass|masterauth/, re: /(?<![^\n])[ \t]*(?:requirepass|masterauth)[ \t]+(?:"(?<dq>[^"\r\n]{1,512})(?=")|(?<s>\S{1,512}))/g },
+  // SQL: `CREATE USER … PASSWORD '…'`, `IDENTIFIED BY '…'`.
+  { kind: "password", check: notPlaceholder, gate: /password|identified/i, re: /(?<![\w-])(?:WITH[ \t]+(?:ENCRYPTED[ \t]+)?PASSWORD|IDENTIFIED[ \t]+BY|SET[ \t]+PASSWORD[ \t]*=?)[ \t]+(?:PASSWORD[ \t]*\()?'(?<sq>[^'\r\n]{1,256})(?=')/gi },
+  // `requests.get(url, auth=("user", "…"))`, `ConvertTo-SecureString "…" -AsPlainText`, `props.setProperty("db.password", "…")`.
+  { kind: "password", check: (s) => looksSecret(s, true, "password"), gate: /auth/, re: new RegExp(String.raw`(?<![\w-])auth[ \t]*=[ \t]*[(\[][ \t]*["'][^"'\r\n]{0,128}["'][ \t]*,[ \t]*${QUOTED}`, "g") },
+  { kind: "password", check: notPlaceholder, gate: /SecureString/, re: new RegExp(String.raw`ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?${QUOTED}`, "gi") },
+  { kind: assignment, check: namedLiteral, gate: /Property|Secret/, re: new RegExp(String.raw`(?<![\w$])(?:setProperty|setSecret|put_secret)[ \t]*\([ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*,[ \t]*${QUOTED}`, "g") },
+  // A JSON Web Key's private parts (`"d"`, `"p"`, `"q"`, …) next to `"kty"`.
+  { kind: "private-key", gate: /"kty"/, re: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"(?<dq>[\w-]{16,8192})(?=")/g },
+  // PuTTY key files: the lines after `Private-Lines: N`.
+  { kind: "private-key", gate: /Private-Lines/, re: /(?<=Private-Lines:[ \t]*\d{1,3}\r?\n)(?<s>(?:[A-Za-z0-9+\/=]{1,128}(?:\r?\n|$)){1,64})/g },
   // A passphrase of several words, unquoted, to the end of its line (YAML, an env file).
   {
     kind: "password",
@@ -63,6 +76,8 @@ export const CONTEXT_RULES: Rule[] = [
     gate: /\[REDACTED:aws-access-key-id\]/,
     re: /\[REDACTED:aws-access-key-id\][\s\S]{0,200}?(?<![A-Za-z0-9+\/])(?<s>[A-Za-z0-9+\/]{40})(?![A-Za-z0-9+\/=])/g,
   },
+  // Archive and key passwords: `zip -P …`, `7z a -p…`, `ssh-keygen -N '…'`.
+  { kind: "password", check: notPlaceholder, gate: /zip|7z|ssh-keygen/, re: /(?<![\w-])(?:(?:un)?zip\b[^\n|;&]{0,256}?[ \t]-P[ \t]+|7za?\b[^\n|;&]{0,256}?[ \t]-p|ssh-keygen\b[^\n|;&]{0,256}?[ \t]-[NP][ \t]+)(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))/g },
   // libpq connection strings on a command line: `psql "host=db user=app password=…"`.
   { kind: "password", check: notPlaceholder, gate: /psql|pg_/, re: /(?<![\w-])(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_isready)\b[^\n|;&]{0,512}?[\s'"]password=(?<s>[^\s'"]{1,256})/g },
 ];

@@ -19,6 +19,10 @@ export const RULES: Rule[] = [
   // Whole blocks first: their base64 bodies would otherwise feed other rules.
   { kind: "private-key", re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)/g },
   { kind: "jwt", re: /(?<![\w-])eyJ[\w-]{8,8192}\.[\w-]{8,8192}\.[\w-]{8,8192}/g },
+  // Base64 of a PEM private key (a Kubernetes secret's `tls.key`, a CI variable).
+  { kind: "private-key", check: (s) => Buffer.from(s.slice(0, 120), "base64").toString("latin1").includes("PRIVATE KEY"), re: /(?<![A-Za-z0-9+\/])LS0tLS1CRUdJTi[A-Za-z0-9+\/]{20,16384}={0,2}/g },
+  // Base64 of a JSON document holding credentials (a Kubernetes `.dockerconfigjson`).
+  { kind: "docker-auth", check: (s) => /"(?:auth|password|identitytoken)"/.test(Buffer.from(s.slice(0, 8192), "base64").toString("latin1")), re: /(?<![A-Za-z0-9+\/])eyJ[A-Za-z0-9+\/]{20,16384}={0,2}(?![A-Za-z0-9+\/=])/g },
   // Provider token formats. A distinctive prefix may follow a dash or an underscore (`proj-ghp_…`).
   { kind: "aws-access-key-id", re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   { kind: "gcp-api-key", re: /(?<![A-Za-z0-9])AIza[\w-]{35}(?![\w-])/g },
@@ -43,6 +47,17 @@ export const RULES: Rule[] = [
   { kind: "discord-bot-token", re: /(?<![\w.-])[MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/g },
   { kind: "discord-webhook", re: /discord(?:app)?\.com\/api\/webhooks\/\d{5,25}\/(?<s>[\w-]{20,128})/g },
   { kind: "telegram-bot-token", re: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g },
+  { kind: "age-secret-key", re: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
+  { kind: "terraform-token", re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[\w-]{60,90}/g },
+  { kind: "linear-api-key", re: /(?<![A-Za-z0-9])lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![\w-])/g },
+  { kind: "grafana-token", re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+\/]{32,400}={0,2})(?![\w-])/g },
+  { kind: "postman-api-key", re: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/g },
+  { kind: "sentry-token", re: /(?<![A-Za-z0-9])(?:sntrys_[\w=+\/-]{40,400}|sntryu_[a-f0-9]{64})/g },
+  { kind: "databricks-token", re: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![\w-])/g },
+  { kind: "supabase-token", re: /(?<![A-Za-z0-9])sbp_[a-f0-9]{40}(?![\w-])/g },
+  { kind: "figma-token", re: /(?<![A-Za-z0-9])figd_[\w-]{40,60}/g },
+  { kind: "notion-token", re: /(?<![A-Za-z0-9])(?:ntn_[A-Za-z0-9]{46}|secret_[A-Za-z0-9]{43})(?![\w-])/g },
+  { kind: "doppler-token", re: /(?<![A-Za-z0-9])dp\.(?:st|sa|ct|pt|scim|audit)\.[\w-]{40,64}/g },
   { kind: "azure-storage-key", re: /(?<![\w-])(?:AccountKey|SharedAccessKey)=(?<s>[A-Za-z0-9+\/]{20,1024}={0,2})/gi },
   { kind: "mailgun-api-key", check: looksRandom, re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
   { kind: "mailgun-api-key", re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
