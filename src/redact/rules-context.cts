@@ -55,7 +55,7 @@ export const CONTEXT_RULES: Rule[] = [
   { kind: "password", check: notPlaceholder, gate: /SecureString/, re: new RegExp(String.raw`ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?${QUOTED}`, "gi") },
   { kind: assignment, check: namedLiteral, gate: /Property|Secret/, re: new RegExp(String.raw`(?<![\w$])(?:setProperty|setSecret|put_secret)[ \t]*\([ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*,[ \t]*${QUOTED}`, "g") },
   // A JSON Web Key's private parts (`"d"`, `"p"`, `"q"`, …) next to `"kty"`.
-  { kind: "private-key", gate: /"kty"/, re: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"(?<dq>[\w-]{16,8192})(?=")/g },
+  { kind: "private-key", gate: /"kty"/, re: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"(?<s>[\w-]{16,8192})/g },
   // PuTTY key files: the lines after `Private-Lines: N`.
   { kind: "private-key", gate: /Private-Lines/, re: /(?<=Private-Lines:[ \t]*\d{1,3}\r?\n)(?<s>(?:[A-Za-z0-9+\/=]{1,128}(?:\r?\n|$)){1,64})/g },
   // A passphrase of several words, unquoted, to the end of its line (YAML, an env file).

@@ -99,6 +99,6 @@ export const RULES: Rule[] = [
   // `--password xyz`, `--api-key=xyz`, `-Dx.keyStorePassword=xyz`.
   { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${FLAG_VALUE}`, "gi") },
   // `KEY=value`, `key: value`, `"key": "value"`, `key := "value"`, `'key' => 'value'`.
-  { kind: assignment, check: assignmentCheck(literalAssignment), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>[ \t]*(?::=|=>|=(?![=>~])|:(?!:))[ \t]*${VALUE}`, "gi") },
+  { kind: assignment, check: assignmentCheck(literalAssignment), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>(?<sep>[ \t]*(?::=|=>|=(?![=>~])|:(?!:)))[ \t]*${VALUE}`, "gi") },
   ...CONTEXT_RULES,
 ];

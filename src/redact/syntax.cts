@@ -36,7 +36,7 @@ export const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, 
   const kind = keyKind(g.key ?? "");
   return kind !== null && looksSecret(s, literal(g), kind, g.uq === undefined && isPassphraseKey(g.key ?? ""));
 };
-/** A quoted value or an env-file line (`DB_PASSWORD=x`, `PASSWORD: x`): not code. */
-export const literalAssignment = (g: Groups) => g.uq === undefined || /^[A-Z][A-Z\d_]*$/.test(g.key ?? "");
+/** A quoted value or an env-file line (`DB_PASSWORD=x`, `PASSWORD: x`; not `DB_PASSWORD = settings.X`): not code. */
+export const literalAssignment = (g: Groups) => g.uq === undefined || (/^[A-Z][A-Z\d_]*$/.test(g.key ?? "") && !/\s=/.test(g.sep ?? ""));
 export const notPlaceholder = (s: string) => !isPlaceholder(s);
 
