@@ -1,19 +1,24 @@
 /**
  * Secret redaction, run before anything is stored and before anything is injected. Pure.
  * `<private>…</private>` spans (case-insensitive, multi-line, nestable; an unclosed tag runs to the end) are
- * removed entirely. Each rule (src/redact/rules.cts) replaces a secret with `[REDACTED:<kind>]` and keeps its context (a URL
- * keeps user and host, an assignment its key and quotes); redacted text is never matched again, so redacting
- * twice equals redacting once. Linear time: every pattern starts at a literal or behind a boundary
- * look-behind (a long run of one character class is scanned once, not once per position), repetitions are
- * bounded or end at a disjoint character, and an unterminated private key runs to the end in one scan.
+ * removed entirely. Each rule (src/redact/rules.cts, rules-context.cts) replaces a secret with `[REDACTED:<kind>]`
+ * and keeps its context (a URL keeps user and host, an assignment its key and quotes); redacted text is never
+ * matched again, so redacting twice equals redacting once. Then each URL-encoded token is decoded and checked too
+ * (src/redact/encoded.cts), and what is found is replaced in the encoded original. Linear time: every pattern
+ * starts at a literal or behind a boundary look-behind, repetitions are bounded or end at a disjoint character, a
+ * rejected match is rescanned from its value only within a budget of the text's length, and an unterminated
+ * private key runs to the end in one scan.
  *
- * Decisions. Kept as public: Stripe publishable keys (`pk_…`), Twilio account SIDs (`AC…`), integrity
- * hashes, commit SHAs, UUIDs. Kept as placeholders: empty values, `null`/`true`/…, `${VAR}`, `$VAR`, `%VAR%`,
- * `{{…}}`, `<…>`, `****`/`xxxx`, `your-…`/`…-here`, `process.env.X`-style references, dummy words
- * (`changeme`, `password`, `example`, …). An unterminated `-----BEGIN … PRIVATE KEY-----` is redacted to the
- * end (truncated `head id_rsa` output). A `key = value` is redacted only when the key names a secret
- * (password, token, secret, api key, …) and the value looks like one: Shannon entropy above a
- * length-dependent bar; a bare unquoted word is an identifier (TypeScript `password: string`).
+ * Decisions: assume the worst. A value under a key that names a secret (password, passwd, pwd, pass, secret,
+ * token, key, credential, auth, in any case or separator style) is a secret whatever its punctuation when it is a
+ * literal (quoted, an env-file line `DB_PASSWORD=…`, a config value, a CLI argument); a bare value in code must
+ * not be a code path of words (`settings.DB_PASSWORD`) and must look random. Every assignment on a line is
+ * judged, whatever label precedes it. Kept as public: Stripe publishable keys (`pk_…`), Twilio account SIDs
+ * (`AC…`), integrity hashes, commit SHAs, UUIDs outside secret-named keys, paths, versions. Kept as placeholders:
+ * empty values, `null`/`true`/…, `${VAR}`, `$VAR`, `%VAR%`, `{{…}}`, `<…>`, `****`/`xxxx`, `your-…`/`…-here`,
+ * `process.env.X`-style references, dummy words (`changeme`, `password`, `example`, …). A plain word counts only
+ * as a literal password; words with spaces only as a passphrase. An unterminated `-----BEGIN … PRIVATE KEY-----`
+ * is redacted to the end (truncated `head id_rsa` output).
  */
 import { type Found, type Inner, redactEncoded } from "./encoded.cjs";
 import { isPassphraseKey, keyKind, looksSecret } from "./judge.cjs";

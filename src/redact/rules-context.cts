@@ -39,10 +39,10 @@ export const CONTEXT_RULES: Rule[] = [
     kind: assignment,
     check: namedLiteral,
     gate: /value/i,
-    re: new RegExp(String.raw`(?<![\w-])(?<nq>["']?)(?:name|Name|key|Key|ParameterKey)\k<nq>[ \t]*[:=][ \t]*(?<kq>["']?)(?<key>[\w.-]{1,80})\k<kq>[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?(?<vq>["']?)(?:value|Value|ParameterValue)\k<vq>[ \t]*[:=][ \t]*${VALUE}`, "g"),
+    re: new RegExp(String.raw`(?<![\w-])(?<nq>\\?["']?)(?:name|Name|key|Key|ParameterKey)\k<nq>[ \t]*[:=][ \t]*(?<kq>\\?["']?)(?<key>[\w.-]{1,80})\k<kq>[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?(?<vq>\\?["']?)(?:value|Value|ParameterValue)\k<vq>[ \t]*[:=][ \t]*${VALUE}`, "g"),
   },
   // `az storage account keys list`: `"keyName": "key1", "permissions": "FULL", "value": "<key>"`.
-  { kind: "azure-storage-key", gate: /"keyName"/, check: (s) => looksSecret(s, true, "secret"), re: /"keyName"[ \t]*:[ \t]*"[^"\n]{1,64}"[^{}]{0,512}?"value"[ \t]*:[ \t]*"(?<dq>[^"\\\n]{8,1024})(?=")/g },
+  { kind: "azure-storage-key", gate: /keyName/, check: (s) => looksSecret(s, true, "secret"), re: /\\?["']keyName\\?["'][ \t]*:[ \t]*\\?["'][^"'\n]{1,64}["'][^{}]{0,512}?\\?["']value\\?["'][ \t]*:[ \t]*\\?["'](?<s>[^"'\\\n]{8,1024})/g },
   // XML config: `<password>…</password>` (Maven settings.xml, NuGet, Tomcat), `<add key="ApiToken" value="…"/>`.
   { kind: assignment, check: namedLiteral, gate: /<\//, re: /<(?<key>[\w.:-]{0,40}(?:pass|secret|token|key|auth|cred)[\w.:-]{0,24})>(?<s>[^<\r\n]{1,1024})(?=<\/\k<key>>)/gi },
   { kind: assignment, check: namedLiteral, gate: /value=/i, re: /<add[ \t]+key="(?<key>[\w.:-]{1,80})"[ \t]+value="(?<dq>[^"\r\n]{1,1024})(?=")/gi },
@@ -55,7 +55,7 @@ export const CONTEXT_RULES: Rule[] = [
   { kind: "password", check: notPlaceholder, gate: /SecureString/, re: new RegExp(String.raw`ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?${QUOTED}`, "gi") },
   { kind: assignment, check: namedLiteral, gate: /Property|Secret/, re: new RegExp(String.raw`(?<![\w$])(?:setProperty|setSecret|put_secret)[ \t]*\([ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*,[ \t]*${QUOTED}`, "g") },
   // A JSON Web Key's private parts (`"d"`, `"p"`, `"q"`, …) next to `"kty"`.
-  { kind: "private-key", gate: /"kty"/, re: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"(?<s>[\w-]{16,8192})/g },
+  { kind: "private-key", gate: /kty/, re: /\\?["'](?:d|p|q|dp|dq|qi|k)\\?["'][ \t]*:[ \t]*\\?["'](?<s>[\w-]{16,8192})/g },
   // PuTTY key files: the lines after `Private-Lines: N`.
   { kind: "private-key", gate: /Private-Lines/, re: /(?<=Private-Lines:[ \t]*\d{1,3}\r?\n)(?<s>(?:[A-Za-z0-9+\/=]{1,128}(?:\r?\n|$)){1,64})/g },
   // A passphrase of several words, unquoted, to the end of its line (YAML, an env file).
