@@ -35,12 +35,12 @@ export function moreShapes(add: Add, rand: Rand): void {
   add("SSHPASS environment variable", [[rand(14), "password"]], (p) => `$ SSHPASS=${p} sshpass -e ssh deploy@10.0.0.8 uptime`);
   add("az storage account keys list output", [[`${rand(86, B64)}==`, "azure-storage-key"], [`${rand(86, B64)}==`, "azure-storage-key"]],
     (a, b) => `$ az storage account keys list -g rg-prod -n acmestore\n[\n  {\n    "creationTime": "2024-03-01T10:00:00+00:00",\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${a}"\n  },\n  {\n    "keyName": "key2",\n    "permissions": "FULL",\n    "value": "${b}"\n  }\n]`);
-  add("passphrase with spaces in YAML", [["copper falcon wander " + rand(6, LOWER) + " orbit", "password"]], (p) => `signing:\n  key_file: /etc/keys/release.asc\n  passphrase: ${p}\n`);
+  add("passphrase with spaces in YAML", [[`copper falcon wander ${rand(6, LOWER)} orbit`, "password"]], (p) => `signing:\n  key_file: /etc/keys/release.asc\n  passphrase: ${p}\n`);
   add("AWS secret in prose after its key id", [[`AKIA${rand(16, UPPER + DIGITS)}`, "aws-access-key-id"], [rand(40, B64), "secret"]],
     (id, s) => `I created an IAM user for CI: the key id is ${id} and the secret is ${s}, please store both in the vault.`);
   add("AWS secret after its key id, no words", [[`AKIA${rand(16, UPPER + DIGITS)}`, "aws-access-key-id"], [rand(40, B64), "aws-secret-access-key"]], (id, s) => `new ci creds ${id} / ${s}`);
   add("password named in prose", [[`${rand(9)}!`, "password"]], (p) => `The staging admin password is ${p} until Monday.`);
-  add("passphrase named in prose", [["granite ladder " + rand(7, LOWER) + " tulip", "password"]], (p) => `The GPG passphrase is ${p}.\nDon't lose it.`);
+  add("passphrase named in prose", [[`granite ladder ${rand(7, LOWER)} tulip`, "password"]], (p) => `The GPG passphrase is ${p}.\nDon't lose it.`);
   add("URL-encoded mysql -p in a query string", [[rand(12), "password"]], (p) => `GET /admin/run?cmd=${formEncode(`mysql -u root -p${p} shop`)}&async=1 HTTP/1.1`);
   add("URL-encoded sshpass -p", [[rand(13), "password"]], (p) => `POST /exec body: cmd=${formEncode(`sshpass -p ${p} ssh deploy@10.0.0.9`)}`);
   add("URL-encoded docker login -p", [[`${rand(10)}.${rand(3)}`, "password"]], (p) => `https://ci.example.com/run?script=${encodeURIComponent(`docker login -u ci -p ${p} registry.example.com`)}`);
