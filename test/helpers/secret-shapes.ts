@@ -64,11 +64,11 @@ export function moreShapes(add: Add, rand: Rand): void {
   add("JDBC URL password parameter", [[rand(16), "password"]], (p) => `jdbc:postgresql://db.internal:5432/app?user=app&password=${p}&ssl=true`);
   add("Spring datasource property", [[`${rand(6)}-${rand(5)}.${rand(3)}`, "password"]], (p) => `spring.datasource.url=jdbc:mysql://db:3306/shop\nspring.datasource.password=${p}\n`);
   add("Rails secret_key_base", [[rand(128, HEX), "secret"]], (k) => `production:\n  secret_key_base: ${k}\n`);
-  add("Django SECRET_KEY", [[`django-insecure-${rand(40, LOWER + DIGITS + "!@#%^&*(-_=+)")}`, "secret"]], (k) => `# settings.py\nSECRET_KEY = '${k}'\nDEBUG = False\n`);
+  add("Django SECRET_KEY", [[`django-insecure-${rand(40, `${LOWER}${DIGITS}!@#%^&*(-_=+)`)}`, "secret"]], (k) => `# settings.py\nSECRET_KEY = '${k}'\nDEBUG = False\n`);
   add("Firebase web config", [[`AIza${rand(35, B64URL)}`, "gcp-api-key"]], (k) => `const firebaseConfig = {\n  apiKey: "${k}",\n  authDomain: "demo.firebaseapp.com",\n  projectId: "demo",\n};`);
   add("Sentry DSN", [[rand(32, HEX), "url-token"]], (k) => `SENTRY_DSN=https://${k}@o4504.ingest.sentry.io/4505\n`);
   add("Datadog and New Relic keys in .env", [[rand(32, HEX), "api-key"], [rand(40, HEX), "secret"]], (d, n) => `DD_API_KEY=${d}\nNEW_RELIC_LICENSE_KEY=${n}\nDD_SITE=datadoghq.eu\n`);
-  add("Azure client secret with ~ and .", [[`${rand(3)}8Q~${rand(31, ALNUM + "._-")}`, "secret"]], (s) => `export AZURE_CLIENT_ID=${uuid()}\nexport AZURE_CLIENT_SECRET=${s}\n`);
+  add("Azure client secret with ~ and .", [[`${rand(3)}8Q~${rand(31, `${ALNUM}._-`)}`, "secret"]], (s) => `export AZURE_CLIENT_ID=${uuid()}\nexport AZURE_CLIENT_SECRET=${s}\n`);
   add("az login as a service principal", [[`${rand(4)}8Q~${rand(20)}`, "password"]], (s) => `$ az login --service-principal -u ${uuid()} -p ${s} --tenant contoso.onmicrosoft.com`);
   add("AWS session token in the environment", [[`IQoJb3JpZ2luX2Vj${rand(200, B64)}`, "token"]], (t) => `AWS_REGION=eu-central-1\nAWS_SESSION_TOKEN=${t}\n`);
   add("shell history with PGPASSWORD", [[`${rand(7)}.${rand(5)}`, "password"]], (p) => `  511  cd infra\n  512  PGPASSWORD='${p}' psql -h db.internal -U app\n  513  exit`);
