@@ -171,6 +171,8 @@ export interface DeepOptions {
   maxDepth?: number;
 }
 
+const PAIR_VALUE = new Set(["value", "Value", "ParameterValue"]);
+
 /** What stands for a subtree cut at `maxDepth`. */
 export const TOO_DEEP = "[truncated: nested too deep]";
 
@@ -207,7 +209,13 @@ export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; cou
     if (proto !== Object.prototype && proto !== null) return v;
     const out: Record<string, unknown> = {};
     seen.set(v, out);
-    for (const [k, item] of Object.entries(v)) out[opts.keys ? redactInto(k, tally) : k] = walk(item, k, depth + 1);
+    // A name/value pair (`{ "name": "DB_PASSWORD", "value": "…" }`): the value is judged under the name.
+    const rec = v as Record<string, unknown>;
+    const named = [rec.name, rec.Name, rec.key, rec.Key, rec.ParameterKey].find((n): n is string => typeof n === "string");
+    for (const [k, item] of Object.entries(v)) {
+      const under = named !== undefined && PAIR_VALUE.has(k) ? named : k;
+      out[opts.keys ? redactInto(k, tally) : k] = walk(item, under, depth + 1);
+    }
     return out;
   };
   const out = walk(value, undefined, 0) as T;

@@ -151,6 +151,10 @@ describe("redactDeep", () => {
     });
     assert.equal(r.count, 2);
   });
+  test("a value is judged under the name of its name/value pair (Kubernetes env, ECS, CloudFormation parameters)", () => {
+    const r = redactDeep({ env: [{ name: "DB_HOST", value: "db.internal" }, { name: "DB_PASSWORD", value: `${pw}.x` }], Parameters: [{ ParameterKey: "ApiToken", ParameterValue: pw }] });
+    assert.deepEqual(r.value, { env: [{ name: "DB_HOST", value: "db.internal" }, { name: "DB_PASSWORD", value: "[REDACTED:password]" }], Parameters: [{ ParameterKey: "ApiToken", ParameterValue: "[REDACTED:token]" }] });
+  });
   test("leaves primitives, class instances and cycles intact", () => {
     assert.deepEqual(redactDeep(42).value, 42);
     assert.equal(redactDeep(`token=${pw}`).value, "token=[REDACTED:token]");
