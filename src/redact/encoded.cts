@@ -50,8 +50,8 @@ export function urlDecode(s: string): Decoded {
   return { text, from, to };
 }
 
-/** Could `text` hold a URL-encoded token? (`%XX`, or a `+` between two non-spaces.) */
-export const mayBeEncoded = (text: string) => /%[0-9A-Fa-f]{2}|[^\s+]\+[^\s+]/.test(text);
+/** Could `text` hold a URL-encoded token? (`%XX`, or a `+` in a value after `=`: `?cmd=mysql+-u+root`.) */
+export const mayBeEncoded = (text: string) => /%[0-9A-Fa-f]{2}|=[^\s=&]*\+/.test(text);
 
 const TOKEN = /[^\s"'<>`]+/g;
 

@@ -10,9 +10,9 @@ import { assignment, assignmentCheck, FLAG_VALUE, KEY, literalAssignment, notPla
 export { type Groups, MARK, type Rule } from "./syntax.cjs";
 
 /** `cmd … FLAG<sep>password`: the password a command takes on a short flag (`sep` "": glued to it). */
-function cliPassword(cmds: string, flag: string, sep = "[ \\t]+"): Rule {
+function cliPassword(cmds: string, flag: string, sep = "[ \\t]+", gate = new RegExp(cmds)): Rule {
   const value = String.raw`(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))`;
-  return { kind: "password", check: notPlaceholder, gate: new RegExp(cmds), re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
+  return { kind: "password", check: notPlaceholder, gate, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
 }
 
 export const RULES: Rule[] = [
@@ -48,7 +48,7 @@ export const RULES: Rule[] = [
   { kind: "discord-webhook", re: /discord(?:app)?\.com\/api\/webhooks\/\d{5,25}\/(?<s>[\w-]{20,128})/g },
   { kind: "telegram-bot-token", re: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g },
   { kind: "age-secret-key", re: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
-  { kind: "terraform-token", re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[\w-]{60,90}/g },
+  { kind: "terraform-token", gate: /\.atlasv1\./, re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[\w-]{60,90}/g },
   { kind: "linear-api-key", re: /(?<![A-Za-z0-9])lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![\w-])/g },
   { kind: "grafana-token", re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+\/]{32,400}={0,2})(?![\w-])/g },
   { kind: "postman-api-key", re: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/g },
@@ -60,7 +60,7 @@ export const RULES: Rule[] = [
   { kind: "doppler-token", re: /(?<![A-Za-z0-9])dp\.(?:st|sa|ct|pt|scim|audit)\.[\w-]{40,64}/g },
   { kind: "azure-storage-key", re: /(?<![\w-])(?:AccountKey|SharedAccessKey)=(?<s>[A-Za-z0-9+\/]{20,1024}={0,2})/gi },
   { kind: "mailgun-api-key", check: looksRandom, re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
-  { kind: "mailgun-api-key", re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
+  { kind: "mailgun-api-key", gate: /-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/, re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
   { kind: "azure-sas-signature", re: /[?&]sig=(?<s>[A-Za-z0-9%+\/]{20,512}(?:=|%3D){0,2})/gi },
   // Credentials in context.
   { kind: "url-password", check: notPlaceholder, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512})(?=@)/g },
@@ -81,7 +81,7 @@ export const RULES: Rule[] = [
   // `docker login -u ci -p S3cret`, `mongosh -p`, `redis-cli -a`, `az login -p`, `ldapsearch -w`, `sqlcmd -P`.
   cliPassword(String.raw`mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?`, "-p", ""),
   cliPassword("sshpass", "-p", "[ \\t]*"),
-  cliPassword(String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login|helm[ \t]+registry[ \t]+login|az[ \t]+login`, "-p"),
+  cliPassword(String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login|helm[ \t]+registry[ \t]+login|az[ \t]+login`, "-p", "[ \\t]+", /login/),
   cliPassword(String.raw`mongo(?:sh|dump|restore|export|import|stat|top)?`, "-p"),
   cliPassword("redis-cli", "-a"),
   cliPassword(String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)`, "-w"),
