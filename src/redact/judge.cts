@@ -21,7 +21,7 @@ const PLACEHOLDER =
 
 export function isPlaceholder(v: string): boolean {
   const t = v.trim();
-  return t === "" || PLACEHOLDER_WORDS.has(t.toLowerCase()) || PLACEHOLDER.test(t);
+  return t === "" || t.includes("\u2026") || PLACEHOLDER_WORDS.has(t.toLowerCase()) || PLACEHOLDER.test(t); // `…`: elided in prose
 }
 
 /** `DB_PASSWORD` → ["db", "password"], `apiKey` → ["api", "key"], `APIKeyProvider` → ["api", "key", "provider"]. */

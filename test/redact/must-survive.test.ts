@@ -93,6 +93,7 @@ const SURVIVE: [group: string, text: string][] = [
   ["placeholder", "DB_PASSWORD=${DB_PASSWORD}\nAPI_KEY=<your-api-key>\nSECRET=changeme\nTOKEN=xxxxxxxx"],
   ["placeholder", "mysql -u root -p$MYSQL_ROOT_PASSWORD shop"],
   ["placeholder", "passphrase: 'sample'"],
+  ["placeholder", "Archive passwords: `zip -P …`, `7z a -p…`, `mysql -uroot -p…`, DB_PASSWORD=… in the docs"],
   ["placeholder", "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}"],
 ];
 
