@@ -58,8 +58,10 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
   const existed = guarded && !id && hasData(path);
   let opened: Db | undefined;
   try {
-    const db = openStore(path, opts, (d) => (opened = d));
-    if (guarded) checkIdentity(db, path, id, opts.readonly === true, existed);
+    // Checked before any migration: a store that is not the recorded one is never written to.
+    const db = openStore(path, opts, (d) => (opened = d), (d) => (guarded && id ? checkIdentity(d, path, id) : undefined));
+    if (guarded && !id && !opts.readonly) adopt(db, path, existed);
+    else if (guarded && id && !opts.readonly && stampOf(db).generation > id.generation) recordIdentity(db, path, "caught up"); // a restore interrupted between the file and the identity
     return db;
   } catch (err) {
     opened?.close(); // now, not at garbage collection (when its WAL file name may be another store's)
@@ -68,7 +70,7 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
 }
 
 /** Opens (creating if needed) the SQLite store: WAL, busy timeout, foreign keys, schema up to date. */
-function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void): Db {
+function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void, check: (db: Db) => void): Db {
   if (!opts.readonly) ensurePrivateDir(dirname(path));
   if (!opts.readonly && path !== ":memory:" && path !== "") closeSync(openSync(path, "a", 0o600)); // SQLite gives -wal/-shm its mode
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
@@ -79,6 +81,7 @@ function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void): D
     db.pragma("synchronous = NORMAL");
   }
   db.pragma("foreign_keys = ON");
+  check(db);
   if (!opts.readonly) migrate(db, path === ":memory:" || path === "" || opts.identity === false ? undefined : path);
   return db;
 }
@@ -106,16 +109,14 @@ function missingFile(path: string, id: Identity): string | undefined {
   return size === 0 ? `the file is empty (0 bytes): it was truncated (${recorded(id)})` : undefined;
 }
 
-/** Compares the opened store with its identity; a store without one (a first run, or one made before identities) gets one. */
-function checkIdentity(db: Db, path: string, id: Identity | undefined, readonly: boolean, existed: boolean): void {
-  if (id) {
-    const problem = identityProblem(db, id);
-    if (problem) throw new StoreDamagedError(path, problem, "lost");
-    // A newer generation than recorded: a restore was interrupted between putting the file back and the identity.
-    if (!readonly && stampOf(db).generation > id.generation) recordIdentity(db, path, "caught up");
-    return;
-  }
-  if (readonly) return;
+/** Compares the opened store with its identity. */
+function checkIdentity(db: Db, path: string, id: Identity): void {
+  const problem = identityProblem(db, id);
+  if (problem) throw new StoreDamagedError(path, problem, "lost");
+}
+
+/** A store without an identity (a first run, or one made before identities) gets one. */
+function adopt(db: Db, path: string, existed: boolean): void {
   stampStore(db);
   recordIdentity(db, path, existed ? "adopted" : "created");
 }

@@ -73,9 +73,11 @@ export function writeIdentity(sqlite: string, id: Identity): void {
   }
 }
 
+const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
 /** The store's id and generation as its `meta` table has them. */
 export function stampOf(db: Db): { storeId?: string; generation: number } {
-  const rows = db.prepare("SELECT key, value FROM meta WHERE key IN ('store-id', 'store-generation')").all() as { key: string; value: string }[];
+  const rows = hasTable(db, "meta") ? (db.prepare("SELECT key, value FROM meta WHERE key IN ('store-id', 'store-generation')").all() as { key: string; value: string }[]) : [];
   const get = (k: string) => rows.find((r) => r.key === k)?.value;
   const g = Number(get("store-generation") ?? 0);
   const id = get("store-id");
@@ -128,7 +130,7 @@ export function identityProblem(db: Db, id: Identity): string | undefined {
   for (const t of ["events", "sessions"] as const) {
     const recorded = id.counts[t];
     if (recorded === 0) continue;
-    const top = (db.prepare(`SELECT max(rowid) FROM ${t}`).pluck().get() as number | null) ?? 0;
+    const top = hasTable(db, t) ? ((db.prepare(`SELECT max(rowid) FROM ${t}`).pluck().get() as number | null) ?? 0) : 0;
     if (top < recorded) return top === 0 ? `its ${t} table is empty, and mem.identity.json records ${recorded} ${t}: they were lost` : `its ${t} table holds fewer rows than the ${recorded} mem.identity.json records: rows were lost`;
   }
   return undefined;
@@ -150,15 +152,15 @@ export const RECOUNT_EVERY_MS = 30_000;
  * still records an empty store). Only for the store the identity names: a connection left open on
  * a file since restored or replaced never writes its counts over the new store's.
  */
-export function noteWrites(db: Db, sqlite: string, now = Date.now()): boolean {
-  if (!db.open || db.readonly || changesOf(db) === 0) return false;
+export function noteWrites(db: Db, sqlite: string, now = Date.now(), opts: { force?: boolean } = {}): boolean {
+  if (!db.open || db.readonly || (!opts.force && changesOf(db) === 0)) return false;
   const id = readIdentity(sqlite);
   if (!id) return false;
   const s = stampOf(db);
   if (s.storeId !== id.storeId || s.generation !== id.generation) return false;
   const age = now - Date.parse(id.updatedAt);
-  if (id.counts.events > 0 && id.counts.sessions > 0 && age >= 0 && age < RECOUNT_EVERY_MS) return false;
-  recordIdentity(db, sqlite, "writes", now);
+  if (!opts.force && id.counts.events > 0 && id.counts.sessions > 0 && age >= 0 && age < RECOUNT_EVERY_MS) return false;
+  recordIdentity(db, sqlite, opts.force ? "checked" : "writes", now);
   return true;
 }
 

@@ -7,6 +7,7 @@ import { clean, cleanText } from "../../redact/clean.cjs";
 import { dropGoneVectors } from "../../service/forget.js";
 import { compactSqlite } from "../../store/compact.js";
 import { pruneSnapshots, takeSnapshot } from "../../store/snapshots.js";
+import { noteWrites } from "../../store/identity.js";
 import type { Db } from "../../store/db.js";
 import { finishJob, startJob } from "../../store/jobs.js";
 import { purgeTombstones } from "../../store/memories.js";
@@ -105,6 +106,7 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
   await step("taking a snapshot of the store", () => {
     const snap = takeSnapshot(ctx.db, ctx.paths.sqlite, "reindex", ctx.now());
     r.snapshot = { id: snap.id, bytes: snap.bytes, durationMs: snap.durationMs, pruned: pruneSnapshots(ctx.paths.sqlite, cfg.keepSnapshots) };
+    noteWrites(ctx.db, ctx.paths.sqlite, Date.now(), { force: true }); // the counts the next open checks against, as of this snapshot
   });
   try {
     const s = scrubStore(ctx.db); // what an older mem stored under older redaction rules, once
