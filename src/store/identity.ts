@@ -97,13 +97,16 @@ export function stampStore(db: Db, opts: { storeId?: string; generation?: number
 
 /** Every row counted (a few ms on a large store: when a write batch ends, not on every open). */
 export function storeCounts(db: Db): StoreCounts {
-  const n = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+  // A store of an older schema (a snapshot before a migration) may lack a table or column: 0, or the slower count.
+  const n = (table: string, sql: string) => (hasTable(db, table) ? ((db.prepare(sql).pluck().get() as number | null) ?? 0) : 0);
+  const live = db.prepare("SELECT 1 FROM pragma_table_info('events') WHERE name = 'deleted_at'").get() !== undefined;
   return {
-    events: n("SELECT count(*) FROM events"),
-    sessions: n("SELECT count(*) FROM sessions"),
-    memories: n("SELECT count(*) FROM events WHERE deleted_at IS NULL"), // a memory is an events row; forgotten ones keep a tombstone,
-    tasks: n("SELECT count(*) FROM tasks"),
-    chunks: n("SELECT coalesce(sum(n), 0) FROM chunk_counts"),
+    events: n("events", "SELECT count(*) FROM events"),
+    sessions: n("sessions", "SELECT count(*) FROM sessions"),
+    // A memory is an events row; a forgotten one keeps a tombstone row.
+    memories: n("events", live ? "SELECT count(*) FROM events WHERE deleted_at IS NULL" : "SELECT count(*) FROM events"),
+    tasks: n("tasks", "SELECT count(*) FROM tasks"),
+    chunks: hasTable(db, "chunk_counts") ? n("chunk_counts", "SELECT coalesce(sum(n), 0) FROM chunk_counts") : n("chunks", "SELECT count(*) FROM chunks"),
   };
 }
 
