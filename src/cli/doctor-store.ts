@@ -42,9 +42,8 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
   const newest = snaps[0];
   let snapshots: Check;
   if (!newest) {
-    snapshots = events > 0
-      ? { name: "snapshots", status: "warn", detail: "no snapshot of the store yet", fix: "run `mem reindex` (it takes one), and `mem schedule install` to run it weekly" }
-      : { name: "snapshots", status: "ok", detail: "none yet (the weekly `mem reindex` takes one)" };
+    // Not a warning on a new install: the first weekly run takes one.
+    snapshots = { name: "snapshots", status: "ok", detail: `none yet${events > 0 ? ` for ${events} events` : ""}: \`mem reindex\` takes one (\`mem schedule install\` runs it weekly)` };
   } else {
     const days = (now - Date.parse(newest.takenAt)) / DAY_MS;
     const detail = `${snaps.length} kept; newest ${newest.id}, ${age(newest.takenAt, now)} old (${newest.reason}): ${newest.counts.events} events, ${newest.counts.memories} memories`;
