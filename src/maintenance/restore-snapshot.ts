@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, renameSync, 
 import { basename, join } from "node:path";
 import { loadAppConfig } from "../app.js";
 import { stopDaemon } from "../daemon/stop.js";
-import { openDb, openExisting } from "../store/db.js";
+import { openDb } from "../store/db.js";
 import { identityPath, readIdentity, recordIdentity, stampOf, stampStore, type Identity, type StoreCounts } from "../store/identity.js";
 import type { Snapshot } from "../store/snapshots.js";
 import { clearMarker } from "./marker.js";
@@ -59,13 +59,18 @@ function moveAside(sqlite: string, dir: string, extra: string[] = []): string | 
 
 /** Reads the snapshot whole before anything is moved: a damaged copy is refused, the store left as it is. */
 function checkSnapshot(file: string): void {
-  const db = openExisting(file);
+  let problem: string;
   try {
-    const r = db.pragma("quick_check(5)", { simple: true });
-    if (r !== "ok") throw new Error(`the snapshot ${file} is damaged (${String(r)}); nothing was changed: pick another (\`mem restore --list\`)`);
-  } finally {
-    db.close();
+    const db = openDb(file, { readonly: true, identity: false }); // never written to: it stays a good copy
+    try {
+      problem = String(db.pragma("quick_check(5)", { simple: true }));
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    problem = (err as Error).message;
   }
+  if (problem !== "ok") throw new Error(`the snapshot ${file} is damaged (${problem.slice(0, 300)}); nothing was changed: pick another one (\`mem restore --list\`)`);
 }
 
 function record(sqlite: string, reason: string): Identity {

@@ -4,7 +4,7 @@ import { closeSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { REDACTION_VERSION } from "../redact/redact.cjs";
 import { damageReason, isCorruptionCode, StoreDamagedError, storeFileProblem } from "./damage.js";
-import { identityProblem, readIdentity, recordIdentity, stampOf, stampStore, type Identity } from "./identity.js";
+import { identityProblem, readIdentity, recordIdentity, stampStore, type Identity } from "./identity.js";
 import { MIGRATIONS } from "./migrations.js";
 import { takeSnapshot } from "./snapshots.js";
 
@@ -59,9 +59,10 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
   let opened: Db | undefined;
   try {
     // Checked before any migration: a store that is not the recorded one is never written to.
-    const db = openStore(path, opts, (d) => (opened = d), (d) => (guarded && id ? checkIdentity(d, path, id) : undefined));
+    let generation = 0;
+    const db = openStore(path, opts, (d) => (opened = d), (d) => (guarded && id ? checkIdentity(d, path, id, (g) => (generation = g)) : undefined));
     if (guarded && !id && !opts.readonly) adopt(db, path, existed);
-    else if (guarded && id && !opts.readonly && stampOf(db).generation > id.generation) recordIdentity(db, path, "caught up"); // a restore interrupted between the file and the identity
+    else if (id && !opts.readonly && generation > id.generation) recordIdentity(db, path, "caught up"); // a restore interrupted between the file and the identity
     return db;
   } catch (err) {
     opened?.close(); // now, not at garbage collection (when its WAL file name may be another store's)
@@ -110,8 +111,8 @@ function missingFile(path: string, id: Identity): string | undefined {
 }
 
 /** Compares the opened store with its identity. */
-function checkIdentity(db: Db, path: string, id: Identity): void {
-  const problem = identityProblem(db, id);
+function checkIdentity(db: Db, path: string, id: Identity, seen: (generation: number) => void): void {
+  const problem = identityProblem(db, id, seen);
   if (problem) throw new StoreDamagedError(path, problem, "lost");
 }
 

@@ -125,18 +125,34 @@ export function recordIdentity(db: Db, sqlite: string, reason: string, now = Dat
  * rowid of two tables, each one b-tree descent. Rowids are distinct positive integers, so a table
  * of N rows has one at least N: a highest rowid below the recorded count means rows are gone.
  */
-export function identityProblem(db: Db, id: Identity): string | undefined {
-  const s = stampOf(db);
+export function identityProblem(db: Db, id: Identity, seen?: (generation: number) => void): string | undefined {
+  const s = glance(db);
+  seen?.(s.generation);
   if (!s.storeId) return `a new, empty store stands where yours was (it has no store id; mem.identity.json records ${describe(id.counts)})`;
   if (s.storeId !== id.storeId) return `it is another store (id ${s.storeId.slice(0, 8)}…, mem.identity.json records ${id.storeId.slice(0, 8)}…): the file was replaced`;
   if (s.generation < id.generation) return `it is an older copy of this store (generation ${s.generation}, mem.identity.json records ${id.generation}): the file was put back from a backup`;
   for (const t of ["events", "sessions"] as const) {
     const recorded = id.counts[t];
-    if (recorded === 0) continue;
-    const top = hasTable(db, t) ? ((db.prepare(`SELECT max(rowid) FROM ${t}`).pluck().get() as number | null) ?? 0) : 0;
-    if (top < recorded) return top === 0 ? `its ${t} table is empty, and mem.identity.json records ${recorded} ${t}: they were lost` : `its ${t} table holds fewer rows than the ${recorded} mem.identity.json records: rows were lost`;
+    const top = s.top[t];
+    if (recorded === 0 || top >= recorded) continue;
+    return top === 0 ? `its ${t} table is empty, and mem.identity.json records ${recorded} ${t}: they were lost` : `its ${t} table holds fewer rows than the ${recorded} mem.identity.json records: rows were lost`;
   }
   return undefined;
+}
+
+/** Id, generation and the highest rowids, in one statement (two when a table is missing: an older or foreign schema). */
+function glance(db: Db): { storeId?: string; generation: number; top: { events: number; sessions: number } } {
+  try {
+    const r = db
+      .prepare("SELECT (SELECT value FROM meta WHERE key = 'store-id') AS id, (SELECT value FROM meta WHERE key = 'store-generation') AS gen, (SELECT max(rowid) FROM events) AS ev, (SELECT max(rowid) FROM sessions) AS se")
+      .get() as { id: string | null; gen: string | null; ev: number | null; se: number | null };
+    const g = Number(r.gen ?? 0);
+    return { ...(r.id ? { storeId: r.id } : {}), generation: Number.isInteger(g) && g >= 0 ? g : 0, top: { events: r.ev ?? 0, sessions: r.se ?? 0 } };
+  } catch {
+    const s = stampOf(db);
+    const top = (t: string) => (hasTable(db, t) ? ((db.prepare(`SELECT max(rowid) FROM ${t}`).pluck().get() as number | null) ?? 0) : 0);
+    return { ...s, top: { events: top("events"), sessions: top("sessions") } };
+  }
 }
 
 function describe(c: StoreCounts): string {

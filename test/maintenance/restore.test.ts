@@ -188,3 +188,45 @@ describe("a store truncated while the daemon runs", () => {
     assert.equal(ids.length, 352, "the snapshot's 351 and the spooled one (the capture the daemon took after the snapshot is in the file kept aside)");
   });
 });
+
+describe("the weekly job's snapshots", () => {
+  test("each `mem reindex` takes one, keeps maintenance.keepSnapshots of them; `mem restore <id>` brings back an older one", async () => {
+    const s = await sandbox("weekly");
+    writeFileSync(join(s.home, "config.json"), JSON.stringify({ maintenance: { keepSnapshots: 2 } }));
+    const ids: string[] = [];
+    const pruned: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await runMem(["reindex", "--json"], { env: s.env });
+      assert.equal(r.code, 0, show(r));
+      const snap = jsonOf<{ snapshot: { id: string; bytes: number; pruned: string[] } }>(r).snapshot;
+      assert.ok(snap.bytes > 0);
+      ids.push(snap.id);
+      pruned.push(snap.pruned);
+      if (i === 0) assert.equal((await spawnHook("post-tool-use", bash("toolu_after_first", "make after-the-first-snapshot", s.proj), s.env)).code, 0);
+    }
+    assert.deepEqual(pruned, [[], [], [ids[0]]]);
+    const list = jsonOf<{ snapshots: { id: string; counts: { events: number } }[] }>(await runMem(["restore", "--list", "--json"], { env: s.env })).snapshots;
+    assert.deepEqual(list.map((x) => x.id), [ids[2], ids[1]]);
+    assert.ok(readdirSync(join(s.home, "snapshots")).every((f) => f.startsWith(ids[1]!) || f.startsWith(ids[2]!)), "the older copy and its manifest are gone");
+    const human = await runMem(["restore", "--list"], { env: s.env });
+    assert.match(human.stdout, new RegExp(`^${ids[2]}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC  reindex  [\\d.]+ MiB  352 events`, "m"));
+    const bad = await runMem(["restore", "no-such-snapshot", "--yes"], { env: s.env });
+    assert.equal(bad.code, 1, show(bad));
+    assert.match(bad.stderr, /no snapshot no-such-snapshot.*nothing was changed/);
+    writeFileSync(join(s.home, "snapshots", `${ids[2]}.sqlite`), "not a database any more ".repeat(400));
+    const before = statSync(s.file).size;
+    const damaged = await runMem(["restore", "latest", "--yes"], { env: s.env });
+    assert.equal(damaged.code, 1, show(damaged));
+    assert.match(damaged.stderr, /the snapshot .* is damaged .*nothing was changed/);
+    assert.equal(statSync(s.file).size, before, "the store in place was not touched");
+    assert.ok(!readdirSync(s.home).some((f) => f.startsWith("before-restore-")));
+    await startDaemon({ home: s.home, proj: s.proj, env: s.env }, children);
+    const back = await runMem(["restore", ids[1]!.slice(0, 16), "--yes", "--json"], { env: s.env });
+    assert.equal(back.code, 0, show(back));
+    const b = jsonOf<{ snapshot: { id: string }; daemon: string; counts: { events: number } }>(back);
+    assert.equal(b.snapshot.id, ids[1]);
+    assert.equal(b.daemon, "stopped", "the running daemon was stopped before the store was replaced");
+    assert.equal(await daemonUp(s.home), false);
+    assert.equal(b.counts.events, 352);
+  });
+});
