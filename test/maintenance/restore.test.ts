@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
 import { noteWrites } from "../../src/store/identity.js";
+import { checkpoint, damagePages, pagesByName } from "../helpers/damage.js";
 import { daemonUp, startDaemon } from "../helpers/daemon.js";
 import { cleanEnv, jsonOf, runMem, show, type Check } from "../helpers/mem-cli.js";
 import { until } from "../helpers/until.js";
@@ -228,5 +229,24 @@ describe("the weekly job's snapshots", () => {
     assert.equal(b.daemon, "stopped", "the running daemon was stopped before the store was replaced");
     assert.equal(await daemonUp(s.home), false);
     assert.equal(b.counts.events, 352);
+  });
+});
+
+describe("a repair that salvages less than the store held", () => {
+  test("says how many events the identity recorded and offers the newest snapshot", async () => {
+    const s = await sandbox("partial");
+    const snap = jsonOf<{ snapshot: { id: string } }>(await runMem(["reindex", "--json"], { env: s.env })).snapshot.id;
+    checkpoint(s.file);
+    const leaves = pagesByName(s.file).get("events")!;
+    damagePages(s.file, [leaves[Math.floor(leaves.length / 2)]!]);
+    const r = await runMem(["doctor", "--repair", "--json"], { env: s.env });
+    assert.equal(r.code, 0, show(r));
+    const rep = jsonOf<RepairJson & { notes: string[] }>(r);
+    assert.equal(rep.sqlite.status, "damaged");
+    assert.ok(rep.recovered.events > 0 && rep.recovered.events < 351, show(r));
+    assert.ok(rep.notes.includes(`the store held 351 events when last written; ${rep.recovered.events} were salvaged`), show(r));
+    assert.equal(rep.restore?.id, snap);
+    assert.equal(rep.restore?.command, "mem restore latest");
+    assert.equal((await runMem(["doctor", "--json"], { env: s.env })).code, 0, "the repaired store is recorded as the store now");
   });
 });
