@@ -1,5 +1,5 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { scrubRewritten, scrubStore } from "../store/scrub.js";
+import { needsScrub, scrubRewritten, scrubStore } from "../store/scrub.js";
 import { join } from "node:path";
 import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
 import { clean } from "../redact/clean.cjs";
@@ -7,9 +7,7 @@ import { stopDaemon } from "../daemon/stop.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";
 import { readIdentity, recordIdentity, stampStore, type Identity } from "../store/identity.js";
-import { listSnapshots, pruneSnapshots, takeSnapshot } from "../store/snapshots.js";
-import { needsScrub } from "../store/scrub.js";
-import { spoolPath } from "./spool.js";
+import { listSnapshots, snapshotBefore } from "../store/snapshots.js";
 import { restoreEvents, restoreRoots, restoreRows, restoreSessions } from "../store/restore.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
@@ -17,7 +15,7 @@ import { checkSqlite, scanVectorTables, type TableHealth } from "./health.js";
 import { clearMarker } from "./marker.js";
 import { reindex, vectorsFor } from "./rebuild.js";
 import { EXTRA_TABLES, salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
-import { replaySpool } from "./spool.js";
+import { replaySpool, spoolPath } from "./spool.js";
 
 export interface RepairReport {
   ok: boolean;
@@ -200,12 +198,9 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
   }
   // Before a repair changes a store that opens: a snapshot of it as it was.
   if (recordedApp && sqlite.status === "ok" && (tables.length > 0 || existsSync(spoolPath(paths.home)) || needsScrub(recordedApp.db))) {
-    try {
-      snapshot = takeSnapshot(recordedApp.db, paths.sqlite, "repair").id;
-      pruneSnapshots(paths.sqlite, base.config.maintenance.keepSnapshots);
-    } catch (err) {
-      notes.push(`no snapshot could be taken before the repair: ${(err as Error).message}`);
-    }
+    const s = snapshotBefore(recordedApp.db, paths.sqlite, "repair", base.config.maintenance.keepSnapshots);
+    if ("id" in s) snapshot = s.id;
+    else notes.push(`no snapshot could be taken before the repair: ${s.error}`);
   }
   await recordedApp?.close();
 
@@ -302,6 +297,6 @@ const pick = (c: Identity["counts"]) => ({ events: c.events, memories: c.memorie
 /** Points the report at the newest snapshot, if there is one. */
 function offerRestore(report: RepairReport, sqlite: string): void {
   const s = listSnapshots(sqlite)[0];
-  if (s) report.restore = { id: s.id, takenAt: s.takenAt, ...pick(s.counts), command: "mem restore latest" };
-  else report.notes.push("there is no snapshot to restore; `mem restore --fresh` starts an empty store (the old file is kept aside)");
+  if (!s) return void report.notes.push("there is no snapshot to restore; `mem restore --fresh` starts an empty store (the old file is kept aside)");
+  report.restore = { id: s.id, takenAt: s.takenAt, ...pick(s.counts), command: "mem restore latest" };
 }

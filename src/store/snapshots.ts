@@ -146,3 +146,14 @@ export function findSnapshot(sqlite: string, ref: string): Snapshot | undefined 
   const prefixed = all.filter((s) => s.id.startsWith(ref));
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
+
+/** A snapshot before a change (a repair), older ones pruned to `keep`; why it could not be taken instead of throwing. */
+export function snapshotBefore(db: Db, sqlite: string, reason: string, keep: number): { id: string } | { error: string } {
+  try {
+    const s = takeSnapshot(db, sqlite, reason);
+    pruneSnapshots(sqlite, keep);
+    return { id: s.id };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
