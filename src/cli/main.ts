@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   reindex: async () => (await import("./reindex-cmd.js")).reindexCommand,
   rotate: async () => (await import("./rotate-cmd.js")).rotateCommand,
   schedule: async () => (await import("./schedule-cmd.js")).scheduleCommand,
+  restore: async () => (await import("./restore-cmd.js")).restoreCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -55,6 +56,7 @@ const SUMMARIES: Record<string, string> = {
   reindex: "the weekly maintenance run: index every root again, purge, decay, cold tier, compaction",
   rotate: "move sessions/current.md to its dated log; archive old session logs",
   schedule: "register `mem reindex` to run weekly (systemd timer, crontab or launchd): install, remove, status",
+  restore: "bring back a snapshot of the store (--list them; --fresh to start over)",
   hook: "what Claude Code's hooks run (the payload on stdin; never fails the session)",
 };
 

@@ -17,6 +17,7 @@ import { EventStore } from "../store/events.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
+import { heldFile, heldProblem, noteWrites } from "../store/identity.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
@@ -72,6 +73,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
     hookLog(opts.env, `mem serve: ${place.instead}`);
   }
   const sock = place.sock;
+  // The store file as opened: a capture is never written through to one since truncated or replaced.
+  const held = heldFile(app.paths.sqlite);
+  const storeLost = (): string | undefined => {
+    const gone = heldProblem(app.paths.sqlite, held);
+    if (gone && !stopping) {
+      opts.log(`the store ${app.paths.sqlite} is no longer the one this daemon opened (${gone}); stopping`);
+      hookLog(opts.env, `mem serve: the store is no longer the one the daemon opened (${gone}); the daemon stops, captures go to the hooks`);
+      setImmediate(() => void shutdown("store lost"));
+    }
+    return gone;
+  };
   if (process.platform !== "win32") removeStale(sock); // left by a killed daemon; we hold the lock
   const started = Date.now();
   let requests = 0;
@@ -136,6 +148,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const p = req.payload;
         if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
         const payload = p as Record<string, unknown>;
+        // Not durable in a store that is gone: the hook writes it (and spools it, the store being lost).
+        const gone = storeLost();
+        if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };
         if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
@@ -205,7 +220,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
 
   /** Captured events → chunks → vectors, for every project that has new ones. */
   function indexCaptured(): void {
-    if (background.size > 0 || stopping) return;
+    if (background.size > 0 || stopping || storeLost()) return;
     void background.add(async () => {
       const projects = [...new Set([...new EventStore(app.db).projectsToChunk(), ...ops.takeDirty()])]; // and those written through the socket
       const store = new ChunkStore(app.db);
@@ -232,7 +247,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
         lock.release();
       }
       if (more && !stopping) setTimeout(indexCaptured, 250).unref(); // the rest soon, the lock free meanwhile
-    }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
+    })
+      .then(() => noteWrites(app.db, app.paths.sqlite)) // the store's counts, for the next open to check it against
+      .catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
   }
   const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);
   // What an older mem stored under older redaction rules is redacted again, once, off the prompt's path.

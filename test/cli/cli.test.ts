@@ -477,7 +477,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", "identity", "snapshots", `lancedb ${TABLE}`, "ollama", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
     for (const c of byName.values()) assert.equal(c.status, c.name === "hook client" && !hasCommand("curl") ? "warn" : "ok", JSON.stringify(c));
     assert.equal(byName.get("data home")!.detail, home);
     assert.match(byName.get("fts5")!.detail, /\(3 chunks\)/);
