@@ -4,10 +4,11 @@
  * (text for the model plus structured content) or fails (`isError` with the service's message).
  *
  * Isolation: the server serves its session's project and nothing else. It is fixed when the
- * server starts (`mem mcp --project`, else CLAUDE_PROJECT_DIR, else its cwd), never by a tool's
- * argument: the tools take no project, and the service they call is scoped to it (reads: it and
- * the user's global memory; writes: it, and global only with config `mcp.globalWrites`). A
- * memory of another project is answered as a missing id is.
+ * server starts (`mem mcp --project`, a stored project or a path unless `--new-project`, else
+ * CLAUDE_PROJECT_DIR, else its cwd), never by a tool's argument: the tools take no project, and
+ * the service they call is scoped to it (reads: it and the user's global memory; writes: it, and
+ * global only with config `mcp.globalWrites`, also when the server is bound to global). A memory
+ * of another project is answered as a missing id is.
  */
 import { resolve } from "node:path";
 import { z } from "zod";
