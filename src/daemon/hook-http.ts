@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
+import { isAbsolutePath } from "../util/absolute.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 
 /**
@@ -153,8 +154,9 @@ export class HookHttp {
       const r = await this.opts.answer({ op: "capture", event: asked.event, payload: asked.payload }, () => undefined);
       return { status: r.ok === true ? 200 : 500 }; // not durable: the Node hook writes it
     }
-    // The daemon's working directory is not the session's: without a cwd the Node hook answers.
-    if (!str(payload, "cwd")) return { status: 422 };
+    // The daemon's working directory is not the session's: without an absolute cwd the Node hook answers.
+    const cwd = str(payload, "cwd");
+    if (cwd === undefined || !isAbsolutePath(cwd)) return { status: 422 };
     const r = await this.opts.answer({ op: "prompt", ...asked.req }, (fn) => (then = fn));
     const ms = performance.now() - arrived;
     if (r.ok !== true) {

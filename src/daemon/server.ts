@@ -22,6 +22,7 @@ import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { isAbsolutePath } from "../util/absolute.cjs";
 import { indexLockPath } from "../maintenance/index-lock.js";
 import { acquireLock } from "./lock.js";
 import { HookHttp } from "./hook-http.js";
@@ -131,11 +132,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
+        // The daemon's own directory is whichever session's started it: a relative cwd would name another project.
+        if (!isAbsolutePath(req.cwd)) return { ok: false, error: "cwd must be an absolute path" };
+        if (req.project !== undefined && (typeof req.project !== "string" || req.project.trim() === "")) return { ok: false, error: "project must be a project's id" };
         const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, gitChanges: (dir: string) => gitChanges.current(dir) };
         const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
-        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
+        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session, ...(typeof req.project === "string" ? { project: req.project } : {}) }, mode);
         if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now(), found.lines));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
@@ -151,13 +155,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
         // Not durable in a store that is gone: the hook writes it (and spools it, the store being lost).
         const gone = storeLost();
         if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };
+        // Not filed under the daemon's own directory's project: without an absolute cwd the hook writes it itself.
+        if (typeof payload.cwd !== "string" || !isAbsolutePath(payload.cwd)) return { ok: false, error: "payload.cwd must be an absolute path" };
         if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
           return { ok: true };
         }
-        const cwd = typeof payload.cwd === "string" ? payload.cwd : process.cwd();
-        captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now(), app.config.memory);
+        captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
         return { ok: true };
       }
       case "stop":
