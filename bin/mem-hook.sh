@@ -48,13 +48,22 @@ esac
 h=${h%"${h##*[!/]}"} # no trailing slash: `[ -h dir/ ]` would look through a symlink
 [ -n "$h" ] || exec "$@"
 
-# Only a socket of ours, not a symlink, in a data home of ours that nobody else may write to (so
-# nobody can put another socket in its place); the daemon made both private (0600 in 0700). A
-# longer path has no such socket (socket addresses hold about 104 bytes).
+# Only a socket of ours, not a symlink, in a directory of ours that nobody else may write to (so
+# nobody can put another socket in its place); the daemon made both private (0600 in 0700). That is
+# the data home, or for a data home whose path is too long for a socket address (about 104 bytes)
+# the directory the daemon's socket.path names (src/daemon/socket-place.ts), its hook socket
+# beside its main one: `….sock` → `….hook.sock`.
 s=$h/hook.sock
+d=$h
+if [ "${#s}" -ge 100 ]; then
+  [ -f "$h/socket.path" ] && [ ! -h "$h/socket.path" ] && read -r s <"$h/socket.path" || exec "$@"
+  case $s in /*.sock) s=${s%.sock}.hook.sock ;; *) exec "$@" ;; esac
+  d=${s%/*}
+  [ -n "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || exec "$@"
+fi
 [ "${#s}" -lt 100 ] && [ -S "$s" ] && [ ! -h "$s" ] && [ -O "$s" ] && [ -O "$h" ] && [ ! -h "$h" ] || exec "$@"
 command -v curl >/dev/null 2>&1 || exec "$@"
-o=$(find "$h" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null) && [ -z "$o" ] || exec "$@" # no find: Node
+o=$(find "$h" "$d" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null) && [ -z "$o" ] || exec "$@" # no find: Node
 
 # How long to wait: the daemon writes its budget here, in seconds (daemon.clientBudgetMs, at most
 # 1.5 s, the Node hook's own deadline); captures wait 1 s, as the Node client does. Anything but a

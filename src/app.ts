@@ -3,6 +3,7 @@ import { dataHome, homePaths, type HomePaths } from "./config/paths.cjs";
 import { createProviders } from "./embed/chain.js";
 import type { EmbeddingProvider } from "./embed/provider.js";
 import { openDb, type Db } from "./store/db.js";
+import { noteWrites } from "./store/identity.js";
 import type { VectorStore } from "./store/vectors.js";
 
 /**
@@ -70,6 +71,11 @@ export function appWith(base: AppConfig, db: Db): App {
     async close() {
       if (providers) for (const p of await providers.catch(() => [])) await p.close?.().catch(() => undefined);
       if (vectors) (await vectors.catch(() => undefined))?.close();
+      try {
+        noteWrites(db, paths.sqlite); // the counts the next open checks the store against
+      } catch {
+        // the identity is kept current on a best-effort basis: a close never fails for it
+      }
       db.close();
     },
   };

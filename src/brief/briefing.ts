@@ -74,15 +74,15 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   const failed = maintenanceSection(input.maintenance, input.now);
   const decided = decisionSections(input.decisions, input.now, input.salience ?? DEFAULT_SALIENCE, DECISION_LIMITS, input.decisionTotals);
   const prefs = decided.filter((s) => s.title === PREFERENCES);
-  const notes = noteSections(input.hot, input.root).map((s): Section => ({ ...s, pool: "notes" }));
+  const notes = noteSections(input.hot, input.root).map((s): Section => ({ ...s, pool: "notes", more: (n) => `> … ${n} more line(s)`, gone: `- ${s.title.replace(/^From /, "the note ")}` }));
   const profile = notes.findIndex((s) => s.title.startsWith(PROFILE_TITLE));
   notes.splice(profile + 1, 0, ...prefs);
-  const tasks: Section = { ...(input.taskSection ?? tasksSection(input.tasks, input.now)), pool: "tasks" };
+  const tasks: Section = { ...(input.taskSection ?? tasksSection(input.tasks, input.now)), pool: "tasks", more: (n) => `- ${n} more line(s) of open tasks: \`mem task list\``, gone: "- the open tasks: `mem task list`" };
   const sections: Section[] = [...(failed ? [failed] : []), ...notes, tasks];
   const play = input.inPlay && inPlaySection(input.inPlay, input.now, input.root);
-  if (play) sections.push(play);
-  if (input.lastSession) sections.push(lastSessionSection(input.lastSession, input.now, input.root));
-  else if (input.recent) sections.push(recentWorkSection(input.recent, input.now, input.root));
+  if (play) sections.push({ ...play, gone: "- memories about the files in play" });
+  if (input.lastSession) sections.push({ ...lastSessionSection(input.lastSession, input.now, input.root), gone: "- what the last session did" });
+  else if (input.recent) sections.push({ ...recentWorkSection(input.recent, input.now, input.root), gone: "- the recent work" });
   sections.push(...decided.filter((s) => s.title !== PREFERENCES));
   return assemble(sections, Math.min(input.budgetTokens * 4, HARD_CAP_CHARS), input.redact ?? ((x) => x));
 }
@@ -102,7 +102,11 @@ const LEFT_OUT_TITLE = "Not shown for lack of room";
 export function assemble(sections: readonly Section[], budget: number, redact: (s: string) => string): string | undefined {
   const total = budget - frameOverhead(BRIEFING) - TAG_HINT.length - 1;
   const room = total - LEFT_OUT_RESERVE;
-  const pools = { notes: { used: 0, room: Math.floor(room * NOTES_SHARE) }, tasks: { used: 0, room: Math.floor(room * TASKS_SHARE) } };
+  // A pool's share binds only when the others need the room: it may take whatever they leave.
+  const full = (s: Section) => s.items.reduce((n, i) => n + i.length + 1, s.title.length + 5);
+  const others = (pool: string) => sections.filter((s) => s.pool !== pool && s.items.length > 0).reduce((n, s) => n + full(s), 0);
+  const share = (pool: "notes" | "tasks", f: number) => ({ used: 0, room: Math.max(Math.floor(room * f), room - others(pool)) });
+  const pools = { notes: share("notes", NOTES_SHARE), tasks: share("tasks", TASKS_SHARE) };
   const out: string[] = [];
   const leftOut: string[] = [];
   let used = 0;
@@ -114,8 +118,9 @@ export function assemble(sections: readonly Section[], budget: number, redact: (
     const items = s.items.map(redact);
     const moreLine = (n: number) => (s.more && n > 0 ? redact(s.more(n)) : undefined);
     const all = items.length + (s.hidden ?? 0);
+    const goneLine = () => (s.gone !== undefined ? redact(s.gone) : moreLine(all));
     if (head.length + 1 + Math.min(items[0]!.length, 80) > left) {
-      const m = moreLine(all);
+      const m = goneLine();
       if (m) leftOut.push(m);
       continue;
     }
@@ -129,7 +134,7 @@ export function assemble(sections: readonly Section[], budget: number, redact: (
       size += item.length + 1;
     }
     if (kept.length === 0) {
-      const m = moreLine(all);
+      const m = goneLine();
       if (m) leftOut.push(m);
       continue;
     }

@@ -15,6 +15,8 @@ import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
 import { catalogueCheck, modelCheck } from "./doctor-model.js";
+import { socketDirCheck } from "./doctor-socket.js";
+import { lostCheck, storeIdentityChecks } from "./doctor-store.js";
 import type { Check } from "./doctor-check.js";
 import { EXIT, parse } from "./args.js";
 import type { Command } from "./command.js";
@@ -28,11 +30,15 @@ and mem's MCP server (registered in a scope, and answering initialize and tools/
 started), and says how to fix what is wrong. Exit 1 when something needs fixing (an unreachable
 provider is a warning: search still works from BM25).
 
+A store its identity (mem.identity.json) says was lost (missing, truncated, replaced, emptied) is
+reported with the newest snapshot to restore (\`mem restore\`); the snapshots kept are listed.
+
 Options:
   --repair     repair a damaged store: keep a copy of the damaged files in <home>/backup-<time>/,
                salvage what SQLite can still read (captured events, sessions, indexed roots),
                re-index the markdown from disk, rebuild the vectors; says what was recovered and
-               what was lost. Stops the daemon first. A healthy store is left as it is.
+               what was lost. Stops the daemon first. A healthy store is left as it is; a lost
+               one too (nothing is left to salvage): it points at \`mem restore\`.
   --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}]}
                (with --repair: the repair report)
   -h, --help   this help`;
@@ -82,6 +88,7 @@ function sqliteChecks(app: App): Check[] {
   const h = checkSqlite(app.db);
   if (h.status === "damaged") return [{ name: "sqlite", status: "error", detail: `${app.paths.sqlite} is damaged: ${h.reason}`, fix: REPAIR_FIX }];
   const mode = app.db.pragma("journal_mode", { simple: true });
+  const events = app.db.prepare("SELECT count(*) FROM events").pluck().get() as number;
   return [
     { name: "sqlite", status: "ok", detail: `${app.paths.sqlite} (journal ${mode})` },
     h.ftsProblem
@@ -91,6 +98,7 @@ function sqliteChecks(app: App): Check[] {
     needsScrub(app.db)
       ? { name: "redaction", status: "warn", detail: `data stored under older redaction rules (version ${scrubbedVersion(app.db)}, now ${REDACTION_VERSION}) may still hold secrets they missed`, fix: "run `mem index` or `mem doctor --repair`: either redacts it again" }
       : { name: "redaction", status: "ok", detail: `stored data redacted with the current rules (version ${REDACTION_VERSION})` },
+    ...storeIdentityChecks(app.paths.sqlite, events),
   ];
 }
 
@@ -162,10 +170,11 @@ export const doctorCommand: Command = {
       const checks: Check[] = [homeCheck(base, where.env)];
       if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
       checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
-      if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
+      if (damage?.kind === "lost") checks.push(lostCheck(base.paths.sqlite, damage));
+      else if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -3,9 +3,10 @@ import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { hookDrift } from "../install/drift.js";
+import { MARK_KEY, MARK_VALUE } from "../install/hooks.js";
 import { currentTarget } from "../install/target.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
-import { findMemHooks } from "../install/settings.js";
+import { findMemHooks, lookalikeWarning } from "../install/settings.js";
 import type { Check } from "./doctor-check.js";
 
 /** The absolute `…/bin/mem.cjs` (or earlier `mem.js`) a handler runs, if it names one. */
@@ -34,6 +35,8 @@ export function hookChecks(where: Where, platform: string = process.platform): C
       checks.push({ name, status: "error", detail: `${file}: ${(err as Error).message}`, fix: "fix the file's JSON; Claude Code ignores a settings file it cannot parse" });
       continue;
     }
+    const lookalikes = lookalikeWarning(file, settings);
+    if (lookalikes) checks.push({ name: `${name}: look-alikes`, status: "warn", detail: lookalikes, fix: "delete a handler left by an older mem by hand; keep one that is yours" });
     const found = findMemHooks(settings);
     if (found.length === 0) continue;
     const missingBins = [...new Set(found.map((f) => binOf(f.handler)).filter((b): b is string => b !== undefined && !existsSync(b)))];
@@ -42,6 +45,7 @@ export function hookChecks(where: Where, platform: string = process.platform): C
       continue;
     }
     const r = hookDrift(settings, target);
+    const unmarked = found.filter((f) => f.handler[MARK_KEY] !== MARK_VALUE).length;
     const viaMcp = r.viaMcp;
     if (!r.changed) {
       checks.push({ name, status: "ok", detail: `${file}: all ${r.events.length} hooks, as this mem installs them${target.caWrapper ? " (through bin/mem-hook.sh)" : target.hookClient ? " (the hot ones through bin/mem-hook.sh)" : ""}${viaMcp ? " (the prompt's through the MCP server)" : ""}` });
@@ -49,12 +53,12 @@ export function hookChecks(where: Where, platform: string = process.platform): C
     }
     const why = [
       r.added.length > 0 ? `missing ${r.added.join(", ")}` : "",
-      r.updated.length > 0 ? `${r.updated.length} differ from what this mem would install (another node or copy of mem${target.caWrapper ? ", or not through bin/mem-hook.sh although NODE_EXTRA_CA_CERTS is set" : target.hookClient ? ", or the hot ones not through bin/mem-hook.sh" : ""})` : "",
+      r.updated.length > 0 ? `${r.updated.length} differ from what this mem would install (another node or copy of mem${target.caWrapper ? ", or not through bin/mem-hook.sh although NODE_EXTRA_CA_CERTS is set" : target.hookClient ? ", or the hot ones not through bin/mem-hook.sh" : ""}${unmarked > 0 ? `, or written before install marked its hooks "${MARK_KEY}": "${MARK_VALUE}"` : ""})` : "",
       r.removed.length > 0 ? `extra copies under ${r.removed.join(", ")}` : "",
     ].filter(Boolean);
     checks.push({ name, status: "warn", detail: `${file}: ${why.join("; ")}`, fix: `\`mem install --scope ${scope}\`` });
   }
-  if (checks.length === 0) checks.push({ name: "hooks", status: "warn", detail: "no mem hooks in any Claude Code settings file (fine if mem is installed as a plugin)", fix: "`mem install --scope user`" });
+  if (!checks.some((c) => !c.name.endsWith("look-alikes"))) checks.push({ name: "hooks", status: "warn", detail: "no mem hooks in any Claude Code settings file (fine if mem is installed as a plugin)", fix: "`mem install --scope user`" });
   else if (target.hookClient || target.caWrapper) checks.push(curlCheck(where.env));
   return checks;
 }
@@ -91,7 +95,6 @@ function onPath(name: string, path: string): boolean {
 /** Why bin/mem-hook.sh would not use the daemon's socket in `home` (it checks the same), if it would not. */
 function homeRefusal(home: string, env: NodeJS.ProcessEnv): { why: string; fix: string } | undefined {
   const because = (why: string, fix: string) => ({ why, fix });
-  if (Buffer.byteLength(join(home, "hook.sock")) >= 100) return because(`the data home's path (${home}) is too long for a socket address`, "set MEM_HOME to a shorter path");
   if (!onPath("find", env.PATH ?? "")) return because("no find on PATH to check who may write to the data home", "install find (findutils)");
   let st: ReturnType<typeof lstatSync>;
   try {

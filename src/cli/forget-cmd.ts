@@ -1,4 +1,4 @@
-import { createInterface } from "node:readline";
+import { confirm } from "./confirm.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
@@ -40,19 +40,6 @@ arguments (also --project without --yes when stdin is not a terminal).`;
 /** `--project` may come without a value (here): given one only when the next word is not an option. */
 function normalise(argv: string[]): string[] {
   return argv.map((a, i) => (a === "--project" && (i + 1 >= argv.length || argv[i + 1]!.startsWith("-")) ? "--project=" : a));
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      rl.question(question, resolve);
-      rl.once("close", () => resolve(""));
-    });
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } finally {
-    rl.close();
-  }
 }
 
 export const forgetCommand: Command = {

@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   reindex: async () => (await import("./reindex-cmd.js")).reindexCommand,
   rotate: async () => (await import("./rotate-cmd.js")).rotateCommand,
   schedule: async () => (await import("./schedule-cmd.js")).scheduleCommand,
+  restore: async () => (await import("./restore-cmd.js")).restoreCommand,
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -55,6 +56,7 @@ const SUMMARIES: Record<string, string> = {
   reindex: "the weekly maintenance run: index every root again, purge, decay, cold tier, compaction",
   rotate: "move sessions/current.md to its dated log; archive old session logs",
   schedule: "register `mem reindex` to run weekly (systemd timer, crontab or launchd): install, remove, status",
+  restore: "bring back a snapshot of the store (--list them; --fresh to start over)",
   hook: "what Claude Code's hooks run (the payload on stdin; never fails the session)",
 };
 
@@ -98,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     return runHook(rest[0] ?? "", { stdin: process.stdin, stdout: process.stdout, env: process.env });
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    if (name === "help" && rest[0] && COMMANDS[rest[0]]) {
+    if (name === "help" && rest[0] && Object.hasOwn(COMMANDS, rest[0])) {
       process.stdout.write(`${(await COMMANDS[rest[0]]!()).usage}\n`);
       return EXIT.ok;
     }
@@ -111,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${(JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8")) as { version: string }).version}\n`);
     return EXIT.ok;
   }
-  const load = COMMANDS[name];
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined; // not "constructor" or "__proto__"
   if (!load) {
     process.stderr.write(`${await unknownCommand(name)}\n`);
     return EXIT.usage;

@@ -1,7 +1,7 @@
 import { parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
-const usage = `Usage: mem mcp [--project P] [-q]
+const usage = `Usage: mem mcp [--project P [--new-project]] [-q]
 
 Serves mem's memory to an MCP client (Claude Code) over stdio: JSON-RPC on stdin and stdout,
 log lines on stderr. Claude Code starts it itself once it is registered (\`mem install\` does
@@ -26,7 +26,10 @@ listed or stored with global: true; storing or forgetting there only when config
 
 Options:
   --project P   bind the server to P (a path, a stored project id or a project's directory
-                name) instead of the session's directory; for .mcp.json, the user's choice
+                name) instead of the session's directory; for .mcp.json, the user's choice.
+                A name nothing is stored under is refused (the server does not start), with
+                the stored names it resembles; "global" is read-only unless mcp.globalWrites
+  --new-project P is a new project's name: start it
   -q, --quiet   no log lines on stderr
   -h, --help    this help`;
 
@@ -34,10 +37,11 @@ export const mcpCommand: Command = {
   summary: "serve mem's memory over MCP (stdio) for Claude Code",
   usage,
   async run(argv) {
-    const { values, positionals } = parse(argv, { quiet: { type: "boolean", short: "q" }, project: { type: "string" } });
+    const { values, positionals } = parse(argv, { quiet: { type: "boolean", short: "q" }, project: { type: "string" }, "new-project": { type: "boolean" } });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.project !== undefined && values.project.trim() === "") throw new UsageError("--project needs a project (a path, a stored id or a name)");
+    if (values["new-project"] && values.project === undefined) throw new UsageError("--new-project goes with --project NAME");
     const { runMcpServer } = await import("../mcp/server.js");
-    return runMcpServer({ env: process.env, ...(values.project !== undefined ? { project: values.project } : {}), log: (l) => (values.quiet ? undefined : process.stderr.write(`mem mcp: ${l}\n`)) });
+    return runMcpServer({ env: process.env, ...(values.project !== undefined ? { project: values.project } : {}), newProject: values["new-project"] === true, log: (l) => (values.quiet ? undefined : process.stderr.write(`mem mcp: ${l}\n`)) });
   },
 };

@@ -13,6 +13,8 @@ const usage = `Usage: mem reindex [--forget-missing] [--json] [-q]
 
 The weekly maintenance run (\`mem schedule install\` registers it; run it any time: a second run
 changes nothing). In order:
+  - a snapshot of the SQLite store into <data home>/snapshots/ (the newest
+    maintenance.keepSnapshots (5) are kept; \`mem restore\` brings one back);
   - session logs: sessions/current.md moved to sessions/YYYY-MM-DD.md, logs older than
     maintenance.archiveAfterDays (90) moved under archive/ (as \`mem rotate\`);
   - every registered root of every project indexed again (incrementally), captured events

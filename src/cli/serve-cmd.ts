@@ -11,7 +11,8 @@ const usage = `Usage: mem serve [--status | --stop] [--json] [-q]
 Runs the warm daemon for this data home in the foreground: it holds SQLite, LanceDB and the
 embedding model open, answers the prompt hook over a Unix socket in the data home (when that
 path is too long for a socket: in $XDG_RUNTIME_DIR, else in a private mem-<uid> directory
-under the temp directory; never where others can write), turns captured events into chunks and
+under the temp directory, or in a private directory of its own when someone else holds that
+one; never where others can write), turns captured events into chunks and
 vectors in the background, watches the indexed roots and re-indexes one soon after a file in it
 changes (index.watch), and exits after daemon.idleMs (30 min) without a request. The prompt
 hook starts it on its own when none is running; one runs per data home.

@@ -133,6 +133,8 @@ export interface Config {
     archiveAfterDays: number;
     /** The time zone session logs are dated in (an IANA name such as "Europe/Paris"); "" is the system's. */
     timeZone: string;
+    /** Snapshots of the SQLite store kept in `<data home>/snapshots/` (the newest; older ones are removed). */
+    keepSnapshots: number;
   };
   /** `mem mcp`: bound to its session's project; the user's global memory is read-only to it unless `globalWrites`. */
   mcp: {
@@ -174,7 +176,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     brief: { staleTaskDays: 30 },
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
     cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
-    maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" },
+    maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "", keepSnapshots: 5 },
     mcp: { globalWrites: false },
   };
 }

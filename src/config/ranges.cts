@@ -68,6 +68,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "cold.gitMaxBytes": int(1024, 2 ** 28),
   "maintenance.coldAfterDays": int(1, 36_500),
   "maintenance.archiveAfterDays": int(1, 36_500),
+  "maintenance.keepSnapshots": int(1, 1_000),
 };
 
 export function inRange(v: number, r: Range): boolean {

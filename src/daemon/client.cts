@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
-import { socketPath } from "./paths.cjs";
+import { dirname } from "node:path";
+import { pointedSocket, socketPath } from "./paths.cjs";
 import { checkSocket } from "./socket-guard.cjs";
 
 /** One request to the daemon, one newline-terminated JSON answer. */
@@ -21,8 +22,18 @@ export class Dial {
   refused: string | undefined;
 
   constructor(home: string) {
-    this.path = socketPath(home);
-    const check = checkSocket(this.path);
+    let path = socketPath(home);
+    let check = checkSocket(path);
+    if (!check.ok && dirname(path) !== home) {
+      // A long data home's daemon may listen elsewhere (its usual directory squatted): socket.path says where.
+      const pointed = pointedSocket(home);
+      const there = pointed !== undefined && pointed !== path ? checkSocket(pointed) : undefined;
+      if (there?.ok) {
+        path = pointed!;
+        check = there;
+      }
+    }
+    this.path = path;
     if (!check.ok) {
       if ("refused" in check) this.refused = check.refused;
       else this.failure = check.failure;

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
+import { isAbsolutePath } from "../util/absolute.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 
 /**
@@ -14,14 +15,19 @@ import { writePrivate } from "../util/private-file.cjs";
  * Node hook with the same payload, which then decides as it always has (logs a bad payload,
  * answers in-process, writes a capture itself).
  *
- * Like the main socket: 0600, in the data home only (0700), never on Windows.
+ * Like the main socket: 0600, in the data home (0700) or, for a data home whose path is too long,
+ * beside the main socket in its private directory; never on Windows.
  */
 
 export const HOOK_SOCKET = "hook.sock";
 /** daemon.clientBudgetMs in seconds, for the client's `curl -m`. */
 export const HOOK_BUDGET_FILE = "hook.budget";
 
-/** The curl client's socket for a data home; undefined on Windows, or where the path is too long for a socket address (the client then runs the Node hook). */
+/**
+ * The curl client's socket for a data home; undefined on Windows, or where the path is too long
+ * for a socket address: then it is beside the daemon's main socket (`hookSocketBeside`), which
+ * the curl client finds through the data home's socket.path (src/daemon/paths.cts).
+ */
 export function hookSocketPath(home: string, platform: string = process.platform): string | undefined {
   if (platform === "win32") return undefined;
   const p = join(home, HOOK_SOCKET);
@@ -72,7 +78,8 @@ export class HookHttp {
   }
 
   /** Listens on `path` (a stale socket there is removed: the caller holds the daemon's lock) and writes the budget beside it. */
-  async listen(path: string): Promise<void> {
+  /** `budgetFile`: where the curl client reads the budget, the data home's hook.budget (beside a socket in the data home). */
+  async listen(path: string, budgetFile: string = join(path, "..", HOOK_BUDGET_FILE)): Promise<void> {
     unlinkQuiet(path);
     await new Promise<void>((resolve, reject) => {
       this.server.once("error", reject);
@@ -85,7 +92,7 @@ export class HookHttp {
     });
     try {
       chmodSync(path, 0o600);
-      writePrivate(join(path, "..", HOOK_BUDGET_FILE), `${curlBudgetMs(this.opts.budgetMs) / 1000}\n`, "replace");
+      writePrivate(budgetFile, `${curlBudgetMs(this.opts.budgetMs) / 1000}\n`, "replace");
     } catch (err) {
       // Not serving half set up: a server left listening would keep the daemon from ever exiting.
       this.server.close();
@@ -147,8 +154,9 @@ export class HookHttp {
       const r = await this.opts.answer({ op: "capture", event: asked.event, payload: asked.payload }, () => undefined);
       return { status: r.ok === true ? 200 : 500 }; // not durable: the Node hook writes it
     }
-    // The daemon's working directory is not the session's: without a cwd the Node hook answers.
-    if (!str(payload, "cwd")) return { status: 422 };
+    // The daemon's working directory is not the session's: without an absolute cwd the Node hook answers.
+    const cwd = str(payload, "cwd");
+    if (cwd === undefined || !isAbsolutePath(cwd)) return { status: 422 };
     const r = await this.opts.answer({ op: "prompt", ...asked.req }, (fn) => (then = fn));
     const ms = performance.now() - arrived;
     if (r.ok !== true) {

@@ -5,6 +5,7 @@ import type { Project } from "../project/identity.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import type { Mode, SearchContext } from "../retrieve/search.js";
+import { isAbsolutePath } from "../util/absolute.cjs";
 import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
 import { MemoryService } from "../service/memory.js";
 import { commitJson } from "../cold/render.js";
@@ -112,7 +113,7 @@ export class MemoryOps {
     const project = str(req, "project");
     const cwd = str(req, "cwd");
     if (project === undefined && cwd === undefined) throw bad("project or cwd is required");
-    if (cwd !== undefined && !cwd.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(cwd)) throw bad("cwd must be an absolute path");
+    if (cwd !== undefined && !isAbsolutePath(cwd)) throw bad("cwd must be an absolute path");
     if (project !== undefined && cwd === undefined && (project === "." || project === ".." || /^\.\.?[\\/]/.test(project))) throw bad("a relative project path needs cwd");
     return storing ? projectToStoreIn(this.ctx.app.db, project, cwd ?? "/", { create: req.newProject === true, how: 'send "newProject": true' }) : projectFromArg(this.ctx.app.db, project, cwd ?? "/");
   }

@@ -17,17 +17,19 @@ import { EventStore } from "../store/events.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
+import { heldFile, heldProblem, noteWrites } from "../store/identity.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { isAbsolutePath } from "../util/absolute.cjs";
 import { indexLockPath } from "../maintenance/index-lock.js";
 import { acquireLock } from "./lock.js";
-import { HookHttp, hookSocketPath } from "./hook-http.js";
+import { HookHttp } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
 import { VectorCopies } from "./vector-copies.js";
-import { lockPath, socketPath } from "./paths.cjs";
-import { prepareSocketDir } from "./socket-guard.cjs";
+import { lockPath, pointerPath } from "./paths.cjs";
+import { firstChoice, publish, settle, unpublish, type Place } from "./socket-place.js";
 import { SourceWatch } from "./watch.js";
 
 export interface ServeOptions {
@@ -44,14 +46,13 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const home = dataHome(opts.env);
   ensurePrivateDir(home);
-  const sock = socketPath(home, opts.env);
-  const unsafe = prepareSocketDir(sock); // before SQLite is opened: a refused daemon costs little
-  if (unsafe !== undefined) {
-    const why = `refusing to listen on ${sock}: ${unsafe}`;
+  const refuse = (why: string) => {
     opts.log(why);
     hookLog(opts.env, `mem serve: ${why}`); // a daemon the hook started logs nowhere else
     return 1;
-  }
+  };
+  const first = firstChoice(home, opts.env); // before SQLite is opened: a refused daemon costs little
+  if (first.unsafe !== undefined && !first.fallback) return refuse(`refusing to listen on ${first.sock}: ${first.unsafe}`);
   const app = openApp(opts.env, { tolerateConfigErrors: true });
   if (app.configError) opts.log(`${app.configError}; running on the defaults`);
   const lock = acquireLock(lockPath(app.paths.home));
@@ -61,6 +62,29 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 0;
   }
   const release = lock.release;
+  const placed = settle(home, first); // a squatted directory: one of our own, now that the lock is ours
+  if ("error" in placed) {
+    release();
+    await app.close();
+    return refuse(placed.error);
+  }
+  const place: Place = placed;
+  if (place.instead) {
+    opts.log(place.instead);
+    hookLog(opts.env, `mem serve: ${place.instead}`);
+  }
+  const sock = place.sock;
+  // The store file as opened: a capture is never written through to one since truncated or replaced.
+  const held = heldFile(app.paths.sqlite);
+  const storeLost = (): string | undefined => {
+    const gone = heldProblem(app.paths.sqlite, held);
+    if (gone && !stopping) {
+      opts.log(`the store ${app.paths.sqlite} is no longer the one this daemon opened (${gone}); stopping`);
+      hookLog(opts.env, `mem serve: the store is no longer the one the daemon opened (${gone}); the daemon stops, captures go to the hooks`);
+      setImmediate(() => void shutdown("store lost"));
+    }
+    return gone;
+  };
   if (process.platform !== "win32") removeStale(sock); // left by a killed daemon; we hold the lock
   const started = Date.now();
   let requests = 0;
@@ -108,11 +132,14 @@ export async function serve(opts: ServeOptions): Promise<number> {
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
+        // The daemon's own directory is whichever session's started it: a relative cwd would name another project.
+        if (!isAbsolutePath(req.cwd)) return { ok: false, error: "cwd must be an absolute path" };
+        if (req.project !== undefined && (typeof req.project !== "string" || req.project.trim() === "")) return { ok: false, error: "project must be a project's id" };
         const t0 = performance.now();
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, gitChanges: (dir: string) => gitChanges.current(dir) };
         const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
-        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session }, mode);
+        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session, ...(typeof req.project === "string" ? { project: req.project } : {}) }, mode);
         if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now(), found.lines));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
@@ -125,13 +152,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const p = req.payload;
         if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
         const payload = p as Record<string, unknown>;
+        // Not durable in a store that is gone: the hook writes it (and spools it, the store being lost).
+        const gone = storeLost();
+        if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };
+        // Not filed under the daemon's own directory's project: without an absolute cwd the hook writes it itself.
+        if (typeof payload.cwd !== "string" || !isAbsolutePath(payload.cwd)) return { ok: false, error: "payload.cwd must be an absolute path" };
         if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
           return { ok: true };
         }
-        const cwd = typeof payload.cwd === "string" ? payload.cwd : process.cwd();
-        captureToolPayload(app.db, resolveProject(cwd).id, payload, Date.now(), app.config.memory);
+        captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
         return { ok: true };
       }
       case "stop":
@@ -194,7 +225,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
 
   /** Captured events → chunks → vectors, for every project that has new ones. */
   function indexCaptured(): void {
-    if (background.size > 0 || stopping) return;
+    if (background.size > 0 || stopping || storeLost()) return;
     void background.add(async () => {
       const projects = [...new Set([...new EventStore(app.db).projectsToChunk(), ...ops.takeDirty()])]; // and those written through the socket
       const store = new ChunkStore(app.db);
@@ -221,7 +252,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
         lock.release();
       }
       if (more && !stopping) setTimeout(indexCaptured, 250).unref(); // the rest soon, the lock free meanwhile
-    }).catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
+    })
+      .then(() => noteWrites(app.db, app.paths.sqlite)) // the store's counts, for the next open to check it against
+      .catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
   }
   const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);
   // What an older mem stored under older redaction rules is redacted again, once, off the prompt's path.
@@ -244,6 +277,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     await background.onIdle().catch(() => undefined);
     await copies.close(); // the scan workers
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
+    unpublish(home, place);
     release();
     await app.close().catch(() => undefined);
     resolveDone(0);
@@ -264,16 +298,21 @@ export async function serve(opts: ServeOptions): Promise<number> {
   });
   if (process.platform !== "win32") chmodSync(sock, 0o600);
   // The hot hooks over HTTP for bin/mem-hook.sh's curl client (src/daemon/hook-http.ts).
-  const hookSock = hookSocketPath(app.paths.home);
+  const hookSock = place.hookSock;
   if (hookSock) {
     const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, onRequest: () => {
         requests++;
         touch();
       }, hookLog: (l) => hookLog(opts.env, l) });
-    await http.listen(hookSock).then(
+    await http.listen(hookSock, place.budgetFile).then(
       () => (hookHttp = http),
       (err: Error) => opts.log(`hook socket ${hookSock}: ${err.message}; hooks use the Node client`),
     );
+  }
+  try {
+    publish(home, place);
+  } catch (err) {
+    opts.log(`could not write ${pointerPath(home)}: ${(err as Error).message}; the hooks will not find this daemon`);
   }
   touch();
   opts.log(`daemon ${process.pid} listening on ${sock}${hookHttp ? ` and ${hookSock}` : ""}`);

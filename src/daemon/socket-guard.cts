@@ -1,6 +1,6 @@
-import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
-import { privateTmpDir } from "./paths.cjs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fallbackPrefix, hookSocketBeside, pointedSocket, privateTmpDir } from "./paths.cjs";
 
 /**
  * Who may hold the daemon's socket: the user, in a directory no one else can write to (anyone
@@ -79,4 +79,56 @@ export function prepareSocketDir(sock: string): string | undefined {
   } catch (err) {
     return `${dir}: ${(err as Error).message}`;
   }
+}
+
+/** The main socket's name in a private directory of the daemon's own. */
+export const FALLBACK_SOCKET = "mem.sock";
+
+/**
+ * When this user's directory under the temp directory is squatted (another user's, open to
+ * others, a symlink, a file): a private directory of the daemon's own instead. The one an earlier
+ * daemon made (named in the data home's socket.path) when it is still a directory of ours that no
+ * one else may enter, else a new one from mkdtemp: `mem-<uid>-` and six random characters, made
+ * 0700 and atomically, so no one can have made it first. Call only while holding the data home's
+ * lock (the pointer is the running daemon's).
+ */
+export function fallbackSocket(home: string): { sock: string } | { error: string } {
+  const uid = process.getuid?.();
+  const prefix = fallbackPrefix();
+  const previous = pointedSocket(home);
+  if (previous && basename(previous) === FALLBACK_SOCKET && dirname(dirname(previous)) === dirname(prefix) && basename(dirname(previous)).startsWith(basename(prefix))) {
+    try {
+      const st = lstatSync(dirname(previous));
+      if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0) return { sock: previous };
+    } catch {
+      // gone (a temp cleaner): make another
+    }
+  }
+  let dir: string;
+  try {
+    dir = mkdtempSync(prefix);
+  } catch (err) {
+    return { error: `could not make a private directory ${prefix}XXXXXX: ${(err as Error).message}` };
+  }
+  const sock = join(dir, FALLBACK_SOCKET);
+  if (Buffer.byteLength(hookSocketBeside(sock)) >= 100) {
+    rmdirSync(dir);
+    return { error: `${dir} is too long a path for a socket address (set TMPDIR to a shorter one)` };
+  }
+  const why = dirRefusal(dir, uid ?? -1);
+  return why ? { error: why } : { sock };
+}
+
+/** What is at a socket directory's place, for `mem doctor`: nothing, a private directory of ours, or what squats it (owner, mode, kind). */
+export function inspectSocketDir(dir: string): { state: "absent" } | { state: "ours" } | { state: "squatted"; uid: number; mode: string; kind: string } {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return { state: "absent" };
+  }
+  const uid = process.getuid?.();
+  if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0) return { state: "ours" };
+  const kind = st.isSymbolicLink() ? "a symlink" : st.isDirectory() ? "a directory" : "not a directory";
+  return { state: "squatted", uid: st.uid, mode: octal(st.mode), kind };
 }

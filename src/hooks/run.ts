@@ -1,6 +1,6 @@
 import { dataHome } from "../config/paths.cjs";
 import { storeFlagged } from "../maintenance/flags.js";
-import { isStoreDamage } from "../store/damage.js";
+import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
 import type { HookAnswer } from "./answer.js";
@@ -66,6 +66,13 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
     if (isStoreDamage(err)) {
       try {
         return contextOutput(HOOK_EVENTS[name], (await import("../maintenance/hook-damage.js")).storeDamaged(name, err, payload, io.env, (io.now ?? Date.now)()));
+      } catch (e) {
+        failure = e;
+      }
+    } else if (isStoreUnavailable(err)) {
+      // Locked, busy, a disk error: the capture is kept for later rather than lost.
+      try {
+        if ((await import("../maintenance/hook-damage.js")).storeUnavailable(name, err, payload, io.env, (io.now ?? Date.now)())) return undefined;
       } catch (e) {
         failure = e;
       }

@@ -3,7 +3,7 @@
  * capture. CommonJS with no heavy import, shared by the hook entry (entry.cts) and the full
  * runner's handlers (user-prompt.ts, run.ts) so both ask the daemon the same way.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
@@ -38,7 +38,8 @@ export function clientBudget(home: string): number {
 export function promptRequest(payload: Payload): PromptRequest | undefined {
   const prompt = str(payload, "prompt");
   if (!prompt || skipReason(prompt)) return undefined;
-  return { prompt, cwd: str(payload, "cwd") ?? process.cwd(), session: str(payload, "session_id") ?? "" };
+  // Absolute before it leaves the hook (whose directory is the session's): the daemon takes no relative cwd.
+  return { prompt, cwd: resolve(str(payload, "cwd") ?? "."), session: str(payload, "session_id") ?? "" };
 }
 
 /** The capture event a tool or stop payload is filed under. */

@@ -6,7 +6,7 @@ import { salienceConfig } from "../memory/salience.js";
 import { reinforceChunks } from "../store/salience.js";
 import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
-import { resolveProject } from "../project/identity.js";
+import { resolveProject, type Project } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { mergeInPlay, sessionFiles, type FilesInPlay } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
@@ -54,8 +54,18 @@ export interface PromptContext {
 
 export interface PromptRequest {
   prompt: string;
+  /** The session's directory (absolute): its project is searched, unless `project` says which. */
   cwd: string;
   session: string;
+  /** The project to search, by its stored id (an MCP server bound to one): wins over `cwd`'s. */
+  project?: string;
+}
+
+/** The project a prompt's memories come from: `req.project` when given, else `req.cwd`'s. */
+export function promptProject(req: PromptRequest, projectRoot: (project: string) => string | undefined): Project {
+  if (req.project === undefined) return resolveProject(req.cwd);
+  const id = cleanText(req.project);
+  return { id, name: req.project, root: projectRoot(id) };
 }
 
 /** What to put before a prompt, and the chunks it shows. */
@@ -108,7 +118,7 @@ export interface PromptSearchOptions {
  * `promptCandidates` leaves out. Skips no prompt (the caller asks `skipReason`).
  */
 export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode: Mode, o: PromptSearchOptions = {}): Promise<PromptSearch> {
-  const project = resolveProject(req.cwd);
+  const project = promptProject(req, ctx.projectRoot);
   const q = ctx.config.query;
   const session = cleanText(req.session);
   const inPlay = mergeInPlay(sessionFiles(ctx.db, project.id, session, project.root), project.root ? (ctx.gitChanges?.(project.root) ?? []) : []);

@@ -10,8 +10,7 @@ import { contentTerms } from "./terms.js";
 import { queryTerms } from "../retrieve/fts-query.js";
 import { stem } from "./floor.js";
 import { traceInjection, type EvidenceTrace, type FloorVerdict, type InjectOptions } from "./format.js";
-import { candidatesOf, excludedBy, promptDescribe, promptMode, promptSearch, redactText, type PromptContext, type PromptRequest, type PromptSearchOptions } from "./for-prompt.js";
-import { resolveProject } from "../project/identity.js";
+import { candidatesOf, excludedBy, promptDescribe, promptMode, promptProject, promptSearch, redactText, type PromptContext, type PromptRequest, type PromptSearchOptions } from "./for-prompt.js";
 import { sessionDay } from "../store/sessions.js";
 import type { Mode, SearchResponse, SearchResult } from "../retrieve/search.js";
 
@@ -81,7 +80,7 @@ export interface WhyReport {
  * as the hook excludes them); `fresh` says it stands for a session that has none.
  */
 export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: PromptSearchOptions & { fresh?: boolean } = {}): Promise<WhyReport> {
-  const project = resolveProject(req.cwd);
+  const project = promptProject(req, ctx.projectRoot);
   const words = contentTerms(queryTerms(req.prompt)).map((word) => ({ word, stem: stem(word) }));
   const base = {
     prompt: req.prompt,

@@ -25,7 +25,7 @@ import { resolveProject } from "../project/identity.js";
 import { backupBase, backupFile, danglingLink, leftEmpty, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
-import { findMemHooks, installHooks, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
+import { findMemHooks, installHooks, lookalikeWarning, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
 import { formatSettings, isObject, parseSettingsText, sameJson, SettingsError, type JsonObject, type TextFormat } from "./settings-json.js";
 
 export const SCOPES = ["user", "project", "local"] as const;
@@ -281,6 +281,8 @@ function warnings(action: Action, opts: ApplyOptions, file: string, after: JsonO
       out.push(`mem hooks with other paths or settings are also installed in ${other}; both would run (remove them with \`mem uninstall --scope ${scope}\`)`);
     }
   }
+  const lookalikes = lookalikeWarning(file, after);
+  if (lookalikes) out.push(lookalikes);
   if (action === "install" && after.disableAllHooks === true) out.push(`${file} sets "disableAllHooks": true, so no hook in it runs`);
   if (action === "install" && opts.scope === "project" && target) {
     out.push("project settings are usually committed: these hooks hold this machine's absolute paths (node, this mem's directory); teammates without them would see hook errors. Consider --scope local, or the plugin");

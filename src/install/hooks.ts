@@ -128,8 +128,22 @@ export function commandHandlerFor(hook: MemHook, target: HookTarget): CommandHan
   };
 }
 
-export function groupFor(hook: MemHook, target: HookTarget): MatcherGroup {
-  return { ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), hooks: [handlerFor(hook, target)] };
+/**
+ * The mark on every handler `mem install` writes into a settings file: install and uninstall touch
+ * only marked handlers (and the exact forms older installs wrote, src/install/ours.ts). Claude Code
+ * accepts unknown keys on a handler (HOOKS.md §1.2). The plugin's hooks.json needs none.
+ */
+export const MARK_KEY = "_managed_by";
+export const MARK_VALUE = "mem";
+
+/** Our handler for an event as `mem install` writes it into a settings file: with the mark. */
+export function markedHandlerFor(hook: MemHook, target: HookTarget): (CommandHandler | McpToolHandler) & { [MARK_KEY]: string } {
+  return { [MARK_KEY]: MARK_VALUE, ...handlerFor(hook, target) };
+}
+
+/** A matcher group holding our handler for `hook` (marked for a settings file when `marked`). */
+export function groupFor(hook: MemHook, target: HookTarget, marked = false): MatcherGroup {
+  return { ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), hooks: [marked ? markedHandlerFor(hook, target) : handlerFor(hook, target)] };
 }
 
 /** The `hooks` object for a target: event → [one matcher group with our handler]. */

@@ -3,69 +3,17 @@
  * No I/O: the caller reads and writes files (files.ts). The settings' JSON types, checks and text
  * (parse, re-serialise) are in ./settings-json.ts.
  *
- * Our handlers are recognised by their command, not by a marker key: `… bin/mem.cjs hook <name>`
- * (or `mem hook <name>` via PATH), in exec form (`command` + `args`) or shell form (one string).
- * That also catches hand-written entries and entries written from another checkout, which an
- * install replaces in place instead of duplicating. Everything else is left exactly as it was,
- * key order included.
+ * Only mem's own handlers are touched: those install wrote (marked `"_managed_by": "mem"`, or
+ * exactly an older install's form; see ./ours.ts), wherever they are and whichever checkout or
+ * node they name, which an install rewrites in place instead of duplicating. Everything else,
+ * a user's handler that runs `mem hook …` included, is left exactly as it was, key order included.
  */
-import { MEM_HOOKS, handlerFor, groupFor, memMcpHookName, type HookTarget, type MemHook } from "./hooks.js";
+import { MEM_HOOKS, groupFor, markedHandlerFor, type HookTarget, type MemHook } from "./hooks.js";
+import { isLookalike, memHookName, mentionedHookName } from "./ours.js";
 import { checkTopLevel, describeType, isObject, sameJson, SettingsError, type Json, type JsonObject } from "./settings-json.js";
 
 // ---------------------------------------------------------------------------------------------
-// Recognising our handlers
-
-/** Splits a shell command into words: '…' and "…" group; backslashes stay literal (Windows paths). */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let cur = "";
-  let inWord = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (quote === '"' && c === "\\" && (command[i + 1] === '"' || command[i + 1] === "\\")) cur += command[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(cur);
-      cur = "";
-      inWord = false;
-    } else {
-      cur += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(cur);
-  return words;
-}
-
-/** `…/bin/mem.cjs` (any checkout, or `${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs`), or the `mem` command itself. */
-function isMemExecutable(word: string): boolean {
-  if (/(^|[\\/])bin[\\/]mem\.c?js$/.test(word)) return true; // mem.js: what earlier builds installed
-  const base = word.split(/[\\/]/).pop() ?? "";
-  return base === "mem" || base === "mem.cmd" || base === "mem.exe";
-}
-
-/** The `mem hook <name>` name when this handler is one of ours, else undefined. */
-export function memHookName(handler: unknown): string | undefined {
-  if (isObject(handler) && handler.type === "mcp_tool") return memMcpHookName(handler);
-  if (!isObject(handler) || handler.type !== "command" || typeof handler.command !== "string") return undefined;
-  let words: string[];
-  if (handler.args !== undefined) {
-    if (!Array.isArray(handler.args) || !handler.args.every((a) => typeof a === "string")) return undefined;
-    words = [handler.command, ...(handler.args as string[])];
-  } else {
-    words = shellWords(handler.command);
-  }
-  for (let i = 0; i + 2 < words.length; i++) {
-    if (isMemExecutable(words[i]!) && words[i + 1] === "hook" && /^[a-z][a-z0-9-]*$/.test(words[i + 2]!)) return words[i + 2];
-  }
-  return undefined;
-}
+// Finding our handlers (which are ours: ./ours.ts)
 
 export interface FoundHook {
   event: string;
@@ -74,8 +22,8 @@ export interface FoundHook {
   handler: JsonObject;
 }
 
-/** Every handler of ours in a settings object, in file order. */
-export function findMemHooks(settings: unknown): FoundHook[] {
+/** Every handler in a settings object for which `name` gives a name, in file order. */
+function findHandlers(settings: unknown, name: (h: unknown) => string | undefined): FoundHook[] {
   const out: FoundHook[] = [];
   if (!isObject(settings) || !isObject(settings.hooks)) return out;
   for (const [event, groups] of Object.entries(settings.hooks)) {
@@ -83,12 +31,30 @@ export function findMemHooks(settings: unknown): FoundHook[] {
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
       for (const h of group.hooks) {
-        const name = memHookName(h);
-        if (name !== undefined) out.push({ event, name, matcher: group.matcher, handler: h as JsonObject });
+        const n = name(h);
+        if (n !== undefined) out.push({ event, name: n, matcher: group.matcher, handler: h as JsonObject });
       }
     }
   }
   return out;
+}
+
+/** Every handler of ours in a settings object, in file order. */
+export const findMemHooks = (settings: unknown): FoundHook[] => findHandlers(settings, memHookName);
+
+/** The user's handlers that run one of mem's hooks (`mem hook stop` with an env prefix, a wrapper…): never touched by install or uninstall. */
+export const findLookalikes = (settings: unknown): FoundHook[] => findHandlers(settings, (h) => (isLookalike(h) ? mentionedHookName(h) : undefined));
+
+/**
+ * One line about the look-alikes in `file`, or undefined: they are the user's and stay as they
+ * are; one left from an older mem (or a hand-edited copy) runs beside mem's own hooks.
+ */
+export function lookalikeWarning(file: string, settings: unknown): string | undefined {
+  const found = findLookalikes(settings);
+  if (found.length === 0) return undefined;
+  const where = [...new Set(found.map((f) => f.event))].join(", ");
+  const one = found.length === 1;
+  return `${file}: ${one ? "a handler" : `${found.length} handlers`} under ${where} ${one ? "runs" : "run"} \`mem hook …\` in a form mem install never wrote: left untouched; if ${one ? "it is" : "one is"} left from an older mem, delete ${one ? "it" : "those"} by hand (mem's own hooks would run too)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +148,7 @@ export function installHooks(settings: unknown, target: HookTarget, hooks: reado
       if (!isObject(group) || !Array.isArray(group.hooks) || matcherKey(group.matcher) !== matcherKey(h.matcher)) continue;
       const i = group.hooks.findIndex((x) => !keep.has(x) && memHookName(x) === h.name);
       if (i < 0) continue;
-      const want = handlerFor(h, target);
+      const want = markedHandlerFor(h, target);
       if (!sameJson(group.hooks[i], want)) {
         group.hooks[i] = want as unknown as JsonObject;
         updated.push(h.event);
@@ -198,7 +164,7 @@ export function installHooks(settings: unknown, target: HookTarget, hooks: reado
     const target_hooks = (out.hooks = existing ?? {});
     for (const h of missing) {
       const list = target_hooks[h.event];
-      const group = groupFor(h, target) as unknown as JsonObject;
+      const group = groupFor(h, target, true) as unknown as JsonObject;
       target_hooks[h.event] = Array.isArray(list) ? [...list, group] : [group];
       added.push(h.event);
     }

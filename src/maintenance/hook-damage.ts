@@ -1,7 +1,7 @@
 import { dataHome, homePaths } from "../config/paths.cjs";
 import type { Payload } from "../hooks/contract.cjs";
 import { hookLog } from "../hooks/log.cjs";
-import { damageReason, isStoreDamage } from "../store/damage.js";
+import { damageReason, isStoreDamage, StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";
 import { clearMarker, damageLine, readMarker, recordMarker } from "./marker.js";
 import { replaySpool, SPOOLED_HOOKS, spoolCapture } from "./spool.js";
@@ -16,11 +16,28 @@ export function storeDamaged(name: string, err: unknown, payload: Payload | unde
   const reason = damageReason(err);
   const spooled = payload !== undefined && SPOOLED_HOOKS.has(name) && spoolCapture(home, name, payload, now);
   if (recordMarker(home, reason, now, name)) {
-    hookLog(env, `${name}: the memory store is damaged (${reason}); captures wait in the spool until \`mem doctor --repair\``);
+    const fix = err instanceof StoreDamagedError && err.kind === "lost" ? "`mem restore latest` (or `mem doctor --repair`)" : "`mem doctor --repair`";
+    hookLog(env, `${name}: the memory store is ${err instanceof StoreDamagedError && err.kind === "lost" ? "lost" : "damaged"} (${reason}); captures wait in the spool until ${fix}`);
   }
   if (payload !== undefined && SPOOLED_HOOKS.has(name) && !spooled) hookLog(env, `${name}: the spool is full; this capture is lost`);
   const marker = readMarker(home);
   return name === "session-start" && marker ? damageLine(marker, true) : undefined;
+}
+
+/**
+ * What a capture hook does when the store is there but cannot take the write now (locked by
+ * another process past the busy timeout, a disk error, a full disk): the capture goes to the spool,
+ * which the next hook that finds the store working replays. No damage marker: nothing is damaged.
+ */
+export function storeUnavailable(name: string, err: unknown, payload: Payload | undefined, env: NodeJS.ProcessEnv, now: number): boolean {
+  if (payload === undefined || !SPOOLED_HOOKS.has(name)) return false;
+  const why = `${(err as { code?: string }).code ?? "error"}: ${(err as Error).message ?? String(err)}`.slice(0, 300);
+  if (spoolCapture(dataHome(env), name, payload, now)) {
+    hookLog(env, `${name}: the memory store could not be written (${why}); the capture waits in the spool and is written by the next capture that can`);
+    return true;
+  }
+  hookLog(env, `${name}: the memory store could not be written (${why}) and the spool is full; this capture is lost`);
+  return false;
 }
 
 export async function storeWorks(name: string, env: NodeJS.ProcessEnv, until: number): Promise<void> {

@@ -1,11 +1,13 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { scrubRewritten, scrubStore } from "../store/scrub.js";
+import { needsScrub, scrubRewritten, scrubStore } from "../store/scrub.js";
 import { join } from "node:path";
 import { appWith, loadAppConfig, openApp, type AppConfig } from "../app.js";
 import { clean } from "../redact/clean.cjs";
 import { stopDaemon } from "../daemon/stop.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";
+import { readIdentity, recordIdentity, stampStore, type Identity } from "../store/identity.js";
+import { listSnapshots, snapshotBefore } from "../store/snapshots.js";
 import { restoreEvents, restoreRoots, restoreRows, restoreSessions } from "../store/restore.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
@@ -13,7 +15,7 @@ import { checkSqlite, scanVectorTables, type TableHealth } from "./health.js";
 import { clearMarker } from "./marker.js";
 import { reindex, vectorsFor } from "./rebuild.js";
 import { EXTRA_TABLES, salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
-import { replaySpool } from "./spool.js";
+import { replaySpool, spoolPath } from "./spool.js";
 
 export interface RepairReport {
   ok: boolean;
@@ -21,7 +23,14 @@ export interface RepairReport {
   changed: boolean;
   backup?: string;
   daemon: "none" | "stopped";
-  sqlite: { status: "ok" | "damaged" | "absent"; reason?: string };
+  /** lost: missing, emptied, replaced or put back older (its identity says so): nothing to salvage, a snapshot to restore. */
+  sqlite: { status: "ok" | "damaged" | "absent" | "lost"; reason?: string };
+  /** The snapshot taken before the repair changed a store that opened fine. */
+  snapshot?: string;
+  /** What the store's identity recorded before the repair (null: none). */
+  identity: { events: number; memories: number; tasks: number; chunks: number; generation: number } | null;
+  /** The newest snapshot there is to restore, when the repair could not bring everything back. */
+  restore?: { id: string; takenAt: string; events: number; memories: number; tasks: number; chunks: number; command: string };
   vectorTables: { name: string; status: "damaged"; reason: string }[];
   recovered: { events: number; sessions: number; roots: number; markdownFiles: number; chunks: number; vectors: number; spooled: number };
   lost: { events: number | null; sessions: number | null; filesMissing: number };
@@ -104,15 +113,17 @@ function snapshot(file: string, dir: string): void {
 }
 
 /** Salvages the damaged store (from a copy of the backup) into a fresh file and puts it in place. */
-function rebuildSqlite(base: AppConfig, backup: string): Salvage {
+function rebuildSqlite(base: AppConfig, backup: string, prior: Identity | undefined): Salvage {
   const file = base.paths.sqlite;
   const work = join(backup, ".salvage");
   if (existsSync(join(backup, "mem.sqlite"))) snapshot(join(backup, "mem.sqlite"), work);
   const found = existsSync(join(work, "mem.sqlite")) ? salvage(join(work, "mem.sqlite")) : ({ events: [], sessions: [], sources: [], roots: [], extra: {}, counted: {}, notes: [] } satisfies Salvage);
   rmSync(work, { recursive: true, force: true });
   const fresh = `${file}.repair-${process.pid}`;
-  const db = openDb(fresh);
+  const db = openDb(fresh, { identity: false });
   try {
+    // The same store, repaired: its id kept, a new generation (an older copy put back later is told apart).
+    stampStore(db, { ...(prior ? { storeId: prior.storeId } : {}), generation: (prior?.generation ?? 0) + 1 });
     restoreEvents(db, clean(cleanEvents(found.events)));
     restoreSessions(db, clean(cleanSessions(found.sessions)));
     restoreRoots(db, clean(found.roots));
@@ -126,6 +137,12 @@ function rebuildSqlite(base: AppConfig, backup: string): Salvage {
   }
   for (const s of SQLITE_FILES) rmSync(file + s, { force: true });
   renameSync(fresh, file);
+  const done = openDb(file, { identity: false });
+  try {
+    recordIdentity(done, file, "repair"); // what the repaired store holds is what the next open checks against
+  } finally {
+    done.close();
+  }
   return found;
 }
 
@@ -159,9 +176,11 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
   const notes: string[] = [];
 
   // Diagnose both stores.
-  let sqlite: RepairReport["sqlite"] = { status: existsSync(paths.sqlite) ? "ok" : "absent" };
+  const prior = readIdentity(paths.sqlite);
+  let sqlite: RepairReport["sqlite"] = { status: existsSync(paths.sqlite) || prior ? "ok" : "absent" };
   let tables: TableHealth[] = [];
   let recordedApp: ReturnType<typeof appWith> | undefined;
+  let snapshot: string | undefined;
   try {
     recordedApp = sqlite.status === "ok" ? appWith(base, openDb(paths.sqlite)) : undefined;
     const h = recordedApp ? checkSqlite(recordedApp.db) : undefined;
@@ -169,7 +188,7 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
     else if (h?.ftsProblem) sqlite = { status: "damaged", reason: `the text index is inconsistent: ${h.ftsProblem}` };
   } catch (err) {
     if (!(err instanceof StoreDamagedError)) throw err;
-    sqlite = { status: "damaged", reason: err.reason };
+    sqlite = { status: err.kind === "lost" ? "lost" : "damaged", reason: err.reason };
   }
   const store = existsSync(paths.lance) ? await VectorStore.open(paths.lance) : undefined;
   if (store) {
@@ -177,16 +196,30 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
     tables = (await scanVectorTables(store, state?.tables(), (t) => state?.count(t) ?? 0)).filter((t) => t.status === "damaged");
     store.close();
   }
+  // Before a repair changes a store that opens: a snapshot of it as it was.
+  if (recordedApp && sqlite.status === "ok" && (tables.length > 0 || existsSync(spoolPath(paths.home)) || needsScrub(recordedApp.db))) {
+    const s = snapshotBefore(recordedApp.db, paths.sqlite, "repair", base.config.maintenance.keepSnapshots);
+    if ("id" in s) snapshot = s.id;
+    else notes.push(`no snapshot could be taken before the repair: ${s.error}`);
+  }
   await recordedApp?.close();
 
   const report: RepairReport = {
-    ok: true, changed: false, daemon, sqlite,
+    ok: true, changed: false, daemon, sqlite, ...(snapshot ? { snapshot } : {}),
+    identity: prior ? { ...pick(prior.counts), generation: prior.generation } : null,
     vectorTables: tables.map((t) => ({ name: t.name, status: "damaged", reason: t.reason ?? "unreadable" })),
     recovered: { events: 0, sessions: 0, roots: 0, markdownFiles: 0, chunks: 0, vectors: 0, spooled: 0 },
     lost: { events: 0, sessions: 0, filesMissing: 0 },
     vectors: { status: "none", detail: "no vectors needed rebuilding" },
     notes, durationMs: 0,
   };
+  if (sqlite.status === "lost") {
+    // Nothing of it to salvage: a repair would only make an empty store. The way back is a snapshot.
+    report.ok = false;
+    offerRestore(report, paths.sqlite);
+    report.durationMs = Date.now() - started;
+    return report;
+  }
   if (sqlite.status !== "damaged" && tables.length === 0) {
     report.recovered.spooled = await replaySpool(env, paths.home);
     if (report.recovered.spooled > 0) report.changed = true;
@@ -207,7 +240,7 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
   report.backup = backup;
   let found: Salvage | undefined;
   if (sqlite.status === "damaged") {
-    found = rebuildSqlite(base, backup);
+    found = rebuildSqlite(base, backup, prior);
     notes.push(...found.notes);
   }
   for (const t of tables) {
@@ -250,6 +283,20 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
     await app.close();
   }
   clearMarker(paths.home);
+  // Fewer events than the identity recorded: the salvage did not bring everything back; a snapshot may.
+  if (prior && found && report.recovered.events < prior.counts.events) {
+    notes.push(`the store held ${prior.counts.events} events when last written; ${report.recovered.events} were salvaged`);
+    offerRestore(report, paths.sqlite);
+  }
   report.durationMs = Date.now() - started;
   return report;
+}
+
+const pick = (c: Identity["counts"]) => ({ events: c.events, memories: c.memories, tasks: c.tasks, chunks: c.chunks });
+
+/** Points the report at the newest snapshot, if there is one. */
+function offerRestore(report: RepairReport, sqlite: string): void {
+  const s = listSnapshots(sqlite)[0];
+  if (!s) return void report.notes.push("there is no snapshot to restore; `mem restore --fresh` starts an empty store (the old file is kept aside)");
+  report.restore = { id: s.id, takenAt: s.takenAt, ...pick(s.counts), command: "mem restore latest" };
 }

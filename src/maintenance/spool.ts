@@ -6,7 +6,7 @@ import { clean } from "../redact/clean.cjs";
 import type { Payload } from "../hooks/contract.cjs";
 import type { HookIO } from "../hooks/io.js";
 import { alive } from "../daemon/lock.js";
-import { isStoreDamage } from "../store/damage.js";
+import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { SPOOL_FILE } from "./flags.js";
 
 /**
@@ -96,7 +96,7 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = 
       await handler(entry.payload, { env, now: () => entry.at, daemonTried: true });
       done++;
     } catch (err) {
-      if (isStoreDamage(err)) break;
+      if (isStoreDamage(err) || isStoreUnavailable(err)) break; // kept in the spool for the next try
     }
   }
   if (i < lines.length) writePrivate(path, `${lines.slice(i).join("\n")}\n`, "append");

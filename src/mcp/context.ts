@@ -4,20 +4,32 @@
  * (text for the model plus structured content) or fails (`isError` with the service's message).
  *
  * Isolation: the server serves its session's project and nothing else. It is fixed when the
- * server starts (`mem mcp --project`, else CLAUDE_PROJECT_DIR, else its cwd), never by a tool's
- * argument: the tools take no project, and the service they call is scoped to it (reads: it and
- * the user's global memory; writes: it, and global only with config `mcp.globalWrites`). A
- * memory of another project is answered as a missing id is.
+ * server starts (`mem mcp --project`, a stored project or a path unless `--new-project`, else
+ * CLAUDE_PROJECT_DIR, else its cwd), never by a tool's argument: the tools take no project, and
+ * the service they call is scoped to it (reads: it and the user's global memory; writes: it, and
+ * global only with config `mcp.globalWrites`, also when the server is bound to global). A memory
+ * of another project is answered as a missing id is.
  */
+import { resolve } from "node:path";
 import { z } from "zod";
 import type { App } from "../app.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { resolveProject, type Project } from "../project/identity.js";
-import { projectFromArg } from "../project/scope.js";
+import { projectToStoreIn } from "../project/scope.js";
 import { prose } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError } from "../service/types.js";
+
+/**
+ * `mem mcp --project P [--new-project]`: the project to serve instead of the session directory's.
+ * A name under which nothing is stored is refused (a typo would bind the server to an empty
+ * project) unless `newProject`; a path always names its project.
+ */
+export interface McpBinding {
+  project?: string;
+  newProject?: boolean;
+}
 
 export interface McpContext {
   app: App;
@@ -41,11 +53,11 @@ export interface McpContext {
  * The context over a store opened by `open`: at once when it can be, else again at the next call
  * (a damaged store answers every call with the damage, until `mem doctor --repair` fixed it).
  */
-export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: string) => void, now: () => number = Date.now, bind: { project?: string } = {}): McpContext & { opened(): App | undefined } {
+export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: string) => void, now: () => number = Date.now, bind: McpBinding = {}): McpContext & { opened(): App | undefined } {
   let app: App | undefined;
   let service: MemoryService | undefined;
   let project: Project | undefined;
-  const base = env.CLAUDE_PROJECT_DIR || process.cwd();
+  const base = resolve(env.CLAUDE_PROJECT_DIR || process.cwd());
   let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
   let pickedAt = 0;
   const ctx = {
@@ -56,9 +68,10 @@ export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: 
       const a = ctx.app;
       const own = ctx.project().id;
       const read = own === GLOBAL_PROJECT ? [own] : [own, GLOBAL_PROJECT];
-      return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now, scope: { read, write: ctx.globalWrites() ? read : [own] } }));
+      const write = ctx.globalWrites() ? read : read.filter((p) => p !== GLOBAL_PROJECT); // bound to global: read-only too
+      return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now, scope: { read, write } }));
     },
-    project: () => (project ??= projectFromArg(ctx.app.db, bind.project, base)),
+    project: () => (project ??= projectToStoreIn(ctx.app.db, bind.project, base, { create: bind.newProject === true, how: "start mem mcp with --new-project" })),
     sessionDir: base,
     globalWrites: () => ctx.app.config.mcp.globalWrites,
     opened: () => app,
@@ -96,9 +109,10 @@ export const isoDate = z
  * store there, only when mcp.globalWrites allows it).
  */
 export function projectOf(ctx: McpContext, a: { global?: boolean | undefined }, storing = false): Project {
-  if (a.global !== true) return ctx.project();
-  if (storing && !ctx.globalWrites()) throw new MemoryError("read_only", 'the user\'s global memories are read-only to mem mcp (the user may allow writes with config "mcp": {"globalWrites": true})');
-  return resolveProject("/", GLOBAL_PROJECT);
+  const project = a.global === true ? resolveProject("/", GLOBAL_PROJECT) : ctx.project();
+  // A server bound to `global` (mem mcp --project global) stores there only as `global: true` does.
+  if (storing && project.id === GLOBAL_PROJECT && !ctx.globalWrites()) throw new MemoryError("read_only", 'the user\'s global memories are read-only to mem mcp (the user may allow writes with config "mcp": {"globalWrites": true})');
+  return project;
 }
 
 export interface ToolResult {

@@ -184,7 +184,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
           const { id } = forgetMemory(ctx.app.db, ctx.service, a.id, now);
           return answer(`Forgot ${field(id)}.`, { forgotten: [field(id, 200)] });
         }
-        const project = ctx.project();
+        const project = projectOf(ctx, {}, true); // bound to global: read-only unless mcp.globalWrites
         const n = forgetSession(ctx.app.db, project.id, cleanText(a.session!), now); // stored ids are redacted ones
         return answer(`Forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(a.session!, 80)} in ${field(project.id)}.`, { session: field(a.session!, 200), project: field(project.id, 1_024), count: n });
       }),

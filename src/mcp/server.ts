@@ -13,8 +13,9 @@ import { openApp } from "../app.js";
 import { PACKAGE_ROOT } from "../config/config.js";
 import { mcpContext, type McpContext } from "./context.js";
 import { registerMemoryTools } from "./memory-tools.js";
-import { blank, errorLine, INVALID_REQUEST, lineError } from "./line-check.js";
+import { blank, errorLine, INVALID_REQUEST, lineError, normalLine } from "./line-check.js";
 import { CappedLines } from "./stdio-cap.js";
+import { MemoryError } from "../service/types.js";
 import { registerTaskTools } from "./task-tools.js";
 
 /** The largest JSON-RPC message read (a memory is at most 5,000 characters; a 10 MB one is still answered, with an error). */
@@ -62,18 +63,32 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** `mem mcp --project`: the project to serve instead of the session directory's. */
   project?: string;
+  /** `mem mcp --new-project`: `project` may name a project nothing is stored under yet. */
+  newProject?: boolean;
   log: (line: string) => void;
 }
 
 /** Serves until stdin ends or a signal comes; resolves with the exit status. */
 export async function runMcpServer(opts: RunOptions): Promise<number> {
   const out = protocolStdout();
-  const ctx = mcpContext(() => openApp(opts.env, { tolerateConfigErrors: true }), opts.env, opts.log, Date.now, opts.project !== undefined ? { project: opts.project } : {});
+  const ctx = mcpContext(() => openApp(opts.env, { tolerateConfigErrors: true }), opts.env, opts.log, Date.now, { ...(opts.project !== undefined ? { project: opts.project } : {}), newProject: opts.newProject === true });
+  let opened = false;
   try {
     if (ctx.app.configError) opts.log(`${ctx.app.configError}; running on the defaults`);
+    opened = true;
   } catch (err) {
     // A damaged or unreadable store: the server still starts, and each call says what is wrong.
     opts.log(`cannot open the store: ${(err as Error).message}`);
+  }
+  if (opened) {
+    try {
+      ctx.project(); // --project naming no stored project (a typo): refused before serving anything
+    } catch (err) {
+      if (!(err instanceof MemoryError)) throw err;
+      process.stderr.write(`mem mcp: ${err.code}: ${err.message}\n`); // even with --quiet: the server does not start
+      await ctx.opened()?.close().catch(() => undefined);
+      return 2;
+    }
   }
   const server = createMemServer(ctx);
   // A request over the cap is answered with an error instead of closing the transport (the SDK's reaction).
@@ -86,12 +101,12 @@ export async function runMcpServer(opts: RunOptions): Promise<number> {
         out.write(errorLine({ id: id ?? null, code: INVALID_REQUEST, message: `request too large: ${size.toLocaleString("en")} bytes; mem mcp reads requests of at most ${MAX_REQUEST_BYTES / 2 ** 20} MiB` }));
       },
       (line) => {
-        if (blank(line)) return true;
+        if (blank(line)) return undefined;
         const e = lineError(line);
-        if (e === undefined) return false;
+        if (e === undefined) return Buffer.from(`${normalLine(line)}\n`); // without a byte order mark the SDK would choke on
         opts.log(`answered a malformed line of ${line.length.toLocaleString("en")} bytes: ${e.message}`);
         out.write(errorLine(e));
-        return true;
+        return undefined;
       },
     ),
   );

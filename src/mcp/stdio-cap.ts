@@ -3,7 +3,8 @@
  * transport (so the server is gone for the rest of the session) when a single message is over its
  * buffer limit; here a line over `cap` bytes is dropped instead, and the request it held is
  * answered with a JSON-RPC error naming the size (with its id when it can be read at either end of
- * it, else id null). A line `refuse` answers itself (a malformed one) is not passed on either.
+ * it, else id null). `check` says what of a whole line the SDK gets: the line as it is to be read,
+ * or nothing (a malformed line it answered itself, a blank one).
  */
 import { Transform, type TransformCallback } from "node:stream";
 
@@ -35,14 +36,15 @@ export class CappedLines extends Transform {
   constructor(
     private readonly cap: number,
     private readonly dropped: (size: number, id: string | number | undefined) => void,
-    /** Whether a whole line was answered here and must not reach the SDK. */
-    private readonly refuse: (line: Buffer) => boolean = () => false,
+    /** A whole line as the SDK is to read it, or undefined when it must not reach the SDK (answered here). */
+    private readonly check: (line: Buffer) => Buffer | undefined = (line) => line,
   ) {
     super();
   }
 
   private pass(line: Buffer): void {
-    if (!this.refuse(line)) this.push(line);
+    const out = this.check(line);
+    if (out !== undefined) this.push(out);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {

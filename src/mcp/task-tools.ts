@@ -4,8 +4,10 @@
  * it instead of spawning a process: HOOKS.md §1.5).
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { contextOutput } from "../hooks/contract.cjs";
+import type { PromptRequest } from "../inject/for-prompt.js";
 import { promptViaDaemon } from "../hooks/via-daemon.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import { resolveProject } from "../project/identity.js";
@@ -13,7 +15,7 @@ import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
 import { MemoryError } from "../service/types.js";
 import { TaskStore } from "../store/tasks.js";
-import { answer, args, guarded, type McpContext } from "./context.js";
+import { answer, args, guarded, projectOf, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";
 
 export function registerTaskTools(server: McpServer, ctx: McpContext): void {
@@ -33,7 +35,7 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
     },
     (a) =>
       guarded(ctx, "tasks", () => {
-        const project = ctx.project();
+        const project = a.action === "list" ? ctx.project() : projectOf(ctx, {}, true); // bound to global: read-only unless mcp.globalWrites
         const store = new TaskStore(ctx.app.db);
         const now = ctx.now();
         const days = ctx.app.config.brief.staleTaskDays;
@@ -64,20 +66,23 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
         "For mem's UserPromptSubmit mcp_tool hook (mem install --prompt-transport mcp), not for the model: the memories the prompt hook would inject, as the hook's JSON output ({hookSpecificOutput: {hookEventName, additionalContext}}), or nothing. Records them as delivered to the session.",
       inputSchema: args({
         prompt: z.string().max(1_000_000).describe("The user's prompt (${prompt})."),
-        cwd: z.string().max(4096).optional().describe("The session's working directory (${cwd})."),
+        cwd: z.string().max(4096).optional().describe("The session's working directory (${cwd}); one in another project than the session's gets nothing. Never what is searched: that is the project this server is bound to."),
         session_id: z.string().max(400).optional().describe("The session's id (${session_id})."),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (a) => {
       const t0 = performance.now();
-      const req = { prompt: a.prompt, cwd: a.cwd || ctx.sessionDir, session: a.session_id ?? "" };
       let text: string | undefined;
       let via = "skipped";
       try {
-        // Only the session's own project: a cwd in another one (an argument, not the session) gets nothing.
-        if (a.cwd && resolveProject(a.cwd).id !== resolveProject(ctx.sessionDir).id) via = "other-project";
-        else if (!skipReason(req.prompt)) ({ text, via } = await promptMemories(ctx, req));
+        // What is searched is the bound project, never the argument: a cwd (relative to the session's
+        // directory, never to a daemon's) only says whether the call comes from this session's project.
+        if (a.cwd && resolveProject(resolve(ctx.sessionDir, a.cwd)).id !== resolveProject(ctx.sessionDir).id) via = "other-project";
+        else if (!skipReason(a.prompt)) {
+          const project = ctx.project();
+          ({ text, via } = await promptMemories(ctx, { prompt: a.prompt, cwd: project.root ?? ctx.sessionDir, session: a.session_id ?? "", project: project.id }));
+        }
       } catch (err) {
         // As the command hook: a failure injects nothing and never reaches the user.
         ctx.log(`prompt_context failed: ${(err as Error).message}`);
@@ -94,7 +99,7 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
  * the command hook); otherwise this server's own BM25 search over the store it holds open, a
  * daemon started for next time.
  */
-async function promptMemories(ctx: McpContext, req: { prompt: string; cwd: string; session: string }): Promise<{ text: string | undefined; via: string }> {
+async function promptMemories(ctx: McpContext, req: PromptRequest): Promise<{ text: string | undefined; via: string }> {
   if (ctx.env.MEM_NO_DAEMON !== "1") {
     const r = await promptViaDaemon(req, ctx.env);
     if (r.answered) return { text: r.text, via: "daemon" };

@@ -1,23 +1,30 @@
 /**
  * Secret redaction, run before anything is stored and before anything is injected. Pure.
  * `<private>…</private>` spans (case-insensitive, multi-line, nestable; an unclosed tag runs to the end) are
- * removed entirely. Each rule (src/redact/rules.cts) replaces a secret with `[REDACTED:<kind>]` and keeps its context (a URL
- * keeps user and host, an assignment its key and quotes); redacted text is never matched again, so redacting
- * twice equals redacting once. Linear time: every pattern starts at a literal or behind a boundary
- * look-behind (a long run of one character class is scanned once, not once per position), repetitions are
- * bounded or end at a disjoint character, and an unterminated private key runs to the end in one scan.
+ * removed entirely. Each rule (src/redact/rules.cts, rules-context.cts) replaces a secret with `[REDACTED:<kind>]`
+ * and keeps its context (a URL keeps user and host, an assignment its key and quotes); redacted text is never
+ * matched again, so redacting twice equals redacting once. Then each URL-encoded token is decoded and checked too
+ * (src/redact/encoded.cts), and what is found is replaced in the encoded original. Linear time: every pattern
+ * starts at a literal or behind a boundary look-behind, repetitions are bounded or end at a disjoint character, a
+ * rejected match is rescanned from its value only within a budget of the text's length, and an unterminated
+ * private key runs to the end in one scan.
  *
- * Decisions. Kept as public: Stripe publishable keys (`pk_…`), Twilio account SIDs (`AC…`), integrity
- * hashes, commit SHAs, UUIDs. Kept as placeholders: empty values, `null`/`true`/…, `${VAR}`, `$VAR`, `%VAR%`,
- * `{{…}}`, `<…>`, `****`/`xxxx`, `your-…`/`…-here`, `process.env.X`-style references, dummy words
- * (`changeme`, `password`, `example`, …). An unterminated `-----BEGIN … PRIVATE KEY-----` is redacted to the
- * end (truncated `head id_rsa` output). A `key = value` is redacted only when the key names a secret
- * (password, token, secret, api key, …) and the value looks like one: Shannon entropy above a
- * length-dependent bar; a bare unquoted word is an identifier (TypeScript `password: string`).
+ * Decisions: assume the worst. A value under a key that names a secret (password, passwd, pwd, pass, secret,
+ * token, key, credential, auth, in any case or separator style) is a secret whatever its punctuation when it is a
+ * literal (quoted, an env-file line `DB_PASSWORD=…`, a config value, a CLI argument); a bare value in code must
+ * not be a code path of words (`settings.DB_PASSWORD`) and must look random. Every assignment on a line is
+ * judged, whatever label precedes it. Kept as public: Stripe publishable keys (`pk_…`), Twilio account SIDs
+ * (`AC…`), integrity hashes, commit SHAs, UUIDs outside secret-named keys, paths, versions. Kept as placeholders:
+ * empty values, `null`/`true`/…, `${VAR}`, `$VAR`, `%VAR%`, `{{…}}`, `<…>`, `****`/`xxxx`, `your-…`/`…-here`,
+ * `process.env.X`-style references, dummy words (`changeme`, `password`, `example`, …). A plain word counts only
+ * as a literal password; words with spaces only as a passphrase. An unterminated `-----BEGIN … PRIVATE KEY-----`
+ * is redacted to the end (truncated `head id_rsa` output).
  */
-import { type Groups, keyKind, looksSecret, MARK, RULES, type Rule } from "./rules.cjs";
+import { type Found, type Inner, redactEncoded } from "./encoded.cjs";
+import { isPassphraseKey, keyKind, looksSecret } from "./judge.cjs";
+import { type Groups, MARK, RULES, type Rule } from "./rules.cjs";
 
-export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./rules.cjs";
+export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs";
 
 /**
  * The rule set's version. Bump it whenever a rule is added or widened: stores scrubbed with an
@@ -26,9 +33,12 @@ export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./rules.cjs
  * auth, Mailgun, GCP private_key_id, provider tokens after a dash; 3: passwords on the command
  * lines of docker/podman login, mongo, redis-cli, az login, ldap*, sqlcmd, smbclient, htpasswd,
  * openssl, keytool, piped to --password-stdin, `set`/`config` of secret-named keys, vault login,
- * a token as a URL's user, `#` in URL passwords.
+ * a token as a URL's user, `#` in URL passwords; 4: any punctuation in a value under a secret-named key
+ * (`Xk9q2.Lm4Np`), every assignment on a line, credential/auth/`*_KEY`/`SSHPASS` keys, `.pgpass` lines,
+ * `define('DB_PASSWORD', …)`, name/value pairs, `az … keys list` output, passphrases with spaces, secrets named
+ * in prose, an AWS secret after its key id, psql connection strings, URL-encoded text.
  */
-export const REDACTION_VERSION = 3;
+export const REDACTION_VERSION = 4;
 
 export interface Redaction {
   text: string;
@@ -41,19 +51,40 @@ const bump = (tally: Map<string, number>, kind: string) => tally.set(kind, (tall
 /** The line breaks in `s`, to put back where a multi-line span was replaced (so line numbers stay right). */
 const breaks = (s: string, keepLines: boolean) => (keepLines ? "\n".repeat(s.split("\n").length - 1) : "");
 
-function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLines: boolean): string {
-  return text.replace(rule.re, (match: string, ...rest: unknown[]) => {
-    const last = rest[rest.length - 1];
-    const g = (typeof last === "object" && last !== null ? last : {}) as Groups;
+/**
+ * Replaces each match of `rule` that passes its check. A rejected match is scanned again from the start of its
+ * value (`the key: DB_PASSWORD=…` is judged by the inner assignment too), within a budget of rescanned characters
+ * that keeps the whole pass linear in the text's length.
+ */
+function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLines: boolean, found?: Found): string {
+  if (rule.gate && !rule.gate.test(text)) return text;
+  const re = rule.re;
+  re.lastIndex = 0;
+  let out = "";
+  let last = 0;
+  let budget = text.length + 65_536;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const match = m[0];
+    const g = (m.groups ?? {}) as Groups;
     const secret = g.s ?? g.dq ?? g.eq ?? g.sq ?? g.uq ?? match;
     const pre = match.slice(0, match.length - secret.length);
     const open = pre.lastIndexOf(MARK); // the secret would start inside an earlier replacement
-    if (secret === "" || secret.includes(MARK) || (open >= 0 && !pre.includes("]", open))) return match;
-    if (rule.check && !rule.check(secret, g)) return match;
+    let ok = !(secret === "" || secret.includes(MARK) || (open >= 0 && !pre.includes("]", open)));
+    if (ok && rule.check && !rule.check(secret, g)) ok = false;
+    if (!ok) {
+      if (pre.length > 0 && budget > 0) {
+        budget -= secret.length;
+        re.lastIndex = m.index + pre.length;
+      } else if (match === "") re.lastIndex++;
+      continue;
+    }
     const kind = typeof rule.kind === "string" ? rule.kind : rule.kind(g);
     bump(tally, kind);
-    return `${pre}${MARK}${kind}]${breaks(secret, keepLines)}`;
-  });
+    found?.(secret, kind);
+    out += `${text.slice(last, m.index)}${pre}${MARK}${kind}]${breaks(secret, keepLines)}`;
+    last = m.index + match.length;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 const PRIVATE_TAG = /<(\/?)private(?:\s[^<>]{0,200})?>/gi;
@@ -93,10 +124,14 @@ export function stripPrivate(text: string): string {
   return removePrivate(text, new Map());
 }
 
-function redactInto(text: string, tally: Map<string, number>, keepLines = false): string {
+function redactInto(text: string, tally: Map<string, number>, keepLines = false, found?: Found, depth = 0): string {
   let out = removePrivate(text, tally, keepLines);
-  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines);
-  return out;
+  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines, found);
+  const inner: Inner = (decoded, f, d) => redactInto(decoded, new Map(), false, f, d);
+  return redactEncoded(out, inner, (secret, kind) => {
+    bump(tally, kind);
+    found?.(secret, kind);
+  }, depth);
 }
 
 function total(tally: Map<string, number>): number {
@@ -109,6 +144,14 @@ const summary = (tally: Map<string, number>) => ({ count: total(tally), kinds: [
 export function redact(text: string): Redaction {
   const tally = new Map<string, number>();
   return { text: redactInto(text, tally), ...summary(tally) };
+}
+
+/** `redact`, also listing each replaced substring and its kind (for measuring the rules: scripts/bench-redact.ts). */
+export function redactExplained(text: string): Redaction & { found: { kind: string; secret: string }[] } {
+  const tally = new Map<string, number>();
+  const found: { kind: string; secret: string }[] = [];
+  const out = redactInto(text, tally, false, (secret, kind) => found.push({ kind, secret }));
+  return { text: out, ...summary(tally), found };
 }
 
 /**
@@ -127,6 +170,8 @@ export interface DeepOptions {
   /** Values nested deeper than this become a short marker instead of being walked (default: unbounded). */
   maxDepth?: number;
 }
+
+const PAIR_VALUE = new Set(["value", "Value", "ParameterValue"]);
 
 /** What stands for a subtree cut at `maxDepth`. */
 export const TOO_DEEP = "[truncated: nested too deep]";
@@ -147,7 +192,7 @@ export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; cou
       const out = redactInto(v, tally);
       if (total(tally) > before) return out;
       const kind = key === undefined ? null : keyKind(key);
-      if (kind === null || !looksSecret(v, true, kind)) return v;
+      if (kind === null || !looksSecret(v, true, kind, isPassphraseKey(key ?? ""))) return v;
       bump(tally, kind);
       return `${MARK}${kind}]`;
     }
@@ -164,7 +209,13 @@ export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; cou
     if (proto !== Object.prototype && proto !== null) return v;
     const out: Record<string, unknown> = {};
     seen.set(v, out);
-    for (const [k, item] of Object.entries(v)) out[opts.keys ? redactInto(k, tally) : k] = walk(item, k, depth + 1);
+    // A name/value pair (`{ "name": "DB_PASSWORD", "value": "…" }`): the value is judged under the name.
+    const rec = v as Record<string, unknown>;
+    const named = [rec.name, rec.Name, rec.key, rec.Key, rec.ParameterKey].find((n): n is string => typeof n === "string");
+    for (const [k, item] of Object.entries(v)) {
+      const under = named !== undefined && PAIR_VALUE.has(k) ? named : k;
+      out[opts.keys ? redactInto(k, tally) : k] = walk(item, under, depth + 1);
+    }
     return out;
   };
   const out = walk(value, undefined, 0) as T;

@@ -3,133 +3,26 @@
  * The decisions (what is kept as public or as a placeholder, when an assignment counts) are listed there.
  * Adding or widening a rule bumps REDACTION_VERSION in redact.cts.
  */
-export type Groups = Record<string, string | undefined>;
+import { CONTEXT_RULES } from "./rules-context.cjs";
+import { isBase64Credential, looksRandom, looksSecret } from "./judge.cjs";
+import { assignment, assignmentCheck, FLAG_VALUE, KEY, literalAssignment, notPlaceholder, type Rule, VALUE } from "./syntax.cjs";
 
-export interface Rule {
-  kind: string | ((g: Groups) => string);
-  /** Global. The secret is named group `s` (or `dq`/`eq`/`sq`/`uq`), else the whole match; it ends the match. */
-  re: RegExp;
-  /** False leaves the match alone (placeholder, low entropy, key that names no secret). */
-  check?: (secret: string, g: Groups) => boolean;
-}
-
-/** How every replacement begins: `[REDACTED:<kind>]`. */
-export const MARK = "[REDACTED:";
-
-export function shannonEntropy(s: string): number {
-  const freq = new Map<string, number>();
-  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const n of freq.values()) h -= (n / s.length) * Math.log2(n / s.length);
-  return h;
-}
-
-const PLACEHOLDER_WORDS = new Set(
-  ("changeme change_me change-me password passwd secret token apikey api_key example placeholder dummy redacted " +
-    "hidden none null nil undefined true false empty required optional string todo tbd fixme replaceme replace_me " +
-    "default sample mypassword mysecret foobar notasecret xxxxxx").split(" "),
-);
-const PLACEHOLDER =
-  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}.*|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
-/** `config.apiKey`, `req.body.password`, `z.string` — a reference in code, not a value. */
-const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/;
-
-export function isPlaceholder(v: string): boolean {
-  const t = v.trim();
-  return t === "" || PLACEHOLDER_WORDS.has(t.toLowerCase()) || PLACEHOLDER.test(t);
-}
-
-/** `DB_PASSWORD` → ["db", "password"], `apiKey` → ["api", "key"], `APIKeyProvider` → ["api", "key", "provider"]. */
-const splitWords = (s: string) =>
-  s.replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase().split(/[^a-z\d]+/).filter(Boolean);
-
-/** Words or an identifier (`survival`, `TOperator`, `FOO_BAR`), unlike random letters (`aBcDeF`). */
-const isWordy = (v: string) => /^[A-Za-z_]+$/.test(v) && splitWords(v).every((w, i) => i === 0 || w.length >= 2);
-
-/**
- * Does a value under a secret-named key look like a real secret? `literal`: a quoted string, a CLI argument or an
- * env-file line (`DB_PASSWORD=x`), not a bare word that may be a reference in code. Values with whitespace or
- * non-ASCII characters are prose.
- * Generated credentials are never plain words, so those count only as a literal password (`"correcthorse"`).
- */
-export function looksSecret(v: string, literal: boolean, kind = "secret"): boolean {
-  if (v.length < 6 || /[^\x21-\x7e]/.test(v) || isPlaceholder(v) || CODE_PATH.test(v) || /^(?:0x[\da-f]+|[\d.,:_+-]+)$/i.test(v)) return false;
-  const h = shannonEntropy(v);
-  if (isWordy(v)) return literal && kind === "password" && h >= 2.5;
-  return h >= Math.min(3, Math.log2(v.length) - 0.5);
-}
-
-/** Random-looking: letters and digits mixed, high entropy (for prefixes that also occur in words, like `sk-`). */
-const looksRandom = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && shannonEntropy(s) >= 3.5;
-
-const NOT_SECRET_LAST = new Set(
-  ("file path dir url uri name id type types length len count size expiry expires expiration exp ttl timeout " +
-    "endpoint header field prefix env var min max policy enabled required regex pattern label hint prompt " +
-    "placeholder limit in at ref arn stdin str version provider mode method format algorithm alg usage index").split(" "),
-);
-const KEY_QUALIFIERS = new Set("api access private secret account signing encryption master app client session license auth".split(" "));
-
-const keyKinds = new Map<string, string | null>();
-
-/** The kind for a secret-named key (`DB_PASSWORD`, `apiKey`, `"client_secret"`), or null for other keys. */
-export function keyKind(key: string): string | null {
-  let kind = keyKinds.get(key);
-  if (kind === undefined) {
-    if (keyKinds.size >= 4096) keyKinds.clear();
-    keyKinds.set(key, (kind = computeKeyKind(key)));
-  }
-  return kind;
-}
-
-function computeKeyKind(key: string): string | null {
-  if (/^(?:old)?pwd$/i.test(key)) return null; // the shell's working directory
-  const words = splitWords(key);
-  if (words.join(" ") === "private key id") return "gcp-private-key-id"; // a service account's key id
-  if (words.length === 0 || NOT_SECRET_LAST.has(words.at(-1) ?? "")) return null;
-  const has = (re: RegExp) => words.some((w) => re.test(w));
-  const qualifiedKey = (q: (w: string) => boolean) => words.some((w, i) => w === "key" && q(words[i - 1] ?? ""));
-  if (has(/^secret$/) && has(/^access$/) && has(/^key$/)) return "aws-secret-access-key";
-  if (has(/^(?:pass|pwd)$|pass(?:word|wd|phrase)$|^(?:store|key|src|dest|new|old|db|admin|root|master|ssl|trust|login)pass$/)) return "password";
-  if (has(/token$/)) return "token";
-  if (has(/secret$/)) return "secret";
-  if (has(/^api-?key$|^apikey$/) || qualifiedKey((w) => w === "api")) return "api-key";
-  if (has(/^(?:access|private|account|signing|encryption|master|app|client|session|license|auth)key$/)) return "secret";
-  return qualifiedKey((w) => KEY_QUALIFIERS.has(w)) ? "secret" : null;
-}
-
-/**
- * A value after `=`/`:`: double-quoted, JSON-escaped `\"…\"`, single-quoted, or a bare run. The bare run is captured
- * atomically (inside a look-ahead, then matched by reference) so that `getToken()` is rejected as a call without
- * retrying every shorter prefix, and so a rejected run is never rescanned.
- */
-const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\r\n]|\\.){1,4096})(?=")|\\"(?<eq>(?:[^"\\\r\n]|\\[^"\r\n]){1,4096})(?=\\")|'(?<sq>[^'\r\n]{1,4096})(?=')|(?=(?<uq>[^\s"'${"`"},;(){}\[\]<>&]{1,4096}))\k<uq>(?!\())`;
-/** VALUE for a command-line flag: a bare value never starts with `-` (that is the next flag). */
-const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!-)[^");
-const KEY = String.raw`[\w.-]{0,48}?(?:pass|pwd|secret|token|key)[\w.-]{0,32}`;
-const assignment = (g: Groups) => keyKind(g.key ?? "") ?? "secret";
-const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, g: Groups) => {
-  const kind = keyKind(g.key ?? "");
-  return kind !== null && looksSecret(s, literal(g), kind);
-};
-const notPlaceholder = (s: string) => !isPlaceholder(s);
+export { type Groups, MARK, type Rule } from "./syntax.cjs";
 
 /** `cmd … FLAG<sep>password`: the password a command takes on a short flag (`sep` "": glued to it). */
-function cliPassword(cmds: string, flag: string, sep = "[ \\t]+"): Rule {
+function cliPassword(cmds: string, flag: string, sep = "[ \\t]+", gate = new RegExp(cmds)): Rule {
   const value = String.raw`(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))`;
-  return { kind: "password", check: notPlaceholder, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
-}
-
-/** Base64 that decodes to `user:password` (printable, one colon, something after it): a Basic credential. */
-function isBase64Credential(v: string): boolean {
-  if (v.length % 4 === 1) return false;
-  const decoded = Buffer.from(v, "base64").toString("latin1");
-  return /^[\x21-\x7e]{1,256}:[\x20-\x7e]{1,512}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(":") + 1));
+  return { kind: "password", check: notPlaceholder, gate, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
 }
 
 export const RULES: Rule[] = [
   // Whole blocks first: their base64 bodies would otherwise feed other rules.
   { kind: "private-key", re: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)/g },
   { kind: "jwt", re: /(?<![\w-])eyJ[\w-]{8,8192}\.[\w-]{8,8192}\.[\w-]{8,8192}/g },
+  // Base64 of a PEM private key (a Kubernetes secret's `tls.key`, a CI variable).
+  { kind: "private-key", check: (s) => Buffer.from(s.slice(0, 120), "base64").toString("latin1").includes("PRIVATE KEY"), re: /(?<![A-Za-z0-9+\/])LS0tLS1CRUdJTi[A-Za-z0-9+\/]{20,16384}={0,2}/g },
+  // Base64 of a JSON document holding credentials (a Kubernetes `.dockerconfigjson`).
+  { kind: "docker-auth", check: (s) => /"(?:auth|password|identitytoken)"/.test(Buffer.from(s.slice(0, 8192), "base64").toString("latin1")), re: /(?<![A-Za-z0-9+\/])eyJ[A-Za-z0-9+\/]{20,16384}={0,2}(?![A-Za-z0-9+\/=])/g },
   // Provider token formats. A distinctive prefix may follow a dash or an underscore (`proj-ghp_…`).
   { kind: "aws-access-key-id", re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   { kind: "gcp-api-key", re: /(?<![A-Za-z0-9])AIza[\w-]{35}(?![\w-])/g },
@@ -154,30 +47,41 @@ export const RULES: Rule[] = [
   { kind: "discord-bot-token", re: /(?<![\w.-])[MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/g },
   { kind: "discord-webhook", re: /discord(?:app)?\.com\/api\/webhooks\/\d{5,25}\/(?<s>[\w-]{20,128})/g },
   { kind: "telegram-bot-token", re: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g },
+  { kind: "age-secret-key", re: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
+  { kind: "terraform-token", gate: /\.atlasv1\./, re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[\w-]{60,90}/g },
+  { kind: "linear-api-key", re: /(?<![A-Za-z0-9])lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![\w-])/g },
+  { kind: "grafana-token", re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+\/]{32,400}={0,2})(?![\w-])/g },
+  { kind: "postman-api-key", re: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/g },
+  { kind: "sentry-token", re: /(?<![A-Za-z0-9])(?:sntrys_[\w=+\/-]{40,400}|sntryu_[a-f0-9]{64})/g },
+  { kind: "databricks-token", re: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![\w-])/g },
+  { kind: "supabase-token", re: /(?<![A-Za-z0-9])sbp_[a-f0-9]{40}(?![\w-])/g },
+  { kind: "figma-token", re: /(?<![A-Za-z0-9])figd_[\w-]{40,60}/g },
+  { kind: "notion-token", re: /(?<![A-Za-z0-9])(?:ntn_[A-Za-z0-9]{46}|secret_[A-Za-z0-9]{43})(?![\w-])/g },
+  { kind: "doppler-token", re: /(?<![A-Za-z0-9])dp\.(?:st|sa|ct|pt|scim|audit)\.[\w-]{40,64}/g },
   { kind: "azure-storage-key", re: /(?<![\w-])(?:AccountKey|SharedAccessKey)=(?<s>[A-Za-z0-9+\/]{20,1024}={0,2})/gi },
   { kind: "mailgun-api-key", check: looksRandom, re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
-  { kind: "mailgun-api-key", re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
+  { kind: "mailgun-api-key", gate: /-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/, re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
   { kind: "azure-sas-signature", re: /[?&]sig=(?<s>[A-Za-z0-9%+\/]{20,512}(?:=|%3D){0,2})/gi },
   // Credentials in context.
-  { kind: "url-password", check: notPlaceholder, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512})(?=@)/g },
+  { kind: "url-password", check: notPlaceholder, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512})(?=@)/g },
   // A token as the whole user part: `https://<token>@github.com/acme/x.git`.
-  { kind: "url-token", check: looksRandom, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
+  { kind: "url-token", check: looksRandom, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
   {
     kind: "authorization-header",
     check: (s) => looksSecret(s, true, "token"),
     re: /(?<![\w-])(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate|ApiKey|Key|SSWS)[ \t]+)?(?<s>[\w.~+\/=-]{8,4096})/gi,
   },
   { kind: "bearer-token", check: (s) => looksRandom(s), re: /(?<![\w-])Bearer[ \t]+(?<s>[\w.~+\/-]{16,4096}=*)/g },
-  { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]{0,256}:(?<s>[^\s"'\\]{1,512})/g },
+  { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?(?![+%])[^\s:"'\\]{0,256}:(?<s>[^\s"'\\]{1,512})/g },
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])machine\s{1,64}\S{1,256}\s{1,64}login\s{1,64}\S{1,256}\s{1,64}password[ \t]{1,64}(?<s>\S{1,512})/g },
-  { kind: "connection-string-password", check: notPlaceholder, re: /(?<=;[ \t]{0,4})(?:password|pwd)[ \t]*=(?<s>[^;\r\n"']{1,256})/gi },
+  { kind: "connection-string-password", check: notPlaceholder, gate: /pwd|password/i, re: /;[ \t]{0,4}(?:password|pwd)[ \t]*=(?<s>[^;\r\n"']{1,256})/gi },
   // A Docker `config.json` (or Kubernetes dockerconfigjson) entry: `"auth": "<base64 of user:password>"`.
   { kind: "docker-auth", check: isBase64Credential, re: /(?<![\w-])\\?["']?auth\\?["']?[ \t]*[:=][ \t]*\\?["']?(?<s>[A-Za-z0-9+\/]{8,4096}={0,2})/g },
   // Passwords given to a command's short flag: `mysql -uroot -pS3cret` (glued), `sshpass -p 'S3cret'`,
   // `docker login -u ci -p S3cret`, `mongosh -p`, `redis-cli -a`, `az login -p`, `ldapsearch -w`, `sqlcmd -P`.
   cliPassword(String.raw`mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?`, "-p", ""),
   cliPassword("sshpass", "-p", "[ \\t]*"),
-  cliPassword(String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login|helm[ \t]+registry[ \t]+login|az[ \t]+login`, "-p"),
+  cliPassword(String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login|helm[ \t]+registry[ \t]+login|az[ \t]+login`, "-p", "[ \\t]+", /login/),
   cliPassword(String.raw`mongo(?:sh|dump|restore|export|import|stat|top)?`, "-p"),
   cliPassword("redis-cli", "-a"),
   cliPassword(String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)`, "-w"),
@@ -195,5 +99,6 @@ export const RULES: Rule[] = [
   // `--password xyz`, `--api-key=xyz`, `-Dx.keyStorePassword=xyz`.
   { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${FLAG_VALUE}`, "gi") },
   // `KEY=value`, `key: value`, `"key": "value"`, `key := "value"`, `'key' => 'value'`.
-  { kind: assignment, check: assignmentCheck((g) => g.uq === undefined || /^[A-Z][A-Z\d_]*$/.test(g.key ?? "")), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>[ \t]*(?::=|=>|=(?![=>~])|:(?!:))[ \t]*${VALUE}`, "gi") },
+  { kind: assignment, check: assignmentCheck(literalAssignment), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>(?<sep>[ \t]*(?::=|=>|=(?![=>~])|:(?!:)))[ \t]*${VALUE}`, "gi") },
+  ...CONTEXT_RULES,
 ];

@@ -20,7 +20,7 @@ export function forgetMemory(db: Db, service: MemoryService, id: string, now: nu
 
 export function forgetSession(db: Db, project: string, session: string, now: number): number {
   const n = tombstone(db, liveIds(db, { project, session }), now);
-  forgetSessionRecord(db, session);
+  forgetSessionRecord(db, project, session);
   return n;
 }
 

@@ -135,7 +135,7 @@ function importOne(ctx: ServiceContext, value: unknown, target: ImportTarget, no
   const key = optString(o, "key");
   const givenId = optString(o, "id");
   if (givenId !== undefined && !ID.test(givenId)) throw new MemoryError("bad_argument", `bad id ${JSON.stringify(givenId.slice(0, 80))}`);
-  const cleanKey = key === undefined ? null : cleanText(key.slice(0, 200));
+  const cleanKey = key === undefined ? null : cleanText(cleanText(key).slice(0, 200)); // redacted before it is cut: a cut secret is not recognised
   const id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
   const had = memoryById(ctx.db, id) ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
   if (had) return { status: had.deleted_at ? "forgotten" : "present", refiled: false, clamped: 0 };

@@ -10,10 +10,18 @@ export class StoreDamagedError extends Error {
   constructor(
     readonly path: string,
     readonly reason: string,
+    /** damaged: pages SQLite cannot read (salvage them); lost: missing, emptied, replaced or put back older (restore a snapshot). */
+    readonly kind: "damaged" | "lost" = "damaged",
   ) {
-    super(`the memory store ${path} is damaged: ${reason}; run \`mem doctor --repair\``);
+    super(kind === "lost" ? lostMessage(path, reason) : `the memory store ${path} is damaged: ${reason}; run \`mem doctor --repair\``);
     this.name = "StoreDamagedError";
   }
+}
+
+/** The one paragraph a lost store is refused with: what was found, that nothing was written over it, and the ways on. */
+export function lostMessage(path: string, reason: string): string {
+  const replaced = /another store|older copy/.test(reason) ? " If you put this file there on purpose, `mem restore --adopt` keeps it." : "";
+  return `the memory store ${path} was lost: ${reason}. mem did not create a new store over it. Bring back the newest snapshot with \`mem restore latest\` (\`mem restore --list\` shows them), or salvage what is still readable with \`mem doctor --repair\`; to start over with an empty store on purpose, run \`mem restore --fresh\` (the old file is moved aside, never deleted).${replaced}`;
 }
 
 /** A 0-byte store younger than this may be one another process is creating right now. */
@@ -84,4 +92,14 @@ export function storeFileProblem(path: string, now = Date.now()): string | undef
   }
   if (st.size < 100 || !head.equals(HEADER)) return `it is not a SQLite database (its first bytes are not SQLite's header; ${st.size} bytes)`;
   return undefined;
+}
+
+/** SQLite's and the system's words for a store that is there but cannot be written just now: locked, busy, a disk error, a full disk. */
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
+const UNAVAILABLE_SYSTEM = new Set(["ENOSPC", "EDQUOT", "EIO", "EROFS", "EBUSY", "EMFILE", "ENFILE", "EAGAIN"]);
+
+/** True for an error that leaves a capture unwritten though the store may be fine: it is kept in the spool and written later. */
+export function isStoreUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_SYSTEM.has(code));
 }

@@ -147,9 +147,16 @@ export function purgeTombstones(db: Db): number {
   );
 }
 
-/** Forgets a session's own records beyond its memories: its task list, summary and transcript path. */
-export function forgetSessionRecord(db: Db, session: string): void {
-  db.prepare("UPDATE sessions SET task_state = NULL, summary = NULL, transcript_path = NULL WHERE session = ? OR session LIKE ?").run(session, `${session}/agent-%`);
+/**
+ * Forgets a session's own records beyond its memories, in `project` only: its task list, summary
+ * and transcript path, and those of its subagents (`<session>/agent-<id>`). The id is compared
+ * as text (no LIKE: a `%` or `_` in it matches only itself).
+ */
+export function forgetSessionRecord(db: Db, project: string, session: string): number {
+  const agents = `${session}/agent-`;
+  return db
+    .prepare("UPDATE sessions SET task_state = NULL, summary = NULL, transcript_path = NULL WHERE project = ? AND (session = ? OR (length(session) > length(?) AND substr(session, 1, length(?)) = ?))")
+    .run(project, session, agents, agents, agents).changes;
 }
 
 /** Forgets what a project holds beyond its events: tasks, session records, indexed sources and roots, vector bookkeeping. */

@@ -47,7 +47,7 @@ describe("the briefing of a busy store", () => {
     const text = buildBriefing(busy())!;
     const shownOrCounted = (kind: string, plural: string) => {
       const shown = text.split("\n").filter((l) => l.startsWith(`- ${kind} number`)).length;
-      const counted = [...text.matchAll(new RegExp(`- (\\d+) older ${plural}: \`mem list --kind ${kind}\``, "g"))].reduce((n, m) => n + Number(m[1]), 0);
+      const counted = [...text.matchAll(new RegExp(`- (\\d+) (older )?${plural}: \`mem list --kind ${kind}\``, "g"))].reduce((n, m) => n + Number(m[1]), 0);
       return shown + counted;
     };
     assert.equal(shownOrCounted("decision", "decisions"), 500);
@@ -86,5 +86,24 @@ describe("the briefing of a busy store", () => {
     assert.deepEqual(headings(text).map((l) => l.replace(/ \(.*$/, "")), ["## From memory/identity.md", "## From memory/references.md", "## From memory/state.md", "## Open tasks", "## About the files in play", "## Decisions", "## Learned"]);
     assert.doesNotMatch(text, /lack of room/);
     assert.equal(text.match(new RegExp(`</${BRIEFING.tag}>`, "g"))?.length, 1);
+  });
+
+  test("a share binds only when others need the room: 40 tasks alone are all listed with their summary lines", () => {
+    const tasks = Array.from({ length: 40 }, (_, i) => ({ content: `task ${i}: ${"finish the thing ".repeat(3)}`, status: "pending", createdSession: "s", createdAt: NOW - i * 1000 - (i >= 35 ? 60 * DAY : 0), updatedAt: NOW - (i >= 35 ? 60 * DAY : DAY) }));
+    const text = buildBriefing({ source: "startup", now: NOW, budgetTokens: 2_500, tasks: [], taskSection: openTasksSection(tasks, NOW), decisions: [], hot: [] })!;
+    assert.equal(text.split("\n").filter((l) => /^- \[pending\] task \d+/.test(l)).length, 25);
+    assert.match(text, /- … and 10 more open tasks \(mem task list\)/);
+    assert.match(text, /- Stale tasks \(untouched 30\+ days\): 5/);
+  });
+
+  test("a small budget: what had no room is named, notes and tasks included, never dropped in silence", () => {
+    const text = buildBriefing(busy({ budgetTokens: 600 }))!;
+    const tail = text.slice(text.indexOf("## Not shown for lack of room"));
+    assert.ok(text.includes("## Not shown for lack of room"), text);
+    const shown = headings(text);
+    for (const [name, line] of [["## From memory/state.md", "- the note memory/state.md"], ["## Open tasks", "- the open tasks: `mem task list`"], ["## Decisions", "- 500 decisions: `mem list --kind decision`"]] as const) {
+      assert.ok(shown.includes(name) || tail.includes(line), `${name}: shown or named`);
+    }
+    assert.ok(text.length <= 2_400 + 200);
   });
 });

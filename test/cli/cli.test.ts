@@ -161,6 +161,8 @@ describe("mem CLI: help and usage errors", () => {
       [["frobnicate"], /mem: unknown command "frobnicate"\. `mem --help` lists the commands\./, /unknown command/],
       [["qeury", "foo"], /mem: unknown command "qeury"\. Did you mean `mem query`\? `mem --help` lists the commands\.\n$/, /Did you mean/],
       [["remeber"], /Did you mean `mem remember`\?/, /Did you mean/],
+      [["constructor"], /mem: unknown command "constructor"\./, /unknown command/],
+      [["__proto__"], /mem: unknown command "__proto__"\./, /unknown command/],
       [["x\u001b[31m\nfake"], /mem: unknown command "x\\u\{1b\}\[31m\\nfake"\./, /unknown command/],
       [["query", "foo", "--k", "abc"], /mem query: --k must be an integer from 1 to 1000, got "abc"/, /Usage: mem query/],
       [["query", "foo", "--k", "0"], /--k must be an integer from 1 to 1000, got "0"/, /Usage: mem query/],
@@ -475,7 +477,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(Object.keys(d).sort(), ["checks", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", "identity", "snapshots", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server"]);
     // The fake answers nomic-embed-text with 64 dims, not the card's 768: the one warning.
     const expected = (name: string) => (name === "ollama model" || (name === "hook client" && !hasCommand("curl")) ? "warn" : "ok");
     for (const c of byName.values()) assert.equal(c.status, expected(c.name), JSON.stringify(c));

@@ -109,5 +109,6 @@ test("doctor on the hook client: curl with Unix sockets is ok; no curl, or one w
   const link = join(tmp, `link${n++}`);
   symlinkSync(home, link);
   assert.match(withHome(`${link}/`).detail, /is a symlink/);
-  assert.match(withHome(join(tmp, "x".repeat(120))).detail, /too long for a socket address/);
+  // A data home too long for a socket address: the daemon's socket.path tells the script where its socket is.
+  assert.equal(withHome(join(tmp, "x".repeat(120))).status, "ok");
 });

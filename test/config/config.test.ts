@@ -151,9 +151,9 @@ describe("loadConfig: config.json", () => {
   });
 
   test("the maintenance settings: defaults, a time zone by IANA name, ranges", () => {
-    assert.deepEqual(defaultConfig().maintenance, { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "" });
+    assert.deepEqual(defaultConfig().maintenance, { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "", keepSnapshots: 5 });
     const { config } = loadConfig(configFile(JSON.stringify({ maintenance: { coldAfterDays: 30, timeZone: "Europe/Paris" } })), {});
-    assert.deepEqual(config.maintenance, { coldAfterDays: 30, archiveAfterDays: 90, timeZone: "Europe/Paris" });
+    assert.deepEqual(config.maintenance, { coldAfterDays: 30, archiveAfterDays: 90, timeZone: "Europe/Paris", keepSnapshots: 5 });
     const cases: [unknown, RegExp][] = [
       [{ maintenance: { coldAfterDays: 0 } }, /"maintenance\.coldAfterDays" must be an integer in \[1, 36500\], got 0/],
       [{ maintenance: { archiveAfterDays: 1.5 } }, /"maintenance\.archiveAfterDays" must be an integer/],

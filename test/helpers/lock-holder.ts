@@ -22,3 +22,24 @@ export async function lockHolder(home: string, ms?: number): Promise<{ child: Ch
   assert.equal(String(chunk), "held\n");
   return { child, release: () => child.stdin!.end("go\n") };
 }
+
+/**
+ * Another process holding SQLite's write lock on `file` (BEGIN IMMEDIATE) until `release` is
+ * called or it exits; resolves once it holds it. A writer in this or any process waits its busy
+ * timeout, then fails with SQLITE_BUSY.
+ */
+export async function sqliteLockHolder(file: string): Promise<{ child: ChildProcess; release: () => Promise<void> }> {
+  const code = `const D = require("better-sqlite3"); const db = new D(${JSON.stringify(file)}); db.pragma("busy_timeout = 5000"); db.exec("BEGIN IMMEDIATE"); process.stdout.write("held\\n"); process.stdin.once("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["pipe", "pipe", "inherit"], cwd: fileURLToPath(new URL("../../..", import.meta.url)) });
+  child.stdin!.on("error", () => undefined);
+  const [chunk] = (await once(child.stdout!, "data")) as [Buffer];
+  assert.equal(String(chunk), "held\n");
+  return {
+    child,
+    release: async () => {
+      if (child.exitCode !== null) return;
+      child.stdin!.end("go\n");
+      await once(child, "exit");
+    },
+  };
+}

@@ -4,6 +4,8 @@
  */
 // All secrets below are fake, generated from a seeded PRNG at run time. Provider prefixes are split
 // ("gh" + "p_") so that no literal in this file looks like a live credential to secret scanners.
+import { moreShapes } from "./secret-shapes.js";
+
 let seed = 0x5eed;
 function rnd(): number {
   seed = (seed + 0x6d2b79f5) | 0;
@@ -165,6 +167,7 @@ export function secretCases(): Case[] {
   add("git config user.password", [[rand(16), "password"]], (p) => `$ git config --global user.password ${p}`);
   add("keytool -storepass and -keypass", [[rand(12), "password"], [rand(13), "password"]], (a, b) => `$ keytool -genkeypair -alias app -keystore app.jks -storepass ${a} -keypass ${b} -dname "CN=app"`);
   add("openssl -passin pass:", [[rand(14), "password"]], (p) => `$ openssl rsa -in key.enc.pem -passin pass:${p} -out key.pem`);
+  moreShapes(add, rand);
   return c;
 }
 

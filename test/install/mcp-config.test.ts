@@ -70,7 +70,7 @@ describe("the prompt hook over MCP", () => {
   test("an mcp_tool handler for UserPromptSubmit with ${prompt}, ${cwd} and ${session_id}; every other event a command", () => {
     const r = installHooks({}, viaMcp);
     const hooks = r.settings.hooks as Record<string, { hooks: JsonObject[] }[]>;
-    assert.deepEqual(hooks.UserPromptSubmit, [{ hooks: [{ type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" }, timeout: PROMPT_TOOL_TIMEOUT }] }]);
+    assert.deepEqual(hooks.UserPromptSubmit, [{ hooks: [{ _managed_by: "mem", type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" }, timeout: PROMPT_TOOL_TIMEOUT }] }]);
     for (const h of MEM_HOOKS.filter((x) => x.event !== "UserPromptSubmit")) assert.equal(hooks[h.event]![0]!.hooks[0]!.type, "command", h.event);
     assert.deepEqual(findMemHooks(r.settings).map((f) => f.name), MEM_HOOKS.map((h) => h.name), "recognised as ours");
     assert.equal(uninstallHooks(r.settings).settings.hooks, undefined, "uninstall removes it with the rest");

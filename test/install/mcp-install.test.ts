@@ -159,12 +159,12 @@ describe("mem install: the MCP server", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /except UserPromptSubmit: an mcp_tool hook, the tool prompt_context of the MCP server "mem"/);
     const prompt = read(settings).hooks.UserPromptSubmit;
-    assert.deepEqual(prompt, [{ hooks: [{ type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" }, timeout: 3 }] }]);
+    assert.deepEqual(prompt, [{ hooks: [{ _managed_by: "mem", type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}", cwd: "${cwd}", session_id: "${session_id}" }, timeout: 3 }] }]);
     assert.equal(read(settings).hooks.Stop![0]!.hooks[0]!.type, "command");
     const back = await mem(["install"], box.sub, box.env);
     assert.equal(back.code, 0, back.stderr);
     assert.match(back.stdout, /^updated mem hooks/);
-    assert.deepEqual(read(settings).hooks.UserPromptSubmit, [{ hooks: [{ type: "command", command: "/bin/sh", args: [fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url)), process.execPath, BIN, "hook", "user-prompt-submit"], timeout: 5 }] }]);
+    assert.deepEqual(read(settings).hooks.UserPromptSubmit, [{ hooks: [{ _managed_by: "mem", type: "command", command: "/bin/sh", args: [fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url)), process.execPath, BIN, "hook", "user-prompt-submit"], timeout: 5 }] }]);
   });
 
   test("a ~/.claude.json that is not valid JSON: exit 1 and nothing written anywhere, the hooks' file included", async () => {

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { MEM_HOOKS, type HookTarget } from "../../src/install/hooks.js";
 import { DEADLINE_MS, HOOK_EVENTS } from "../../src/hooks/contract.cjs";
 import { unifiedDiff } from "../../src/install/diff.js";
-import { findMemHooks, installHooks, memHookName, shellWords, uninstallHooks } from "../../src/install/settings.js";
+import { memHookName, shellWords } from "../../src/install/ours.js";
+import { findLookalikes, findMemHooks, installHooks, uninstallHooks } from "../../src/install/settings.js";
 import { formatSettings, parseSettingsText, SettingsError, type JsonObject } from "../../src/install/settings-json.js";
 
 const TARGET_A: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
@@ -80,7 +81,7 @@ function assertOurs(settings: JsonObject, target: HookTarget) {
     const want = EXPECTED[f.event]!;
     assert.equal(f.name, want.name);
     assert.equal(f.matcher, want.matcher, `${f.event} matcher`);
-    const expected: Record<string, unknown> = { type: "command", command: target.node, args: [target.bin, "hook", want.name], timeout: want.timeout };
+    const expected: Record<string, unknown> = { _managed_by: "mem", type: "command", command: target.node, args: [target.bin, "hook", want.name], timeout: want.timeout };
     if (want.async) expected.async = true;
     assert.deepEqual(f.handler, expected, f.event);
   }
@@ -100,28 +101,42 @@ describe("the hook table", () => {
 });
 
 describe("recognising our handlers", () => {
-  test("exec form, shell form, PATH `mem`, plugin root and Windows paths; nothing else", () => {
+  test("ours: marked, or exactly what an older install wrote; anything that merely runs `mem hook …` is the user's", () => {
     const yes: [unknown, string][] = [
+      [{ _managed_by: "mem", type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "stop"], timeout: 10 }, "stop"],
+      [{ _managed_by: "mem", type: "command", command: "/bin/sh", args: ["/x/bin/mem-hook.sh", "/usr/bin/node", "/x/bin/mem.cjs", "hook", "stop"], timeout: 10 }, "stop"],
+      [{ _managed_by: "mem", type: "mcp_tool", server: "my-mem", tool: "prompt_context", input: {}, timeout: 3 }, "user-prompt-submit"],
+      // older installs: exec form, these keys only
       [{ type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "stop"] }, "stop"],
+      [{ type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.js", "hook", "post-tool-use"], async: true, timeout: 30 }, "post-tool-use"],
+      [{ type: "command", command: "/bin/sh", args: ["/x/bin/mem-hook.sh", "/usr/bin/node", "/x/bin/mem.cjs", "hook", "user-prompt-submit"], timeout: 5 }, "user-prompt-submit"],
       [{ type: "command", command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/bin/mem.cjs", "hook", "session-start"], timeout: 3 }, "session-start"],
-      [{ type: "command", command: '"/opt/node 20/bin/node" "/home/a b/mem/bin/mem.cjs" hook post-tool-use' }, "post-tool-use"],
-      [{ type: "command", command: "node '/srv/mem/bin/mem.cjs' hook pre-compact" }, "pre-compact"],
-      [{ type: "command", command: "mem hook session-end" }, "session-end"],
-      [{ type: "command", command: "/usr/local/bin/mem", args: ["hook", "stop"] }, "stop"],
-      [{ type: "command", command: "env MEM_DEBUG=1 node /x/bin/mem.cjs hook subagent-stop" }, "subagent-stop"],
       [{ type: "command", command: "C:\\Program Files\\nodejs\\node.exe", args: ["C:\\Users\\Ann Lee\\mem\\bin\\mem.js", "hook", "stop"] }, "stop"],
-      [{ type: "command", command: '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ann Lee\\mem\\bin\\mem.js" hook stop' }, "stop"],
+      [{ type: "mcp_tool", server: "mem", tool: "prompt_context", input: { prompt: "${prompt}" }, timeout: 3 }, "user-prompt-submit"],
     ];
     for (const [h, name] of yes) assert.equal(memHookName(h), name, JSON.stringify(h));
     const no: unknown[] = [
-      { type: "command", command: "node /x/other.js hook stop" },
-      { type: "command", command: "node /x/lib/mem.js hook stop" },
-      { type: "command", command: "node /x/bin/mem.cjs index ." },
-      { type: "command", command: "node /x/bin/mem.cjs hook" },
-      { type: "command", command: "memo hook stop" },
-      { type: "command", command: "node", args: ["/x/bin/mem.cjs", "hook", 3] },
+      // the review's cases: a user's own handlers that run mem
+      { type: "command", command: "env MEM_HOME=/data/work-mem mem hook stop" },
+      { type: "command", command: "timeout 3 /usr/bin/node /x/bin/mem.cjs hook stop" },
+      { type: "command", command: "/usr/bin/timeout", args: ["3", "/usr/bin/node", "/x/bin/mem.cjs", "hook", "stop"] },
+      { type: "command", command: "mem hook notify" },
+      { type: "command", command: "mem hook session-end" },
+      { type: "command", command: "/usr/local/bin/mem", args: ["hook", "stop"] },
+      { type: "command", command: '"/opt/node 20/bin/node" "/home/a b/mem/bin/mem.cjs" hook post-tool-use' },
+      // an older install's form that the user changed (another key, a relative path, another hook)
+      { type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "stop"], statusMessage: "saving" },
+      { type: "command", command: "node", args: ["/x/mem/bin/mem.cjs", "hook", "stop"] },
+      { type: "command", command: "/usr/bin/node", args: ["bin/mem.cjs", "hook", "stop"] },
+      { type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "notify"] },
+      { type: "command", command: "/usr/bin/node", args: ["/x/mem/bin/mem.cjs", "hook", "stop", "--verbose"] },
+      { type: "command", command: "/bin/sh", args: ["-c", "/usr/bin/node", "/x/bin/mem.cjs", "hook", "stop"] },
+      { type: "mcp_tool", server: "mem", tool: "prompt_context", statusMessage: "recalling" },
+      // a mark on something that is no hook of ours
+      { _managed_by: "mem", type: "command", command: "echo hi" },
+      { _managed_by: "mem", type: "command", command: "/usr/bin/node", args: ["/x/bin/mem.cjs", "hook", "notify"] },
+      { _managed_by: "someone else", type: "command", command: "/usr/bin/node", args: ["/x/bin/mem.cjs", "hook", "stop"], timeout: 1 },
       { type: "http", url: "http://localhost/bin/mem.cjs hook stop" },
-      { type: "command", command: "echo 'node /x/bin/mem.cjs hook stop' >> log" },
       { type: "command" },
       "node /x/bin/mem.cjs hook stop",
       null,
@@ -150,8 +165,8 @@ describe("installHooks / uninstallHooks", () => {
     assert.deepEqual(Object.keys(hooks), ["PreToolUse", "PostToolUse", "Stop", "Notification", "SessionStart", "UserPromptSubmit", "PostToolUseFailure", "SubagentStop", "PreCompact", "SessionEnd"]);
     // existing groups keep their place; ours are appended as separate groups
     assert.equal(hooks.PostToolUse![0]!.matcher, "Edit|Write");
-    assert.deepEqual(hooks.PostToolUse![1], { matcher: "*", hooks: [{ type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "post-tool-use"], async: true, timeout: 30 }] });
-    assert.deepEqual(hooks.Stop![1], { hooks: [{ type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "stop"], timeout: 10 }] });
+    assert.deepEqual(hooks.PostToolUse![1], { matcher: "*", hooks: [{ _managed_by: "mem", type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "post-tool-use"], async: true, timeout: 30 }] });
+    assert.deepEqual(hooks.Stop![1], { hooks: [{ _managed_by: "mem", type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "stop"], timeout: 10 }] });
     assert.equal("matcher" in hooks.Stop![1]!, false, "no matcher on Stop (not supported there)");
   });
 
@@ -171,7 +186,7 @@ describe("installHooks / uninstallHooks", () => {
     const ptu = hooksOf(edited).PostToolUse![1]!;
     ptu.matcher = "";
     const h = ptu.hooks[0]!;
-    ptu.hooks[0] = { timeout: h.timeout, async: h.async, args: h.args, command: h.command, type: h.type };
+    ptu.hooks[0] = { timeout: h.timeout, async: h.async, args: h.args, command: h.command, type: h.type, _managed_by: h._managed_by };
     const r = installHooks(edited, TARGET_A);
     assert.equal(r.changed, false);
     assert.equal(r.status, "already-installed");
@@ -199,28 +214,37 @@ describe("installHooks / uninstallHooks", () => {
     const r = installHooks(first, wrapped);
     assert.equal(r.status, "updated");
     assert.deepEqual(r.added, []);
-    assert.deepEqual(hooksOf(r.settings).Stop![1], { hooks: [{ type: "command", command: "/bin/sh", args: [wrapped.caWrapper, TARGET_A.node, TARGET_A.bin, "hook", "stop"], timeout: 10 }] });
+    assert.deepEqual(hooksOf(r.settings).Stop![1], { hooks: [{ _managed_by: "mem", type: "command", command: "/bin/sh", args: [wrapped.caWrapper, TARGET_A.node, TARGET_A.bin, "hook", "stop"], timeout: 10 }] });
     assert.deepEqual(findMemHooks(r.settings).map((f) => f.name).sort(), MEM_HOOKS.map((h) => h.name).sort());
     assert.equal(installHooks(r.settings, wrapped).changed, false);
     assert.deepEqual(uninstallHooks(r.settings).settings, realisticSettings());
   });
 
-  test("duplicates, shell-form leftovers and entries under a stale matcher collapse to one per event; a user's handler sharing our group stays", () => {
+  test("duplicates of ours and ours under a stale matcher collapse to one per event; look-alikes and a user's handler sharing our group stay", () => {
     const s = realisticSettings();
     const hooks = hooksOf(s);
     const userHandler = { type: "command", command: "echo session" };
+    const shellForm = { type: "command", command: "node /old/mem/bin/mem.cjs hook session-start", timeout: 60 };
     hooks.SessionStart = [
-      { hooks: [userHandler, { type: "command", command: "node /old/mem/bin/mem.cjs hook session-start", timeout: 60 }] },
+      { hooks: [userHandler, shellForm] },
       { hooks: [{ type: "command", command: "/old/node", args: ["/old/mem/bin/mem.cjs", "hook", "session-start"] }] },
+      { hooks: [{ _managed_by: "mem", type: "command", command: "/old/node", args: ["/old/mem/bin/mem.cjs", "hook", "session-start"], timeout: 10 }] },
     ];
-    hooks.PostToolUse!.push({ matcher: "Bash", hooks: [{ type: "command", command: "mem hook post-tool-use" }] });
+    const viaPath = { type: "command", command: "mem hook post-tool-use" };
+    hooks.PostToolUse!.push({ matcher: "Bash", hooks: [viaPath] });
+    hooks.PostToolUse!.push({ matcher: "Bash", hooks: [{ _managed_by: "mem", type: "command", command: "/old/node", args: ["/old/mem/bin/mem.cjs", "hook", "post-tool-use"] }] });
     hooks.Setup = [{ hooks: [{ type: "command", command: "mem hook setup" }] }];
     const r = installHooks(s, TARGET_A);
     assertOurs(r.settings, TARGET_A);
     const out = hooksOf(r.settings);
-    assert.deepEqual(out.SessionStart, [{ hooks: [userHandler, { type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "session-start"], timeout: 10 }] }]);
-    assert.equal(out.Setup, undefined, "an event we no longer register is cleaned up");
-    assert.deepEqual(out.PostToolUse!.map((g) => g.matcher), ["Edit|Write", "*"]);
+    assert.deepEqual(out.SessionStart, [
+      { hooks: [userHandler, shellForm] },
+      { hooks: [{ _managed_by: "mem", type: "command", command: TARGET_A.node, args: [TARGET_A.bin, "hook", "session-start"], timeout: 10 }] },
+    ]);
+    assert.deepEqual(out.Setup, hooks.Setup, "not a hook of ours: left");
+    assert.deepEqual(out.PostToolUse!.map((g) => g.matcher), ["Edit|Write", "Bash", "*"]);
+    assert.deepEqual(out.PostToolUse![1]!.hooks, [viaPath]);
+    assert.deepEqual(findLookalikes(r.settings).map((f) => `${f.event}:${f.name}`), ["PostToolUse:post-tool-use", "SessionStart:session-start"]);
   });
 
   test("uninstall restores the original exactly; a second uninstall does nothing", () => {

@@ -84,7 +84,7 @@ describe("hooks on a damaged store", () => {
 });
 
 describe("the spool without a repair", () => {
-  test("a store replaced by hand (here: removed, so a fresh one is created): the next capture clears the marker and replays the spool", async () => {
+  test("a store started over on purpose (`mem restore --fresh`): the next capture clears the marker and replays the spool", async () => {
     const home = join(tmp, "home-replaced");
     const proj = join(tmp, "proj-replaced");
     mkdirSync(join(proj, ".git"), { recursive: true });
@@ -93,7 +93,9 @@ describe("the spool without a repair", () => {
     damagePages(join(home, "mem.sqlite"), [1]);
     assert.equal((await spawnHook("post-tool-use", bash("toolu_b", "make kept-aside-while-damaged", proj), env)).code, 0);
     assert.ok(existsSync(join(home, "store-damaged.json")) && existsSync(join(home, "capture-spool.jsonl")));
-    for (const s of ["", "-wal", "-shm"]) rmSync(join(home, `mem.sqlite${s}`), { force: true });
+    const fresh = await runMem(["restore", "--fresh", "--yes"], { env });
+    assert.equal(fresh.code, 0, show(fresh));
+    assert.ok(existsSync(join(home, "capture-spool.jsonl")) || !existsSync(join(home, "store-damaged.json")), "the restore replayed the spool, or left it for the next capture");
     assert.equal((await spawnHook("post-tool-use", bash("toolu_c", "make after", proj), env)).code, 0);
     assert.ok(!existsSync(join(home, "store-damaged.json")), "marker cleared");
     assert.ok(!existsSync(join(home, "capture-spool.jsonl")), "spool replayed");

@@ -162,6 +162,62 @@ describe("mem mcp: the user's own choices", () => {
     }
   });
 
+  test("mem mcp --project NAME: a name nothing is stored under (a typo) is refused with the names it resembles; --new-project starts it", async () => {
+    const home = join(tmp, "home-typo");
+    const env = { ...serverEnv(tmp, home, projA) };
+    const put = await runMem(["remember", "Alpha's first memory."], { env, cwd: projA });
+    assert.equal(put.code, 0, show(put));
+    for (const quiet of [[], ["-q"]]) {
+      const r = await runMem(["mcp", ...quiet, "--project", "alpah"], { env, cwd: projA, input: "" });
+      assert.equal(r.code, 2, show(r));
+      assert.equal(r.stdout, "", "nothing on the protocol's stdout");
+      assert.match(r.stderr, /unknown_project: no project "alpah" is stored \(did you mean "alpha"\?\).*--new-project/);
+    }
+    assert.equal((await runMem(["mcp", "--new-project"], { env, cwd: projA, input: "" })).code, 2, "--new-project goes with --project");
+    const byName = await serve(home, projB, ["--project", "alpha"]); // a stored project's folder name
+    const fresh = await serve(home, projA, ["--project", "alpah", "--new-project"]);
+    try {
+      const found = await byName.call("list", {});
+      assert.deepEqual((found.structuredContent!.memories as { text: string }[]).map((m) => m.text), ["Alpha's first memory."]);
+      const r = await fresh.call("remember", { text: "A project of its own." });
+      assert.equal((r.structuredContent!.memory as { project: string }).project, "alpah");
+    } finally {
+      await byName.client.close();
+      await fresh.client.close();
+    }
+  });
+
+  test("mem mcp --project global: read, but not written (remember, forget, tasks) unless mcp.globalWrites", async () => {
+    const home = join(tmp, "home-bound-global");
+    const g = await runMem(["remember", "The user prefers short commit subjects.", "--project", "global", "--kind", "preference"], { env: serverEnv(tmp, home, projA), cwd: projA });
+    assert.equal(g.code, 0, show(g));
+    const s = await serve(home, projA, ["--project", "global"]);
+    try {
+      const listed = await s.call("list", {});
+      assert.equal((listed.structuredContent!.memories as unknown[]).length, 1, text(listed));
+      for (const [tool, a] of [
+        ["remember", { text: "Planted into every project." }],
+        ["forget", { id: g.stdout.trim() }],
+        ["forget", { session: "any" }],
+        ["tasks", { action: "add", text: "A task for every project." }],
+      ] as const) {
+        const r = await s.call(tool, a);
+        assert.deepEqual([r.isError, r.structuredContent!.error?.code], [true, "read_only"], `${tool} ${JSON.stringify(a)}: ${text(r)}`);
+      }
+      assert.equal(((await s.call("list", {})).structuredContent!.memories as unknown[]).length, 1, "still there");
+    } finally {
+      await s.client.close();
+    }
+    writeFileSync(join(home, "config.json"), JSON.stringify({ mcp: { globalWrites: true } }));
+    const w = await serve(home, projA, ["--project", "global"]);
+    try {
+      const r = await w.call("remember", { text: "The user allowed this one." });
+      assert.equal((r.structuredContent!.memory as { project: string }).project, "global", text(r));
+    } finally {
+      await w.client.close();
+    }
+  });
+
   test("mem mcp --project binds the server to the project the user names", async () => {
     const home = join(tmp, "home-flag");
     const s = await serve(home, projA, ["--project", projB]);

@@ -33,7 +33,7 @@ function filesUnder(dir: string): string[] {
 const line = (type: "user" | "assistant", session: string, content: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type, sessionId: session, timestamp: "2026-11-22T10:00:00Z", message: { role: type, content }, ...extra });
 
-test("no secret of the corpus is kept or shown, through any channel", { timeout: 120_000 }, async () => {
+test("no secret of the corpus is kept or shown, through any channel", { timeout: 480_000 }, async () => {
   const cases = secretCases();
   const token = `ghp_${rand(36)}`;
   const home = join(tmp, "home");

@@ -9,9 +9,10 @@ const occurrences = (k: Case) => k.secrets.reduce((n, [s]) => n + k.text.split(s
 
 describe("redact: secrets are replaced, their context survives", () => {
   const cases = secretCases();
-  test("the corpus has at least 30 distinct secret shapes", () => {
-    assert.ok(cases.length >= 30, `${cases.length} cases`);
-    assert.ok(new Set(cases.flatMap((k) => k.secrets.map(([, kind]) => kind))).size >= 30);
+  test("the corpus has at least 120 distinct secret shapes of at least 50 kinds", () => {
+    assert.ok(new Set(cases.map((k) => k.name)).size >= 120, `${cases.length} cases`);
+    assert.ok(new Set(cases.map((k) => k.text)).size === cases.length, "no two cases are the same text");
+    assert.ok(new Set(cases.flatMap((k) => k.secrets.map(([, kind]) => kind))).size >= 50);
   });
   for (const k of cases) {
     test(`redacts: ${k.name}`, () => {
@@ -150,6 +151,10 @@ describe("redactDeep", () => {
     });
     assert.equal(r.count, 2);
   });
+  test("a value is judged under the name of its name/value pair (Kubernetes env, ECS, CloudFormation parameters)", () => {
+    const r = redactDeep({ env: [{ name: "DB_HOST", value: "db.internal" }, { name: "DB_PASSWORD", value: `${pw}.x` }], Parameters: [{ ParameterKey: "ApiToken", ParameterValue: pw }] });
+    assert.deepEqual(r.value, { env: [{ name: "DB_HOST", value: "db.internal" }, { name: "DB_PASSWORD", value: "[REDACTED:password]" }], Parameters: [{ ParameterKey: "ApiToken", ParameterValue: "[REDACTED:token]" }] });
+  });
   test("leaves primitives, class instances and cycles intact", () => {
     assert.deepEqual(redactDeep(42).value, 42);
     assert.equal(redactDeep(`token=${pw}`).value, "token=[REDACTED:token]");
@@ -228,6 +233,20 @@ describe("hostile inputs complete in linear time", () => {
     ["echo pipes with no --password-stdin", () => fill("echo 'abc' | ")],
     ["URL schemes with a long user and no @", () => fill("https://abcdefghijklmnopqrstuvwx")],
     ["htpasswd flags", () => fill("htpasswd -b -c ")],
+    ["labels before rejected values (rescanned)", () => fill("token:/token:/")],
+    ["secret-named keys with code-path values", () => fill("key: DB_KEY=a.b ")],
+    ["percent escapes", () => fill("%41%42")],
+    ["plus-joined words", () => fill("a+b+")],
+    ["non-ASCII percent escapes", () => fill("%C3%A9")],
+    [".pgpass-like fields", () => fill("a:1:b:c:")],
+    ["name/value pairs with no value", () => fill("name: DB_PASSWORD\n")],
+    ["passphrase keys with no end", () => fill("passphrase: a ")],
+    ["prose with no secret after 'password is'", () => fill("the password is ")],
+    ["XML tags never closed", () => fill("<password>abc")],
+    ["base64 PEM prefixes", () => fill("LS0tLS1CRUdJTi")],
+    ["base64 JSON prefixes", () => fill("eyJhdXRoIjoi")],
+    ["AWS key id markers", () => fill("AKIAIOSFODNN7EXAMPLQ ")],
+    ["define calls with no value", () => fill("define('DB_PASSWORD', ")],
   ];
   for (const [name, make] of inputs) {
     test(`5 MB of ${name}`, { timeout: 60_000 }, () => {

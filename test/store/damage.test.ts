@@ -1,8 +1,8 @@
 /** Opening a damaged SQLite store: a typed error with a plain reason, never a silently recreated empty schema. */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
 import { checkpoint, damagePages } from "../helpers/damage.js";
@@ -49,10 +49,9 @@ describe("openDb on a damaged store", () => {
     assert.equal(statSync(path).size, 0, "no schema was recreated over it");
   });
 
-  test("a 0-byte store created this instant (another process is creating it) opens and is migrated", () => {
+  test("a 0-byte store created this instant in a new data home (another process is creating it) opens and is migrated", () => {
     const path = fresh();
-    openDb(path).close();
-    rmSync(path);
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, "");
     const db = openDb(path);
     assert.equal(db.prepare("SELECT count(*) FROM sources").pluck().get(), 0);

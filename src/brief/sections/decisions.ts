@@ -75,7 +75,7 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
       if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
       return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });
-    out.push({ title, items, hidden: list.length - items.length + unread, more: (n) => more(n, kind) });
+    out.push({ title, items, hidden: list.length - items.length + unread, more: (n) => more(n, kind), gone: `- ${list.length + unread} ${NAMES[kind] ?? "decisions"}: \`mem list --kind ${kind}\`` });
   }
   return out;
 }

@@ -6,6 +6,8 @@ import { salienceConfig } from "../../memory/salience.js";
 import { clean, cleanText } from "../../redact/clean.cjs";
 import { dropGoneVectors } from "../../service/forget.js";
 import { compactSqlite } from "../../store/compact.js";
+import { pruneSnapshots, takeSnapshot } from "../../store/snapshots.js";
+import { noteWrites } from "../../store/identity.js";
 import type { Db } from "../../store/db.js";
 import { finishJob, startJob } from "../../store/jobs.js";
 import { purgeTombstones } from "../../store/memories.js";
@@ -35,6 +37,8 @@ import { planTiers } from "./tiering.js";
  *      rejected approaches exempt), cold ones used again back to warm;
  *   6. compaction: every LanceDB table compacted with its old versions removed, the FTS5 index
  *      optimized, SQLite vacuumed when worth it, the WAL truncated; sizes measured around it.
+ * Before any of it, a snapshot of the SQLite store (src/store/snapshots.ts); the newest
+ * `maintenance.keepSnapshots` are kept.
  * The run is recorded in `maintenance_runs` and `maintenance.log`. It fails (problems listed)
  * when a root is missing, a vector step was skipped (unless vectors are turned off) or a step
  * threw; the next SessionStart briefing then says so.
@@ -85,6 +89,7 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     salience: { memories: 0, decaying: 0, faded: 0, floored: 0, used: 0, orphansRemoved: 0 },
     tiers: { coldAfterDays: cfg.coldAfterDays, toCold: 0, toWarm: 0, exempt: 0, stale: 0 },
     compaction: { tables: [], sqlite: null },
+    snapshot: null,
     size: { before: storeSize(ctx.paths), after: storeSize(ctx.paths) },
     warnings,
   };
@@ -98,6 +103,11 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     }
   };
 
+  await step("taking a snapshot of the store", () => {
+    const snap = takeSnapshot(ctx.db, ctx.paths.sqlite, "reindex", ctx.now());
+    r.snapshot = { id: snap.id, bytes: snap.bytes, durationMs: snap.durationMs, pruned: pruneSnapshots(ctx.paths.sqlite, cfg.keepSnapshots) };
+    noteWrites(ctx.db, ctx.paths.sqlite, Date.now(), { force: true }); // the counts the next open checks against, as of this snapshot
+  });
   try {
     const s = scrubStore(ctx.db); // what an older mem stored under older redaction rules, once
     if (s) r.rescrubbed = scrubRewritten(s);

@@ -35,6 +35,7 @@ export function storedSummary(r: ReindexReport): Record<string, unknown> {
     tiers: r.tiers,
     versionsRemoved: sum(r.compaction.tables, (t) => t.oldVersionsRemoved),
     vacuumed: r.compaction.sqlite?.vacuumed ?? false,
+    snapshot: r.snapshot?.id ?? null,
     size: r.size,
     warnings: r.warnings.length,
   };
@@ -65,6 +66,7 @@ export function renderReport(r: ReindexReport): string {
     lines.push(`  compacted ${field(c.table)}: ${c.rows} rows; versions ${c.versionsBefore} → ${c.versionsAfter}; fragments ${c.fragmentsRemoved} merged into ${c.fragmentsAdded}; ${mib(c.bytesRemoved)} of old versions removed`);
   }
   if (r.compaction.sqlite) lines.push(`  text index optimized; SQLite ${r.compaction.sqlite.vacuumed ? `vacuumed (${mib(r.compaction.sqlite.freeBytes)} free)` : "not vacuumed (little free space)"}`);
+  if (r.snapshot) lines.push(`  snapshot of the store: ${r.snapshot.id} (${mib(r.snapshot.bytes)}, ${(r.snapshot.durationMs / 1000).toFixed(1)} s)${r.snapshot.pruned.length ? `; ${r.snapshot.pruned.length} older one(s) removed` : ""}`);
   const b = r.size.before;
   const a = r.size.after;
   lines.push(`  store size: ${mib(b.total)} → ${mib(a.total)} (SQLite ${mib(b.sqlite)} → ${mib(a.sqlite)}, vectors ${mib(b.vectors)} → ${mib(a.vectors)})`);

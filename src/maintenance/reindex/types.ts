@@ -22,6 +22,8 @@ export interface ReindexReport {
   salience: DecaySummary & { orphansRemoved: number };
   tiers: { coldAfterDays: number; toCold: number; toWarm: number; exempt: number; stale: number };
   compaction: { tables: TableCompaction[]; sqlite: SqliteCompaction | null };
+  /** The snapshot of the SQLite store taken first (null: it failed, see problems), and those pruned. */
+  snapshot: { id: string; bytes: number; durationMs: number; pruned: string[] } | null;
   size: { before: StoreSize; after: StoreSize };
   warnings: string[];
 }

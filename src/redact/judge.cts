@@ -1,0 +1,132 @@
+/**
+ * Judging a candidate: is a key secret-named, is a value a placeholder, a code reference, a path, or a
+ * secret? Pure; used by the rules (src/redact/rules.cts) and by redactDeep.
+ */
+
+export function shannonEntropy(s: string): number {
+  const freq = new Map<string, number>();
+  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of freq.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+const PLACEHOLDER_WORDS = new Set(
+  ("changeme change_me change-me password passwd secret token apikey api_key example placeholder dummy redacted " +
+    "hidden none null nil undefined true false empty required optional string todo tbd fixme replaceme replace_me " +
+    "default sample mypassword mysecret foobar notasecret xxxxxx").split(" "),
+);
+const PLACEHOLDER =
+  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}.*|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
+
+export function isPlaceholder(v: string): boolean {
+  const t = v.trim();
+  return t === "" || t.includes("\u2026") || PLACEHOLDER_WORDS.has(t.toLowerCase()) || PLACEHOLDER.test(t); // `…`: elided in prose
+}
+
+/** `DB_PASSWORD` → ["db", "password"], `apiKey` → ["api", "key"], `APIKeyProvider` → ["api", "key", "provider"]. */
+export const splitWords = (s: string) =>
+  s.replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase().split(/[^a-z\d]+/).filter(Boolean);
+
+/** Words or an identifier (`survival`, `TOperator`, `FOO_BAR`, `db-credentials`), unlike random letters (`aBcDeF`). */
+const isWordy = (v: string) => /^[A-Za-z]+(?:[_.-][A-Za-z]+)*$/.test(v) && splitWords(v).every((w, i) => i === 0 || w.length >= 2);
+
+/**
+ * `config.apiKey`, `req.body.password`, `z.string`, `settings.DB_PASSWORD`: a reference in code, not a value. Every
+ * segment is an identifier made of words (`Xk9q2.Lm4Np` is not: its segments are random).
+ */
+const isCodePath = (v: string) => {
+  if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.test(v)) return false;
+  return v.split(/\??\./).every((seg) => isWordy(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
+};
+
+/** A file path or a URL without credentials (`/etc/app/key.pem`, `~/.aws/credentials`, `C:\keys\a.pfx`, `https://x.io/a`). */
+const isPathLike = (v: string) =>
+  /^(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]*)*$|^[A-Za-z]:\\[\w .\\-]+$|^[\w-]+(?:\/[\w.-]+)+\.[a-z]{1,5}$|^[a-z][a-z\d+.-]*:\/\/[^@\s]*$/i.test(v);
+
+/** Random-looking: letters and digits mixed, high entropy (for prefixes that also occur in words, like `sk-`). */
+export const looksRandom = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && shannonEntropy(s) >= 3.5;
+
+/**
+ * Does a value under a secret-named key look like a real secret? `literal`: a quoted string, a CLI argument, an
+ * env-file line (`DB_PASSWORD=x`) or a config-file value: not a reference in code, so any punctuation counts
+ * (`Xk9q2.Lm4Np`). A bare value (`password: x` in code or YAML) must not be a code path (`settings.DB_PASSWORD`) and
+ * must look random. Plain words count only as a literal password (`"correcthorse"`); a value with spaces only
+ * under a passphrase key (`spaces`). Placeholders, paths, numbers and short values never count.
+ */
+export function looksSecret(v: string, literal: boolean, kind = "secret", spaces = false): boolean {
+  if (spaces && /\s/.test(v)) return isPassphrase(v);
+  if (v.length < (kind === "password" ? 6 : 8) || /[^\x21-\x7e]/.test(v) || isPlaceholder(v) || isPathLike(v)) return false;
+  if (/^(?:0x[\da-f]+|[\d.,:_+-]+)$/i.test(v)) return false;
+  if (isWordy(v)) return literal && kind === "password" && shannonEntropy(v) >= 2.5;
+  if (literal) return true;
+  if (isCodePath(v)) return false;
+  return shannonEntropy(v) >= Math.min(3, Math.log2(v.length) - 0.5);
+}
+
+/** Several words (`correct horse battery staple`), not prose with code or a sentence (`see the vault`). */
+export function isPassphrase(v: string): boolean {
+  const words = v.trim().split(/\s+/);
+  if (words.length < 2 || words.length > 12 || v.length > 200 || /[(){};=<>`]/.test(v) || isPlaceholder(v)) return false;
+  return !words.some((w) => PROSE_WORDS.has(w.toLowerCase()));
+}
+const PROSE_WORDS = new Set("the a an is are was in on at of for to from with by stored kept see set via use uses used not no".split(" "));
+
+const NOT_SECRET_LAST = new Set(
+  ("file path dir url uri name id type types length len count size expiry expires expiration exp ttl timeout " +
+    "endpoint header field prefix env var min max policy enabled required regex pattern label hint prompt " +
+    "placeholder limit in at ref arn stdin str version provider mode method format algorithm alg usage index " +
+    "helper scheme backend strategy store manager").split(" "),
+);
+const KEY_QUALIFIERS = new Set("api access private secret account signing encryption master app client session license auth storage".split(" "));
+/** `X_KEY` that names no secret: database and cache keys, keyboard keys, public keys. */
+const PUBLIC_KEYS = new Set(
+  ("public publishable primary foreign sort partition cache routing hash idempotency dedupe dedup lookup map group row " +
+    "column composite unique shortcut hot modifier esc escape enter tab object bucket cursor next page react list dict " +
+    "i18n translation locale message redis s3 ssh host pub verify verification registry idempotent range shard " +
+    "config setting settings state query index join").split(" "),
+);
+const PASS_WORD = /^(?:pass|pwd)$|pass(?:word|wd|phrase)s?$|^(?:store|key|src|dest|new|old|db|admin|root|master|ssl|trust|login|ssh|pg|smb|ftp|mail|smtp|user|my|sql|ldap|bind|vnc|rdp|wifi|app|api|vault|proxy|sudo|redis|keystore|truststore)pass$/;
+
+const keyKinds = new Map<string, string | null>();
+
+/** The kind for a secret-named key (`DB_PASSWORD`, `apiKey`, `"client_secret"`, `SSHPASS`), or null for other keys. */
+export function keyKind(key: string): string | null {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    if (keyKinds.size >= 4096) keyKinds.clear();
+    keyKinds.set(key, (kind = computeKeyKind(key)));
+  }
+  return kind;
+}
+
+/** Does the key name a passphrase (a value of several words)? */
+export const isPassphraseKey = (key: string) => /pass[\W_]?phrase/i.test(key);
+
+function computeKeyKind(key: string): string | null {
+  if (/^(?:old)?pwd$/i.test(key) || key === "PASS") return null; // the shell's working directory; `--- PASS: TestX` of go test
+  const words = splitWords(key);
+  if (words.join(" ") === "private key id") return "gcp-private-key-id"; // a service account's key id
+  const last = words.at(-1) ?? "";
+  if (words.length === 0 || NOT_SECRET_LAST.has(last)) return null;
+  const has = (re: RegExp) => words.some((w) => re.test(w));
+  const qualifiedKey = (q: (w: string) => boolean) => words.some((w, i) => w === "key" && q(words[i - 1] ?? ""));
+  if (has(/^secret$/) && has(/^access$/) && has(/^key$/)) return "aws-secret-access-key";
+  if (has(PASS_WORD)) return "password";
+  if (has(/token$/)) return "token";
+  if (has(/secret$/)) return "secret";
+  if (has(/^api-?key$|^apikey$/) || qualifiedKey((w) => w === "api")) return "api-key";
+  if (has(/^(?:access|private|account|signing|encryption|master|app|client|session|license|auth|storage)key$/)) return "secret";
+  if (/^(?:credentials?|creds|auth)$/.test(last)) return "secret";
+  if (qualifiedKey((w) => KEY_QUALIFIERS.has(w))) return "secret";
+  // `STRIPE_KEY`, `sentryKey`: a service's key, unless it is a kind of key that holds no secret.
+  if (last === "key" && words.length >= 2 && !PUBLIC_KEYS.has(words.at(-2) ?? "") && !words.some((w) => PUBLIC_KEYS.has(w))) return "secret";
+  return null;
+}
+
+/** Base64 that decodes to `user:password` (printable, one colon, something after it): a Basic credential. */
+export function isBase64Credential(v: string): boolean {
+  if (v.length % 4 === 1) return false;
+  const decoded = Buffer.from(v, "base64").toString("latin1");
+  return /^[\x21-\x7e]{1,256}:[\x20-\x7e]{1,512}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(":") + 1));
+}

@@ -1,0 +1,83 @@
+/**
+ * Rules for secrets known only by what surrounds them, run after the provider formats and the assignments
+ * (src/redact/rules.cts): config shapes that are not `key = value` (a `.pgpass` line, PHP `define`, a
+ * name/value pair, `az … keys list` output), passphrases with spaces, a secret named in prose ("the password
+ * is …"), an AWS secret key near its key id, and passwords on database command lines.
+ */
+import { isPassphrase, keyKind, looksRandom, looksSecret } from "./judge.cjs";
+import { assignment, type Groups, notPlaceholder, QUOTED, type Rule, VALUE } from "./syntax.cjs";
+
+/** The key's kind when it names a secret and the value looks like one, as a literal (quoted, or config). */
+const namedLiteral = (s: string, g: Groups) => {
+  const kind = keyKind(g.key ?? "");
+  return kind !== null && looksSecret(s, true, kind, /phrase/i.test(g.key ?? ""));
+};
+/** A password that may be a plain word when it is quoted, else one that looks random. */
+const proseSecret = (kind: string) => (s: string, g: Groups) => looksSecret(s, g.q !== "", kind);
+
+/** Prose words that end a secret named in a sentence: trailing punctuation is not part of it. */
+const PROSE_VALUE = String.raw`(?<q>["'\x60\u201c]?)(?<s>[^\s"'\x60\u201d]{1,256}?)(?=[.,;:)]*(?:["'\x60\u201d]|\s|$))`;
+
+export const CONTEXT_RULES: Rule[] = [
+  // A `.pgpass` line: host:port:database:user:password (each field may be `*`).
+  {
+    kind: "password",
+    check: (s) => looksSecret(s, true, "password"),
+    gate: /:(?:\d{1,5}|\*):/,
+    re: /(?<![^\n])[ \t]*(?:[\w.-]{1,253}|\*|\[[\da-fA-F:]{2,45}\]):(?:\d{1,5}|\*):(?:[\w.-]{1,128}|\*):(?:[\w.@-]{1,128}|\*):(?<s>(?:[^\s:\\]|\\[:\\]){1,256})(?=[ \t]*(?:\r?\n|$))/g,
+  },
+  // PHP `define('DB_PASSWORD', '…')`, `putenv`/`setenv`/`set('token', '…')`, `os.environ['API_KEY'] = '…'`.
+  {
+    kind: assignment,
+    check: namedLiteral,
+    gate: /define|env|set|put/i,
+    re: new RegExp(String.raw`(?<![\w$])(?:define|setenv|putenv|set|put|setItem|setdefault|Setenv|SetEnvironmentVariable)[ \t]*\([ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*,[ \t]*${QUOTED}`, "gi"),
+  },
+  { kind: assignment, check: namedLiteral, gate: /\][ \t]*[=|?]/, re: new RegExp(String.raw`\[[ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*\][ \t]*(?:=|\|\|=|\?\?=)[ \t]*${QUOTED}`, "g") },
+  // A name/value pair: Kubernetes `env` (`- name: DB_PASSWORD` / `value: …`), ECS task definitions, Terraform outputs.
+  {
+    kind: assignment,
+    check: namedLiteral,
+    gate: /value/i,
+    re: new RegExp(String.raw`(?<![\w-])(?<nq>\\?["']?)(?:name|Name|key|Key|ParameterKey)\k<nq>[ \t]*[:=][ \t]*(?<kq>\\?["']?)(?<key>[\w.-]{1,80})\k<kq>[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?(?<vq>\\?["']?)(?:value|Value|ParameterValue)\k<vq>[ \t]*[:=][ \t]*${VALUE}`, "g"),
+  },
+  // `az storage account keys list`: `"keyName": "key1", "permissions": "FULL", "value": "<key>"`.
+  { kind: "azure-storage-key", gate: /keyName/, check: (s) => looksSecret(s, true, "secret"), re: /\\?["']keyName\\?["'][ \t]*:[ \t]*\\?["'][^"'\n]{1,64}["'][^{}]{0,512}?\\?["']value\\?["'][ \t]*:[ \t]*\\?["'](?<s>[^"'\\\n]{8,1024})/g },
+  // XML config: `<password>…</password>` (Maven settings.xml, NuGet, Tomcat), `<add key="ApiToken" value="…"/>`.
+  { kind: assignment, check: namedLiteral, gate: /<\//, re: /<(?<key>[\w.:-]{0,40}(?:pass|secret|token|key|auth|cred)[\w.:-]{0,24})>(?<s>[^<\r\n]{1,1024})(?=<\/\k<key>>)/gi },
+  { kind: assignment, check: namedLiteral, gate: /value=/i, re: /<add[ \t]+key="(?<key>[\w.:-]{1,80})"[ \t]+value="(?<dq>[^"\r\n]{1,1024})(?=")/gi },
+  // A Redis config: `requirepass …`, `masterauth …`.
+  { kind: "password", check: (s) => looksSecret(s, true, "password"), gate: /requirepass|masterauth/, re: /(?<![^\n])[ \t]*(?:requirepass|masterauth)[ \t]+(?:"(?<dq>[^"\r\n]{1,512})(?=")|(?<s>\S{1,512}))/g },
+  // SQL: `CREATE USER … PASSWORD '…'`, `IDENTIFIED BY '…'`.
+  { kind: "password", check: notPlaceholder, gate: /password|identified/i, re: /(?<![\w-])(?:WITH[ \t]+(?:ENCRYPTED[ \t]+)?PASSWORD|IDENTIFIED[ \t]+BY|SET[ \t]+PASSWORD[ \t]*=?)[ \t]+(?:PASSWORD[ \t]*\()?'(?<sq>[^'\r\n]{1,256})(?=')/gi },
+  // `requests.get(url, auth=("user", "…"))`, `ConvertTo-SecureString "…" -AsPlainText`, `props.setProperty("db.password", "…")`.
+  { kind: "password", check: (s) => looksSecret(s, true, "password"), gate: /auth/, re: new RegExp(String.raw`(?<![\w-])auth[ \t]*=[ \t]*[(\[][ \t]*["'][^"'\r\n]{0,128}["'][ \t]*,[ \t]*${QUOTED}`, "g") },
+  { kind: "password", check: notPlaceholder, gate: /SecureString/, re: new RegExp(String.raw`ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?${QUOTED}`, "gi") },
+  { kind: assignment, check: namedLiteral, gate: /Property|Secret/, re: new RegExp(String.raw`(?<![\w$])(?:setProperty|setSecret|put_secret)[ \t]*\([ \t]*(?<kq>['"])(?<key>[\w.-]{1,80})\k<kq>[ \t]*,[ \t]*${QUOTED}`, "g") },
+  // A JSON Web Key's private parts (`"d"`, `"p"`, `"q"`, …) next to `"kty"`.
+  { kind: "private-key", gate: /kty/, re: /\\?["'](?:d|p|q|dp|dq|qi|k)\\?["'][ \t]*:[ \t]*\\?["'](?<s>[\w-]{16,8192})/g },
+  // PuTTY key files: the lines after `Private-Lines: N`.
+  { kind: "private-key", gate: /Private-Lines/, re: /(?<=Private-Lines:[ \t]*\d{1,3}\r?\n)(?<s>(?:[A-Za-z0-9+\/=]{1,128}(?:\r?\n|$)){1,64})/g },
+  // A passphrase of several words, unquoted, to the end of its line (YAML, an env file).
+  {
+    kind: "password",
+    check: isPassphrase,
+    gate: /phrase/i,
+    re: /(?<![\w.$-])(?<kq>["']?)[\w.-]{0,40}pass[\W_]?phrase[\w.-]{0,20}\k<kq>[ \t]*[:=][ \t]*(?<s>[^\s"'#][^\n"'#]{0,199}?)(?=[ \t]*(?:#|\r?\n|$))/gi,
+  },
+  // Prose: "the password is …", "passphrase was …", "the secret is …", "my token is now …".
+  { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: /(?<![\w-])pass[ -]?phrase[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+["'\u201c]?(?<s>[^\n"'\u201d.]{3,200}?)(?=["'\u201d]|\.(?:\s|$)|[ \t]*\r?\n|$)/gi },
+  { kind: "password", check: proseSecret("password"), gate: /\b(?:is|was)\b/, re: new RegExp(String.raw`(?<![\w-])(?:pass(?:word|wd|phrase)|pwd|passcode)[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+${PROSE_VALUE}`, "gi") },
+  { kind: "secret", check: proseSecret("secret"), gate: /\b(?:is|was)\b/, re: new RegExp(String.raw`(?<![\w-])(?:secret(?:[ \t]+(?:access[ \t]+)?key)?|api[ \t-]?key|token|credentials?)[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+${PROSE_VALUE}`, "gi") },
+  // An AWS secret access key (40 base64 characters) soon after its key id, in whatever words.
+  {
+    kind: "aws-secret-access-key",
+    check: looksRandom,
+    gate: /\[REDACTED:aws-access-key-id\]/,
+    re: /\[REDACTED:aws-access-key-id\][\s\S]{0,200}?(?<![A-Za-z0-9+\/])(?<s>[A-Za-z0-9+\/]{40})(?![A-Za-z0-9+\/=])/g,
+  },
+  // Archive and key passwords: `zip -P …`, `7z a -p…`, `ssh-keygen -N '…'`.
+  { kind: "password", check: notPlaceholder, gate: /zip|7z|ssh-keygen/, re: /(?<![\w-])(?:(?:un)?zip\b[^\n|;&]{0,256}?[ \t]-P[ \t]+|7za?\b[^\n|;&]{0,256}?[ \t]-p|ssh-keygen\b[^\n|;&]{0,256}?[ \t]-[NP][ \t]+)(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))/g },
+  // libpq connection strings on a command line: `psql "host=db user=app password=…"`.
+  { kind: "password", check: notPlaceholder, gate: /psql|pg_/, re: /(?<![\w-])(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_isready)\b[^\n|;&]{0,512}?[\s'"]password=(?<s>[^\s'"]{1,256})/g },
+];

@@ -1,0 +1,42 @@
+/**
+ * The pieces the redaction rules are written with: what a rule is, how a value after `=`/`:` is read, which keys
+ * name a secret, and the check an assignment passes.
+ */
+import { isPassphraseKey, isPlaceholder, keyKind, looksSecret } from "./judge.cjs";
+
+export type Groups = Record<string, string | undefined>;
+
+export interface Rule {
+  kind: string | ((g: Groups) => string);
+  /** Global. The secret is named group `s` (or `dq`/`eq`/`sq`/`uq`), else the whole match; it ends the match. */
+  re: RegExp;
+  /** False leaves the match alone (placeholder, low entropy, key that names no secret). */
+  check?: (secret: string, g: Groups) => boolean;
+  /** A cheap test a text must pass for the rule to run at all (a literal the rule needs). */
+  gate?: RegExp;
+}
+
+/** How every replacement begins: `[REDACTED:<kind>]`. */
+export const MARK = "[REDACTED:";
+
+/**
+ * A value after `=`/`:`: double-quoted, JSON-escaped `\"…\"`, single-quoted, or a bare run. The bare run is captured
+ * atomically (inside a look-ahead, then matched by reference) so that `getToken()` is rejected as a call without
+ * retrying every shorter prefix. A rejected match is scanned again from its value's start (redact.cts), so that
+ * `the key: DB_PASSWORD=…` is judged by its inner assignment.
+ */
+export const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\r\n]|\\.){1,4096})(?=")|\\"(?<eq>(?:[^"\\\r\n]|\\[^"\r\n]){1,4096})(?=\\")|'(?<sq>[^'\r\n]{1,4096})(?=')|(?=(?<uq>[^\s"'${"`"},;(){}\[\]<>&]{1,4096}))\k<uq>(?!\())`;
+/** VALUE for a command-line flag: a bare value never starts with `-` (that is the next flag). */
+export const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!-)[^");
+export const KEY = String.raw`[\w.-]{0,48}?(?:pass|pwd|secret|token|key|auth|cred)[\w.-]{0,32}`;
+/** A quoted value: `"…"`, `'…'`. */
+export const QUOTED = String.raw`(?:"(?<dq>[^"\\\r\n]{1,1024})(?=")|'(?<sq>[^'\r\n]{1,1024})(?='))`;
+export const assignment = (g: Groups) => keyKind(g.key ?? "") ?? "secret";
+export const assignmentCheck = (literal: (g: Groups) => boolean) => (s: string, g: Groups) => {
+  const kind = keyKind(g.key ?? "");
+  return kind !== null && looksSecret(s, literal(g), kind, g.uq === undefined && isPassphraseKey(g.key ?? ""));
+};
+/** A quoted value or an env-file line (`DB_PASSWORD=x`, `PASSWORD: x`; not `DB_PASSWORD = settings.X`): not code. */
+export const literalAssignment = (g: Groups) => g.uq === undefined || (/^[A-Z][A-Z\d_]*$/.test(g.key ?? "") && !/\s=/.test(g.sep ?? ""));
+export const notPlaceholder = (s: string) => !isPlaceholder(s);
+
