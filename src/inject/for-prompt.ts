@@ -3,7 +3,7 @@ import type { Config } from "../config/config.js";
 import { redactLines } from "../redact/redact.cjs";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
-import { reinforceChunks } from "../store/salience.js";
+import { termRarity } from "../store/term-rarity.js";
 import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
@@ -184,7 +184,7 @@ export function candidatesOf(s: PromptSearch): PromptCandidates {
 }
 
 /** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
-export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s) });
+export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s), rarity: termRarity(db) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
@@ -204,9 +204,9 @@ export function chooseMemories(ctx: Pick<PromptContext, "db" | "config">, found:
 
 /**
  * What the caller does once the injection reached the hook: the chunks count as injected into the
- * session (not again before its context is reset) and as used (reinforced).
+ * session (not again before its context is reset). They are not reinforced: being put before a
+ * prompt is not being used, and what was shown must not change what the next prompt finds.
  */
-export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly string[]>): void {
+export function recordDelivered(db: Db, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly string[]>): void {
   recordInjected(db, session, ids, now, lines);
-  reinforceChunks(db, ids, now, salienceConfig(config.salience));
 }

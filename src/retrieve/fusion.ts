@@ -1,7 +1,8 @@
 /**
  * Fusion that knows how far to trust each leg. Pure.
  *
- * Each leg's scores are normalised to 0..1 over what it returned (min-max), then combined convexly:
+ * Each leg's scores are normalised to 0..1 (BM25 as a share of its best score, similarities min-max
+ * over what the leg returned), then combined convexly:
  *
  *   score = Σ over the legs present for the item of  weight × normalised score  /  Σ of those weights
  *
@@ -26,6 +27,11 @@ export interface FusionLeg {
   weight: number;
   /** Whether the leg could have returned this item (default: yes). */
   covers?: (id: string) => boolean;
+  /**
+   * How its scores become 0 to 1: "ratio" (score / best: BM25, whose scores are positive and whose
+   * ratios say how close two matches are) or "range" (min-max over the list: similarities). Default "range".
+   */
+  scale?: "ratio" | "range";
 }
 
 /** How clearly a list's best score stands out of the others: (best − mean of the rest) / their spread. */
@@ -56,10 +62,17 @@ export function queryTrust(scores: readonly number[], c: TrustConfig = TRUST_DEF
   return c.floor + (1 - c.floor) * ramp;
 }
 
-/** Min-max normalised scores of one leg (the best 1; all equal: all 1). */
-export function normalise(hits: readonly LegHit[]): Map<string, number> {
+/** Normalised scores of one leg, the best 1: min-max ("range"; all equal: all 1), or score / best ("ratio", for positive scores). */
+export function normalise(hits: readonly LegHit[], scale: "ratio" | "range" = "range"): Map<string, number> {
   const out = new Map<string, number>();
   if (hits.length === 0) return out;
+  if (scale === "ratio") {
+    const best = Math.max(...hits.map((h) => h.score));
+    if (best > 0) {
+      for (const h of hits) if (!out.has(h.id)) out.set(h.id, Math.max(0, h.score) / best);
+      return out;
+    }
+  }
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const h of hits) {
@@ -74,7 +87,7 @@ export function normalise(hits: readonly LegHit[]): Map<string, number> {
 /** Weighted convex fusion over the legs present for each item (see the file's comment). */
 export function fuse(all: readonly FusionLeg[]): Fused[] {
   const legs = all.filter((l) => l.weight > 0); // a leg not trusted at all adds nothing, not even its items
-  const norms = legs.map((l) => normalise(l.hits));
+  const norms = legs.map((l) => normalise(l.hits, l.scale));
   const byId = new Map<string, Fused>();
   for (const leg of legs) {
     const seen = new Set<string>();

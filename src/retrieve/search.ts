@@ -11,7 +11,7 @@ import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
-import { rrf, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
+import type { Fused, Leg, LegHit, LegRank } from "./rrf.js";
 import { centred, fuse, queryTrust, standout } from "./fusion.js";
 import { calibrationsOf, hubsOf } from "../store/fusion-calibration.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
@@ -85,7 +85,7 @@ export interface SearchResult {
   duplicates: string[];
   /** BM25 alone found it, under a thousandth of the best BM25 score: ranked after the others (src/retrieve/weak-hits.ts). */
   weak?: true;
-  /** How salience moved the fused score (when the search ranked by it): `score` = rrf × factor. */
+  /** How the priors moved the fused score (when the search ranked by them): `score` = fused (`rrf`) + a shift within ± 0.1 (src/retrieve/salience-rank.ts). */
   salience?: Ranked["salience"] & { rrf: number };
 }
 
@@ -291,8 +291,8 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const wb = opts.weights.bm25;
     fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size };
     // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
-    fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
-  } else fusedRaw = rrf(filtered, opts.rrfK);
+    fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
+  } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
   const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(fusedRaw, salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : fusedRaw;
   const { ranked: fused, weak } = weakLast(scored);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
