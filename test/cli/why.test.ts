@@ -75,7 +75,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.deepEqual(repl.floor?.matched, ["postgr"]);
     assert.equal(repl.floor?.needed, 2);
     assert.equal(repl.injected, false);
-    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs 2 \\(at least 2 and 50%\\)\\n   → not injected`));
+    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs at least 2 and 50% of their weight\\n   → not injected`));
     // Some passing result's evidence did not fit the 900 characters.
     const dropped = report.candidates.filter((c) => c.evidence && c.evidence.budget > 0);
     assert.ok(dropped.length > 0, text.stdout);
@@ -108,7 +108,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
       assert.equal(c.excluded, "already shown in this session");
       assert.equal(c.floor, null);
       assert.equal(c.injected, false);
-      assert.equal(c.salience!.uses, before.candidates.find((x) => x.id === id)!.salience!.uses + 1, "the hook's delivery is a use");
+      assert.equal(c.salience!.uses, before.candidates.find((x) => x.id === id)!.salience!.uses, "the hook's delivery is not a use: reading reinforces nothing");
     }
     assert.ok(!afterHook.injection?.ids.some((id) => before.injection!.ids.includes(id)));
     const text = await why([PROMPT, "--session", "s-read"]);
@@ -138,7 +138,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     const r = await why([PROMPT, "--json", "--cwd", join(proj, "memory")], tmp);
     assert.equal(r.code, 0, show(r));
     const j = jsonOf<WhyReport>(r);
-    assert.deepEqual(Object.keys(j).sort(), ["candidates", "filesInPlay", "injection", "legs", "mode", "nothing", "options", "project", "prompt", "session", "skipped", "stems", "vector", "warnings", "words"].sort());
+    assert.deepEqual(Object.keys(j).sort(), ["candidates", "filesInPlay", "fusion", "injection", "legs", "mode", "nothing", "options", "project", "prompt", "session", "skipped", "stems", "vector", "warnings", "words"].sort());
     assert.deepEqual(j.project, { id: proj, root: proj }, "--cwd: the project the hook would use there");
     assert.equal(j.mode, "bm25");
     assert.deepEqual(j.legs, ["bm25"]);
