@@ -3,7 +3,6 @@ import type { Config } from "../config/config.js";
 import { redactLines } from "../redact/redact.cjs";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
-import { termRarity } from "../store/term-rarity.js";
 import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject } from "../project/identity.js";
@@ -184,7 +183,7 @@ export function candidatesOf(s: PromptSearch): PromptCandidates {
 }
 
 /** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
-export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s), rarity: termRarity(db) });
+export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):

@@ -26,7 +26,7 @@ interface Composed {
 
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
-  const kept = cands.filter((c) => passesFloor(c, stems, o, d.rarity));
+  const kept = cands.filter((c) => passesFloor(c, stems, o));
   if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
@@ -146,6 +146,6 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
             ? "no line fits the budget"
             : "nothing fits the budget once redacted";
   // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
-  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, d.rarity));
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o));
   return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

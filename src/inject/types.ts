@@ -22,6 +22,4 @@ export interface Describe {
   note?: (id: string) => string | undefined;
   /** The day (YYYY-MM-DD) a session began, when known. */
   sessionDay?: (session: string) => string | undefined;
-  /** How rare a stem is in the store (an idf, src/store/term-rarity.ts): the floor weighs the prompt's words by it. Default: every word alike. */
-  rarity?: (stem: string) => number;
 }

@@ -145,7 +145,4 @@ export const MIGRATIONS: Migration[] = [
     hub        REAL NOT NULL,
     PRIMARY KEY (table_name, chunk_id)
   ) WITHOUT ROWID;`,
-  // How many chunks hold each indexed term (stems, as the index has them): the hook's floor weighs
-  // a prompt's words by how rare they are in the store (src/store/term-rarity.ts).
-  "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');",
 ];

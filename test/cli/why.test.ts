@@ -75,7 +75,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.deepEqual(repl.floor?.matched, ["postgr"]);
     assert.equal(repl.floor?.needed, 2);
     assert.equal(repl.injected, false);
-    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs at least 2 and 50% of their weight\\n   → not injected`));
+    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs 2 \\(at least 2 and 50%\\)\\n   → not injected`));
     // Some passing result's evidence did not fit the 900 characters.
     const dropped = report.candidates.filter((c) => c.evidence && c.evidence.budget > 0);
     assert.ok(dropped.length > 0, text.stdout);
@@ -86,7 +86,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     // The ranking formula term by term, as mem query --explain prints it.
     const first = report.candidates[0]!;
     assert.ok(first.salience && typeof first.salience.factor === "number");
-    assert.match(text.stdout, /^ {3}fused [\d.]+ = bm25 #1 \([\d.]+\)\n {3}score [\d.]+ = fused × [\d.]+: salience term [\d.]+ \(salience [\d.]+ = .*; weight 0\.25\)$/m);
+    assert.match(text.stdout, /^ {3}fused [\d.]+ = bm25 #1 \([\d.]+\)\n {3}score [\d.]+ = fused \+ priors \(ties within ±0\.1; factor [\d.]+: salience term [\d.]+ \(salience [\d.]+ = .*; weight 0\.25\)\)$/m);
   });
 
   test("asking records nothing: the hook then injects the same into that session, uses are unchanged; then the session's chunks are excluded", async () => {
