@@ -18,6 +18,7 @@ import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown } from "./chunk.js";
 import { chunkedWith, chunkingKey, chunkingMetaKey } from "./chunking-key.js";
 import { maxChunkChars } from "./chunk-size.js";
+import { calibrateStep } from "./calibrate-step.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -271,6 +272,8 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     warn,
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
+  // How far fusion may trust this model's leg here (indexer/calibrate-step.ts).
+  await calibrateStep({ db: ctx.db, project, providers: ctx.providers, vectors: ctx.vectors, report: vector, now, warn });
   const missingRoots = roots.filter((r) => !r.exists).map((r) => r.given);
   const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, missingRoots, unmatched, durationMs: Date.now() - started };
   finishRun(ctx.db, run, vector.status === "ok" ? "ok" : "vector-skipped", clean({ files, chunks, vector: { ...vector } }), now());

@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { salienceConfig } from "../memory/salience.js";
-import { reinforceChunks } from "../store/salience.js";
 import { field, safeJson } from "../render/line.js";
 import { createInterface } from "node:readline";
 import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
@@ -17,7 +16,7 @@ import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
-import { human } from "./query-print.js";
+import { fusionLine, human } from "./query-print.js";
 import type { Command } from "./command.js";
 import { searchWarningLine } from "./vector-note.js";
 
@@ -224,18 +223,17 @@ export const queryCommand: Command = {
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
         const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id));
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
-        process.stdout.write(`${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);
+        const weighed = p.explain ? fusionLine(res.fusion) : undefined;
+        process.stdout.write(`${weighed ? `${weighed}\n\n` : ""}${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);
       }
-      // What was shown was used: it is reinforced (salience × reinforce, its clock restarted). Being
-      // shown does not confirm it is still true: its anchors stay (a later capture that restates it
-      // does re-anchor it, src/capture/confirm.ts).
-      reinforceChunks(app.db, [...res.results, ...(cold?.results ?? [])].map((r) => r.id), Date.now(), salienceConfig(app.config.salience));
+      // Showing a result is not using it: nothing is reinforced here, so the same query gives the
+      // same answer tomorrow (reinforcement comes from real use: a confirmation, a convergence).
       return EXIT.ok;
     } finally {
       await app.close();

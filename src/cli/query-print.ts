@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { field, prose } from "../render/line.js";
-import type { SearchResult } from "../retrieve/search.js";
+import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 
 /** A leg's own score, short. */
@@ -31,7 +31,7 @@ export function human(r: SearchResult, i: number, root: string | undefined, expl
       .join(", ");
     const fused = r.salience?.rrf ?? r.score;
     lines.push(`   fused ${fused.toFixed(5)} = ${legs || "no leg"}${r.duplicates.length ? `; ${r.duplicates.length} near-duplicate(s) collapsed` : ""}`);
-    if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused × ${r.salience.factor.toFixed(3)}: ${explainFactor(r, cfg, root)}`);
+    if (r.salience) lines.push(`   score ${r.score.toFixed(5)} = fused ${r.score >= fused ? "+" : "−"} ${Math.abs(r.score - fused).toFixed(5)} (priors break ties within ±0.1${r.salience.inPlay ? ", +0.35 in play" : ""}; factor ${r.salience.factor.toFixed(3)}: ${explainFactor(r, cfg, root)})`);
     if (r.weak) lines.push(`   ${WEAK_EXPLAIN}`);
   }
   return lines.join("\n");
@@ -61,3 +61,13 @@ function explainSalience(r: Pick<SearchResult, "salience" | "kind">): string {
   return parts.join(", ");
 }
 
+
+/**
+ * How fusion weighed the legs (`--explain`, `mem why`): one line, e.g.
+ * `fusion: BM25 1, vector 0.47 = calibrated 0.94 × this query 50% (on 40 pseudo-queries …)`.
+ */
+export function fusionLine(f: SearchResponse["fusion"]): string | undefined {
+  if (!f) return undefined;
+  const un = f.unembedded > 0 ? `; ${f.unembedded} candidate(s) with no vector yet ranked by BM25 alone` : "";
+  return `fusion: BM25 ${fmt(f.weights.bm25)}, vector ${f.weights.vector.toFixed(2)} = calibrated ${f.calibrated.toFixed(2)} × this query ${Math.round(f.query * 100)}%${f.weights.vector < 0.02 ? " (left out)" : ""}: ${prose(f.reason, 400)}${un}`;
+}

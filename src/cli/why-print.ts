@@ -7,7 +7,7 @@ import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { field, visible } from "../render/line.js";
-import { explainFactor } from "./query-print.js";
+import { explainFactor, fusionLine } from "./query-print.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 
 /** A number, short: four significant digits, no trailing zeros. */
@@ -41,7 +41,7 @@ function candidate(c: WhyCandidate, cfg: SalienceConfig): string {
     .join(", ");
   lines.push(`   fused ${num(c.salience?.rrf ?? c.score)} = ${legs || "no leg"}`);
   // The ranking formula term by term, as `mem query --explain` prints it.
-  if (c.salience) lines.push(`   score ${num(c.score)} = fused × ${c.salience.factor.toFixed(3)}: ${explainFactor({ kind: c.kind, salience: c.salience }, cfg, c.project.startsWith("/") ? c.project : undefined)}`);
+  if (c.salience) lines.push(`   score ${num(c.score)} = fused + priors (ties within ±0.1${c.salience.inPlay ? ", +0.35 in play" : ""}; factor ${c.salience.factor.toFixed(3)}: ${explainFactor({ kind: c.kind, salience: c.salience }, cfg, c.project.startsWith("/") ? c.project : undefined)})`);
   if (c.weak) lines.push(`   ${WEAK_EXPLAIN}`);
   if (c.flag) lines.push(`   flag: ${field(c.flag, 200)}`);
   if (c.linesShownBefore) lines.push(`   ${c.linesShownBefore} of its lines already shown in this session: left out, the rest may be shown`);
@@ -61,7 +61,8 @@ function search(r: WhyReport, vectorNote: string): string {
   const legs = r.legs.length > 0 ? r.legs.join(" + ") : "none";
   const note = field(vectorNote, 600);
   const v = r.vector ? ` (${field(r.vector.provider, 40)} ${field(r.vector.model, 80)}; ${note})` : ` (${note})`;
-  return `search: ${legs}${v}`;
+  const weighed = fusionLine(r.fusion ?? undefined);
+  return `search: ${legs}${v}${weighed ? `\n${weighed}` : ""}`;
 }
 
 export function whyText(r: WhyReport, vectorNote: string, cfg: SalienceConfig): string {

@@ -140,7 +140,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
         const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session, ...(typeof req.project === "string" ? { project: req.project } : {}) }, mode);
-        if (found) delivered(() => recordDelivered(app.db, app.config, session, found.ids, Date.now(), found.lines));
+        if (found) delivered(() => recordDelivered(app.db, session, found.ids, Date.now(), found.lines));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
         // git's view of the files in play, refreshed after the answer too (never on the prompt's path).

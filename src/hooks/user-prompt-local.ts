@@ -18,7 +18,7 @@ export async function localMemories(req: PromptRequest, io: HookIO, refresh = fa
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot, user: currentUserId(io.env, app.config.tiers.user) };
     const found = await memoriesForPrompt(ctx, req, "bm25");
-    if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, (io.now ?? Date.now)(), found.lines);
+    if (found) recordDelivered(app.db, cleanText(req.session), found.ids, (io.now ?? Date.now)(), found.lines);
     if (refresh && app.config.index.watch) {
       const projects = [resolveProject(req.cwd).id, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
       refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });

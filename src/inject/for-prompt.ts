@@ -3,7 +3,6 @@ import type { Config } from "../config/config.js";
 import { redactLines } from "../redact/redact.cjs";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
-import { reinforceChunks } from "../store/salience.js";
 import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
 import { resolveProject, type Project } from "../project/identity.js";
@@ -214,9 +213,9 @@ export function chooseMemories(ctx: Pick<PromptContext, "db" | "config">, found:
 
 /**
  * What the caller does once the injection reached the hook: the chunks count as injected into the
- * session (not again before its context is reset) and as used (reinforced).
+ * session (not again before its context is reset). They are not reinforced: being put before a
+ * prompt is not being used, and what was shown must not change what the next prompt finds.
  */
-export function recordDelivered(db: Db, config: Config, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly string[]>): void {
+export function recordDelivered(db: Db, session: Clean<string>, ids: readonly string[], now: number, lines?: ReadonlyMap<string, readonly string[]>): void {
   recordInjected(db, session, ids, now, lines);
-  reinforceChunks(db, ids, now, salienceConfig(config.salience));
 }

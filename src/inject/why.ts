@@ -60,6 +60,8 @@ export interface WhyReport {
   /** hybrid or bm25, as the daemon would search; null for a skipped prompt. */
   mode: Mode | null;
   legs: SearchResponse["legs"];
+  /** How fusion weighed the legs (both ran); null otherwise. */
+  fusion: NonNullable<SearchResponse["fusion"]> | null;
   vector: SearchResponse["vector"] | null;
   warnings: string[];
   /** The prompt's content words and their stems: what the floor and the selection look for. */
@@ -90,7 +92,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
   };
   const skipped = skipReason(req.prompt);
   if (skipped) {
-    return { ...base, skipped, mode: null, legs: [], vector: null, warnings: [], words, stems: [...new Set(words.map((w) => w.stem))], filesInPlay: 0, candidates: [], injection: null, nothing: `the hook skips this prompt (${skipped})` };
+    return { ...base, skipped, mode: null, legs: [], fusion: null, vector: null, warnings: [], words, stems: [...new Set(words.map((w) => w.stem))], filesInPlay: 0, candidates: [], injection: null, nothing: `the hook skips this prompt (${skipped})` };
   }
   const mode = await promptMode(ctx.pickProvider);
   const s = await promptSearch(ctx, req, mode, o);
@@ -133,6 +135,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
     skipped: null,
     mode,
     legs: s.response.legs,
+    fusion: s.response.fusion ?? null,
     vector: s.response.vector ?? null,
     warnings: s.response.warnings,
     words,

@@ -109,6 +109,6 @@ async function promptMemories(ctx: McpContext, req: PromptRequest): Promise<{ te
   const { app } = ctx;
   const { memoriesForPrompt, recordDelivered } = await import("../inject/for-prompt.js"); // not at start-up (LanceDB's bindings)
   const found = await memoriesForPrompt({ db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot }, req, "bm25");
-  if (found) recordDelivered(app.db, app.config, cleanText(req.session), found.ids, ctx.now(), found.lines);
+  if (found) recordDelivered(app.db, cleanText(req.session), found.ids, ctx.now(), found.lines);
   return { text: found?.text, via: "in-process" };
 }

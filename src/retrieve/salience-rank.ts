@@ -3,17 +3,21 @@ import type { InPlayMark } from "./in-play.js";
 import type { Fused } from "./rrf.js";
 
 /**
- * The one ranking formula after fusion (see src/memory/salience.ts):
+ * The one ranking formula after fusion (see src/memory/salience.ts): priors are tie-breakers.
  *
- *   score = rrf × (1 − w + w × effective salience)
- *               × (stalePenalty, 0.9, when the memory is possibly outdated)
- *               × (1 + inPlayBoost, 1.08, when it is about a file in play)
+ *   factor = (1 − w + w × effective salience)
+ *            × (stalePenalty, 0.9, when the memory is possibly outdated)
+ *            × (1 + inPlayBoost, 1.08, when it is about a file in play)
+ *   score  = fused + margin × (prior − 1) / (1 − lowest prior), kept within ± margin
+ *                  + 0.35 when it is about a file in play (the work at hand, not a prior)
+ *   (prior: the factor without the in-play term)
  *
- * rrf = Σ over the legs (BM25, vectors) of weight / (rrfK + rank). So a decision outranks a file
- * read of about the same relevance, a memory about a file being worked on outranks one about
- * another file, and a much better match is never buried (with rrfK 60, × 1.08 lifts a result by
- * about five places). Pure: subjects, uses, staleness, files in play and the clock come in. Ties keep
- * the fused order.
+ * The fused score is 0 to 1 (src/retrieve/fusion.ts), so salience, kind, tier, recency, staleness
+ * reorder results whose evidence is within `margin` (0.1) of each other: a
+ * decision outranks a file read of about the same relevance, a memory about a file being worked on
+ * one about another file; a clear margin of evidence is never overturned (a hot note that barely
+ * matches stays below the decision that answers). Pure: subjects, uses, staleness, files in play
+ * and the clock come in. Ties keep the fused order.
  */
 export interface SalienceInputs {
   now: number;
@@ -23,22 +27,34 @@ export interface SalienceInputs {
   stale?: (id: string) => boolean;
   /** The file in play a memory is about (src/retrieve/in-play.ts), if any. */
   inPlay?: (id: string) => InPlayMark | undefined;
+  /** How far apart in fused score results may be for priors to reorder them (default 0.1). */
+  margin?: number;
 }
 
+/** The default `margin`: a tenth of the fused scale. */
+export const PRIOR_MARGIN = 0.1;
+
+/** What being about a file in play adds to the fused score: evidence of the work at hand, not a prior of the memory; it lifts past a gap of up to 0.35 (about a third of the best score). */
+export const IN_PLAY_LIFT = 0.35;
+
 export interface Ranked extends Fused {
-  /** The fused (RRF) score before salience. */
+  /** The fused score before the priors. */
   rrf: number;
   salience: Effective & { factor: number; stale: boolean; inPlay?: InPlayMark; source: SalienceSubject["source"]; tier?: string | null };
 }
 
 export function rankBySalience(fused: readonly Fused[], s: SalienceInputs): Ranked[] {
+  const margin = s.margin ?? PRIOR_MARGIN;
+  const span = Math.max(1e-9, 1 - (1 - s.config.weight) * s.config.stalePenalty);
   const out = fused.map((f, i) => {
     const subject = s.subject(f.id);
     const eff = effectiveSalience(subject, s.use(f.id), s.now, s.config);
     const stale = s.stale?.(f.id) ?? false;
     const inPlay = s.inPlay?.(f.id);
     const factor = rankFactor(eff.value, stale, s.config, inPlay !== undefined);
-    return { r: { ...f, rrf: f.score, score: f.score * factor, salience: { ...eff, factor, stale, ...(inPlay ? { inPlay } : {}), source: subject.source, tier: subject.tier ?? null } }, i };
+    const prior = rankFactor(eff.value, stale, s.config, false);
+    const shift = Math.max(-margin, Math.min(margin, (margin * (prior - 1)) / span)) + (inPlay !== undefined && s.config.inPlayBoost > 0 ? IN_PLAY_LIFT : 0);
+    return { r: { ...f, rrf: f.score, score: f.score + shift, salience: { ...eff, factor, stale, ...(inPlay ? { inPlay } : {}), source: subject.source, tier: subject.tier ?? null } }, i };
   });
   out.sort((a, b) => b.r.score - a.r.score || a.i - b.i);
   return out.map((x) => x.r);

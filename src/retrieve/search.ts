@@ -11,7 +11,9 @@ import { bm25Leg } from "./bm25.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
-import { rrf, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
+import type { Fused, Leg, LegHit, LegRank } from "./rrf.js";
+import { centred, fuse, queryTrust, standout } from "./fusion.js";
+import { calibrationsOf, hubsOf } from "../store/fusion-calibration.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
 import type { SalienceConfig } from "../memory/salience.js";
@@ -83,7 +85,7 @@ export interface SearchResult {
   duplicates: string[];
   /** BM25 alone found it, under a thousandth of the best BM25 score: ranked after the others (src/retrieve/weak-hits.ts). */
   weak?: true;
-  /** How salience moved the fused score (when the search ranked by it): `score` = rrf × factor. */
+  /** How the priors moved the fused score (when the search ranked by them): `score` = fused (`rrf`) + a shift within ± 0.1 (src/retrieve/salience-rank.ts). */
   salience?: Ranked["salience"] & { rrf: number };
 }
 
@@ -92,7 +94,44 @@ export interface SearchResponse {
   /** The legs that actually ran. */
   legs: ("bm25" | "vector")[];
   vector?: { provider: string; model: string; table: string };
+  /** How the legs were weighed (hybrid with both legs): see src/retrieve/fusion.ts. */
+  fusion?: FusionReport;
   warnings: string[];
+}
+
+export interface FusionReport {
+  /** The weight each leg got for this query (BM25 the anchor, 1). */
+  weights: { bm25: number; vector: number };
+  /** The vector leg's calibrated weight for this store and model (the prior when never calibrated). */
+  calibrated: number;
+  /** The share of it this query earned, from how far its best hit stands out (0 to 1). */
+  query: number;
+  standout: number;
+  /** Why, in words. */
+  reason: string;
+  /** Candidates with no vector in this model's table: ranked by BM25 alone. */
+  unembedded: number;
+}
+
+/** Below this weight the vector leg is left out of fusion. */
+export const MIN_VECTOR_WEIGHT = 0.02;
+
+/** The vector leg's weight when its table was never calibrated in the projects searched. */
+export const PRIOR_VECTOR_WEIGHT = 0.5;
+
+function calibratedWeight(db: Db, table: string, projects: string[] | undefined): { weight: number; reason: string } {
+  const cs = calibrationsOf(db, table, projects);
+  if (cs.length === 0) return { weight: PRIOR_VECTOR_WEIGHT, reason: `never calibrated here (run \`mem index\`): the prior ${PRIOR_VECTOR_WEIGHT}` };
+  const chunks = cs.reduce((s, c) => s + c.chunks, 0);
+  const weight = chunks > 0 ? cs.reduce((s, c) => s + c.weight * c.chunks, 0) / chunks : cs[0]!.weight;
+  return { weight, reason: cs.length === 1 ? cs[0]!.reason : `${cs.length} projects calibrated; ${cs.map((c) => `${c.project}: ${c.weight.toFixed(2)}`).join(", ")}` };
+}
+
+/** Which of `ids` have no vector in `table`. */
+function unembedded(db: Db, table: string, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const have = new Set(prepared(db, "SELECT v.chunk_id FROM json_each(?) j JOIN vec_rows v ON v.table_name = ? AND v.chunk_id = j.value").pluck().all(JSON.stringify(ids), table) as string[]);
+  return new Set(ids.filter((id) => !have.has(id)));
 }
 
 export class SearchError extends Error {
@@ -236,9 +275,27 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const filtered = legs.map((l) => ({ ...l, hits: l.hits.filter((h) => allowed.has(h.id)).slice(0, opts.candidates) }));
   // Salience (uses, staleness) is looked up for the candidates the filters kept, not for every row loaded.
   const kept = new Map([...rows].filter(([id]) => allowed.has(id)));
-  const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(rrf(filtered, opts.rrfK), salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : rrf(filtered, opts.rrfK);
+  let fusion: FusionReport | undefined;
+  let fusedRaw: Fused[];
+  const bmLeg = filtered.find((l) => l.name === "bm25");
+  const vecLeg = filtered.find((l) => l.name === "vector");
+  if (bmLeg && vecLeg && vectorInfo) {
+    const cal = calibratedWeight(ctx.db, vectorInfo.table, opts.filters.projects);
+    const vHits = centred(vecLeg.hits, hubsOf(ctx.db, vectorInfo.table, vecLeg.hits.map((h) => h.id)));
+    const scores = vHits.map((h) => h.score);
+    const q = queryTrust(scores);
+    const z = standout(scores);
+    const inVec = new Set(vecLeg.hits.map((h) => h.id));
+    const missing = unembedded(ctx.db, vectorInfo.table, bmLeg.hits.map((h) => h.id).filter((id) => !inVec.has(id)));
+    const wv = opts.weights.vector * cal.weight * q;
+    const wb = opts.weights.bm25;
+    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size };
+    // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
+    fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
+  } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
+  const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(fusedRaw, salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : fusedRaw;
   const { ranked: fused, weak } = weakLast(scored);
   const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
   const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates, weak.has(g.item.id)));
-  return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), warnings };
+  return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), ...(fusion ? { fusion } : {}), warnings };
 }

@@ -7,7 +7,6 @@ import { searchScope } from "../project/scope.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResult } from "../retrieve/search.js";
 import { coldSearch, type ColdAnswer } from "./cold.js";
 import { eventsOfChunks } from "../store/anchors.js";
-import { reinforceChunks } from "../store/salience.js";
 import type { Project } from "../project/identity.js";
 import { othersProfiles } from "../tiers/profiles.js";
 import { MemoryError } from "./types.js";
@@ -15,7 +14,7 @@ import { MemoryError } from "./types.js";
 /**
  * Search for every adapter: the hybrid search (BM25 + vectors, RRF, salience, the outdated
  * penalty) over a project and the user-global memory, results with ids, provenance and age; what
- * is shown is reinforced. Forgotten memories are never found (their chunks are gone).
+ * is shown is not reinforced (showing is not using). Forgotten memories are never found (their chunks are gone).
  */
 export interface SearchRequest {
   text: string;
@@ -26,8 +25,6 @@ export interface SearchRequest {
   tags?: string[];
   since?: string;
   until?: string;
-  /** Reinforce what is returned (default true: it is being shown). */
-  reinforce?: boolean;
   /**
    * Also search what the warm search leaves out (src/service/cold.ts): the cold tier and the
    * project's git history. Their results come in `cold`, ranked after every warm result.
@@ -101,7 +98,6 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
   }
   const cold = await coldPending;
   const shown = [...res.results, ...(cold?.results ?? [])].map((r) => r.id);
-  if (req.reinforce !== false) reinforceChunks(app.db, shown, now, salienceConfig(app.config.salience));
   const events = eventsOfChunks(app.db, shown);
   const found = (r: SearchResult): Found => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id });
   const coldWarnings = cold?.warnings.filter((w) => !res.warnings.includes(w)) ?? [];

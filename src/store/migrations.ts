@@ -125,4 +125,24 @@ export const MIGRATIONS: Migration[] = [
       WHERE table_name = new.table_name AND chunk_id = new.chunk_id;
   END;`);
   },
+  // How far to trust each vector table's leg in each project, learnt without labels from
+  // pseudo-queries made from the project's chunks (src/retrieve/calibration.ts). Keyed by the
+  // vector table, so a model swap (another table) is calibrated afresh.
+  `CREATE TABLE IF NOT EXISTS fusion_calibration (
+    table_name TEXT NOT NULL,
+    project    TEXT NOT NULL,
+    weight     REAL NOT NULL,
+    detail     TEXT NOT NULL,
+    chunks     INTEGER NOT NULL,
+    at         INTEGER NOT NULL,
+    PRIMARY KEY (table_name, project)
+  ) WITHOUT ROWID;
+  -- Per chunk: how much of its vector leg similarity is the direction every text of its project
+  -- shares (its project's mean vector · the chunk's): subtracted from its similarity before fusion.
+  CREATE TABLE IF NOT EXISTS vec_hub (
+    table_name TEXT NOT NULL,
+    chunk_id   TEXT NOT NULL,
+    hub        REAL NOT NULL,
+    PRIMARY KEY (table_name, chunk_id)
+  ) WITHOUT ROWID;`,
 ];

@@ -365,7 +365,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
     const out = json<QueryJson>(r);
-    assert.deepEqual(Object.keys(out).sort(), ["legs", "mode", "projects", "query", "reindex", "results", "vector", "warnings"]);
+    assert.deepEqual(Object.keys(out).sort(), ["fusion", "legs", "mode", "projects", "query", "reindex", "results", "vector", "warnings"]);
     assert.equal((out as { reindex?: unknown }).reindex, null, "no background re-index (MEM_WATCH=0 here)");
     assert.equal(out.query, "schema migrations rollback");
     assert.equal(out.mode, "hybrid");
@@ -388,8 +388,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(top.date, "2024-03-05");
     assert.equal(top.legs.bm25!.rank, 1);
     assert.equal(top.legs.vector!.rank, 1);
-    assert.ok(Math.abs(top.salience.rrf - 2 / 61) < 1e-12, "the fused score: both legs at rank 1");
-    assert.ok(Math.abs(top.score - top.salience.rrf * top.salience.factor) < 1e-12, "the score is the fused score times the salience factor");
+    assert.equal(top.salience.rrf, 1, "the fused score: the best of both legs");
+    assert.ok(Math.abs(top.score - top.salience.rrf) <= 0.1 + 1e-12 && (top.score - top.salience.rrf) * (top.salience.factor - 1) >= 0, "the score is the fused score moved by the priors, at most 0.1, in the factor's direction");
     assert.equal(top.salience.source, "markdown");
     assert.equal(top.salience.base, 0.8, "a warm note's salience");
     assert.ok(out.results.slice(1).every((x: { legs: object }) => !("bm25" in x.legs) && "vector" in x.legs));
@@ -405,10 +405,11 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const r = await mem(["query", "schema migrations rollback", "--explain", "--k", "2"], { home, env, cwd: join(proj, "src", "deep") });
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, "");
-    const blocks = r.stdout.trimEnd().split("\n\n");
+    const [weighed, ...blocks] = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
-    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 0\.03279 = bm25 #1 \([\d.e+-]+\), vector #1 \([\d.]+\)\n {3}score 0\.03\d+ = fused × 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)$/);
-    assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.0\d+ = vector #2 \([\d.]+\)\n {3}score [^\n]+$/);
+    assert.match(weighed!, /^fusion: BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
+    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 1\.00000 = bm25 #1 \([\d.e+-]+\), vector #1 \([-\d.]+\)\n {3}score 0\.9\d+ = fused − 0\.0\d+ \(priors break ties within ±0\.1; factor 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)\)$/);
+    assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.\d+ = vector #2 \([-\d.]+\)\n {3}score [^\n]+$/);
   });
 
   test("--batch FILE and --batch - answer one JSON line per query; malformed lines get an error object", async () => {

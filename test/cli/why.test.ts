@@ -86,7 +86,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     // The ranking formula term by term, as mem query --explain prints it.
     const first = report.candidates[0]!;
     assert.ok(first.salience && typeof first.salience.factor === "number");
-    assert.match(text.stdout, /^ {3}fused [\d.]+ = bm25 #1 \([\d.]+\)\n {3}score [\d.]+ = fused × [\d.]+: salience term [\d.]+ \(salience [\d.]+ = .*; weight 0\.25\)$/m);
+    assert.match(text.stdout, /^ {3}fused [\d.]+ = bm25 #1 \([\d.]+\)\n {3}score [\d.]+ = fused \+ priors \(ties within ±0\.1; factor [\d.]+: salience term [\d.]+ \(salience [\d.]+ = .*; weight 0\.25\)\)$/m);
   });
 
   test("asking records nothing: the hook then injects the same into that session, uses are unchanged; then the session's chunks are excluded", async () => {
@@ -108,7 +108,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
       assert.equal(c.excluded, "already shown in this session");
       assert.equal(c.floor, null);
       assert.equal(c.injected, false);
-      assert.equal(c.salience!.uses, before.candidates.find((x) => x.id === id)!.salience!.uses + 1, "the hook's delivery is a use");
+      assert.equal(c.salience!.uses, before.candidates.find((x) => x.id === id)!.salience!.uses, "the hook's delivery is not a use: reading reinforces nothing");
     }
     assert.ok(!afterHook.injection?.ids.some((id) => before.injection!.ids.includes(id)));
     const text = await why([PROMPT, "--session", "s-read"]);
@@ -138,7 +138,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     const r = await why([PROMPT, "--json", "--cwd", join(proj, "memory")], tmp);
     assert.equal(r.code, 0, show(r));
     const j = jsonOf<WhyReport>(r);
-    assert.deepEqual(Object.keys(j).sort(), ["candidates", "filesInPlay", "injection", "legs", "mode", "nothing", "options", "project", "prompt", "session", "skipped", "stems", "vector", "warnings", "words"].sort());
+    assert.deepEqual(Object.keys(j).sort(), ["candidates", "filesInPlay", "fusion", "injection", "legs", "mode", "nothing", "options", "project", "prompt", "session", "skipped", "stems", "vector", "warnings", "words"].sort());
     assert.deepEqual(j.project, { id: proj, root: proj }, "--cwd: the project the hook would use there");
     assert.equal(j.mode, "bm25");
     assert.deepEqual(j.legs, ["bm25"]);

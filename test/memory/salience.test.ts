@@ -55,48 +55,33 @@ describe("salience: defaults, decay, reinforcement, immortality", () => {
   });
 });
 
-describe("ranking: rrf × (1 − w + w × salience) × stale penalty × in play", () => {
+describe("ranking: priors (salience, staleness, in play) break ties of fused evidence, within ±0.1", () => {
   const fused = (id: string, score: number): Fused => ({ id, score, legs: { bm25: { rank: 1, score: 1 } } });
-  const kinds: Record<string, SalienceSubject> = { read: captured("file_explored"), decision: captured("decision"), edit: captured("file_modified") };
+  const kinds: Record<string, SalienceSubject> = { read: captured("file_explored"), decision: captured("decision"), edit: captured("file_modified"), hot: note("hot") };
   const inputs = (stale: string[] = []) => ({ now: NOW, config: DEFAULT_SALIENCE, subject: (id: string) => kinds[id.split("-")[0]!]!, use: () => undefined, stale: (id: string) => stale.includes(id) });
-  test("a decision outranks a file read of about the same relevance", () => {
-    const r = rankBySalience([fused("read-1", 1 / 61), fused("decision-1", 1 / 63)], inputs());
-    assert.deepEqual(r.map((x) => x.id), ["decision-1", "read-1"]);
-    close(r[0]!.score, (1 / 63) * rankFactor(1, false));
-    close(r[0]!.rrf, 1 / 63);
-  });
-  test("a much better match is never buried", () => {
-    const r = rankBySalience([fused("read-1", 2 / 61), fused("decision-1", 1 / 70)], inputs());
-    assert.deepEqual(r.map((x) => x.id), ["read-1", "decision-1"]);
-  });
-  test("a possibly outdated memory is ranked a little lower", () => {
-    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 61.5)], inputs(["edit-1"]));
-    assert.deepEqual(r.map((x) => x.id), ["edit-2", "edit-1"]);
-    assert.ok(r[1]!.salience.stale);
-    close(r[1]!.salience.factor, rankFactor(0.45, false) * 0.9);
-  });
   const inPlay = (ids: string[]) => ({ ...inputs(), inPlay: (id: string) => (ids.includes(id) ? { path: `/repo/${id}.ts`, why: "changed in git" as const } : undefined) });
-  test("a memory about a file in play outranks one of about the same relevance about another file", () => {
-    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 63)], inPlay(["edit-2"]));
-    assert.deepEqual(r.map((x) => x.id), ["edit-2", "edit-1"]);
-    close(r[0]!.salience.factor, rankFactor(0.45, false) * 1.08);
-    assert.deepEqual(r[0]!.salience.inPlay, { path: "/repo/edit-2.ts", why: "changed in git" });
-    assert.equal(r[1]!.salience.inPlay, undefined);
-  });
-  test("in play lifts about five places at rrfK 60, not a much better match", () => {
-    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 75)], inPlay(["edit-2"]));
-    assert.deepEqual(r.map((x) => x.id), ["edit-1", "edit-2"]);
-  });
-  test("in play and salience together: a decision in play first, a read in play before a read not", () => {
-    const r = rankBySalience([fused("read-1", 1 / 61), fused("read-2", 1 / 62), fused("decision-1", 1 / 64)], inPlay(["read-2", "decision-1"]));
-    assert.deepEqual(r.map((x) => x.id), ["decision-1", "read-2", "read-1"]);
-  });
-  test("inPlayBoost 0 turns it off", () => {
-    const r = rankBySalience([fused("edit-1", 1 / 61), fused("edit-2", 1 / 63)], { ...inPlay(["edit-2"]), config: { ...DEFAULT_SALIENCE, inPlayBoost: 0 } });
-    assert.deepEqual(r.map((x) => x.id), ["edit-1", "edit-2"]);
-  });
-  test("ties keep the fused order", () => {
-    const r = rankBySalience([fused("edit-1", 0.01), fused("edit-2", 0.01)], inputs());
-    assert.deepEqual(r.map((x) => x.id), ["edit-1", "edit-2"]);
+  const span = 1 - (1 - DEFAULT_SALIENCE.weight) * DEFAULT_SALIENCE.stalePenalty;
+  const cases: { name: string; fused: [string, number][]; with?: ReturnType<typeof inputs>; order: string[] }[] = [
+    { name: "a decision outranks a file read of about the same relevance", fused: [["read-1", 0.8], ["decision-1", 0.78]], order: ["decision-1", "read-1"] },
+    { name: "a much better match is never buried", fused: [["read-1", 0.9], ["decision-1", 0.5]], order: ["read-1", "decision-1"] },
+    { name: "a hot note that barely matches stays below the decision that answers (BM25 0.50 vs 3.43)", fused: [["hot-1", 0.15], ["decision-1", 1]], order: ["decision-1", "hot-1"] },
+    { name: "a possibly outdated memory is ranked a little lower", fused: [["edit-1", 0.8], ["edit-2", 0.79]], with: inputs(["edit-1"]), order: ["edit-2", "edit-1"] },
+    { name: "a memory about a file in play outranks one of about the same relevance", fused: [["edit-1", 0.8], ["edit-2", 0.79]], with: inPlay(["edit-2"]), order: ["edit-2", "edit-1"] },
+    { name: "in play lifts past a gap of up to 0.35, not a clear margin", fused: [["edit-1", 0.9], ["edit-2", 0.5]], with: inPlay(["edit-2"]), order: ["edit-1", "edit-2"] },
+    { name: "in play and salience together", fused: [["read-1", 0.8], ["read-2", 0.79], ["decision-1", 0.77]], with: inPlay(["read-2", "decision-1"]), order: ["decision-1", "read-2", "read-1"] },
+    { name: "inPlayBoost 0 turns it off", fused: [["edit-1", 0.8], ["edit-2", 0.79]], with: { ...inPlay(["edit-2"]), config: { ...DEFAULT_SALIENCE, inPlayBoost: 0 } }, order: ["edit-1", "edit-2"] },
+    { name: "ties keep the fused order", fused: [["edit-1", 0.5], ["edit-2", 0.5]], order: ["edit-1", "edit-2"] },
+  ];
+  for (const c of cases)
+    test(c.name, () => {
+      const r = rankBySalience(c.fused.map(([id, sc]) => fused(id, sc)), c.with ?? inputs());
+      assert.deepEqual(r.map((x) => x.id), c.order);
+      for (const x of r) assert.ok(Math.abs(x.score - x.rrf) <= (x.salience.inPlay ? 0.45 : 0.1) + 1e-12, "the priors move a score by at most the margin (in play: 0.35 more)");
+    });
+  test("the shift is margin × (factor − 1) / (1 − the lowest factor)", () => {
+    const [r] = rankBySalience([fused("read-1", 0.8)], inputs());
+    close(r!.score, 0.8 + Math.max(-0.1, (0.1 * (r!.salience.factor - 1)) / span));
+    close(r!.rrf, 0.8);
+    close(r!.salience.factor, rankFactor(r!.salience.value, false));
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * Fusion that knows how far to trust each leg. Pure.
+ *
+ * Each leg's scores are normalised to 0..1 (BM25 as a share of its best score, similarities min-max
+ * over what the leg returned), then combined convexly:
+ *
+ *   score = Σ over the legs present for the item of  weight × normalised score  /  Σ of those weights
+ *
+ * BM25 is the anchor (weight 1). The vector leg's weight is how far to trust it here:
+ *
+ *   weight = calibrated (what the leg showed on pseudo-queries made from this store's own chunks,
+ *            for this model: src/retrieve/calibration.ts) × query (how clearly its best hit stands
+ *            out of the rest of its list for this query: a broken or name-dominated model answers
+ *            every question with a flat list, a leg that knows the answer with one that stands out)
+ *
+ * A leg is "present" for an item unless the item cannot be in it at all (a chunk with no vector
+ * yet): such an item is ranked by the other legs, not as if the missing leg had ranked it last.
+ * An item a leg could have returned but did not scores 0 in that leg.
+ */
+import type { Fused, LegHit } from "./rrf.js";
+
+export interface FusionLeg {
+  name: string;
+  /** Best first; the leg's own scores, higher is better. */
+  hits: LegHit[];
+  /** The leg's weight for this query (0 to 1; see `vectorWeight`). */
+  weight: number;
+  /** Whether the leg could have returned this item (default: yes). */
+  covers?: (id: string) => boolean;
+  /**
+   * How its scores become 0 to 1: "ratio" (score / best: BM25, whose scores are positive and whose
+   * ratios say how close two matches are) or "range" (min-max over the list: similarities). Default "range".
+   */
+  scale?: "ratio" | "range";
+}
+
+/** How clearly a list's best score stands out of the others: (best − mean of the rest) / their spread. */
+export function standout(scores: readonly number[]): number {
+  if (scores.length < 3) return 0;
+  const [top, ...rest] = scores as [number, ...number[]];
+  const mean = rest.reduce((s, x) => s + x, 0) / rest.length;
+  const sd = Math.sqrt(rest.reduce((s, x) => s + (x - mean) ** 2, 0) / rest.length);
+  if (!(sd > 1e-9)) return top > mean ? 10 : 0;
+  return (top - mean) / sd;
+}
+
+export interface TrustConfig {
+  /** The share a query earns however flat the leg's list (the calibration already vouches for the leg). */
+  floor: number;
+  /** Below this standout the leg's answer for the query earns only the floor. */
+  standoutLow: number;
+  /** At or above this standout it earns its full calibrated weight. */
+  standoutHigh: number;
+}
+
+export const TRUST_DEFAULTS: TrustConfig = { floor: 0.8, standoutLow: 2, standoutHigh: 4 };
+
+/** The per-query share of the calibrated weight a vector leg earns, from its scores (0 to 1). */
+export function queryTrust(scores: readonly number[], c: TrustConfig = TRUST_DEFAULTS): number {
+  const z = standout(scores);
+  const ramp = z <= c.standoutLow ? 0 : z >= c.standoutHigh ? 1 : (z - c.standoutLow) / (c.standoutHigh - c.standoutLow);
+  return c.floor + (1 - c.floor) * ramp;
+}
+
+/** Normalised scores of one leg, the best 1: min-max ("range"; all equal: all 1), or score / best ("ratio", for positive scores). */
+export function normalise(hits: readonly LegHit[], scale: "ratio" | "range" = "range"): Map<string, number> {
+  const out = new Map<string, number>();
+  if (hits.length === 0) return out;
+  if (scale === "ratio") {
+    const best = Math.max(...hits.map((h) => h.score));
+    if (best > 0) {
+      for (const h of hits) if (!out.has(h.id)) out.set(h.id, Math.max(0, h.score) / best);
+      return out;
+    }
+  }
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const h of hits) {
+    lo = Math.min(lo, h.score);
+    hi = Math.max(hi, h.score);
+  }
+  const span = hi - lo;
+  for (const h of hits) if (!out.has(h.id)) out.set(h.id, span > 0 ? (h.score - lo) / span : 1);
+  return out;
+}
+
+/** Weighted convex fusion over the legs present for each item (see the file's comment). */
+export function fuse(all: readonly FusionLeg[]): Fused[] {
+  const legs = all.filter((l) => l.weight > 0); // a leg not trusted at all adds nothing, not even its items
+  const norms = legs.map((l) => normalise(l.hits, l.scale));
+  const byId = new Map<string, Fused>();
+  for (const leg of legs) {
+    const seen = new Set<string>();
+    leg.hits.forEach((hit, i) => {
+      if (seen.has(hit.id)) return;
+      seen.add(hit.id);
+      let f = byId.get(hit.id);
+      if (!f) byId.set(hit.id, (f = { id: hit.id, score: 0, legs: {} }));
+      f.legs[leg.name] = { rank: i + 1, score: hit.score };
+    });
+  }
+  for (const f of byId.values()) {
+    let num = 0;
+    let den = 0;
+    legs.forEach((leg, li) => {
+      const inLeg = f.legs[leg.name] !== undefined;
+      if (!inLeg && leg.covers && !leg.covers(f.id)) return; // missing that leg: ranked by the others
+      num += leg.weight * (norms[li]!.get(f.id) ?? 0);
+      den += leg.weight;
+    });
+    f.score = den > 0 ? num / den : 0;
+  }
+  const bestRank = (f: Fused) => Math.min(...Object.values(f.legs).map((l) => l.rank));
+  return [...byId.values()].sort((a, b) => b.score - a.score || bestRank(a) - bestRank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Vector similarities with the direction every text of the store shares taken out. Some models
+ * (USE on a conversation, where every turn names its speaker) give every text a large common
+ * component; its share in a chunk's similarity then ranks the same chunks first whatever is asked.
+ * `hub` is that share per chunk (its project's mean vector · the chunk's, src/store/fusion-calibration.ts);
+ * a chunk without one gets the mean of those known. Returns the hits re-ranked, best first. Pure.
+ */
+export function centred(hits: readonly LegHit[], hub: ReadonlyMap<string, number>): LegHit[] {
+  if (hub.size === 0) return [...hits];
+  const known = hits.map((h) => hub.get(h.id)).filter((x): x is number => x !== undefined);
+  const mean = known.length > 0 ? known.reduce((s, x) => s + x, 0) / known.length : 0;
+  return hits.map((h) => ({ id: h.id, score: h.score - (hub.get(h.id) ?? mean) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The mean of unit vectors (not normalised): its length says how much of each text is shared. */
+export function meanVector(vs: readonly Float32Array[]): Float32Array {
+  const dims = vs[0]?.length ?? 0;
+  const m = new Float32Array(dims);
+  for (const v of vs) {
+    const n = Math.hypot(...v) || 1;
+    for (let i = 0; i < dims; i++) m[i] = m[i]! + v[i]! / n / vs.length;
+  }
+  return m;
+}
