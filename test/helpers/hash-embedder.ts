@@ -18,16 +18,23 @@ export function hashVector(text: string, dims: number): Float32Array {
 
 export class HashEmbedder implements EmbeddingProvider {
   readonly name = "hash";
+  /** Calls and texts embedded as documents (what the vector step stores). */
   calls = 0;
   texts = 0;
-  /** When set, embed() throws once this many texts have been embedded. */
+  /** Texts embedded as queries (searches, and the calibration's pseudo-queries). */
+  queries = 0;
+  /** When set, embed() of documents throws once this many documents have been embedded. */
   failAfterTexts: number | undefined;
   constructor(readonly model = "hash-test", readonly dims = 64) {}
   async health(): Promise<Health> {
     return { ok: true, dims: this.dims };
   }
   /** Both sides alike: a hash embedder has no prefixes. */
-  async embed(texts: string[], _kind?: EmbedKind): Promise<Float32Array[]> {
+  async embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]> {
+    if (kind === "query") {
+      this.queries += texts.length;
+      return texts.map((t) => hashVector(t, this.dims));
+    }
     if (this.failAfterTexts !== undefined && this.texts + texts.length > this.failAfterTexts) {
       throw new Error("hash embedder: simulated failure");
     }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { modelInfo } from "../../src/embed/models.js";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -314,7 +315,10 @@ describe("provider failover", () => {
       e.state.tables().map((t) => [t.name, t.provider, t.model, t.dims]).sort(),
       [[tableA, "ollama", "nomic-embed-text", 64], [tableB, "ollama", "mxbai-embed-large", 32]].sort(),
     );
-    assert.equal(serverB.texts, total + 1, "B embedded every chunk once, plus its health probe");
+    // Beside them, B was asked queries: its health probe, and the calibration's pseudo-queries after the run.
+    const asQueries = (server: FakeOllama, model: string) => server.inputs.filter((t) => t.startsWith(modelInfo(model).entry.prefixes.query)).length;
+    assert.ok(asQueries(serverB, "mxbai-embed-large") > 1, "the calibration asked its pseudo-queries");
+    assert.equal(serverB.texts - asQueries(serverB, "mxbai-embed-large"), total, "B embedded every chunk once as a document");
 
     // A comes back (a new server with the same model): A is first again and fills its own table.
     const serverA2 = await fake({ models: ["nomic-embed-text:latest"], dims: 64 });
@@ -325,7 +329,7 @@ describe("provider failover", () => {
     assert.equal(again.vector.table, tableA);
     assert.equal(again.vector.embedded, total - storedA.length);
     assert.deepEqual(again.vector.failovers, []);
-    assert.equal(serverA2.texts, total - storedA.length + 1, "only A's missing chunks (plus the probe)");
+    assert.equal(serverA2.texts - asQueries(serverA2, "nomic-embed-text"), total - storedA.length, "only A's missing chunks as documents (beside the probe and the calibration)");
     assert.equal(serverB.texts, bTexts, "B is not asked when A is healthy");
     await assertVectorsMatch(e, tableA, { complete: true, projects: ["p1"] });
     assert.equal(await assertRowsAreModel(e, tableA, 64), total);

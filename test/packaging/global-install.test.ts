@@ -181,7 +181,7 @@ test("the packed tarball installs globally from the registry alone and works fro
     if (i > 0) await new Promise((r) => setTimeout(r, 500));
     answer = await runHook("UserPromptSubmit", prompt);
   }
-  assert.match(answer, /SQLite WAL mode/);
+  assert.match(answer, /SQLite WAL mode/, `no memory injected; hooks.log:\n${existsSync(join(user.memHome, "hooks.log")) ? readFileSync(join(user.memHome, "hooks.log"), "utf8").slice(-4000) : "(none)"}`);
 
   // The prompt hook started the daemon: it answers from the installed package, with the bundled embedder.
   let status: { running: boolean; provider?: string } = { running: false };
