@@ -21,7 +21,8 @@ export class HashEmbedder implements EmbeddingProvider {
   /** Calls and texts embedded as documents (what the vector step stores). */
   calls = 0;
   texts = 0;
-  /** Texts embedded as queries (searches, and the calibration's pseudo-queries). */
+  /** Calls and texts embedded as queries (searches, and the calibration's pseudo-queries). */
+  queryCalls = 0;
   queries = 0;
   /** When set, embed() of documents throws once this many documents have been embedded. */
   failAfterTexts: number | undefined;
@@ -32,6 +33,7 @@ export class HashEmbedder implements EmbeddingProvider {
   /** Both sides alike: a hash embedder has no prefixes. */
   async embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]> {
     if (kind === "query") {
+      this.queryCalls++;
       this.queries += texts.length;
       return texts.map((t) => hashVector(t, this.dims));
     }

@@ -207,7 +207,7 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     const probe = ctxWith([embedder]);
     const res = await search(probe.ctx, opts("schema migrations rollback", { mode: "bm25", filters: { projects: [A] } }));
     assert.equal(probe.picks(), 0);
-    assert.equal(embedder.calls, 0);
+    assert.equal(embedder.calls + embedder.queryCalls, 0);
     assert.deepEqual(res.legs, ["bm25"]);
     assert.equal(res.vector, undefined);
     assert.deepEqual(res.results.map(rel), ["notes/db.md"]);
@@ -219,7 +219,8 @@ describe("search over a real index (SQLite FTS5 + LanceDB, hash embedder)", () =
     const embedder = new HashEmbedder("hash-test", DIMS);
     const res = await search(ctxWith([embedder]).ctx, opts("schema migrations rollback", { mode: "vector", filters: { projects: [A] } }));
     assert.deepEqual(res.legs, ["vector"]);
-    assert.equal(embedder.calls, 1, "the query is embedded once");
+    assert.equal(embedder.queryCalls, 1, "the query is embedded once");
+    assert.equal(embedder.calls, 0, "as a query, not a document");
     assert.equal(rel(res.results[0]!), "notes/db.md");
     assert.ok(res.results.every((r) => r.legs.bm25 === undefined && r.legs.vector !== undefined));
   });
