@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChunkOptions } from "../../indexer/chunk-size.js";
@@ -63,6 +63,18 @@ export function refreshBusy(home: string, now: number): Busy | undefined {
 export type RefreshOutcome = "started" | Busy;
 
 /**
+ * A marker that does not read as one yet but was made within the cooldown: another caller created
+ * it (exclusively) and is writing it now, so it is theirs, not a stale one to take over.
+ */
+function beingWritten(path: string): boolean {
+  try {
+    return readMarker(path) === undefined && Date.now() - statSync(path).mtimeMs < REFRESH_COOLDOWN_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Starts `mem index --stale -q` for these projects, detached, unless one is running or started
  * within the cooldown. The marker (`refresh.lock`, created exclusively, so of concurrent callers
  * exactly one wins) names the process doing the work; it stays after that process ends, as the
@@ -77,7 +89,7 @@ export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: str
       claimed = true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const busy = refreshBusy(home, now);
+      const busy = refreshBusy(home, now) ?? (beingWritten(path) ? "running" : undefined);
       if (busy) return busy;
       try {
         unlinkSync(path); // stale: its process ended more than the cooldown ago (or the marker is garbage)
