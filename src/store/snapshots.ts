@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { readRegular } from "../util/read-regular.cjs";
@@ -43,7 +43,7 @@ export function takeSnapshot(db: Db, sqlite: string, reason: string, now = Date.
   const dir = snapshotDir(sqlite);
   ensurePrivateDir(dir);
   let id = idOf(now, reason.replace(/[^a-z]/g, "").slice(0, 20) || "manual");
-  for (let n = 2; listIds(dir).has(id) || exists(join(dir, `${id}.sqlite`)); n++) id = `${idOf(now, reason.replace(/[^a-z]/g, "").slice(0, 20) || "manual")}-${n}`;
+  for (let n = 2; listIds(dir).has(id) || existsSync(join(dir, `${id}.sqlite`)); n++) id = `${idOf(now, reason.replace(/[^a-z]/g, "").slice(0, 20) || "manual")}-${n}`;
   const file = join(dir, `${id}.sqlite`);
   const tmp = `${file}.partial`;
   const t0 = performance.now();
@@ -66,15 +66,6 @@ export function takeSnapshot(db: Db, sqlite: string, reason: string, now = Date.
   const { file: _f, ...manifest } = snap;
   writePrivate(join(dir, `${id}.json`), `${JSON.stringify(manifest, null, 2)}\n`, "replace");
   return snap;
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function listIds(dir: string): Set<string> {
