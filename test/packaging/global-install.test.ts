@@ -176,12 +176,16 @@ test("the packed tarball installs globally from the registry alone and works fro
   // The first prompt starts the daemon and answers in-process within the hook's deadline; on a
   // loaded machine that answer can come too late (nothing injected), and the daemon, loading the
   // bundled model, may take a while to answer in time: ask until one arrives (up to 20 s).
-  let answer = "";
-  for (let i = 0; i < 40 && !/SQLite WAL mode/.test(answer); i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, 500));
-    answer = await runHook("UserPromptSubmit", prompt);
-  }
-  assert.match(answer, /SQLite WAL mode/, `no memory injected; hooks.log:\n${existsSync(join(user.memHome, "hooks.log")) ? readFileSync(join(user.memHome, "hooks.log"), "utf8").slice(-4000) : "(none)"}`);
+  const hooksLog = () => (existsSync(join(user.memHome, "hooks.log")) ? readFileSync(join(user.memHome, "hooks.log"), "utf8").slice(-4000) : "(none)");
+  const askUntilAnswered = async (p: Record<string, unknown>) => {
+    let answer = "";
+    for (let i = 0; i < 40 && !/SQLite WAL mode/.test(answer); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 500));
+      answer = await runHook("UserPromptSubmit", p);
+    }
+    return answer;
+  };
+  assert.match(await askUntilAnswered(prompt), /SQLite WAL mode/, `no memory injected; hooks.log:\n${hooksLog()}`);
 
   // The prompt hook started the daemon: it answers from the installed package, with the bundled embedder.
   let status: { running: boolean; provider?: string } = { running: false };
@@ -192,7 +196,9 @@ test("the packed tarball installs globally from the registry alone and works fro
   }
   assert.equal(status.running, true, "a daemon runs");
   assert.match(status.provider ?? "", /transformers/);
-  assert.match(await runHook("UserPromptSubmit", { ...prompt, session_id: "s-user-2" }), /SQLite WAL mode/);
+  // A running daemon that misses the hook's 250 ms budget (a loaded CI machine) injects nothing
+  // for that prompt by design; it must answer one of the next few.
+  assert.match(await askUntilAnswered({ ...prompt, session_id: "s-user-2" }), /SQLite WAL mode/, `the daemon injected nothing; hooks.log:\n${hooksLog()}`);
   await user.mem(["serve", "--stop"]);
 
   assert.deepEqual(snapshot(pkgDir), before, "nothing was written inside the installed package");
