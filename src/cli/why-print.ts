@@ -77,7 +77,7 @@ export function whyText(r: WhyReport, vectorNote: string, cfg: SalienceConfig): 
   const words = r.words.map((w) => (w.word === w.stem ? field(w.word, 60) : `${field(w.word, 60)} (${field(w.stem, 60)})`));
   out.push(`content words (stems): ${words.length > 0 ? words.join(", ") : "none"}`);
   const o = r.options;
-  out.push(`floor: at least 2 of ${count(r.stems.length, "stem")} and ${Math.round(o.minTermCoverage * 100)}% of them, or a vector similarity of ${o.minSimilarity} or more`);
+  out.push(`floor: at least 2 of ${count(r.stems.length, "stem")} and ${Math.round(o.minTermCoverage * 100)}% of their weight (a word weighs what it tells apart: rare in the store, heavy), or a vector similarity of ${o.minSimilarity} or more`);
   out.push(`budget: ${count(o.budgetChars, "character")}, frame included; at most ${count(o.maxItems, "item")}`);
   if (r.filesInPlay > 0) out.push(`files in play: ${r.filesInPlay}`);
   out.push("");

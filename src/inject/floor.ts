@@ -5,6 +5,8 @@
  * rare words is about it; one that shares only its common words may not be. Pure.
  */
 import { memoized } from "../util/memo.js";
+import { EVEN, type Rarity } from "../retrieve/rarity.js";
+import { vocabularyEntries } from "../retrieve/vocabulary.js";
 import { porter } from "./porter.js";
 import type { Candidate, InjectOptions } from "./types.js";
 
@@ -25,28 +27,52 @@ export function stem(word: string): string {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** How much a word (its stem) tells apart: an inverse document frequency, at least 0. */
-export type Rarity = (stem: string) => number;
+export { EVEN, idf, type Rarity } from "../retrieve/rarity.js";
 
-/** Every word alike: what the floor counts without the store's statistics. */
-export const EVEN: Rarity = () => 1;
+/**
+ * Each table form's other forms (src/retrieve/vocabulary.ts), by the form's stems: a stem sequence
+ * per alternative ("sg" → [["secur", "group"]]). Built on first use.
+ */
+let stemAlts: Map<string, string[][]> | undefined;
+function alternativesOfStem(s: string): readonly string[][] {
+  if (!stemAlts) {
+    stemAlts = new Map();
+    for (const [form, alts] of vocabularyEntries()) {
+      const key = form.split(" ").map(stem).join(" ");
+      const list = stemAlts.get(key) ?? [];
+      for (const a of alts) list.push(a.split(" ").map(stem));
+      stemAlts.set(key, list);
+    }
+  }
+  return stemAlts.get(s) ?? [];
+}
 
-/** The BM25 inverse document frequency of a stem found in `df` of `n` documents. */
-export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
-
-/** Which of `wanted` (stems) the text's words have. */
+/**
+ * Which of `wanted` (stems) the text's words have: the stem itself, or one of its other forms in
+ * the vocabulary of the trade ("postgres" in a text that says "PostgreSQL", "sg" in one that says
+ * "security group": every word of a phrase present).
+ */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
   if (wanted.size === 0) return into;
-  // A stem keeps its word's first letter (Porter only takes suffixes off): a plain lower-case word
-  // whose first letter starts none of the wanted stems is passed over without stemming.
-  const firsts = new Set([...wanted].map((s) => s[0]));
-  for (const w of wordsOf(text)) {
-    if (!firsts.has(w[0]) && /^[a-z0-9]/.test(w)) continue;
-    const s = stem(w);
-    if (wanted.has(s)) into.add(s);
+  const have = stemsOf(text);
+  for (const w of wanted) {
+    if (have.has(w) || alternativesOfStem(w).some((alt) => alt.every((s) => have.has(s)))) into.add(w);
   }
   return into;
 }
+
+/**
+ * The rarity of a prompt's word counted with its other forms: a word the store never uses but
+ * whose long form it uses often ("sg" in a store that says "security group" everywhere) is as
+ * common as that form. A phrase is as rare as its rarest word.
+ */
+export function conceptRarity(rarity: Rarity): Rarity {
+  if (rarity === EVEN) return EVEN;
+  return (s) => Math.min(rarity(s), ...alternativesOfStem(s).map((alt) => Math.max(...alt.map(rarity))));
+}
+
+/** A text's distinct stems, remembered per text (the daemon meets the same chunks prompt after prompt). */
+const stemsOf = memoized((text: string): ReadonlySet<string> => new Set(wordsOf(text).map(stem)), 8_000);
 
 /** A text's distinct words, lower case, remembered per text: the daemon meets the same chunks and lines prompt after prompt. */
 const wordsOf = memoized((text: string): readonly string[] => [...new Set(text.toLowerCase().match(WORD) ?? [])], 8_000);

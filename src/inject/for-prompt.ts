@@ -9,6 +9,7 @@ import { resolveProject, type Project } from "../project/identity.js";
 import { searchScope } from "../project/scope.js";
 import { mergeInPlay, sessionFiles, type FilesInPlay } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
+import { storeRarity } from "../retrieve/rarity.js";
 import { search, type Mode, type SearchContext, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
@@ -193,7 +194,7 @@ export function candidatesOf(s: PromptSearch): PromptCandidates {
 }
 
 /** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
-export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s) });
+export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s), rarity: storeRarity(db) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):

@@ -4,7 +4,7 @@
  * as compact markdown items with provenance (./items.ts) inside the recall frame. Pure.
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
-import { floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
+import { conceptRarity, EVEN, floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import { linePrint } from "./line-print.js";
@@ -26,7 +26,8 @@ interface Composed {
 
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
-  const kept = cands.filter((c) => passesFloor(c, stems, o));
+  const rarity = conceptRarity(d.rarity ?? EVEN);
+  const kept = cands.filter((c) => passesFloor(c, stems, o, rarity));
   if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
@@ -146,6 +147,7 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
             ? "no line fits the budget"
             : "nothing fits the budget once redacted";
   // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
-  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o));
+  const rarity = conceptRarity(d.rarity ?? EVEN);
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, rarity));
   return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

@@ -1,3 +1,4 @@
+import type { Rarity } from "../retrieve/rarity.js";
 import type { SearchResult } from "../retrieve/search.js";
 
 /** What the injection knows of a search result. */
@@ -8,18 +9,20 @@ export interface InjectOptions {
   budgetChars: number;
   /** At most this many items (an item: adjacent lines of one memory or file). */
   maxItems: number;
-  /** Minimum share of the prompt's content words a lexical match must contain. */
+  /** Minimum share of the prompt's content words a lexical match must contain, each word weighed by its rarity in the store. */
   minTermCoverage: number;
   /** Minimum cosine similarity for a match found only by the vector leg. */
   minSimilarity: number;
 }
 
-export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.5, minSimilarity: 0.45 };
+export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.3, minSimilarity: 0.45 };
 
 /** What the caller knows beside the candidates: a memory's flag, the day a captured session began. */
 export interface Describe {
   /** A memory's flag ("possibly outdated: src/auth.c changed 3 days ago"), by chunk id. */
   note?: (id: string) => string | undefined;
+  /** How rare each of the prompt's words is in the store (src/retrieve/rarity.ts); default: every word alike. */
+  rarity?: Rarity;
   /** The day (YYYY-MM-DD) a session began, when known. */
   sessionDay?: (session: string) => string | undefined;
 }

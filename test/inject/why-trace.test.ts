@@ -45,30 +45,32 @@ describe("mem why's trace of the injection", () => {
   });
 
   test("the floor's verdict is passesFloor's, with the words it matched and the reason", () => {
+    // Counted with every word alike and half of them needed (a configured minTermCoverage of 0.5).
+    const HALF = { ...DEFAULT_INJECT, minTermCoverage: 0.5 };
     const stems = stemsOf("how do we deploy the sqlite backup job to kubernetes");
     const c = cand({ text: "SQLite is a database.", headingPath: [] });
-    const v = floorVerdict(c, stems, DEFAULT_INJECT);
-    assert.equal(v.pass, passesFloor(c, stems, DEFAULT_INJECT));
+    const v = floorVerdict(c, stems, HALF);
+    assert.equal(v.pass, passesFloor(c, stems, HALF));
     assert.equal(v.pass, false);
     assert.deepEqual(v.matched, ["sqlite"]);
     assert.equal(v.of, stems.length);
     assert.match(v.reason, /^holds 1 of the prompt's 5 content words \(sqlite\); needs 3 /);
 
-    const two = floorVerdict(cand({ text: "The sqlite backup runs nightly.", headingPath: [] }), stems, DEFAULT_INJECT);
+    const two = floorVerdict(cand({ text: "The sqlite backup runs nightly.", headingPath: [] }), stems, HALF);
     assert.equal(two.pass, false, "two of five words are under half of them");
     assert.deepEqual(new Set(two.matched), new Set(["sqlite", "backup"]));
     assert.match(two.reason, /holds 2 of the prompt's 5 content words \((sqlite, backup|backup, sqlite): 40%\); needs 3 \(at least 2 and 50%\)/);
 
-    const one = floorVerdict(cand({ text: "Did you push the button?", headingPath: [] }), stemsOf("did you push?"), DEFAULT_INJECT);
+    const one = floorVerdict(cand({ text: "Did you push the button?", headingPath: [] }), stemsOf("did you push?"), HALF);
     assert.equal(one.pass, false);
     assert.match(one.reason, /one word alone cannot tell its sense/);
 
-    const vec = floorVerdict(cand({ text: "unrelated words", headingPath: [], legs: { vector: { rank: 1, score: 0.8 } } }), ["sqlite"], DEFAULT_INJECT);
+    const vec = floorVerdict(cand({ text: "unrelated words", headingPath: [], legs: { vector: { rank: 1, score: 0.8 } } }), ["sqlite"], HALF);
     assert.equal(vec.pass, true);
     assert.equal(vec.by, "vector");
     assert.match(vec.reason, /vector similarity 0\.80 ≥ 0\.45/);
 
-    const weak = floorVerdict(cand({ text: "unrelated words", headingPath: [], legs: { vector: { rank: 1, score: 0.2 } } }), ["sqlite", "postgr"], DEFAULT_INJECT);
+    const weak = floorVerdict(cand({ text: "unrelated words", headingPath: [], legs: { vector: { rank: 1, score: 0.2 } } }), ["sqlite", "postgr"], HALF);
     assert.equal(weak.pass, false);
     assert.match(weak.reason, /vector similarity 0\.20 < 0\.45/);
     // Over the mixed candidates, the verdicts are passesFloor's, one by one.

@@ -50,14 +50,14 @@ describe("toMatchExpression", () => {
       ['"unterminated', '"unterminated"'],
       ['say "hello world"', '"say" OR "hello" OR "world"'],
       ["a OR", '"a" OR "or"'],
-      ["sqlite AND lancedb NOT postgres", '"sqlite" OR "lancedb" OR "postgres"'],
+      ["sqlite AND lancedb NOT postgres", '"sqlite" OR "lancedb" OR "postgres" OR "postgresql" OR "psql"'],
       ["NEAR(sqlite lancedb, 3)", '"near" OR "sqlite" OR "lancedb" OR "3"'],
       ["NEAR(", '"near"'],
       ["heading:storage", '"heading" OR "storage"'],
       ["col:foo", '"col" OR "foo"'],
       ["embed*", '"embed"'],
       ["-x", '"x"'],
-      ["(sqlite OR lancedb) -postgres", '"sqlite" OR "lancedb" OR "postgres"'],
+      ["(sqlite OR lancedb) -postgres", '"sqlite" OR "lancedb" OR "postgres" OR "postgresql" OR "psql"'],
       ["^start + {heading text} : sqlite", '"start" OR "heading" OR "text" OR "sqlite"'],
     ];
     for (const [input, expected] of cases) assert.equal(toMatchExpression(input), expected, input);

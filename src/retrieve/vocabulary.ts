@@ -1,0 +1,101 @@
+/**
+ * The vocabulary of the trade: names developers shorten ("postgres", "k8s", "tf"), English word
+ * forms the Porter stemmer leaves apart ("chose"/"choose", "deploy"/"deployment",
+ * "decide"/"decision"), and identifiers written as one token ("getUserName"). A word's
+ * alternatives are what a search for it also looks for, and what the relevance floor counts as
+ * the same word. Pure; the tables are data (tested in test/retrieve/vocabulary.test.ts).
+ *
+ * Each line below is one group of forms that mean the same in a developer's notes; a form may be a
+ * phrase ("security group"). A word's alternatives are every other form of every group it is in:
+ * not transitive ("auth" is both "authentication" and "authorization", which are not each other).
+ */
+
+const ALIASES = `
+postgres, postgresql, psql | k8s, kubernetes | tf, terraform | gha, github actions | js, javascript | ts, typescript
+py, python | rb, ruby | db, database | dbs, databases | auth, authentication | auth, authorization
+authn, authentication | authz, authorization | repo, repository | repos, repositories | env, environment
+envs, environments | config, configuration | configs, configurations | prod, production | dev, development
+infra, infrastructure | perf, performance | cert, certificate | certs, certificates | tls, ssl
+sg, security group | sgs, security groups | asg, auto scaling group | asg, autoscaling group | lb, load balancer
+elb, elastic load balancer | alb, application load balancer | vm, virtual machine | vms, virtual machines
+mongo, mongodb | es, elasticsearch | msg, message | msgs, messages | deps, dependencies | dep, dependency
+pkg, package | pkgs, packages | arg, argument | args, arguments | param, parameter | params, parameters
+fn, function | func, function | impl, implementation | docs, documentation | dir, directory | dirs, directories
+img, image | imgs, images | ci, continuous integration | cd, continuous delivery | cd, continuous deployment
+pr, pull request | prs, pull requests | mr, merge request | aws, amazon web services | gcp, google cloud
+ui, user interface | iac, infrastructure as code | tz, timezone | ttl, time to live | mq, message queue
+async, asynchronous | temp, temporary | tmp, temporary | admin, administrator | admins, administrators
+mgmt, management | ops, operations | stg, staging | qa, quality assurance | e2e, end to end
+os, operating system | info, information | spec, specification | specs, specifications | ws, websocket
+regex, regular expression | regexp, regular expression | ml, machine learning | ai, artificial intelligence
+vpc, virtual private cloud | cdn, content delivery network | datacenter, datacentre, data center, data centre
+`;
+
+const FORMS = `
+choose chose chosen choice | decide decided decision | deploy deployment deployed deploying
+build built | rebuild rebuilt | write wrote written | rewrite rewrote rewritten | break broke broken
+buy bought | send sent | spend spent | hide hid hidden | freeze froze frozen | begin began begun
+drive drove driven | grow grew grown | throw threw thrown | feed fed | fight fought | catch caught
+teach taught | bring brought | seek sought | sell sold | win won | stick stuck | strike struck
+spin spun | hang hung | dig dug | shake shook | wear wore worn | tear tore torn | lose lost
+forget forgot forgotten | override overrode overridden | undo undid undone | redo redid redone
+withdraw withdrew withdrawn | run ran | lead led | hold held
+include inclusion | exclude exclusion | conclude conclusion | permit permission | submit submission
+admit admission | omit omission | transmit transmission | describe description | subscribe subscription
+resolve resolution | solve solution | assume assumption | consume consumption | reduce reduction
+introduce introduction | produce production | expand expansion | extend extension | suspend suspension
+intend intention | divide division | collide collision | revise revision | fail failure
+analyse analysis | analyze analysis | retain retention | detect detection | compress compression
+validate validation | encrypt encryption | decrypt decryption | persist persistence | maintain maintenance
+approve approval
+`;
+
+/** The groups of a table: `|` or a line ends a group, `,` (ALIASES) or a space (FORMS) ends a form. */
+function groups(table: string, sep: RegExp): string[][] {
+  return table
+    .split(/[|\n]/)
+    .map((g) => g.split(sep).map((f) => f.trim().toLowerCase().split(/\s+/).join(" ")).filter(Boolean))
+    .filter((g) => g.length >= 2);
+}
+
+const ALTERNATIVES = new Map<string, Set<string>>();
+for (const g of [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]) {
+  for (const form of g) {
+    let alts = ALTERNATIVES.get(form);
+    if (!alts) ALTERNATIVES.set(form, (alts = new Set()));
+    for (const other of g) if (other !== form) alts.add(other);
+  }
+}
+
+/**
+ * The words an identifier is made of, when it is one: camelCase and PascalCase ("getUserName" →
+ * get, user, name; "HTTPServer" → http, server; "v2Api" → v2, api). Snake, kebab and dotted
+ * names are split by the index's tokenizer already. Empty for a plain word.
+ */
+export function identifierParts(word: string): string[] {
+  if (!/[a-z\d][A-Z]|[A-Z]{2}[a-z]/.test(word)) return [];
+  const parts = word
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((p) => p.length >= 2);
+  return parts.length >= 2 ? parts : [];
+}
+
+/** The other forms of a lower-case word (each a word or a phrase), from the tables. */
+export function alternativesOf(word: string): string[] {
+  return [...(ALTERNATIVES.get(word) ?? [])];
+}
+
+/** Every table form that is a phrase, as its words: what a text is scanned for to find a short name's long form. */
+export function phraseForms(): string[][] {
+  const out: string[][] = [];
+  for (const form of ALTERNATIVES.keys()) if (form.includes(" ")) out.push(form.split(" "));
+  return out;
+}
+
+/** Every form of the tables with its alternatives (the floor stems them once). */
+export function vocabularyEntries(): [string, string[]][] {
+  return [...ALTERNATIVES].map(([form, alts]) => [form, [...alts]]);
+}

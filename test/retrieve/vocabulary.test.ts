@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { conceptRarity, passesFloor, floorVerdict, stem, stemsFound, type Rarity } from "../../src/inject/floor.js";
+import { DEFAULT_INJECT } from "../../src/inject/types.js";
+import type { Candidate } from "../../src/inject/types.js";
+import { contentStems } from "../../src/inject/terms.js";
+import { bm25Leg } from "../../src/retrieve/bm25.js";
+import { queryTerms, searchForms, toMatchExpression } from "../../src/retrieve/fts-query.js";
+import { EVEN, idf, storeRarity } from "../../src/retrieve/rarity.js";
+import { alternativesOf, identifierParts } from "../../src/retrieve/vocabulary.js";
+import { ChunkStore, type NewChunk } from "../../src/store/chunks.js";
+import { openDb, type Db } from "../../src/store/db.js";
+import { clean } from "../../src/redact/clean.cjs";
+
+describe("the vocabulary of the trade", () => {
+  test("short names, their long forms and word forms are each other's alternatives", () => {
+    const cases: [string, string[]][] = [
+      ["postgres", ["postgresql"]],
+      ["postgresql", ["postgres"]],
+      ["k8s", ["kubernetes"]],
+      ["kubernetes", ["k8s"]],
+      ["tf", ["terraform"]],
+      ["gha", ["github actions"]],
+      ["js", ["javascript"]],
+      ["ts", ["typescript"]],
+      ["db", ["database"]],
+      ["auth", ["authentication", "authorization"]],
+      ["sg", ["security group"]],
+      ["chose", ["choose", "chosen", "choice"]],
+      ["deploy", ["deployment"]],
+      ["decision", ["decide"]],
+      ["wrote", ["write", "written"]],
+    ];
+    for (const [word, expected] of cases) for (const e of expected) assert.ok(alternativesOf(word).includes(e), `${word} → ${e}: ${alternativesOf(word).join(", ")}`);
+  });
+
+  test("alternatives are not transitive, and plain words have none", () => {
+    assert.ok(!alternativesOf("authentication").includes("authorization"), "authentication is not authorization");
+    assert.ok(alternativesOf("authentication").includes("auth"));
+    for (const w of ["sqlite", "hook", "the", "lancedb", ""]) assert.deepEqual(alternativesOf(w), [], w);
+  });
+
+  test("identifiers split into their words", () => {
+    const cases: [string, string[]][] = [
+      ["getUserName", ["get", "user", "name"]],
+      ["HTTPServer", ["http", "server"]],
+      ["parseJSONBody", ["parse", "json", "body"]],
+      ["v2Api", ["v2", "api"]],
+      ["UserID", ["user", "id"]],
+      ["plain", []],
+      ["PLAIN", []],
+      ["Capitalised", []],
+      ["snake_case", []],
+    ];
+    for (const [word, parts] of cases) assert.deepEqual(identifierParts(word), parts, word);
+  });
+
+  test("the search looks for every form, and a quoted form is never FTS5 syntax", () => {
+    assert.ok(searchForms("is postgres up?").includes("postgresql"));
+    assert.ok(searchForms("where is getUserName defined").includes("get user name"));
+    assert.ok(searchForms("k8s ingress").includes("kubernetes"));
+    assert.deepEqual(queryTerms("is postgres up?"), ["postgres", "up"], "the terms themselves are unchanged");
+    for (const term of toMatchExpression('sg "x" OR k8s NEAR(getUserName)')!.split(" OR ")) assert.match(term, /^"[\p{L}\p{N}_ ]+"$/u);
+  });
+});
+
+describe("the vocabulary on a real FTS5 index", () => {
+  let dir = "";
+  let db: Db;
+  const chunk = (id: string, text: string): NewChunk => ({ id, kind: "decision", tier: "warm", heading: "Decisions", startLine: 1, endLine: 2, text, tags: [], date: "2026-10-02", metadata: {} });
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "mem-vocab-"));
+    db = openDb(join(dir, "mem.sqlite"));
+    new ChunkStore(db).replaceSource(
+      clean({ project: "p1", path: "decisions.md", kind: "markdown", tier: "warm", size: 100, mtimeMs: 1, hash: "h1", metadata: {} }),
+      clean([
+        chunk("c-pg", "The API keeps its rows in PostgreSQL 15 with logical replication."),
+        chunk("c-k8s", "Services run on Kubernetes; the ingress controller terminates TLS."),
+        chunk("c-sg", "Each security group rule is its own Terraform resource."),
+        chunk("c-choose", "We choose Redis for the job queue."),
+        chunk("c-ident", "The helper get_user_name reads the session."),
+        chunk("c-deploy", "The deployment runs every night from the release branch."),
+        chunk("c-other", "Unrelated: the office plants are watered on Mondays."),
+      ]),
+      1_000,
+    );
+  });
+
+  after(() => {
+    db?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a shortened name, another word form or an identifier finds the chunk that uses the other form", () => {
+    const cases: [string, string][] = [
+      ["postgres replication", "c-pg"],
+      ["what runs on k8s", "c-k8s"],
+      ["why is every sg rule separate", "c-sg"],
+      ["why did we pick redis, who chose it", "c-choose"],
+      ["where is getUserName", "c-ident"],
+      ["when do we deploy", "c-deploy"],
+    ];
+    for (const [q, id] of cases) assert.equal(bm25Leg(db, q, {}, 5)[0]?.id, id, q);
+  });
+
+  test("the alternatives add no false match: a word with no alternative finds only its own chunks", () => {
+    assert.deepEqual(bm25Leg(db, "office plants", {}, 5).map((h) => h.id), ["c-other"]);
+  });
+
+  test("storeRarity: the store's rare words weigh more than its common ones, unknown words most", () => {
+    const r = storeRarity(db);
+    assert.ok(r(stem("kubernetes")) > r(stem("the")), "kubernetes (1 chunk) over the (6 chunks)");
+    assert.equal(r(stem("zeppelin")), idf(0, 7));
+    assert.equal(r(stem("kubernetes")), idf(1, 7));
+  });
+
+  test("conceptRarity: a short name is as common as its long form in this store", () => {
+    const r = storeRarity(db);
+    assert.equal(r(stem("sg")), idf(0, 7), "the store never says sg");
+    assert.ok(conceptRarity(r)(stem("sg")) < r(stem("sg")), "but it says security group");
+    assert.equal(conceptRarity(EVEN), EVEN);
+  });
+});
+
+describe("the floor with the vocabulary and the store's rarity", () => {
+  const cand = (text: string): Candidate => ({ id: "c1", text, path: "/p/notes.md", startLine: 1, endLine: 2, headingPath: [], kind: "markdown", date: "2026-10-02", project: "/p", legs: { bm25: { rank: 1, score: 5 } } });
+  const stemsOf = (prompt: string) => contentStems(queryTerms(prompt));
+  /** A store where the listed stems have these document frequencies out of 1,000 chunks; others are absent. */
+  const rarityOf = (df: Record<string, number>): Rarity => (s) => idf(df[s] ?? 0, 1_000);
+
+  test("a word is found by any of its forms; a phrase only with every word", () => {
+    const cases: [string, string, boolean][] = [
+      ["postgres", "We moved to PostgreSQL.", true],
+      ["sg", "one security group per service", true],
+      ["sg", "security is everyone's job", false],
+      ["k8s", "the Kubernetes cluster", true],
+      ["chose", "why we choose Redis", true],
+      ["deploy", "the nightly deployment", true],
+      ["authentication", "authorization rules", false],
+    ];
+    for (const [word, text, found] of cases) assert.equal(stemsFound(text, new Set([stem(word)])).has(stem(word)), found, `${word} in "${text}"`);
+  });
+
+  test("rare, specific words carry a match; common ones do not (table)", () => {
+    const df = { team: 300, anoth: 250, hostnam: 4, ingress: 6, servic: 400, own: 200 };
+    const prompt = stemsOf("which team owns the ingress hostname for another service");
+    const cases: [string, boolean][] = [
+      ["The ingress controller routes each hostname to its service.", true],
+      ["Ask another team.", false],
+      ["The team owns another service.", false],
+      ["Every hostname resolves through the ingress.", true],
+    ];
+    for (const [text, pass] of cases) {
+      const v = floorVerdict(cand(text), prompt, DEFAULT_INJECT, rarityOf(df));
+      assert.equal(v.pass, pass, `${text}: ${v.reason}`);
+      assert.equal(passesFloor(cand(text), prompt, DEFAULT_INJECT, rarityOf(df)), pass);
+    }
+  });
+
+  test("a word the store never uses counts against a match (a prompt about something not stored injects nothing)", () => {
+    const df = { redi: 5, cach: 8 };
+    const prompt = stemsOf("how does the redis cache interact with the quantum flux capacitor");
+    assert.equal(passesFloor(cand("Redis is our cache."), prompt, DEFAULT_INJECT, rarityOf(df)), false);
+    assert.equal(passesFloor(cand("Redis is our cache."), stemsOf("how does the redis cache evict"), DEFAULT_INJECT, rarityOf({ ...df, evict: 3 })), true);
+  });
+
+  test("a shortened word counts as matched, weighed as its long form", () => {
+    const df = { postgresql: 20, replic: 10, lag: 5 };
+    const r = conceptRarity(rarityOf(df));
+    assert.equal(passesFloor(cand("PostgreSQL replication lag alerts"), stemsOf("postgres replication lag"), DEFAULT_INJECT, r), true);
+  });
+});
