@@ -125,19 +125,56 @@ interface FloorFacts {
   total: number;
   coverage: number;
   similarity: number | undefined;
+  /** The similarity as spreads above the leg's other answers, when the leg's spread is known. */
+  z: number | undefined;
 }
 
 /**
- * The floor for one result: a vector match close enough, or a lexical match that holds at least
- * two of the prompt's content words (one word alone cannot tell its sense) and at least
+ * What the floor knows of the vector leg for this prompt: how far fusion trusted it (its weight:
+ * calibrated for this store and model × this query's share) and its scores' spread. A result's
+ * similarity counts when the leg is trusted and the result stands out of the leg's other answers
+ * by `VECTOR_STANDOUT` spreads (a calibrated similarity, the same for every model) and holds at
+ * least one of the prompt's words.
+ */
+export interface VectorFloor {
+  weight: number;
+  spread: { mean: number; sd: number };
+}
+
+/** The least weight of a vector leg whose similarities can pass the floor. */
+export const VECTOR_TRUST = 0.4;
+/** How many spreads a result's similarity must stand above the leg's other answers. */
+export const VECTOR_STANDOUT = 4;
+/** How many of the prompt's content words a vector match must hold besides (a random vector's best answer may stand out by chance). */
+export const VECTOR_WORDS = 1;
+
+/** A similarity as spreads above the leg's other answers (undefined without the leg's spread). */
+function calibratedSimilarity(similarity: number, v: VectorFloor | undefined): number | undefined {
+  if (!v || !(v.spread.sd > 1e-9)) return undefined;
+  return (similarity - v.spread.mean) / v.spread.sd;
+}
+
+/** Whether a vector similarity clears the floor, and how it was judged. */
+function vectorPasses(similarity: number | undefined, o: InjectOptions, v: VectorFloor | undefined, words: number): { pass: boolean; z?: number } {
+  if (similarity === undefined) return { pass: false };
+  if (!v) return { pass: similarity >= o.minSimilarity };
+  const z = calibratedSimilarity(similarity, v);
+  return z === undefined ? { pass: false } : { pass: v.weight >= VECTOR_TRUST && words >= VECTOR_WORDS && z >= VECTOR_STANDOUT, z };
+}
+
+/**
+ * The floor for one result: a vector match that stands out (`VectorFloor`; without the leg's
+ * calibration, a raw similarity of `minSimilarity`), or a lexical match that holds at least two
+ * of the prompt's content words (one word alone cannot tell its sense) and at least
  * `minTermCoverage` of their weight.
  */
-function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity): FloorFacts {
+function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity, v: VectorFloor | undefined): FloorFacts {
   const wanted = new Set(stems);
   const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted);
   const similarity = c.legs.vector?.score;
-  const facts = { wanted, found, similarity, total: 0, coverage: 0 };
-  if (similarity !== undefined && similarity >= o.minSimilarity) return { ...facts, pass: true, by: "vector" };
+  const vec = vectorPasses(similarity, o, v, found.size);
+  const facts = { wanted, found, similarity, z: vec.z, total: 0, coverage: 0 };
+  if (vec.pass) return { ...facts, pass: true, by: "vector" };
   if (found.size < 2) return { ...facts, pass: false };
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
   const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
@@ -145,23 +182,27 @@ function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, ra
 }
 
 /** Whether a result clears the floor (the hook's question; `floorVerdict` says why). */
-export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): boolean {
-  return floorFacts(c, stems, o, rarity).pass;
+export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor): boolean {
+  return floorFacts(c, stems, o, rarity, v).pass;
 }
 
 /** The floor's verdict on one result, with its reasons (`mem why`): `passesFloor`'s decision, told. */
-export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN): FloorVerdict {
-  const f = floorFacts(c, stems, o, rarity);
+export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor): FloorVerdict {
+  const f = floorFacts(c, stems, o, rarity, v);
   const { wanted, found, similarity } = f;
   // The share is worked out here too for a verdict reached without it (a vector match, fewer than two words).
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
   const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
   const base = { pass: f.pass, ...(f.by ? { by: f.by } : {}), matched: [...found], of: wanted.size, needed: wordsNeeded(wanted.size, o.minTermCoverage), coverage, ...(similarity !== undefined ? { similarity } : {}) };
   const sim = similarity === undefined ? "" : `vector similarity ${similarity.toFixed(2)}`;
-  if (f.by === "vector") return { ...base, reason: `${sim} ≥ ${o.minSimilarity}` };
+  const judged =
+    f.z !== undefined && v
+      ? `${sim}, ${f.z.toFixed(1)} spreads above the leg's other answers (needs ${VECTOR_STANDOUT}, the leg trusted ${v.weight.toFixed(2)}${v.weight < VECTOR_TRUST ? ` < ${VECTOR_TRUST}` : ""})`
+      : undefined;
+  if (f.by === "vector") return { ...base, reason: judged ?? `${sim} ≥ ${o.minSimilarity}` };
   const which = (share: boolean) => (found.size === 0 ? "" : ` (${[...found].join(", ")}${share ? `: ${pct(coverage)}` : ""})`);
   const holds = (share: boolean) => `holds ${found.size} of the prompt's ${words(wanted.size)}${which(share)}`;
-  const below = sim ? `; ${sim} < ${o.minSimilarity}` : "";
+  const below = sim ? `; ${judged ?? (v ? `${sim}: the vector leg gave no spread` : `${sim} < ${o.minSimilarity}`)}` : "";
   const need = rarity === EVEN ? `needs ${base.needed} (at least 2 and ${pct(o.minTermCoverage)})` : `needs at least 2 and ${pct(o.minTermCoverage)} of their weight`;
   if (wanted.size === 0) return { ...base, reason: `the prompt has no content words${below}` };
   if (found.size < 2) return { ...base, reason: `${holds(false)}; ${need}${wanted.size === 1 ? ": one word alone cannot tell its sense" : ""}${below}` };

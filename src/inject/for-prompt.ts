@@ -84,6 +84,8 @@ export interface PromptCandidates {
   terms: string[];
   /** A result's "possibly outdated" flag, by chunk id. */
   note: (id: string) => string | undefined;
+  /** The vector leg as fusion weighed it (the floor's calibrated similarity), when it ran. */
+  vector?: Describe["vector"];
 }
 
 /** The mode the daemon searches a prompt in: hybrid when an embedding provider answers, else BM25. */
@@ -190,11 +192,12 @@ export function excludedBy(s: PromptSearch, id: string): "already shown in this 
 
 /** The search's results the floor and the selection choose among. */
 export function candidatesOf(s: PromptSearch): PromptCandidates {
-  return { results: s.response.results.filter((r) => excludedBy(s, r.id) === undefined), terms: s.terms, note: s.note };
+  const f = s.response.fusion;
+  return { results: s.response.results.filter((r) => excludedBy(s, r.id) === undefined), terms: s.terms, note: s.note, ...(f ? { vector: { weight: f.weights.vector, spread: f.spread } } : {}) };
 }
 
 /** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
-export const promptDescribe = (db: Db, note: (id: string) => string | undefined): Describe => ({ note, sessionDay: (s) => sessionDay(db, s), rarity: storeRarity(db) });
+export const promptDescribe = (db: Db, found: Pick<PromptCandidates, "note" | "vector">): Describe => ({ note: found.note, sessionDay: (s) => sessionDay(db, s), rarity: storeRarity(db), ...(found.vector ? { vector: found.vector } : {}) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):
@@ -209,7 +212,7 @@ export async function memoriesForPrompt(ctx: PromptContext, req: PromptRequest, 
 
 /** What goes before the prompt from its candidates: the floor, the evidence line by line, the budget, redacted. */
 export function chooseMemories(ctx: Pick<PromptContext, "db" | "config">, found: PromptCandidates): Injection | undefined {
-  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found.note));
+  return formatInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found));
 }
 
 /**

@@ -27,7 +27,7 @@ interface Composed {
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
   const rarity = conceptRarity(d.rarity ?? EVEN);
-  const kept = cands.filter((c) => passesFloor(c, stems, o, rarity));
+  const kept = cands.filter((c) => passesFloor(c, stems, o, rarity, d.vector));
   if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
@@ -148,6 +148,6 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
             : "nothing fits the budget once redacted";
   // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
   const rarity = conceptRarity(d.rarity ?? EVEN);
-  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, rarity));
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, rarity, d.vector));
   return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

@@ -97,7 +97,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
   const mode = await promptMode(ctx.pickProvider);
   const s = await promptSearch(ctx, req, mode, o);
   const found = candidatesOf(s);
-  const trace = traceInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found.note));
+  const trace = traceInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found));
   const at = new Map(found.results.map((r, i) => [r.id, i]));
   const injected = new Set(trace.injection?.ids ?? []);
   const candidates = s.response.results.map((r, i): WhyCandidate => {

@@ -111,6 +111,17 @@ export interface FusionReport {
   reason: string;
   /** Candidates with no vector in this model's table: ranked by BM25 alone. */
   unembedded: number;
+  /**
+   * The leg's own scores for this query but its best (mean and spread): a result's similarity
+   * is judged by how far it stands out of them (the relevance floor), not by a raw cosine whose
+   * range differs from model to model.
+   */
+  spread: { mean: number; sd: number };
+}
+
+function spreadOf(xs: readonly number[]): { mean: number; sd: number } {
+  const mean = xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0;
+  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length) : 0 };
 }
 
 /** Below this weight the vector leg is left out of fusion. */
@@ -289,7 +300,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const missing = unembedded(ctx.db, vectorInfo.table, bmLeg.hits.map((h) => h.id).filter((id) => !inVec.has(id)));
     const wv = opts.weights.vector * cal.weight * q;
     const wb = opts.weights.bm25;
-    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size };
+    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spreadOf(scores.slice(1)) };
     // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
     fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
   } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
