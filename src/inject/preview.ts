@@ -2,14 +2,15 @@
  * A search result's preview (`mem query`, the MCP search): the lines of its chunk that hold the
  * query's words, chosen by the prompt hook's own evidence selection (./select.ts) run on that one
  * result, in file order, "…" wherever lines or parts of a line are left out; at most `maxChars`.
- * A result none of whose lines holds a word of the query (found by its meaning, or the query is
- * all filler) shows its first lines. Rendered as the hook renders evidence (src/render/line.ts:
+ * A result none of whose lines holds a word of the query (found by its meaning or its heading,
+ * or the query is all filler) shows its first lines. Rendered as the hook renders evidence (src/render/line.ts:
  * one line, control characters dropped, markup defused) and redacted, so stored text shown to a
  * model can neither pose as instructions nor close a frame. Pure.
  */
 import { redactLines } from "../redact/redact.cjs";
 import { prose } from "../render/line.js";
 import { queryTerms } from "../retrieve/fts-query.js";
+import { stemsFound } from "./floor.js";
 import { withoutKind } from "./items.js";
 import { chooseEvidence, DEFAULT_SELECT } from "./select.js";
 import { contentStems } from "./terms.js";
@@ -32,8 +33,13 @@ export interface PreviewOptions {
 /** The stems a preview looks for: the query's content words, as the hook counts a prompt's. */
 export const previewStems = (query: string): string[] => contentStems(queryTerms(query));
 
-/** Two runs of lines joined: "…" between them, once. */
-const joined = (a: string, b: string) => (a.endsWith(SKIPPED) || b.startsWith(SKIPPED) ? `${a} ${b}` : `${a} ${SKIPPED} ${b}`);
+/** Two runs of lines joined: "…" between them, once (a run may end or start with one already: a line's parts left out). */
+function joined(a: string, b: string): string {
+  const ends = a.endsWith(SKIPPED);
+  const starts = b.startsWith(SKIPPED);
+  if (ends && starts) return `${a} ${b.slice(SKIPPED.length).trimStart()}`.trimEnd();
+  return ends || starts ? `${a} ${b}` : `${a} ${SKIPPED} ${b}`;
+}
 
 /** A result's preview for a query whose content stems are `stems` (`previewStems`); see the file's comment. */
 export function preview(c: Candidate, stems: readonly string[], o: Partial<PreviewOptions> = {}): string {
@@ -43,7 +49,9 @@ export function preview(c: Candidate, stems: readonly string[], o: Partial<Previ
   // Room for the runs, each counted with a newline: the "… " between and around them take a little more.
   const roomChars = Math.max(0, maxChars - 2 * maxRuns - 4);
   const choice = chooseEvidence([c], stems, { ...DEFAULT_SELECT, roomChars, maxItems: maxRuns }, { redact, bare: true });
-  if (choice.items.length === 0) return start(c, maxChars, redact);
+  // Nothing chosen, or no line holding a query word (found by its meaning, or by its heading's words: every line scores alike): its first lines.
+  const wanted = new Set(stems);
+  if (!choice.placed.flat().some((e) => stemsFound(e.text, wanted).size > 0)) return start(c, maxChars, redact);
   const runs = choice.items.map((i) => i.line);
   let text = runs.reduce(joined);
   // One source: the runs are in file order, and the pool's pieces numbered from 0 in that order.
