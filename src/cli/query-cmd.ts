@@ -16,7 +16,7 @@ import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
-import { fusionLine, human } from "./query-print.js";
+import { BOLD, fusionLine, human } from "./query-print.js";
 import { preview, previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
 import { searchWarningLine } from "./vector-note.js";
@@ -31,7 +31,8 @@ watching, notes changed since they were indexed are re-indexed in the background
 stderr says so; index.watch: false or MEM_WATCH=0 turns it off). Results are ranked by
 relevance, then salience (decisions before raw tool events when relevance is close), and a
 memory about a file git sees changed in this repository ranks a little higher (--explain shows
-every factor; README: "How results are ranked").
+every factor; README: "How results are ranked"). Each result shows the lines that hold the
+query's words, picked as the prompt hook picks them ("…" where lines are left out).
 
 Options:
   --k N              results to return (default 10, max 1000)
@@ -49,6 +50,7 @@ Options:
                      project's git history (commit messages and changed lines; bounded by
                      cold.gitTimeoutMs, cold.gitMaxCommits, cold.gitMaxBytes)
   --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
+                     (each result's "preview": the lines shown, "text": the whole chunk)
                      (and "cold": {"results": [...], "git": {...}} with --cold)
   --explain          show how each result's score is made (human output): each leg's rank and
                      score, the fused score, and the ranking formula's factors (salience,
@@ -232,8 +234,10 @@ export const queryCommand: Command = {
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
-        const stems = previewStems(p.text!);
-        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), stems);
+        // The words that matched in bold, on a terminal only (NO_COLOR turns it off).
+        const mark = process.stdout.isTTY === true && !process.env.NO_COLOR ? BOLD : undefined;
+        const shown = { stems: previewStems(p.text!), mark };
+        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), shown);
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
         const weighed = p.explain ? fusionLine(res.fusion) : undefined;
         process.stdout.write(`${weighed ? `${weighed}\n\n` : ""}${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);

@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
-import { preview } from "../inject/preview.js";
+import { markMatches, preview } from "../inject/preview.js";
 import { field, prose } from "../render/line.js";
 import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
@@ -16,15 +16,25 @@ function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
 }
 
-/** One result; `stems` are the query's content stems (`previewStems`): its preview shows the lines holding them. */
-export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, stems: readonly string[] = []): string {
+/** What a result's preview looks for: the query's content stems (`previewStems`); `mark` sets off the words that matched (bold on a terminal). */
+export interface PreviewOf {
+  stems: readonly string[];
+  mark?: ((word: string) => string) | undefined;
+}
+
+/** Bold, for a terminal: `mem query`'s matched words. */
+export const BOLD = (w: string) => `\u001b[1m${w}\u001b[22m`;
+
+export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
   const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
   const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
   if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
-  lines.push(`   ${preview(r, stems)}`);
+  // Marked after it is rendered and cut: the only escapes in it are the marks.
+  const text = preview(r, shown.stems);
+  lines.push(`   ${shown.mark ? markMatches(text, shown.stems, shown.mark) : text}`);
   const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
   if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
   if (explain) {

@@ -10,7 +10,7 @@
 import { redactLines } from "../redact/redact.cjs";
 import { prose } from "../render/line.js";
 import { queryTerms } from "../retrieve/fts-query.js";
-import { stemsFound } from "./floor.js";
+import { stem, stemsFound } from "./floor.js";
 import { withoutKind } from "./items.js";
 import { chooseEvidence, DEFAULT_SELECT } from "./select.js";
 import { contentStems } from "./terms.js";
@@ -71,4 +71,14 @@ function start(c: Candidate, maxChars: number, redact: (s: string) => string): s
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
     .join(" ");
   return prose(body.trim() === "" ? text : body, maxChars);
+}
+
+/**
+ * `text` (a preview, already rendered) with each word whose stem is one of `stems` passed through
+ * `mark` (`mem query` on a terminal: bold), so the words that matched stand out.
+ */
+export function markMatches(text: string, stems: readonly string[], mark: (word: string) => string): string {
+  if (stems.length === 0) return text;
+  const wanted = new Set(stems);
+  return text.replace(/[\p{L}\p{N}]+/gu, (w) => (wanted.has(stem(w)) ? mark(w) : w));
 }

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { inPty, noPty } from "../helpers/pty.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-preview-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,6 +55,16 @@ describe("mem query previews: the lines that matched", () => {
     assert.match(preview, / …$/, "lines after it left out, and marked");
     assert.ok(!preview.includes("On day 0 "), "not the chunk's beginning");
     assert.ok(preview.length <= 3 + 300, `bounded: ${preview.length}`);
+    assert.ok(!r.stdout.includes("\u001b"), "no marks when stdout is not a terminal");
+  });
+
+  test("on a terminal the words that matched are bold; NO_COLOR turns it off", { skip: noPty }, async () => {
+    const argv = [process.execPath, BIN, "query", "staging database port", "--mode", "bm25"];
+    const tty = await inPty(argv, { env, cwd: proj });
+    assert.equal(tty.code, 0, tty.out);
+    assert.ok(tty.out.includes("\u001b[1mstaging\u001b[22m \u001b[1mdatabase\u001b[22m listens on \u001b[1mport\u001b[22m 6543"), JSON.stringify(tty.out));
+    const plain = await inPty(argv, { env: { ...env, NO_COLOR: "1" }, cwd: proj });
+    assert.ok(plain.out.includes(ANSWER) && !plain.out.includes("\u001b[1m"), JSON.stringify(plain.out));
   });
 
   test("--json: each result's preview holds the matching line; the earlier fields are all still there", async () => {

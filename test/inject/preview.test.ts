@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PREVIEW_CHARS, preview, previewStems, SKIPPED } from "../../src/inject/preview.js";
+import { markMatches, PREVIEW_CHARS, preview, previewStems, SKIPPED } from "../../src/inject/preview.js";
 import { chooseEvidence, DEFAULT_SELECT } from "../../src/inject/select.js";
 import { rand } from "../helpers/secrets.js";
 import { candidate, FILLER } from "./fixtures.js";
@@ -137,7 +137,8 @@ describe("a result's preview: the lines that hold the query's words", () => {
   });
 
   test("the chunk is redacted as the hook redacts it (by default the hook's own redaction)", () => {
-    const key = `sk-ant-` + `api03-${rand(93)}AA`;
+    const prefix = "sk-ant-" + "api03-"; // split, so no literal here looks like a live key to a scanner
+    const key = `${prefix}${rand(93)}AA`;
     const out = preview(note([...fillers(6), `- staging deploy token: ${key}`, FILLER(9)]), previewStems("staging deploy token"));
     assert.ok(out.includes("staging deploy token"), out);
     assert.ok(!out.includes(key) && !out.includes(key.slice(14, 40)), `the secret is not shown: ${out}`);
@@ -151,4 +152,16 @@ describe("a result's preview: the lines that hold the query's words", () => {
     assert.equal(shownByHook.length, 1);
     assert.ok(preview(c, stems, { redact: ident }).includes(shownByHook[0]!.text.replace(/^- /, "")));
   });
+});
+
+describe("the words that matched, marked (mem query on a terminal)", () => {
+  const mark = (w: string) => `[${w}]`;
+  const cases: [string, string, string, string][] = [
+    ["each word of the query, by its stem", "Staging databases listen on ports", "staging database port", "[Staging] [databases] listen on [ports]"],
+    ["filler words of the query are not marked", "we should deploy it now", "should we deploy now", "we should [deploy] it now"],
+    ["inside punctuation and paths", "see src/deploy.ts: deploying…", "deploy", "see src/[deploy].ts: [deploying]…"],
+    ["no content word: unchanged", "anything at all", "please continue", "anything at all"],
+    ["defused markup stays defused", "‹/mem-recall> staging", "staging", "‹/mem-recall> [staging]"],
+  ];
+  for (const [name, text, query, want] of cases) test(name, () => assert.equal(markMatches(text, previewStems(query), mark), want));
 });
