@@ -16,7 +16,8 @@ import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
-import { fusionLine, human } from "./query-print.js";
+import { BOLD, fusionLine, human } from "./query-print.js";
+import { preview, previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
 import { searchWarningLine } from "./vector-note.js";
 
@@ -30,7 +31,8 @@ watching, notes changed since they were indexed are re-indexed in the background
 stderr says so; index.watch: false or MEM_WATCH=0 turns it off). Results are ranked by
 relevance, then salience (decisions before raw tool events when relevance is close), and a
 memory about a file git sees changed in this repository ranks a little higher (--explain shows
-every factor; README: "How results are ranked").
+every factor; README: "How results are ranked"). Each result shows the lines that hold the
+query's words, picked as the prompt hook picks them ("…" where lines are left out).
 
 Options:
   --k N              results to return (default 10, max 1000)
@@ -48,6 +50,7 @@ Options:
                      project's git history (commit messages and changed lines; bounded by
                      cold.gitTimeoutMs, cold.gitMaxCommits, cold.gitMaxBytes)
   --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
+                     (each result's "preview": the lines shown, "text": the whole chunk)
                      (and "cold": {"results": [...], "git": {...}} with --cold)
   --explain          show how each result's score is made (human output): each leg's rank and
                      score, the fused score, and the ranking formula's factors (salience,
@@ -154,15 +157,19 @@ function freshness(app: App, projects: string[] | undefined, quiet: boolean): { 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
-/** A result as printed by --json: `stale` (the outdated/branch phrase, or null) and `convergent` added. */
-function annotated(r: SearchResult, a: Annotation | undefined) {
-  return { ...r, stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
+/**
+ * A result as printed by --json: `preview` (the lines holding the query's words, as the human
+ * output shows them), `stale` (the outdated/branch phrase, or null) and `convergent` added.
+ */
+function annotated(r: SearchResult, a: Annotation | undefined, stems: readonly string[]) {
+  return { ...r, preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
 }
 
-/** Results as --json and --batch print them (staleness may run `git log`: `mem query` is off the prompt's path). */
-function jsonResults(ctx: SearchContext, results: SearchResult[]) {
+/** Results as --json and --batch print them for the query `text` (staleness may run `git log`: `mem query` is off the prompt's path). */
+function jsonResults(ctx: SearchContext, results: SearchResult[], text: string) {
   const notes = annotateResults(ctx.db, results, ctx.projectRoot, Date.now(), { git: true });
-  return results.map((r) => annotated(r, notes.get(r.id)));
+  const stems = previewStems(text);
+  return results.map((r) => annotated(r, notes.get(r.id), stems));
 }
 
 async function* batchLines(source: string): AsyncGenerator<string> {
@@ -223,11 +230,14 @@ export const queryCommand: Command = {
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) })}\n`);
+        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results, p.text!), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, p.text!)) } : {}) })}\n`);
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
-        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id));
+        // The words that matched in bold, on a terminal only (NO_COLOR turns it off).
+        const mark = process.stdout.isTTY === true && !process.env.NO_COLOR ? BOLD : undefined;
+        const shown = { stems: previewStems(p.text!), mark };
+        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), shown);
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
         const weighed = p.explain ? fusionLine(res.fusion) : undefined;
         process.stdout.write(`${weighed ? `${weighed}\n\n` : ""}${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);
@@ -273,7 +283,7 @@ async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void
     try {
       const { res, cold } = await searchBoth(ctx, p, q.text, config);
       [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
-      out = safeJson({ id, results: jsonResults(ctx, res.results), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results)) } : {}) });
+      out = safeJson({ id, results: jsonResults(ctx, res.results, q.text), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, q.text)) } : {}) });
     } catch (err) {
       // One query's failure is its line's answer; the batch goes on.
       failed++;

@@ -1,10 +1,12 @@
 /**
- * `mem query`'s human output: each result rendered as for the model's context, and with --explain
+ * `mem query`'s human output: each result rendered as for the model's context (its preview: the
+ * lines that hold the query's words, src/inject/preview.ts), and with --explain
  * how its score is made, the one ranking formula term by term (src/retrieve/salience-rank.ts).
  */
 import { relative } from "node:path";
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
+import { markMatches, preview } from "../inject/preview.js";
 import { field, prose } from "../render/line.js";
 import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
@@ -14,15 +16,25 @@ function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
 }
 
-export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation): string {
+/** What a result's preview looks for: the query's content stems (`previewStems`); `mark` sets off the words that matched (bold on a terminal). */
+export interface PreviewOf {
+  stems: readonly string[];
+  mark?: ((word: string) => string) | undefined;
+}
+
+/** Bold, for a terminal: `mem query`'s matched words. */
+export const BOLD = (w: string) => `\u001b[1m${w}\u001b[22m`;
+
+export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
   const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
   const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
   if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
-  const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
-  lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
+  // Marked after it is rendered and cut: the only escapes in it are the marks.
+  const text = preview(r, shown.stems);
+  lines.push(`   ${shown.mark ? markMatches(text, shown.stems, shown.mark) : text}`);
   const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
   if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
   if (explain) {

@@ -51,6 +51,11 @@ export interface SelectDeps {
   describe?: Describe;
   /** A piece's similarity to the prompt (0 to 1) when a model can tell (none does yet: the seam for one). */
   similarity?: (c: Candidate, piece: Piece) => number | undefined;
+  /**
+   * Items without their start (`- [id · where] heading: `), just the lines: a result's preview
+   * under a header of its own (./preview.ts, `mem query`). The budget counts what is rendered.
+   */
+  bare?: boolean;
 }
 
 /** A piece of one result, as it is rendered, with its score. */
@@ -181,6 +186,7 @@ export function chooseEvidence(cands: readonly Candidate[], stems: readonly stri
   };
   const prefixes = new Map<string, string>();
   const prefix = (item: readonly Placed[], heading: boolean) => {
+    if (deps.bare) return "";
     const e = item[0]!;
     const key = `${e.cand}:${e.line}:${heading}`;
     let p = prefixes.get(key);

@@ -9,15 +9,16 @@ import { EVENT_TYPES } from "../capture/types.js";
 import { cleanText } from "../redact/clean.cjs";
 import { bracket, field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
-import { EXPLICIT_KINDS, MemoryError, type Memory } from "../service/types.js";
+import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
 import { refreshIfStale } from "../freshness/refresh.js";
 import { answer, args, globalArg, guarded, isoDate, projectOf, type McpContext } from "./context.js";
 import { commitJson } from "../cold/render.js";
 import type { Found } from "../service/search.js";
-import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE } from "./render.js";
+import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE, SEARCH_TEXT_CHARS, type FoundMemory } from "./render.js";
 import { currentUserId } from "../tiers/user.js";
+import { preview, previewStems } from "../inject/preview.js";
 
 const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
@@ -63,11 +64,15 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const { searchMemories } = await import("../service/search.js"); // loads LanceDB's bindings: not at start-up
         const res = await searchMemories(ctx.app, { text: a.query, project, ...(a.k !== undefined ? { k: a.k } : {}), ...(a.kinds ? { kinds: a.kinds } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.cold ? { cold: true } : {}), profilesOf: { user: currentUserId(ctx.env, ctx.app.config.tiers.user) }, ...(project.root && ctx.app.config.salience.inPlayBoost > 0 ? { inPlay: new Map((await gitChangedFiles(project.root)).map((f) => [f, "changed in git" as const])) } : {}) }, { pickProvider: ctx.pickProvider });
         const now = ctx.now();
+        const stems = previewStems(a.query);
         const memories = (results: readonly Found[]) => {
-          const out: (Memory & { score: number })[] = [];
+          const out: (FoundMemory & { score: number; preview: string })[] = [];
           for (const r of results) {
             try {
-              out.push({ ...ctx.service.get(r.memoryId), score: Math.round(r.score * 10_000) / 10_000 });
+              const m = ctx.service.get(r.memoryId);
+              // Too long to show whole: the lines that hold the query's words, as the prompt's memories show them.
+              const matched = prose(m.text).length > SEARCH_TEXT_CHARS ? { matched: preview(r, stems, { maxChars: SEARCH_TEXT_CHARS, maxRuns: 8 }) } : {};
+              out.push({ ...m, ...matched, score: Math.round(r.score * 10_000) / 10_000, preview: preview(r, stems) });
             } catch (err) {
               if (!(err instanceof MemoryError)) throw err; // forgotten meanwhile: left out
             }
@@ -78,11 +83,11 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const heading = found.length === 0 ? `No memory in ${field(project.id)} matches "${field(a.query, 200)}".` : `${found.length} memor${found.length === 1 ? "y" : "ies"} for "${field(a.query, 200)}" in ${field(project.id)} (best first; search: ${res.legs.join(" + ")}):`;
         const warm = `${memoriesText(heading, found, now)}${refreshing ? `\n(${prose(refreshing, 500)})` : ""}`;
         const warnings = [...(refreshing ? [refreshing] : []), ...res.warnings];
-        const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score })) };
+        const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score, preview: m.preview })) };
         if (!res.cold) return answer(warm, structured);
         const cold = memories(res.cold.results);
         const commits = res.cold.git.commits;
-        return answer(`${warm}\n\n${coldBlock(cold, commits, now, res.cold.warnings)}`, { ...structured, cold: { results: [...cold.map((m) => ({ cold: "tier", ...memoryJson(m, now), score: m.score })), ...commits.map(commitJson)], git: { status: res.cold.git.status, terms: res.cold.git.terms, shallow: res.cold.git.shallow } } });
+        return answer(`${warm}\n\n${coldBlock(cold, commits, now, res.cold.warnings)}`, { ...structured, cold: { results: [...cold.map((m) => ({ cold: "tier", ...memoryJson(m, now), score: m.score, preview: m.preview })), ...commits.map(commitJson)], git: { status: res.cold.git.status, terms: res.cold.git.terms, shallow: res.cold.git.shallow } } });
       }),
   );
 

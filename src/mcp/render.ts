@@ -31,15 +31,22 @@ export function provenance(m: { path?: string | undefined; startLine?: number | 
   return m.session ? `session ${shortSession(m.session)}` : "no session";
 }
 
+/** How much of a memory's text a search result shows; a longer one shows the lines that hold the query's words. */
+export const SEARCH_TEXT_CHARS = 1_500;
+
+/** A memory as a search found it: with `matched`, the lines of it that hold the query's words (src/inject/preview.ts), shown instead of a text too long to show whole. */
+export type FoundMemory = Memory & { matched?: string };
+
 /** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
-export function memoryLine(m: Memory, now: number, maxText = 1_500, cold = false): string {
+export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CHARS, cold = false): string {
   const meta = bracket([cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
   const extra = [m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
-  return `- ${meta} ${prose(m.text, maxText)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
+  const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
+  return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
 
 /** A framed block of memories, with a heading line before it; "" lines are never produced. */
-export function memoriesText(heading: string, memories: readonly Memory[], now: number, maxText?: number): string {
+export function memoriesText(heading: string, memories: readonly FoundMemory[], now: number, maxText?: number): string {
   if (memories.length === 0) return heading;
   return `${heading}\n${framed(TOOL_RECALL, memories.map((m) => memoryLine(m, now, maxText)))}`;
 }
@@ -48,11 +55,11 @@ export function memoriesText(heading: string, memories: readonly Memory[], now: 
  * Cold search's results, after the warm ones: a heading, then the cold-tier memories and the
  * commits inside their own frame, whose notice says where they come from.
  */
-export function coldBlock(memories: readonly Memory[], commits: readonly ColdCommit[], now: number, warnings: readonly string[] = []): string {
+export function coldBlock(memories: readonly FoundMemory[], commits: readonly ColdCommit[], now: number, warnings: readonly string[] = []): string {
   const n = memories.length + commits.length;
   const notes = warnings.length > 0 ? `\n(${warnings.map((w) => prose(w, 300)).join("; ")})` : "";
   if (n === 0) return `Cold search: nothing in the cold tier or the git history matches.${notes}`;
-  return `${n} cold result${n === 1 ? "" : "s"} (archived notes, memories unused for long, the git history), ranked after the above:${notes}\n${framed(COLD, [...memories.map((m) => memoryLine(m, now, 1_500, true)), ...commits.map((c) => commitLine(c))])}`;
+  return `${n} cold result${n === 1 ? "" : "s"} (archived notes, memories unused for long, the git history), ranked after the above:${notes}\n${framed(COLD, [...memories.map((m) => memoryLine(m, now, SEARCH_TEXT_CHARS, true)), ...commits.map((c) => commitLine(c))])}`;
 }
 
 /** Lines (already rendered) inside the recall frame. */
