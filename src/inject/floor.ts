@@ -89,7 +89,7 @@ export function termCoverage(stems: readonly string[], text: string, rarity: Rar
 export interface FloorVerdict {
   pass: boolean;
   /** What let it pass: its vector similarity, or the prompt's words it holds. */
-  by?: "vector" | "words";
+  by?: "vector" | "words" | "agreement";
   /** The prompt's content stems its heading and text hold. */
   matched: string[];
   /** How many stems the prompt has. */
@@ -119,7 +119,7 @@ const words = (n: number) => `${n} content word${n === 1 ? "" : "s"}`;
 /** The floor's decision and what it rests on. */
 interface FloorFacts {
   pass: boolean;
-  by?: "vector" | "words";
+  by?: "vector" | "words" | "agreement";
   wanted: ReadonlySet<string>;
   found: ReadonlySet<string>;
   total: number;
@@ -163,7 +163,15 @@ function vectorPasses(similarity: number | undefined, o: InjectOptions, v: Vecto
 }
 
 /**
- * The floor for one result: a vector match that stands out (`VectorFloor`; without the leg's
+ * Both legs put the result first, the vector leg trusted, and it holds one of the prompt's words:
+ * two independent signals agree (a random vector's first answer is BM25's first by chance only).
+ */
+function legsAgree(c: Candidate, v: VectorFloor | undefined, words: number): boolean {
+  return v !== undefined && v.weight >= VECTOR_TRUST && words >= VECTOR_WORDS && c.legs.bm25?.rank === 1 && c.legs.vector?.rank === 1;
+}
+
+/**
+ * The floor for one result: both legs' first answer (`legsAgree`), a vector match that stands out (`VectorFloor`; without the leg's
  * calibration, a raw similarity of `minSimilarity`), or a lexical match that holds at least two
  * of the prompt's content words (one word alone cannot tell its sense) and at least
  * `minTermCoverage` of their weight.
@@ -175,10 +183,12 @@ function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, ra
   const vec = vectorPasses(similarity, o, v, found.size);
   const facts = { wanted, found, similarity, z: vec.z, total: 0, coverage: 0 };
   if (vec.pass) return { ...facts, pass: true, by: "vector" };
-  if (found.size < 2) return { ...facts, pass: false };
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
   const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
-  return total > 0 && coverage >= o.minTermCoverage ? { ...facts, total, coverage, pass: true, by: "words" } : { ...facts, total, coverage, pass: false };
+  const weighed = { ...facts, total, coverage };
+  if (found.size >= 2 && total > 0 && coverage >= o.minTermCoverage) return { ...weighed, pass: true, by: "words" };
+  if (legsAgree(c, v, found.size)) return { ...weighed, pass: true, by: "agreement" };
+  return { ...weighed, pass: false };
 }
 
 /** Whether a result clears the floor (the hook's question; `floorVerdict` says why). */
@@ -200,6 +210,7 @@ export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOp
       ? `${sim}, ${f.z.toFixed(1)} spreads above the leg's other answers (needs ${VECTOR_STANDOUT}, the leg trusted ${v.weight.toFixed(2)}${v.weight < VECTOR_TRUST ? ` < ${VECTOR_TRUST}` : ""})`
       : undefined;
   if (f.by === "vector") return { ...base, reason: judged ?? `${sim} ≥ ${o.minSimilarity}` };
+  if (f.by === "agreement") return { ...base, reason: `both legs put it first (the vector leg trusted ${v!.weight.toFixed(2)}) and it holds ${[...found].join(", ")}` };
   const which = (share: boolean) => (found.size === 0 ? "" : ` (${[...found].join(", ")}${share ? `: ${pct(coverage)}` : ""})`);
   const holds = (share: boolean) => `holds ${found.size} of the prompt's ${words(wanted.size)}${which(share)}`;
   const below = sim ? `; ${judged ?? (v ? `${sim}: the vector leg gave no spread` : `${sim} < ${o.minSimilarity}`)}` : "";

@@ -53,6 +53,27 @@ describe("the floor's calibrated vector similarity", () => {
     assert.match(weak.reason, /the leg trusted 0\.10 < 0\.4/);
   });
 
+  test("both legs' first answer passes when the vector leg is trusted and it holds one of the prompt's words (table)", () => {
+    const first = (text: string, bm25Rank: number, vectorRank: number): Candidate => ({ ...cand(text, 0.11), legs: { bm25: { rank: bm25Rank, score: 3 }, vector: { rank: vectorRank, score: 0.11 } } });
+    const cases: [string, Candidate, VectorFloor | undefined, boolean][] = [
+      ["both first, trusted, one word", first(holdsOne, 1, 1), leg(0.8), true],
+      ["BM25 first, the vector leg's second", first(holdsOne, 1, 2), leg(0.8), false],
+      ["the vector leg's first, BM25's second", first(holdsOne, 2, 1), leg(0.8), false],
+      ["both first, the vector leg not trusted", first(holdsOne, 1, 1), leg(0.2), false],
+      ["both first, no word held", first(holdsNone, 1, 1), leg(0.8), false],
+      ["both first, no calibration for the query", first(holdsOne, 1, 1), undefined, false],
+    ];
+    for (const [why, c, v, pass] of cases) {
+      const verdict = floorVerdict(c, stems, DEFAULT_INJECT, undefined, v);
+      assert.equal(verdict.pass, pass, `${why}: ${verdict.reason}`);
+      assert.equal(passesFloor(c, stems, DEFAULT_INJECT, undefined, v), pass, why);
+      if (pass) {
+        assert.equal(verdict.by, "agreement");
+        assert.match(verdict.reason, /both legs put it first \(the vector leg trusted 0\.80\) and it holds migrat/);
+      }
+    }
+  });
+
   test("a result the vector leg did not find is judged by its words alone", () => {
     const c = cand("The migration of every app happens in one cutover weekend.");
     assert.equal(floorVerdict(c, stems, DEFAULT_INJECT, undefined, leg(0.9)).by, "words");
