@@ -1,6 +1,6 @@
 import { EXIT, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { withQuietHelp } from "./quiet.js";
+import { note, withQuietHelp } from "./quiet.js";
 
 /** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
 const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
@@ -126,6 +126,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${withQuietHelp(cmd.usage)}\n`);
     return EXIT.ok;
   }
+  // A model downloaded on first use is said on stderr (the wait would be silent), quiet under -q.
+  (await import("../embed/notices.js")).onEmbedNotice(note);
   try {
     return await cmd.run(rest);
   } catch (err) {
