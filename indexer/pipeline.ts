@@ -22,7 +22,7 @@ import { calibrateStep } from "./calibrate-step.js";
 import { embedStep, type VectorReport } from "./embed-step.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
-import { markRootIndexed, under } from "./root-state.js";
+import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
 import { readSource, walkSources, type SourceFile } from "./sources.js";
 import { tierOf } from "./tier.js";
 
@@ -255,7 +255,11 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
       files.deleted++;
     }
   }
-  for (const r of roots) if (r.exists) markRootIndexed(ctx.db, project, r.path, startedAt);
+  for (const r of roots) {
+    if (!r.exists) continue;
+    markRootIndexed(ctx.db, project, r.path, startedAt);
+    markDirsSeen(ctx.db, project, r.path, settledDirs(walked.dirs, r.path, startedAt));
+  }
   // Events the capture hooks stored become chunks too (the daemon does this between runs).
   const captured = chunkCapturedEvents(ctx.db, store, project, now());
   chunks.total = store.countChunks(project);

@@ -22,6 +22,8 @@ export interface SourceFile {
 export interface WalkResult {
   files: SourceFile[];
   warnings: string[];
+  /** Each directory walked (as its files' paths name it) and its mtime, read just before it was listed. */
+  dirs: Map<string, number>;
 }
 
 const MARKDOWN = /\.(md|mdx)$/i;
@@ -165,6 +167,7 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
   const files = new Map<string, SourceFile>();
   const warnings: string[] = [];
   const visited = new Set<string>();
+  const dirs = new Map<string, number>();
 
   const add = (path: string, real: string, rel: string, st: Stats, explicit: boolean, wall: string) => {
     const kind = kindOf(path, explicit);
@@ -180,6 +183,11 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
   const walk = (root: string, dir: string, rules: Rules[], walls: Walls) => {
     const entered = enterDir(dir, rules, walls, visited, warnings);
     if (!entered) return;
+    try {
+      dirs.set(dir, statSync(entered.real).mtimeMs); // before the listing: a change after it moves the mtime on
+    } catch {
+      // unreadable: listDir says so
+    }
     const entries = listDir(dir, entered.real, warnings);
     if (!entries) return;
     for (const e of entries) {
@@ -208,7 +216,7 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
     else if (systemPath(real)) warnings.push(`${root}: the system's own files (${real}); never read`);
     else add(root, real, basename(root), st, true, real); // named itself: its own wall
   }
-  return { files: [...files.values()], warnings };
+  return { files: [...files.values()], warnings, dirs };
 }
 
 /** A Dirent's kind, for messages (no stat was made). */

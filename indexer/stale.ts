@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { cleanText } from "../src/redact/clean.cjs";
 import type { Db } from "../src/store/db.js";
 import { chunkedWith } from "./chunking-key.js";
-import { rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
+import { CLOCK_SLACK_MS, dirsSeen, rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
 import { readSource, walkSources, type WalkOptions } from "./sources.js";
 
 export interface RootRef {
@@ -22,8 +22,6 @@ interface Recorded {
   mtime_ms: number;
 }
 
-/** File systems date a change by a coarse clock (a jiffy on Linux, 2 s on FAT): a directory changed just after a run started may carry an mtime a little before it. */
-const CLOCK_SLACK_MS = 2_000;
 
 const statOf = (path: string): Stats | undefined => {
   try {
@@ -81,8 +79,11 @@ export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now
       stale.push({ ...root, why: `${root.path}: no record of when it was last indexed` });
       continue;
     }
-    const newer = (s: Stats) => s.mtimeMs >= since - CLOCK_SLACK_MS; // a coarse clock may date a change after the run's start a little before it
-    if (newer(st)) {
+    // A coarse clock may date a change after the run's start a little before it; within that slack
+    // a directory whose mtime is still the one the run read is unchanged.
+    const seen = dirsSeen(db, root.project, root.path);
+    const newer = (path: string, s: Stats) => s.mtimeMs >= since - CLOCK_SLACK_MS && seen.get(path) !== s.mtimeMs;
+    if (newer(root.path, st)) {
       stale.push({ ...root, why: `${root.path}: entries added or removed` });
       continue;
     }
@@ -99,7 +100,7 @@ export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now
   return { stale, partial };
 }
 
-function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): string | undefined {
+function check(root: string, sample: Recorded[], newer: (path: string, s: Stats) => boolean): string | undefined {
   const dirs = new Set<string>();
   for (const r of sample) {
     const st = statOf(r.path);
@@ -110,7 +111,7 @@ function check(root: string, sample: Recorded[], newer: (s: Stats) => boolean): 
   }
   for (const d of dirs) {
     const st = statOf(d);
-    if (st && newer(st)) return `${d}: entries added or removed`;
+    if (st && newer(d, st)) return `${d}: entries added or removed`;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { QUIET_OPTION, setQuiet } from "./quiet.js";
 
 /** A bad command line: print the usage and exit 2. */
 export class UsageError extends Error {
@@ -7,8 +8,17 @@ export class UsageError extends Error {
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** Parses a command's options strictly (unknown options and bad values are usage errors). `--help` is handled by the dispatcher. */
+/**
+ * Parses a command's options strictly (unknown options and bad values are usage errors). `--help`
+ * is handled by the dispatcher. Every command takes `-q`/`--quiet` (./quiet.ts), declared or not.
+ */
 export function parse<T extends Options>(argv: string[], options: T) {
+  const parsed = strictParse(argv, { ...QUIET_OPTION, ...options });
+  setQuiet((parsed.values as { quiet?: boolean }).quiet === true);
+  return parsed;
+}
+
+function strictParse<T extends Options>(argv: string[], options: T) {
   try {
     return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -18,11 +18,14 @@ import { catalogueCheck, modelCheck } from "./doctor-model.js";
 import { socketDirCheck } from "./doctor-socket.js";
 import { lostCheck, storeIdentityChecks } from "./doctor-store.js";
 import type { Check } from "./doctor-check.js";
-import { EXIT, parse } from "./args.js";
+import { EXIT, parse, UsageError } from "./args.js";
+import { isQuiet } from "./quiet.js";
+import { recordChoice, type SearchChoice } from "../config/choice.js";
 import type { Command } from "./command.js";
 import { field, safeJson, visible } from "../render/line.js";
 
-const usage = `Usage: mem doctor [--repair] [--json]
+const usage = `Usage: mem doctor [--repair] [--json] [-q]
+       mem doctor --bm25-only | --use-vectors
 
 Checks the data home, SQLite + FTS5, every row of every LanceDB table, each embedding provider,
 mem's hooks in the Claude Code settings files (user, project and local scope, seen from here)
@@ -39,8 +42,12 @@ Options:
                re-index the markdown from disk, rebuild the vectors; says what was recovered and
                what was lost. Stops the daemon first. A healthy store is left as it is; a lost
                one too (nothing is left to salvage): it points at \`mem restore\`.
+  --bm25-only  record in config.json that you want BM25 (word matching) only, no embedding
+               model (embedding.order: []): doctor, index, query and reindex stop asking for one
+  --use-vectors  undo --bm25-only: the default providers (Ollama, then transformers.js) again
   --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}]}
-               (with --repair: the repair report)
+               (with --repair: the repair report; --bm25-only, --use-vectors: {"config", "changed", "choice"})
+  -q, --quiet  only the checks that are not ok
   -h, --help   this help`;
 
 export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
@@ -128,12 +135,19 @@ async function lanceChecks(paths: AppConfig["paths"], app: App | undefined): Pro
   }
 }
 
+/**
+ * No provider configured: BM25 only is the user's choice, a valid state, not a problem; one line
+ * saying how to undo it where the choice was made (MEM_EMBED_ORDER wins over config.json).
+ */
+export function bm25OnlyCheck(env: NodeJS.ProcessEnv): Check {
+  const byEnv = env.MEM_EMBED_ORDER !== undefined && env.MEM_EMBED_ORDER.trim() !== "";
+  const where = byEnv ? `MEM_EMBED_ORDER=${field(env.MEM_EMBED_ORDER!, 40)}` : "embedding.order is empty in config.json";
+  const undo = byEnv ? "unset MEM_EMBED_ORDER (or set it to ollama,transformers)" : "`mem doctor --use-vectors`";
+  return { name: "embedding", status: "ok", detail: `BM25 only, by your choice (${where}): search matches words, no embedding model is used; to add one: ${undo}` };
+}
+
 async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv, config: AppConfig["config"]): Promise<Check[]> {
-  if (providers.length === 0) {
-    // MEM_EMBED_ORDER wins over config.json: the fix is where the choice was made.
-    const fix = env.MEM_EMBED_ORDER !== undefined && env.MEM_EMBED_ORDER.trim() !== "" ? `unset MEM_EMBED_ORDER (it is "${field(env.MEM_EMBED_ORDER, 40)}" and wins over config.json), or set it to ollama,transformers` : 'set embedding.order in config.json, e.g. ["ollama", "transformers"]';
-    return [{ name: "embedding", status: "warn", detail: "no provider configured: BM25 only", fix }];
-  }
+  if (providers.length === 0) return [bm25OnlyCheck(env)];
   const checks: Check[] = [];
   let usable = false;
   for (const p of providers) {
@@ -151,7 +165,11 @@ export const doctorCommand: Command = {
   summary: "check the installation",
   usage,
   async run(argv) {
-    const { values } = parse(argv, { json: { type: "boolean" }, repair: { type: "boolean" } });
+    const { values, positionals } = parse(argv, { json: { type: "boolean" }, repair: { type: "boolean" }, "bm25-only": { type: "boolean" }, "use-vectors": { type: "boolean" } });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const picked = [values.repair && "--repair", values["bm25-only"] && "--bm25-only", values["use-vectors"] && "--use-vectors"].filter(Boolean);
+    if (picked.length > 1) throw new UsageError(`${picked.join(" and ")} do not go together`);
+    if (values["bm25-only"] || values["use-vectors"]) return choose(values["bm25-only"] ? "bm25-only" : "vectors", values.json === true);
     if (values.repair) return (await import("./doctor-repair.js")).runRepair(values.json === true);
     const base = loadAppConfig(process.env, { tolerateConfigErrors: true });
     // A damaged store is reported as a failed check; every other check still runs.
@@ -181,7 +199,7 @@ export const doctorCommand: Command = {
         const mark = { ok: "ok  ", warn: "warn", error: "FAIL" } as const;
         // One line each, nothing a terminal takes for an escape (a detail can hold a path from MEM_HOME or a settings file).
         const line = (s: string) => visible(s.replace(/\r?\n/g, "\\n"));
-        for (const c of checks) process.stdout.write(`[${mark[c.status]}] ${line(c.name)}: ${line(c.detail)}${c.fix ? `\n       fix: ${line(c.fix)}` : ""}\n`);
+        for (const c of checks) if (!isQuiet() || c.status !== "ok") process.stdout.write(`[${mark[c.status]}] ${line(c.name)}: ${line(c.detail)}${c.fix ? `\n       fix: ${line(c.fix)}` : ""}\n`);
       }
       return ok ? EXIT.ok : EXIT.failure;
     } finally {
@@ -190,3 +208,23 @@ export const doctorCommand: Command = {
     }
   },
 };
+
+/** `mem doctor --bm25-only` / `--use-vectors`: the choice recorded in config.json, said in one line. */
+function choose(choice: SearchChoice, json: boolean): number {
+  const base = loadAppConfig(process.env, { tolerateConfigErrors: true });
+  const r = recordChoice(base.paths.config, choice);
+  const env = process.env.MEM_EMBED_ORDER?.trim();
+  // MEM_EMBED_ORDER wins over config.json: say so when it contradicts what was just recorded.
+  const overridden = env ? (choice === "bm25-only" ? env !== "none" : env === "none") : false;
+  if (json) {
+    process.stdout.write(`${safeJson({ config: r.path, changed: r.changed, choice })}\n`);
+    return EXIT.ok;
+  }
+  const said =
+    choice === "bm25-only"
+      ? `BM25 only, by your choice: recorded in ${r.path} (embedding.order: [])${r.changed ? "" : ", as it was already"}. Undo: \`mem doctor --use-vectors\``
+      : `embedding models again (Ollama, then transformers.js): ${r.changed ? "embedding.order removed from" : "nothing to change in"} ${r.path}. \`mem doctor\` checks them; \`mem index\` adds the vectors`;
+  process.stdout.write(`${said}\n`);
+  if (overridden) process.stderr.write(`warning: MEM_EMBED_ORDER=${field(env!, 40)} is set and wins over config.json\n`);
+  return EXIT.ok;
+}

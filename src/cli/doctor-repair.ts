@@ -1,5 +1,6 @@
 import { dataHome } from "../config/paths.cjs";
 import { indexLock } from "../maintenance/index-lock.js";
+import { note } from "./quiet.js";
 import { repair, type RepairReport } from "../maintenance/repair.js";
 import { EXIT } from "./args.js";
 import { safeJson } from "../render/line.js";
@@ -48,7 +49,7 @@ function human(r: RepairReport): string {
 /** `mem doctor --repair [--json]`. */
 export async function runRepair(json: boolean): Promise<number> {
   // No index run may write the stores while they are moved aside and rebuilt.
-  const unlock = await indexLock(dataHome(process.env), (l) => process.stderr.write(`${l}\n`));
+  const unlock = await indexLock(dataHome(process.env), note);
   let report: RepairReport;
   try {
     report = await repair(process.env);

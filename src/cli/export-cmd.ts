@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { closeSync, openSync, writeSync } from "node:fs";
+import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { exportMemories, toMarkdown, type Exported } from "../service/export.js";
@@ -64,7 +65,7 @@ export const exportCommand: Command = {
       }
       if (values.output !== undefined) {
         if (values.json) process.stdout.write(`${safeJson({ exported: n, projects, format, file: values.output })}\n`);
-        else process.stderr.write(`exported ${n} memor${n === 1 ? "y" : "ies"} of ${projects.length} project${projects.length === 1 ? "" : "s"} to ${field(values.output, 300)}\n`);
+        else note(`exported ${n} memor${n === 1 ? "y" : "ies"} of ${projects.length} project${projects.length === 1 ? "" : "s"} to ${field(values.output, 300)}`);
       }
       return EXIT.ok;
     });

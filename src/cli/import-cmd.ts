@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
+import { isQuiet } from "./quiet.js";
 import { field, safeJson } from "../render/line.js";
 import { importLines, type ImportTally } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -57,7 +58,7 @@ export const importCommand: Command = {
     }
     return withService("import", json, async ({ app }) => {
       const project = values.project === undefined ? projectFromArg(app.db, undefined, process.cwd()).id : projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
-      const bar = progressBar(process.stderr, process.stderr.isTTY === true && !json);
+      const bar = progressBar(process.stderr, process.stderr.isTTY === true && !json && !isQuiet());
       const lines = input.split("\n");
       if (lines.at(-1) === "") lines.pop(); // the final newline ends the last line
       const tally = importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, lines, { project, keepProjects: values["keep-projects"] === true, keepGlobal: values["keep-global"] === true, onProgress: (done, total) => bar.update("import", done, total) });

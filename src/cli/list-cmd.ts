@@ -1,5 +1,6 @@
 import { ago, shortSession } from "../brief/render.js";
 import { EVENT_TYPES } from "../capture/types.js";
+import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, prose, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types.js";
@@ -91,7 +92,7 @@ export const listCommand: Command = {
       }
       if (memories.length === 0) {
         process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
-        process.stderr.write(unknownProjectNote(app.db, project) ?? "");
+        note(unknownProjectNote(app.db, project) ?? "");
         return EXIT.ok;
       }
       for (const m of memories) process.stdout.write(`${line(m, now)}\n`);

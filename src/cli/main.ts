@@ -1,11 +1,12 @@
 import { EXIT, UsageError } from "./args.js";
 import type { Command } from "./command.js";
+import { note, withQuietHelp } from "./quiet.js";
 
 /** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
 const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   init: async () => (await import("./init-cmd.js")).initCommand,
   index: async () => (await import("./index-cmd.js")).indexCommand,
   query: async () => (await import("./query-cmd.js")).queryCommand,
@@ -75,7 +76,8 @@ ${Object.entries(SUMMARIES)
   .map(([c, s]) => `  ${c.padEnd(10)} ${s}`)
   .join("\n")}
 
-Run \`mem <command> --help\` for a command's options.
+Run \`mem <command> --help\` for a command's options. Every command takes -q (--quiet): no notes,
+warnings or progress on stderr; errors still, and the same exit status.
 Data home: $MEM_HOME, else the platform data dir (~/.local/share/mem on Linux).
 Exit status: 0 ok, 1 failure, 2 bad arguments, 3 vector step skipped (index --strict, reindex).`;
 
@@ -101,7 +103,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     if (name === "help" && rest[0] && Object.hasOwn(COMMANDS, rest[0])) {
-      process.stdout.write(`${(await COMMANDS[rest[0]]!()).usage}\n`);
+      process.stdout.write(`${withQuietHelp((await COMMANDS[rest[0]]!()).usage)}\n`);
       return EXIT.ok;
     }
     (name === undefined ? process.stderr : process.stdout).write(`${MAIN_USAGE}\n`);
@@ -121,14 +123,16 @@ export async function main(argv: string[]): Promise<number> {
   const cmd = await load();
   const options = rest.indexOf("--") < 0 ? rest : rest.slice(0, rest.indexOf("--")); // after `--`, "-h" is text
   if (options.includes("--help") || options.includes("-h")) {
-    process.stdout.write(`${cmd.usage}\n`);
+    process.stdout.write(`${withQuietHelp(cmd.usage)}\n`);
     return EXIT.ok;
   }
+  // A model downloaded on first use is said on stderr (the wait would be silent), quiet under -q.
+  (await import("../embed/notices.js")).onEmbedNotice(note);
   try {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`mem ${name}: ${err.message}\n\n${cmd.usage}\n`);
+      process.stderr.write(`mem ${name}: ${err.message}\n\n${withQuietHelp(cmd.usage)}\n`);
       return EXIT.usage;
     }
     const e = err as Error;

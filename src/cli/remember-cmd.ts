@@ -1,5 +1,6 @@
 import { projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
+import { note } from "./quiet.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -53,7 +54,7 @@ export const rememberCommand: Command = {
       if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created })}\n`);
       else {
         process.stdout.write(`${field(r.memory.id, 80)}\n`);
-        if (!r.created) process.stderr.write(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed\n`);
+        if (!r.created) note(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed`);
       }
       return EXIT.ok;
     });

@@ -1,5 +1,6 @@
 import { dataHome, homePaths } from "../config/paths.cjs";
 import { indexLock } from "../maintenance/index-lock.js";
+import { note } from "./quiet.js";
 import { restoreStore, type RestoreReport, type RestoreWhat } from "../maintenance/restore-snapshot.js";
 import { readIdentity } from "../store/identity.js";
 import { findSnapshot, listSnapshots, type Snapshot } from "../store/snapshots.js";
@@ -111,7 +112,7 @@ export const restoreCommand: Command = {
       }
     }
     // No index run writes the store while it is replaced; the daemon is stopped inside.
-    const unlock = await indexLock(dataHome(), (l) => (json ? undefined : process.stderr.write(`${l}\n`)));
+    const unlock = await indexLock(dataHome(), (l) => (json ? undefined : note(l)));
     let report: RestoreReport;
     try {
       report = await restoreStore(process.env, what);

@@ -1,5 +1,6 @@
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
+import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, safeJson } from "../render/line.js";
@@ -49,9 +50,9 @@ export const syncCommand: Command = {
         return failure("sync", json, `the daemon failed: ${field(String(r.error), 300)}`, typeof r.code === "string" ? r.code : "daemon");
       } else {
         // As `mem index`: one run writes the vector tables at a time.
-        const unlock = await indexLock(app.paths.home, (l) => process.stderr.write(`${l}\n`));
+        const unlock = await indexLock(app.paths.home, note);
         try {
-          report = { via: "in-process", ...(await syncInProcess(app, cleanText(project), (m) => process.stderr.write(`warning: ${m}\n`))) };
+          report = { via: "in-process", ...(await syncInProcess(app, cleanText(project), (m) => note(`warning: ${m}`))) };
         } finally {
           unlock();
         }

@@ -1,5 +1,6 @@
 import { openApp, type App } from "../app.js";
 import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
+import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, prose, safeJson } from "../render/line.js";
@@ -80,7 +81,7 @@ function list(argv: string[], now: number): Promise<number> {
     }
     if (tasks.length === 0) {
       process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
-      process.stderr.write(unknownProjectNote(app.db, project) ?? "");
+      note(unknownProjectNote(app.db, project) ?? "");
     } else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
     return EXIT.ok;
   });
@@ -128,7 +129,10 @@ export const taskCommand: Command = {
   summary: "the project's open tasks across sessions (list, add, done, drop)",
   usage,
   async run(argv) {
-    const [sub, ...rest] = argv;
+    // `-q` may come before the subcommand (`mem task -q list`): every command takes it anywhere.
+    const at = argv.findIndex((a) => !QUIET_FLAGS.has(a));
+    const sub = at < 0 ? undefined : argv[at];
+    const rest = at < 0 ? argv : argv.filter((_, i) => i !== at);
     const now = Date.now();
     if (sub === "list") return list(rest, now);
     if (sub === "add") return add(rest, now);

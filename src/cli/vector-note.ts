@@ -33,7 +33,7 @@ export function searchWarningLine(config: Config, warning: string): string | und
   if (config.embedding.order.length === 0) return undefined;
   const reason = warning.slice(VECTOR_LEG_SKIPPED.length);
   if (!NO_MODEL.test(reason)) return warning;
-  return `BM25 only (word matching): no embedding model answered. Fix: ${modelFix(config)}, or MEM_EMBED_ORDER=none to choose BM25; \`mem doctor\` says more`;
+  return `BM25 only (word matching): no embedding model answered. Fix: ${modelFix(config)}, or \`mem doctor --bm25-only\` to choose BM25; \`mem doctor\` says more`;
 }
 
 /** The command that gives this configuration its model. */

@@ -6,6 +6,7 @@ import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "./ca
 import { modelInfo, type ModelInfo } from "./models.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
 import { loadTransformers } from "./transformers-lib.js";
+import { downloadNotice, embedNotice } from "./notices.js";
 
 /** The slice of a transformers.js feature-extraction pipeline this provider uses. */
 type Extractor = ((texts: string[], opts: { pooling: "mean" | "cls"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
@@ -57,7 +58,8 @@ export class TransformersProvider implements EmbeddingProvider {
       env.cacheDir = this.cfg.cacheDir;
       env.allowLocalModels = true;
       env.allowRemoteModels = this.cfg.allowRemote;
-      const { quantized } = this.local();
+      const { complete, quantized } = this.local();
+      if (!complete && this.cfg.allowRemote) embedNotice(downloadNotice(this.model, this.cfg.cacheDir));
       return (await pipeline("feature-extraction", this.model, { quantized })) as unknown as Extractor;
     })();
     const attempt = this.loading;

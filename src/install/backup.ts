@@ -16,18 +16,21 @@ function stamp(now: Date): string {
 }
 
 /**
- * Where the backup of `file` goes, without its `.bak-<time>` suffix. A file of a project (`root`:
- * project and local scope settings, `.mcp.json`) is backed up into the data home `home`,
- * `<home>/backups/install/<project folder>-<hash of its path>/<path in the project>`, so no backup
- * is left in the repository for `git status` to show or a commit to take; any other file (the
- * user's settings, `~/.claude.json`; `root` undefined) next to itself, where its owner looks.
+ * Where the backup of `file` goes, without its `.bak-<time>` suffix: always into the data home
+ * `home`, never beside the file (no backup litters the user's home or shows in `git status`). A
+ * file of a project (`root`: project and local scope settings, `.mcp.json`) goes to
+ * `<home>/backups/install/<project folder>-<hash of its path>/<path in the project>`; any other
+ * (the user's settings, `~/.claude.json`; `root` undefined) to
+ * `<home>/backups/install/<its folder's name>-<hash of the folder's path>/<file name>`.
  */
 export function backupBase(file: string, root: string | undefined, home: string): string {
-  if (root === undefined) return file;
-  const rel = relative(root, resolve(root, file));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return file;
-  const tag = createHash("sha256").update(root).digest("hex").slice(0, 8);
-  return join(home, "backups", "install", `${basename(root)}-${tag}`, rel);
+  const tag = (p: string) => createHash("sha256").update(p).digest("hex").slice(0, 8);
+  const rel = root === undefined ? "" : relative(root, resolve(root, file));
+  if (root === undefined || rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+    const dir = dirname(resolve(file));
+    return join(home, "backups", "install", `${basename(dir) || "root"}-${tag(dir)}`, basename(file));
+  }
+  return join(home, "backups", "install", `${basename(root)}-${tag(root)}`, rel);
 }
 
 /**

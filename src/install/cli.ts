@@ -1,5 +1,6 @@
 /** Shared body of `mem install` and `mem uninstall`: options, the run, and the report. */
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
+import { note } from "../cli/quiet.js";
 import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
 import { SH, type HookTarget } from "./hooks.js";
 import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
@@ -110,7 +111,7 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
     return EXIT.failure;
   }
   const warnings = [...report.warnings, ...(mcp?.warnings ?? [])];
-  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const w of warnings) note(`warning: ${w}`);
   if (values.json) {
     const { scope: s, file, changed, backup, events, status, removed } = report;
     const m = mcp ? { file: mcp.file, changed: mcp.changed, backup: mcp.backup, status: mcp.status, ...(dryRun ? { diff: mcp.diff } : {}) } : null;

@@ -17,6 +17,7 @@ import { dataHome } from "../config/paths.cjs";
 import { danglingLink, leftEmpty } from "./backup.js";
 import { projectRoot, readSettingsFile, writeChange, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
+import { editTopLevel } from "./json-edit.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
 /** Claude Code's own state file: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`. */
@@ -61,7 +62,7 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const bad = badStep(read.settings, path);
   if (bad) throw refuse(bad);
   const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path);
-  const text = r.changed ? formatSettings(r.config, read.format) : read.text;
+  const text = !r.changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, r.config, read.format) ?? formatSettings(r.config, read.format)) : formatSettings(r.config, read.format);
   // A .mcp.json left holding nothing goes (a backup is kept) when install created it and it is no symlink.
   const home = dataHome(opts.where.env);
   const emptied = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(home, file) : undefined;

@@ -278,9 +278,10 @@ describe("mem CLI: a corrupted config", () => {
     assert.match(bad.detail, /is not valid JSON/);
     assert.match(bad.fix!, /config\.json/);
     assert.ok(docChecks.some((c) => c.name === "sqlite" && c.status === "ok"));
-    const emb = docChecks.find((c) => c.name === "embedding" && /no provider configured/.test(c.detail));
+    const emb = docChecks.find((c) => c.name === "embedding" && /^BM25 only, by your choice \(MEM_EMBED_ORDER=none\)/.test(c.detail));
     assert.ok(emb, "environment overrides still apply");
-    assert.match(emb.fix!, /^unset MEM_EMBED_ORDER \(it is "none" and wins over config\.json\)/, "the fix is where the choice was made");
+    assert.equal(emb.status, "ok", "BM25 only by choice is no problem");
+    assert.match(emb.detail, /to add one: unset MEM_EMBED_ORDER/, "the undo is where the choice was made");
 
     writeFileSync(join(home, "config.json"), '{ "query": { "k": "ten" } }');
     const typed = await mem(["status"], { home });
@@ -514,7 +515,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(q.code, 0, show(q));
     const warn = lines(q.stderr);
     assert.equal(warn.length, 1, q.stderr);
-    assert.equal(warn[0], `note: BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running at ${deadUrl}), or MEM_EMBED_ORDER=none to choose BM25; \`mem doctor\` says more`);
+    assert.equal(warn[0], `note: BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running at ${deadUrl}), or \`mem doctor --bm25-only\` to choose BM25; \`mem doctor\` says more`);
     assert.ok(warn[0]!.length < 220, "one short line, not every provider's error");
     assert.match(q.stdout, /^1\. notes\/db\.md:6-10/);
 

@@ -98,6 +98,21 @@ describe("with no daemon, a query or a hook re-indexes changed notes in the back
     assert.equal(jsonOf<Query>(found).results[0]?.path, join(notes, "new.md"));
   });
 
+  test("right after `mem index` of notes written just before it, a query finds nothing changed (no 2 s slack)", async () => {
+    const home = join(tmp, "just", "home");
+    const notes = join(tmp, "just", "notes");
+    mkdirSync(join(notes, "sub"), { recursive: true });
+    writeFileSync(join(notes, "a.md"), "# A\n\nThe aardvark digs at night.\n");
+    writeFileSync(join(notes, "sub", "b.md"), "# B\n\nThe badger sleeps all day.\n");
+    const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_WATCH: "1" };
+    const ix = await runMem(["index", notes, "-q"], { env });
+    assert.equal(ix.code, 0, show(ix));
+    const q = await runMem(["query", "aardvark", "--json"], { env, cwd: notes });
+    assert.equal(q.code, 0, show(q));
+    assert.equal(jsonOf<Query>(q).reindex, null, show(q));
+    assert.doesNotMatch(q.stderr, /changed since last indexed/);
+  });
+
   test("MEM_WATCH=0 (or index.watch: false) checks nothing and starts nothing", async () => {
     const { env, home, notes } = await indexed("off");
     writeFileSync(join(notes, "a.md"), "# A\n\nThe aardvark and the echidna.\n");

@@ -44,7 +44,7 @@ describe("the search's warnings as mem query and mem why print them (pure)", () 
   const leg = `${VECTOR_LEG_SKIPPED}${long}`;
   test("no model: one short line with the fix and how to choose BM25, not every provider's error", () => {
     const line = searchWarningLine(defaultConfig(), leg)!;
-    assert.equal(line, "BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running), or MEM_EMBED_ORDER=none to choose BM25; `mem doctor` says more");
+    assert.equal(line, "BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running), or `mem doctor --bm25-only` to choose BM25; `mem doctor` says more");
     assert.ok(line.length < 200 && !line.includes("ECONNREFUSED"));
   });
   test("BM25 only by choice: nothing", () => {

@@ -228,3 +228,37 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     }
   });
 });
+
+describe("the first use of a model not on disk is said before its download (the wait is not silent)", () => {
+  test("a download: one notice naming the model and where it goes; a model on disk, or no download allowed: none", async () => {
+    const { downloadNotice, onEmbedNotice } = await import("../../src/embed/notices.js");
+    const heard: string[] = [];
+    onEmbedNotice((l) => heard.push(l));
+    const sockets: Socket[] = [];
+    const server = createServer((s) => void sockets.push(s));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { env } = await loadTransformers();
+    const savedHost = env.remoteHost;
+    env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    try {
+      const cache = tempDir("notice");
+      const p = provider({ cacheDir: cache, model: "Xenova/first-use", allowRemote: true, loadTimeoutMs: 500 });
+      assert.equal((await p.health()).ok, false);
+      assert.deepEqual(heard, [downloadNotice("Xenova/first-use", cache)]);
+      assert.match(heard[0]!, /^downloading the embedding model Xenova\/first-use into .* \(first use only; .*\)…$/);
+      await p.close();
+
+      heard.length = 0;
+      const local = provider();
+      assert.equal((await local.embed(["on disk"], "document")).length, 1);
+      const none = provider({ cacheDir: tempDir("none"), model: "Xenova/not-here", allowRemote: false });
+      assert.equal((await none.health()).ok, false);
+      assert.deepEqual(heard, [], "nothing to download: nothing said");
+    } finally {
+      onEmbedNotice(undefined);
+      env.remoteHost = savedHost;
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

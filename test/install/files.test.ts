@@ -4,6 +4,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { backupBase } from "../../src/install/backup.js";
+import { dataHome } from "../../src/config/paths.cjs";
 import { installToFile, settingsPath, uninstallFromFile, writeFileAtomic, type Where } from "../../src/install/files.js";
 import type { HookTarget } from "../../src/install/hooks.js";
 import { findMemHooks } from "../../src/install/settings.js";
@@ -91,7 +93,9 @@ describe("installToFile / uninstallFromFile", () => {
     assert.equal(r1.changed, true);
     assert.equal(r1.status, "installed");
     assert.equal(r1.created, false);
-    assert.equal(r1.backup, `${file}.bak-2026-03-04T05-06-07-089Z`);
+    const kept = backupBase(file, undefined, dataHome(s.where().env));
+    assert.ok(kept.startsWith(join(dataHome(s.where().env), "backups", "install")), kept);
+    assert.equal(r1.backup, `${kept}.bak-2026-03-04T05-06-07-089Z`, "the backup goes to the data home");
     assert.equal(readFileSync(r1.backup!, "utf8"), original, "the backup holds the original bytes");
     assert.deepEqual(events(file), EVENTS);
     const installed = JSON.parse(readFileSync(file, "utf8")) as JsonObject;
@@ -99,7 +103,7 @@ describe("installToFile / uninstallFromFile", () => {
     const hooks = installed.hooks as Record<string, unknown[]>;
     assert.deepEqual(hooks.PreToolUse, (realistic().hooks as Record<string, unknown[]>).PreToolUse);
     assert.deepEqual(hooks.PostToolUse![0], (realistic().hooks as Record<string, unknown[]>).PostToolUse![0]);
-    assert.deepEqual(listing(dirname(file)), ["settings.json", "settings.json.bak-2026-03-04T05-06-07-089Z"], "no temp files left");
+    assert.deepEqual(listing(dirname(file)), ["settings.json"], "no backup, no temp file beside the user's file");
 
     const afterInstall = readFileSync(file, "utf8");
     const mtime = statSync(file).mtimeMs;
@@ -110,7 +114,7 @@ describe("installToFile / uninstallFromFile", () => {
     assert.equal(r2.diff, "");
     assert.equal(readFileSync(file, "utf8"), afterInstall, "byte-identical");
     assert.equal(statSync(file).mtimeMs, mtime, "not even rewritten");
-    assert.equal(listing(dirname(file)).length, 2, "no second backup");
+    assert.equal(listing(dirname(kept)).length, 1, "no second backup");
 
     const r3 = uninstallFromFile({ scope: "user", where: s.where(), now: new Date(NOW.getTime() + 2000) });
     assert.equal(r3.changed, true);
@@ -249,7 +253,8 @@ describe("installToFile / uninstallFromFile", () => {
     assert.equal(body.replace(/\r\n/g, "").includes("\n"), false, "CRLF only");
     assert.deepEqual(events(dotfiles), EVENTS);
     if (process.platform !== "win32") assert.equal(statSync(dotfiles).mode & 0o777, 0o600);
-    assert.equal(r.backup, `${link}.bak-2026-03-04T05-06-07-089Z`, "the backup sits next to the path the user knows");
+    assert.equal(r.backup, `${backupBase(link, undefined, dataHome(s.where().env))}.bak-2026-03-04T05-06-07-089Z`, "the backup goes to the data home");
+    assert.deepEqual(listing(dirname(link)), ["settings.json"], "nothing beside the link");
     assert.deepEqual(listing(join(s.dir, "dotfiles")), ["claude.json"], "nothing added to the dotfiles directory");
   });
 

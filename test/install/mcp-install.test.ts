@@ -6,11 +6,12 @@ import { createHash } from "node:crypto";
  * --no-mcp, --prompt-transport mcp, and files that must not be touched.
  */
 import { after, describe, test } from "node:test";
+import { backupBase } from "../../src/install/backup.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
@@ -61,14 +62,17 @@ describe("mem install: the MCP server", () => {
     assert.deepEqual(Object.keys(installed.mcpServers), ["github", "mem"]);
     assert.deepEqual(installed.mcpServers.mem, ENTRY);
     assert.deepEqual({ ...installed, mcpServers: undefined }, { ...JSON.parse(original), mcpServers: undefined }, "nothing else changed");
-    assert.deepEqual(backups(box.home, ".claude.json").map((b) => readFileSync(join(box.home, b), "utf8")), [original], "the previous file backed up");
+    const kept = dirname(backupBase(file, undefined, String(box.env.MEM_HOME)));
+    assert.ok(kept.startsWith(join(String(box.env.MEM_HOME), "backups", "install")), kept);
+    assert.deepEqual(backups(kept, ".claude.json").map((b) => readFileSync(join(kept, b), "utf8")), [original], "the previous file backed up, in the data home");
+    assert.deepEqual(backups(box.home, ".claude.json"), [], "no backup in the home directory");
     const afterInstall = readFileSync(file, "utf8");
 
     const r2 = await mem(["install", "--json"], box.sub, box.env);
     assert.equal(r2.code, 0, r2.stderr);
     assert.deepEqual((JSON.parse(r2.stdout) as { mcp: unknown }).mcp, { file, changed: false, backup: null, status: "already-registered" });
     assert.equal(readFileSync(file, "utf8"), afterInstall);
-    assert.equal(backups(box.home, ".claude.json").length, 1, "no backup when nothing changes");
+    assert.equal(backups(kept, ".claude.json").length, 1, "no backup when nothing changes");
 
     const dry = await mem(["uninstall", "--dry-run"], box.sub, box.env);
     assert.equal(dry.code, 0, dry.stderr);

@@ -44,7 +44,7 @@ export function storedSummary(r: ReindexReport): Record<string, unknown> {
 /** The run on one line, for maintenance.log. */
 export function reportLine(r: ReindexReport): string {
   const t = totals(r);
-  const head = r.ok ? `reindex ok${r.vectors === "bm25-only" ? " (BM25 only)" : ""}` : `reindex FAILED: ${r.problems.join("; ")}`;
+  const head = r.ok ? `reindex ok${r.vectors === "bm25-only" ? " (BM25 only)" : r.vectors === "off" ? " (BM25 only, by your choice)" : ""}` : `reindex FAILED: ${r.problems.join("; ")}`;
   return `${head} | ${t.projects} project(s), ${t.indexed} file(s) indexed, ${t.embedded} embedded, ${r.purge.memories} purged, ${r.tiers.toCold} to cold, ${r.rotate.rotated.length} rotated, ${r.rotate.archived.length} archived, size ${mib(r.size.before.total)} → ${mib(r.size.after.total)}, ${(r.durationMs / 1000).toFixed(1)} s`;
 }
 
@@ -56,7 +56,7 @@ export function renderReport(r: ReindexReport): string {
   lines.push(...moves("session logs rotated", r.rotate.rotated), ...moves("session logs archived", r.rotate.archived));
   for (const f of r.forgottenRoots) lines.push(`  root dropped: ${field(f.path, 300)} of ${field(f.project, 300)} (${f.sources} file(s) left the index)`);
   lines.push(`  indexed: ${t.projects} project(s): ${t.indexed} file(s) indexed, ${t.unchanged} unchanged, ${t.deleted} removed; chunks ${t.added} added, ${t.removed} removed; ${t.events} captured event(s) chunked`);
-  lines.push(r.vectors === "off" ? "  vectors: off (embedding.order is empty)" : r.vectors === "bm25-only" ? "  vectors: BM25 only: no embedding model has answered here yet (`mem doctor` says how to add one)" : `  vectors: ${t.embedded} embedded`);
+  lines.push(r.vectors === "off" ? "  vectors: BM25 only, by your choice (embedding.order is empty; `mem doctor --use-vectors` undoes it)" : r.vectors === "bm25-only" ? "  vectors: BM25 only: no embedding model has answered here yet (`mem doctor` says how to add one)" : `  vectors: ${t.embedded} embedded`);
   lines.push(`  purged: ${r.purge.memories} forgotten memor${r.purge.memories === 1 ? "y" : "ies"}, ${r.purge.vectors} vector(s)`);
   const s = r.salience;
   lines.push(`  decay: ${s.memories} memories, ${s.decaying} decaying, ${s.faded} faded below 0.1, ${s.floored} held at the floor, ${s.used} ever used; ${s.orphansRemoved} use record(s) of gone chunks removed`);
