@@ -41,9 +41,12 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
   if (r.status !== "ok" || !r.table || !r.provider || !r.model) return undefined;
   const provider = o.providers.find((p) => p.name === r.provider && p.model === r.model);
   if (!provider) return undefined;
-  const rows = o.db.prepare("SELECT id, heading, text FROM chunks WHERE project = ? AND tier IS NOT 'cold'").all(o.project) as { id: string; heading: string; text: string }[];
+  // Counted first (the project index alone): a calibration that still stands costs no text read.
+  const count = o.db.prepare("SELECT count(*) FROM chunks WHERE project = ? AND tier IS NOT 'cold'").pluck().get(o.project) as number;
   const stored = calibrationsOf(o.db, r.table, [o.project])[0];
-  if (!o.force && stillCalibrated(stored, rows.length)) return undefined;
+  if (!o.force && stillCalibrated(stored, count)) return undefined;
+  if (count < MIN_QUERIES) return undefined;
+  const rows = o.db.prepare("SELECT id, heading, text FROM chunks WHERE project = ? AND tier IS NOT 'cold'").all(o.project) as { id: string; heading: string; text: string }[];
   if (rows.length < MIN_QUERIES) return undefined;
   // Rarity: document frequency over (a spread of) the project's chunks.
   const df = new Map<string, number>();
