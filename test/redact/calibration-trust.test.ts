@@ -17,6 +17,7 @@ import { defaultConfig } from "../../src/config/config.js";
 import { firstHealthy } from "../../src/embed/chain.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { search } from "../../src/retrieve/search.js";
+import { forgetProject } from "../../src/service/forget.js";
 import { openDb } from "../../src/store/db.js";
 import { calibrationsOf } from "../../src/store/fusion-calibration.js";
 import { VectorStore } from "../../src/store/vectors.js";
@@ -115,6 +116,14 @@ test("calibration rows hold no secret, are found again, and stay within their pr
     await indexPaths({ db, config, providers: [embedder], vectors: async () => store }, { roots: [dirB], project: B, full: false });
     assert.notEqual(calibrationsOf(db, table, [B.id])[0]!.at, calB.at, "B was calibrated again (it grew by more than a fifth)");
     assert.equal(hubOf(idA), hubsA, "A's hub rows untouched");
+
+    // Forgetting A takes its calibration and its hub rows with it; B's stay.
+    const hubRows = () => db.prepare("SELECT count(*) FROM vec_hub").pluck().get() as number;
+    const before = hubRows();
+    const nA = (JSON.parse(hubsA) as unknown[]).length;
+    forgetProject(db, idA, Date.now());
+    assert.deepEqual(db.prepare("SELECT project FROM fusion_calibration").pluck().all(), [B.id]);
+    assert.equal(hubRows(), before - nA, "A's hub rows gone, B's kept");
   } finally {
     store.close();
     db.close();
