@@ -41,25 +41,35 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
   if (r.status !== "ok" || !r.table || !r.provider || !r.model) return undefined;
   const provider = o.providers.find((p) => p.name === r.provider && p.model === r.model);
   if (!provider) return undefined;
-  const rows = o.db.prepare("SELECT id, heading, text FROM chunks WHERE project = ? AND tier IS NOT 'cold'").all(o.project) as { id: string; heading: string; text: string }[];
+  // Whether it still stands, from the project's chunk count the triggers keep (all tiers): a check
+  // that costs one lookup whatever the project's size. A calibration stored before it recorded
+  // that count is checked against a count of the chunks it was made from.
+  const total = (o.db.prepare("SELECT n FROM chunk_counts WHERE project = ?").pluck().get(o.project) as number | undefined) ?? 0;
   const stored = calibrationsOf(o.db, r.table, [o.project])[0];
-  if (!o.force && stillCalibrated(stored, rows.length)) return undefined;
-  if (rows.length < MIN_QUERIES) return undefined;
+  const now = stored?.total !== undefined ? total : (o.db.prepare("SELECT count(*) FROM chunks WHERE project = ? AND tier IS NOT 'cold'").pluck().get(o.project) as number);
+  if (!o.force && stored && stillCalibrated(stored.total !== undefined ? { chunks: stored.total, queries: stored.queries } : stored, now)) return undefined;
+  if (total < MIN_QUERIES) return undefined;
+  // Ids first; texts only of the chunks sampled (a large project's texts are never all read at once).
+  const ids = o.db.prepare("SELECT id FROM chunks WHERE project = ? AND tier IS NOT 'cold'").pluck().all(o.project) as string[];
+  if (ids.length < MIN_QUERIES) return undefined;
+  const dfIds = ids.length > DF_SAMPLE ? sampleIds(ids, DF_SAMPLE) : ids;
+  const queryIds = sampleIds(ids, SAMPLE);
+  const textOf = new Map<string, string>();
+  const read = o.db.prepare("SELECT c.id, c.text FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value");
+  for (const r of read.all(JSON.stringify([...new Set([...dfIds, ...queryIds])])) as { id: string; text: string }[]) textOf.set(r.id, r.text);
   // Rarity: document frequency over (a spread of) the project's chunks.
   const df = new Map<string, number>();
-  const dfRows = rows.length > DF_SAMPLE ? sampleIds(rows.map((x) => x.id), DF_SAMPLE) : undefined;
-  const dfSet = dfRows ? new Set(dfRows) : undefined;
   let n = 0;
-  for (const row of rows) {
-    if (dfSet && !dfSet.has(row.id)) continue;
+  for (const id of dfIds) {
+    const text = textOf.get(id);
+    if (text === undefined) continue;
     n++;
-    for (const w of new Set(row.text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
+    for (const w of new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const rarity = (w: string) => Math.log(1 + n / ((df.get(w) ?? 0) + 0.5));
-  const byId = new Map(rows.map((x) => [x.id, x] as const));
   const queries: PseudoQuery[] = [];
-  for (const id of sampleIds([...byId.keys()], SAMPLE)) {
-    const text = pseudoQueryText(byId.get(id)!.text, rarity);
+  for (const id of queryIds) {
+    const text = pseudoQueryText(textOf.get(id) ?? "", rarity);
     if (text) queries.push({ source: id, text });
   }
   if (queries.length < MIN_QUERIES) return undefined;
@@ -75,12 +85,12 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
     const hubs = new Map<string, number>();
     if (len > 0) {
       const unit = mean.map((x) => x / len);
-      for (const h of await store.search(r.table, unit, [o.project], rows.length)) hubs.set(h.id, h.similarity * len);
+      for (const h of await store.search(r.table, unit, [o.project], ids.length)) hubs.set(h.id, h.similarity * len);
     }
     const vh = [];
     for (const v of vecs) vh.push(centred((await store.search(r.table, v, [o.project], 5 * limit)).map((h) => ({ id: h.id, score: h.similarity })), hubs).slice(0, limit));
-    const c = calibrate(scoreLeg(queries, bm), scoreLeg(queries, vh), queries.length, rows.length);
-    saveCalibration(o.db, cleanText(r.table), o.project, c, o.now());
+    const c = calibrate(scoreLeg(queries, bm), scoreLeg(queries, vh), queries.length, ids.length);
+    saveCalibration(o.db, cleanText(r.table), o.project, { ...c, total }, o.now());
     saveHubs(o.db, cleanText(r.table), o.project, hubs);
     return c;
   } catch (err) {

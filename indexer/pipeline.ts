@@ -18,8 +18,8 @@ import { chunkCapturedEvents } from "./captured.js";
 import { chunkMarkdown } from "./chunk.js";
 import { chunkedWith, chunkingKey, chunkingMetaKey } from "./chunking-key.js";
 import { maxChunkChars } from "./chunk-size.js";
-import { calibrateStep } from "./calibrate-step.js";
-import { embedStep, type VectorReport } from "./embed-step.js";
+import type { VectorReport } from "./embed-step.js";
+import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
@@ -264,7 +264,9 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   const captured = chunkCapturedEvents(ctx.db, store, project, now());
   chunks.total = store.countChunks(project);
 
-  const vector = await embedStep({
+  // The vectors, then how far fusion may trust this model's leg here (indexer/vector-pass.ts).
+  const vector = await vectorPass({
+    db: ctx.db,
     project,
     providers: ctx.providers,
     state: new VecState(ctx.db),
@@ -276,8 +278,6 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     warn,
     ...(ctx.onProgress ? { onProgress: (d: number, t: number) => ctx.onProgress!("embed", d, t) } : {}),
   });
-  // How far fusion may trust this model's leg here (indexer/calibrate-step.ts).
-  await calibrateStep({ db: ctx.db, project, providers: ctx.providers, vectors: ctx.vectors, report: vector, now, warn });
   const missingRoots = roots.filter((r) => !r.exists).map((r) => r.given);
   const summary: IndexSummary = { project, files, chunks, events: captured, vector, warnings, missingRoots, unmatched, durationMs: Date.now() - started };
   finishRun(ctx.db, run, vector.status === "ok" ? "ok" : "vector-skipped", clean({ files, chunks, vector: { ...vector } }), now());

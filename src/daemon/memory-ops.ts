@@ -13,7 +13,6 @@ import { searchMemories, type Found } from "../service/search.js";
 import { syncReport } from "../service/sync.js";
 import { MemoryError, type MemorySource } from "../service/types.js";
 import { memoryIdsOfChunks } from "../store/memories.js";
-import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 
 /**
@@ -21,7 +20,7 @@ import { vectorTableName } from "../store/vector-table-name.js";
  * Each calls the memory service and replies `{ok: true, ...}` or `{ok: false, error, code}` (the
  * MemoryError's code); a search result carries `memoryId`, what get, patch and forget take. A put is acknowledged once it is committed to SQLite (the service commits
  * before it returns); its vector follows in the background indexing, which takes the projects
- * written here. `sync` waits until a project's chunks all have their vectors, or says why not.
+ * written here (and every chunk the active table lacks, src/daemon/vector-backlog.ts). `sync` waits until a project's chunks all have their vectors, or says why not.
  */
 export const MEMORY_OPS = new Set(["put", "get", "list", "search", "patch", "forget", "sync"]);
 
@@ -88,15 +87,6 @@ export class MemoryOps {
   vectorStep(project: string, r: { status: "ok" | "skipped"; reason?: string }): void {
     if (r.status === "skipped") this.skipped.set(project, r.reason ?? "the vector step was skipped");
     else this.skipped.delete(project);
-  }
-
-  /** At start: projects whose chunks lack vectors in an existing table (a put acknowledged just before a crash) catch up. */
-  catchUp(table: string): void {
-    const state = new VecState(this.ctx.app.db);
-    if (!state.has(table)) return;
-    const missing = state.projectsMissing(table);
-    for (const p of missing) this.dirty.add(p);
-    if (missing.length > 0) this.ctx.kick();
   }
 
   async answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {

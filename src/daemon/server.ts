@@ -4,27 +4,22 @@ import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
-import PQueue from "p-queue";
-import { chunkCapturedEvents } from "../../indexer/captured.js";
-import { embedStep } from "../../indexer/embed-step.js";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
 import { memoriesForPrompt, promptMode, recordDelivered } from "../inject/for-prompt.js";
 import { resolveProject } from "../project/identity.js";
-import { ChunkStore } from "../store/chunks.js";
-import { EventStore } from "../store/events.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
-import { heldFile, heldProblem, noteWrites } from "../store/identity.js";
+import { heldFile, heldProblem } from "../store/identity.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { isAbsolutePath } from "../util/absolute.cjs";
-import { indexLockPath } from "../maintenance/index-lock.js";
 import { acquireLock } from "./lock.js";
+import { BackgroundIndex } from "./background-index.js";
 import { HookHttp } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
 import { VectorCopies } from "./vector-copies.js";
@@ -97,7 +92,6 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }
     return picked;
   };
-  const background = new PQueue({ concurrency: 1 });
   const state = new VecState(app.db);
   // The files git sees changed, per repository, for ranking the prompt's memories (src/project/in-play.ts).
   const gitChanges = new GitChangesCache(5_000);
@@ -105,7 +99,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const vectorSearch = copies.search;
   let stopping = false;
   let hookHttp: HookHttp | undefined;
-  const ops = new MemoryOps({ app, pickProvider, kick: () => indexCaptured(), vectorSearch });
+  const ops = new MemoryOps({ app, pickProvider, kick: () => background.kick(), vectorSearch });
+  // Captured events → chunks → vectors, whoever wrote them (src/daemon/background-index.ts).
+  const background = new BackgroundIndex({ app, state, ops, pickProvider, halted: () => stopping || storeLost() !== undefined, log: opts.log });
 
   // The indexed roots, re-indexed in a child process when they change (src/daemon/watch.ts).
   const watcher = app.config.index.watch ? new SourceWatch({ db: app.db, home: app.paths.home, config: app.config, env: opts.env, log: (l) => opts.log(`watch: ${l}`) }) : undefined;
@@ -160,9 +156,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
-          return { ok: true };
-        }
-        captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
+        } else captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
+        background.nudge(); // its chunks' vectors now, not at the next tick
         return { ok: true };
       }
       case "stop":
@@ -220,45 +215,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
     });
   }
 
-  /** Chunks the background vector step embeds per project before it lets go of index.lock. */
-  const EMBED_SHARE = 256;
-
-  /** Captured events → chunks → vectors, for every project that has new ones. */
-  function indexCaptured(): void {
-    if (background.size > 0 || stopping || storeLost()) return;
-    void background.add(async () => {
-      const projects = [...new Set([...new EventStore(app.db).projectsToChunk(), ...ops.takeDirty()])]; // and those written through the socket
-      const store = new ChunkStore(app.db);
-      for (const project of projects) chunkCapturedEvents(app.db, store, project, Date.now());
-      const providers = projects.length > 0 ? await app.providers() : [];
-      if (providers.length === 0) return;
-      // Vectors only while no index run writes the tables (`mem index`, its re-index of a saved
-      // file): two runs would embed the same chunks, and one's redo could undo the other's.
-      const lock = acquireLock(indexLockPath(app.paths.home));
-      if (!lock.ok) return ops.keepDirty(projects); // the next tick tries again
-      let more = false;
-      try {
-        for (const project of projects) {
-          // A share at a time: an index run waiting for the lock waits for one share, not a whole backlog.
-          const r = await embedStep({ project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, maxRows: EMBED_SHARE, warn: opts.log });
-          ops.vectorStep(project, r);
-          if (r.status === "skipped") opts.log(`vector step skipped for ${project}: ${r.reason}`);
-          if (r.limited) {
-            ops.keepDirty([project]);
-            more = true;
-          }
-        }
-      } finally {
-        lock.release();
-      }
-      if (more && !stopping) setTimeout(indexCaptured, 250).unref(); // the rest soon, the lock free meanwhile
-    })
-      .then(() => noteWrites(app.db, app.paths.sqlite)) // the store's counts, for the next open to check it against
-      .catch((err: Error) => opts.log(`background indexing failed: ${err.message}`));
-  }
-  const ticker = setInterval(indexCaptured, app.config.daemon.indexEveryMs);
+  background.start();
   // What an older mem stored under older redaction rules is redacted again, once, off the prompt's path.
-  void background
+  void background.queue
     .add(() => {
       const r = scrubStore(app.db);
       if (r) opts.log(`redacted again what was stored under older rules: ${scrubRewritten(r)} row(s) changed of ${r.scanned}`);
@@ -269,12 +228,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
     if (stopping) return;
     stopping = true;
     opts.log(`daemon stopping (${why})`);
-    clearInterval(ticker);
     clearTimeout(idle);
     server.close();
     hookHttp?.close();
     await watcher?.close().catch(() => undefined);
-    await background.onIdle().catch(() => undefined);
+    await background.close();
     await copies.close(); // the scan workers
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     unpublish(home, place);
@@ -327,7 +285,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       if (!p.selected) return;
       const [v] = await p.selected.provider.embed(["warm up"], "query");
       const table = vectorTableName(p.selected.provider, p.selected.dims);
-      ops.catchUp(table); // chunks a crash left without vectors
+      background.kick(); // chunks written while no daemon ran (or a crash left) without vectors
       if (state.has(table)) await vectorSearch(table, p.selected.dims, v!, undefined, 1);
     })
     .catch((err: Error) => opts.log(`warm-up failed: ${err.message}`));

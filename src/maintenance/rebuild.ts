@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { basename, sep } from "node:path";
 import { chunkCapturedEvents } from "../../indexer/captured.js";
-import { embedStep, type VectorReport } from "../../indexer/embed-step.js";
+import type { VectorReport } from "../../indexer/embed-step.js";
+import { vectorPass } from "../../indexer/vector-pass.js";
 import { indexPaths } from "../../indexer/pipeline.js";
 import type { App } from "../app.js";
 import { cleanText } from "../redact/clean.cjs";
@@ -54,10 +55,11 @@ export async function reindex(app: App, roots: SalvagedRoot[], sources: Salvaged
   return { filesIndexed, filesMissing, vectorReports: reports, warnings };
 }
 
-/** The normal vector step for one project. */
+/** The normal vector step for one project, and the calibration of its leg. */
 export async function vectorsFor(app: App, p: string, warn: (m: string) => void): Promise<VectorReport> {
-  return embedStep({
-    project: p,
+  return vectorPass({
+    db: app.db,
+    project: cleanText(p),
     providers: await app.providers(),
     state: new VecState(app.db),
     vectors: app.vectors,

@@ -1,5 +1,5 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
-import { embedStep } from "../../indexer/embed-step.js";
+import { vectorPass } from "../../indexer/vector-pass.js";
 import type { App } from "../app.js";
 import type { Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
@@ -38,7 +38,7 @@ export function syncReport(app: Pick<App, "db">, project: string, table: string 
  */
 export async function syncInProcess(app: App, project: Clean<string>, warn: (m: string) => void): Promise<SyncReport> {
   chunkCapturedEvents(app.db, new ChunkStore(app.db), project, Date.now());
-  const r = await embedStep({ project, providers: await app.providers(), state: new VecState(app.db), vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn });
+  const r = await vectorPass({ db: app.db, project, providers: await app.providers(), state: new VecState(app.db), vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, warn });
   const report = syncReport(app, project, r.table, r.provider ? `${r.provider} ${r.model}` : undefined, r.status === "skipped" ? r.reason : undefined);
   return { ...report, embedded: r.embedded };
 }

@@ -12,6 +12,9 @@ export function clearDerived(db: Db): { chunks: number; sources: number; vectors
     const vectors = db.prepare("DELETE FROM vec_rows").run().changes;
     db.prepare("DELETE FROM vec_redo").run();
     db.prepare("DELETE FROM vec_tables").run();
+    // Calibrations and hub shares describe the tables dropped: the rebuild's vector step makes them again.
+    db.prepare("DELETE FROM fusion_calibration").run();
+    db.prepare("DELETE FROM vec_hub").run();
     const chunks = db.prepare("DELETE FROM chunks").run().changes;
     const sources = db.prepare("DELETE FROM sources").run().changes;
     db.prepare("UPDATE events SET chunked = 0").run();

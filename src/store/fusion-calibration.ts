@@ -5,8 +5,10 @@ import type { Db } from "./db.js";
 export interface CalibrationRecord {
   /** How far to trust the leg (0 to 1). */
   weight: number;
-  /** Chunks in the project when calibrated. */
+  /** Chunks in the project when calibrated (those it was made from: not the cold tier). */
   chunks: number;
+  /** Every chunk of the project then, cold ones too (what the next check compares; absent in older rows). */
+  total?: number;
   /** Pseudo-queries it rests on. */
   queries: number;
   /** The weight in words. */

@@ -159,12 +159,14 @@ export function forgetSessionRecord(db: Db, project: string, session: string): n
     .run(project, session, agents, agents, agents).changes;
 }
 
-/** Forgets what a project holds beyond its events: tasks, session records, indexed sources and roots, vector bookkeeping. */
+/** Forgets what a project holds beyond its events: tasks, session records, indexed sources and roots, vector bookkeeping and calibration. */
 export function forgetProjectRecords(db: Db, project: string): { sources: number; tasks: number; sessions: number } {
   return securely(db, () => db.transaction(() => {
     const sessions = db.prepare("UPDATE sessions SET task_state = NULL, summary = NULL, transcript_path = NULL WHERE project = ?").run(project).changes;
     const tasks = db.prepare("DELETE FROM tasks WHERE project = ?").run(project).changes;
     db.prepare("DELETE FROM vec_rows WHERE project = ?").run(project);
+    db.prepare("DELETE FROM vec_hub WHERE chunk_id IN (SELECT id FROM chunks WHERE project = ?)").run(project);
+    db.prepare("DELETE FROM fusion_calibration WHERE project = ?").run(project);
     db.prepare("DELETE FROM chunks WHERE project = ?").run(project);
     const sources = db.prepare("DELETE FROM sources WHERE project = ?").run(project).changes;
     db.prepare("DELETE FROM roots WHERE project = ?").run(project);

@@ -1,5 +1,6 @@
 import { chunkCapturedEvents } from "../../../indexer/captured.js";
-import { embedStep, type VectorReport } from "../../../indexer/embed-step.js";
+import type { VectorReport } from "../../../indexer/embed-step.js";
+import { vectorPass } from "../../../indexer/vector-pass.js";
 import { indexPaths, type IndexSummary } from "../../../indexer/pipeline.js";
 import type { Config } from "../../config/config.js";
 import type { EmbeddingProvider } from "../../embed/provider.js";
@@ -61,8 +62,9 @@ export async function reindexProjects(ctx: StepContext): Promise<{ runs: Project
       run = { project: id, roots: g.present, missingRoots: g.missing, files: s.files, chunks: s.chunks, events: s.events, vector: s.vector };
     } else {
       const events = chunkCapturedEvents(ctx.db, new ChunkStore(ctx.db), cleanText(id), ctx.now());
-      const vector = await embedStep({
-        project: id,
+      const vector = await vectorPass({
+        db: ctx.db,
+        project: cleanText(id),
         providers: ctx.providers,
         state: new VecState(ctx.db),
         vectors: ctx.vectors,
