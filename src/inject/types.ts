@@ -15,7 +15,7 @@ export interface InjectOptions {
   minSimilarity: number;
 }
 
-export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.3, minSimilarity: 0.45 };
+export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 };
 
 /** What the caller knows beside the candidates: a memory's flag, the day a captured session began. */
 export interface Describe {

@@ -16,6 +16,14 @@ export const EVEN: Rarity = () => 1;
 export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
 
 /**
+ * Documents the store's counts are taken against besides its own, none of which holds any word:
+ * a small store's statistics say little (in a store of three notes every word it holds looks
+ * common next to one it lacks), so until a store has thousands of chunks its words weigh nearly
+ * alike, and the counts take over as it grows.
+ */
+export const BACKGROUND_DOCS = 1_000;
+
+/**
  * The store's rarity of stems (as the index's Porter tokenizer makes them), for one prompt: the
  * counts are read when asked and kept for the life of the returned function. A store the view
  * cannot be made on (an old SQLite, a damaged index) weighs every word alike.
@@ -29,7 +37,7 @@ export function storeRarity(db: Db): Rarity {
     return (stem) => {
       let r = seen.get(stem);
       if (r === undefined) {
-        r = idf((df.get(stem) as number | undefined) ?? 0, docs);
+        r = idf((df.get(stem) as number | undefined) ?? 0, docs + BACKGROUND_DOCS);
         seen.set(stem, r);
       }
       return r;

@@ -75,7 +75,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.deepEqual(repl.floor?.matched, ["postgr"]);
     assert.equal(repl.floor?.needed, 2);
     assert.equal(repl.injected, false);
-    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs at least 2 and 30% of their weight\\n   → not injected`));
+    assert.match(text.stdout, new RegExp(`${repl.rank}\\. ${repl.shortId} · note · memory/replication\\.md:1-3\\n(?:   .*\\n)*?   floor: fail: holds 1 of the prompt's 4 content words \\(postgr\\); needs at least 2 and 35% of their weight\\n   → not injected`));
     // Some passing result's evidence did not fit the 900 characters.
     const dropped = report.candidates.filter((c) => c.evidence && c.evidence.budget > 0);
     assert.ok(dropped.length > 0, text.stdout);
@@ -143,7 +143,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     assert.equal(j.mode, "bm25");
     assert.deepEqual(j.legs, ["bm25"]);
     assert.deepEqual(j.stems, ["choos", "sqlite", "postgr", "laptop"]);
-    assert.deepEqual(j.options, { budgetChars: 900, maxItems: 20, minTermCoverage: 0.3, minSimilarity: 0.45 });
+    assert.deepEqual(j.options, { budgetChars: 900, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 });
     const c = j.candidates[0]!;
     for (const k of ["rank", "id", "shortId", "path", "startLine", "endLine", "kind", "score", "legs", "salience", "excluded", "floor", "evidence", "injected"]) assert.ok(k in c, k);
     assert.equal(c.rank, 1);
