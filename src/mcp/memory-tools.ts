@@ -80,7 +80,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
           return out;
         };
         const found = memories(res.results);
-        const heading = found.length === 0 ? `No memory in ${field(project.id)} matches "${field(a.query, 200)}".` : `${found.length} memor${found.length === 1 ? "y" : "ies"} for "${field(a.query, 200)}" in ${field(project.id)} (best first; search: ${res.legs.join(" + ")}):`;
+        // The query is echoed as everything shown is: through the redaction boundary (a token pasted into a search is not repeated).
+        const asked = field(cleanText(a.query), 200);
+        const heading = found.length === 0 ? `No memory in ${field(project.id)} matches "${asked}".` : `${found.length} memor${found.length === 1 ? "y" : "ies"} for "${asked}" in ${field(project.id)} (best first; search: ${res.legs.join(" + ")}):`;
         const warm = `${memoriesText(heading, found, now)}${refreshing ? `\n(${prose(refreshing, 500)})` : ""}`;
         const warnings = [...(refreshing ? [refreshing] : []), ...res.warnings];
         const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score, preview: m.preview })) };

@@ -61,4 +61,14 @@ describe("mem mcp search: long memories show the lines that matched", () => {
     assert.ok(longResult.text.includes(ANSWER), "text is still the whole memory");
     for (const x of results) assert.ok(typeof x.preview === "string" && x.preview.length > 0);
   });
+
+  test("the query is echoed through the redaction boundary: a token pasted into a search is not repeated", async () => {
+    const token = `ghp_${"A1b2C3d4E5f6G7h8I9j0".repeat(2).slice(0, 36)}`;
+    for (const query of [`staging port ${token}`, `nothing stored matches ${token}`]) {
+      const s = await call("search", { query });
+      assert.equal(s.isError, undefined, text(s));
+      assert.ok(!JSON.stringify(s).includes(token), `the token is not echoed: ${text(s).slice(0, 300)}`);
+      assert.match(text(s), /\[REDACTED:/, "the heading says what was there");
+    }
+  });
 });
