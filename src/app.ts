@@ -49,9 +49,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env, opts: { tole
   }
 }
 
-export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean } = {}): App {
+export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean; busyTimeoutMs?: number | undefined } = {}): App {
   const base = loadAppConfig(env, opts);
-  return appWith(base, openDb(base.paths.sqlite));
+  return appWith(base, openDb(base.paths.sqlite, opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}));
 }
 
 /** An App over an already opened store. */

@@ -7,4 +7,15 @@ export interface HookIO {
   now?: () => number;
   /** The hook entry already asked the daemon (and got no answer): do not ask again. */
   daemonTried?: boolean;
+  /**
+   * How long the store may be waited for when another process holds its write lock (SQLite's busy
+   * timeout), from the hook's deadline: a hook that waited its 5 s default would be killed by
+   * Claude Code before it could keep its capture for later (the spool).
+   */
+  storeBusyMs?: number;
+}
+
+/** The store's busy timeout for a hook that must answer by `deadlineAt`: what is left, less room to spool, within 50 ms to 5 s. */
+export function storeBusyMs(deadlineAt: number, now: number): number {
+  return Math.max(50, Math.min(5_000, Math.floor(deadlineAt - now - 400)));
 }

@@ -4,7 +4,7 @@ import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
 import type { HookAnswer } from "./answer.js";
-import type { HookIO } from "./io.js";
+import { storeBusyMs, type HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
 import { readStdin, type StdinResult } from "./stdin.cjs";
 import { captureViaDaemon } from "./via-daemon.cjs";
@@ -46,6 +46,7 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
       return undefined;
     }
     const handler = await HANDLERS[name]();
+    io = { ...io, storeBusyMs: storeBusyMs(deadlineAt, Date.now()) };
     let finished = false;
     const text = await withDeadline(
       handler(payload, io, deadlineAt).then((t) => {

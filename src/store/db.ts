@@ -40,6 +40,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** false: a working file (a repair's rebuild), neither checked against nor recorded in an identity. */
   identity?: boolean;
+  /** How long a statement waits for another connection's write lock before SQLITE_BUSY (default 5 s; a hook: what its deadline leaves). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -76,7 +78,7 @@ function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void, ch
   if (!opts.readonly && path !== ":memory:" && path !== "") closeSync(openSync(path, "a", 0o600)); // SQLite gives -wal/-shm its mode
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   opened(db);
-  db.pragma("busy_timeout = 5000");
+  db.pragma(`busy_timeout = ${Math.max(0, Math.min(60_000, Math.floor(opts.busyTimeoutMs ?? 5_000)))}`);
   if (!opts.readonly) {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");

@@ -44,4 +44,26 @@ describe("a capture while another process holds the store's write lock", () => {
     db.close();
     assert.deepEqual(ids, ["toolu_after", "toolu_before", "toolu_locked"]);
   });
+
+  test("SessionEnd waits for the lock only what its 1.2 s deadline leaves, then spools: it is done long before SQLite's default 5 s wait", async () => {
+    const home = join(tmp, "home-end");
+    const proj = join(tmp, "proj-end");
+    mkdirSync(join(proj, ".git"), { recursive: true });
+    const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp };
+    assert.equal((await spawnHook("post-tool-use", bash("toolu_first", "make first", proj), env)).code, 0);
+    const lock = await sqliteLockHolder(join(home, "mem.sqlite"));
+    try {
+      const started = performance.now();
+      const r = await spawnHook("session-end", JSON.stringify({ session_id: "sess-end", cwd: proj, hook_event_name: "SessionEnd", reason: "logout" }), env);
+      const took = performance.now() - started;
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, "");
+      // With SQLite's default busy timeout the hook sat 5 s in one synchronous wait, past its deadline
+      // and past the time Claude Code gives SessionEnd: killed, the capture was lost.
+      assert.ok(took < 5_000, `the hook ended after ${Math.round(took)} ms`);
+      assert.match(readFileSync(join(home, "capture-spool.jsonl"), "utf8"), /sess-end/, "the session's end waits in the spool");
+    } finally {
+      await lock.release();
+    }
+  });
 });
