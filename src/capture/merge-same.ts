@@ -1,0 +1,70 @@
+/**
+ * A statement remembered or captured again is the memory already stored (src/memory/same-memory.ts):
+ * run after each capture and each put, inside its transaction. Each fresh decision, rejected
+ * approach, lesson, preference or note is looked up among the project's live memories of its kind
+ * (through the text index, and among those not chunked yet); when its key matches, the rows become
+ * one: the oldest stays (so an id once shown keeps working), the others are merged into it
+ * (src/store/merge.ts), and it is reinforced and re-anchored as a confirmation is. Either order
+ * converges: `mem remember` of what a session captured, or a capture of what was remembered.
+ * Never across projects: the lookup is the capture's project only.
+ */
+import { eventChunkId } from "../../indexer/captured.js";
+import { reanchorEvents } from "../anchor/anchor.js";
+import { mergeRecord, type Statement } from "../memory/merged.js";
+import { MERGE_KINDS, memoryKey, sameMemory } from "../memory/same-memory.js";
+import { clean, type Clean } from "../redact/clean.cjs";
+import { twinCandidates } from "../retrieve/twins.js";
+import type { Db } from "../store/db.js";
+import { memoryById, memoryIdsOfChunks } from "../store/memories.js";
+import { absorbRows, unchunkedOfKind } from "../store/merge.js";
+import { reinforce } from "../store/salience.js";
+import type { Captured } from "./captured.js";
+import { MIN_DECISION_CONFIDENCE } from "./types.js";
+
+/** Words a contraction is spelt out into: not in the stored text as such, so never looked up. */
+const SPELT = new Set(["not", "will", "are", "have", "would", "can", "shall"]);
+
+/** The words of a key to look candidates up by in the text index (any one of them finds a match). */
+export function probeWords(key: string): string[] {
+  return [...new Set(key.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !SPELT.has(w)))];
+}
+
+/** At most this many candidates of the text index are compared with each fresh statement. */
+const CANDIDATES = 1_000;
+
+interface Row extends Statement {
+  id: Clean<string>;
+  type: string;
+  project: string;
+}
+
+function live(db: Db, id: string): Row | undefined {
+  const r = memoryById(db, id);
+  if (!r || r.deleted_at) return undefined;
+  return { id: r.id, project: r.project, type: r.type, session: r.session, time: r.time, text: r.text, files: JSON.parse(r.files) as string[], metadata: JSON.parse(r.metadata) as Record<string, unknown> };
+}
+
+/** Merges what this capture stated again; returns the ids merged away (fresh or stored). */
+export function mergeSame(db: Db, c: Captured): Set<string> {
+  const gone = new Set<string>();
+  for (const e of c.events) {
+    if (!MERGE_KINDS.has(e.type) || (e.confidence ?? 1) < MIN_DECISION_CONFIDENCE || gone.has(e.id)) continue;
+    const fresh = live(db, e.id);
+    if (!fresh || fresh.project !== c.project) continue;
+    const key = memoryKey(fresh.text);
+    if (key === undefined) continue;
+    const hits = twinCandidates(db, probeWords(key), 0.7, c.project, fresh.type, CANDIDATES);
+    const ids = new Set([...memoryIdsOfChunks(db, hits).values(), ...unchunkedOfKind(db, c.project, fresh.type)]);
+    ids.delete(fresh.id);
+    const same = [...ids].flatMap((id) => live(db, id) ?? []).filter((r) => r.project === c.project && r.type === fresh.type && sameMemory({ kind: r.type, text: r.text }, { kind: fresh.type, text: fresh.text }));
+    if (same.length === 0) continue;
+    // The oldest stays; on a tie, one stored before this capture.
+    const group = [...same, fresh].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a === fresh ? 1 : b === fresh ? -1 : 0));
+    const [keep, ...rest] = group as [Row, ...Row[]];
+    absorbRows(db, keep.id, rest.map((r) => r.id), clean(mergeRecord(keep, rest)), c.now);
+    for (const r of rest) gone.add(r.id);
+    reinforce(db, [{ id: eventChunkId(c.project, keep.id), kind: keep.type, source: "captured" as const, createdAt: Date.parse(keep.time) }], c.now);
+    reanchorEvents(db, [keep.id], c.now);
+  }
+  return gone;
+}
