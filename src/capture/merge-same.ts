@@ -19,7 +19,6 @@ import { memoryById, memoryIdsOfChunks } from "../store/memories.js";
 import { absorbRows, unchunkedOfKind } from "../store/merge.js";
 import { reinforce } from "../store/salience.js";
 import type { Captured } from "./captured.js";
-import { MIN_DECISION_CONFIDENCE } from "./types.js";
 
 /** Words a contraction is spelt out into: not in the stored text as such, so never looked up. */
 const SPELT = new Set(["not", "will", "are", "have", "would", "can", "shall"]);
@@ -48,7 +47,7 @@ function live(db: Db, id: string): Row | undefined {
 export function mergeSame(db: Db, c: Captured): Set<string> {
   const gone = new Set<string>();
   for (const e of c.events) {
-    if (!MERGE_KINDS.has(e.type) || (e.confidence ?? 1) < MIN_DECISION_CONFIDENCE || gone.has(e.id)) continue;
+    if (!MERGE_KINDS.has(e.type) || gone.has(e.id)) continue;
     const fresh = live(db, e.id);
     if (!fresh || fresh.project !== c.project) continue;
     const key = memoryKey(fresh.text);

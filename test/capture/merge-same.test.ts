@@ -1,0 +1,136 @@
+/**
+ * A statement remembered after it was captured, or captured after it was remembered, is one
+ * memory (src/capture/merge-same.ts): the oldest row stays, its confidence is raised, every
+ * statement is among its sources, no second row is listed. Near-misses and other projects stay
+ * apart; what the merged memory records is redacted; forgetting it forgets what went into it.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { openApp, type App } from "../../src/app.js";
+import { captureTranscript } from "../../src/capture/record.js";
+import { cleanText } from "../../src/redact/clean.cjs";
+import { forgetMemory } from "../../src/service/forget.js";
+import { MemoryService } from "../../src/service/memory.js";
+import { compactText, purgeTombstones } from "../../src/store/memories.js";
+import { rand } from "../helpers/secrets.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "mem-merge-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+
+function setup(): { app: App; svc: MemoryService; tick: () => number; say: (project: string, session: string, text: string) => void } {
+  const app = openApp({ MEM_HOME: join(tmp, `home${n++}`), HOME: tmp, MEM_EMBED_ORDER: "none" });
+  after(() => app.close());
+  let clock = Date.parse("2026-10-01T00:00:00Z");
+  const tick = () => (clock += 60_000);
+  const svc = new MemoryService({ db: app.db, config: app.config, projectRoot: () => undefined, now: () => clock });
+  // What the Stop hook does with the session's last message: tags and keyword decisions captured.
+  const say = (project: string, session: string, text: string) => void captureTranscript(app.db, cleanText(project), session, undefined, text, tick());
+  return { app, svc, tick, say };
+}
+
+const decisions = (svc: MemoryService, project: string) => svc.list({ project, kinds: ["decision"] });
+
+test("remembering a decision the session captured confirms it: one memory, confidence raised, both sources", () => {
+  const { svc, tick, say } = setup();
+  say("/p", "s1", "We decided to use Postgres for storage because it handles concurrent writers.");
+  say("/p", "s1", "[MEMORY: decision] Use Postgres for storage");
+  const [captured] = decisions(svc, "/p").memories.filter((m) => m.source === "tag");
+  assert.ok(captured, "the tag was captured");
+  tick();
+  const r = svc.put({ project: "/p", kind: "decision", text: "use postgres for storage.", session: "s2" });
+  assert.equal(r.created, false);
+  assert.equal(r.confirmed, true);
+  assert.equal(r.memory.id, captured.id, "the memory captured first stays, under its id");
+  assert.equal(r.memory.source, "explicit", "an explicit statement is the strongest source");
+  assert.equal(r.memory.confidence, 1);
+  assert.deepEqual(r.memory.sources?.map((s) => [s.source, s.session]), [["tag", "s1"], ["explicit", "s2"]]);
+  assert.equal(r.memory.sources?.[1]?.text, "use postgres for storage.", "a statement worded otherwise keeps its words");
+  const list = decisions(svc, "/p");
+  assert.equal(list.total, 2, "the tag's memory and the keyword sentence (with its reason: another statement)");
+  assert.deepEqual(list.memories.map((m) => m.id).sort(), [captured.id, list.memories.find((m) => m.source === "keyword")!.id].sort());
+  // The explicit statement's own id still answers, with the one memory.
+  const explicitId = r.memory.sources![1]!.id;
+  assert.equal(svc.get(explicitId).id, captured.id);
+  // Remembered a third time: still one memory.
+  const again = svc.put({ project: "/p", kind: "decision", text: "Decision: Use Postgres for storage", session: "s3" });
+  assert.equal(again.memory.id, captured.id);
+  assert.equal(again.memory.sources?.length, 3);
+  assert.equal(decisions(svc, "/p").total, 2);
+});
+
+test("captured after it was remembered: the remembered memory stays, confirmed by the capture", () => {
+  const { svc, say } = setup();
+  const first = svc.put({ project: "/p", kind: "decision", text: "Keep the retry limit at 3", session: "s0" }).memory;
+  say("/p", "s1", "[MEMORY: decision] keep the retry limit at 3.");
+  const list = decisions(svc, "/p");
+  assert.equal(list.total, 1);
+  const m = list.memories[0]!;
+  assert.equal(m.id, first.id);
+  assert.deepEqual(m.sources?.map((s) => s.source), ["explicit", "tag"]);
+  // The capture read again (the same transcript line) does not bring a second row back.
+  say("/p", "s1", "[MEMORY: decision] keep the retry limit at 3.");
+  assert.equal(decisions(svc, "/p").total, 1);
+  assert.equal(decisions(svc, "/p").memories[0]!.sources?.length, 2);
+});
+
+test("a keyword decision of low confidence is raised by the statements that confirm it", () => {
+  const { svc, say } = setup();
+  say("/p", "s1", "Let's use pnpm for installs.");
+  const kw = decisions(svc, "/p").memories[0]!;
+  assert.equal(kw.source, "keyword");
+  assert.ok((kw.confidence ?? 1) < 0.8, `a bare marker: ${kw.confidence}`);
+  say("/p", "s2", "Let's use pnpm for installs.");
+  const one = decisions(svc, "/p");
+  assert.equal(one.total, 1, "said again in another session: one memory");
+  assert.ok((one.memories[0]!.confidence ?? 0) > (kw.confidence ?? 1), "its confidence raised");
+});
+
+test("near-misses stay two memories; the same words in another project never merge", () => {
+  const { svc, say } = setup();
+  say("/p", "s1", "[MEMORY: decision] Don't use Postgres for storage");
+  say("/p", "s1", "[MEMORY: decision] Use Postgres 15 for storage");
+  say("/q", "s9", "[MEMORY: decision] Use Postgres for storage");
+  const r1 = svc.put({ project: "/p", kind: "decision", text: "Use Postgres for storage" });
+  const r2 = svc.put({ project: "/p", kind: "decision", text: "Use Postgres 16 for storage" });
+  const r3 = svc.put({ project: "/p", kind: "rejected", text: "Use Postgres 15 for storage" });
+  assert.deepEqual([r1.created, r2.created, r3.created], [true, true, true]);
+  assert.equal(decisions(svc, "/p").total, 4);
+  assert.equal(decisions(svc, "/q").total, 1, "the other project's memory is untouched");
+  assert.equal(decisions(svc, "/q").memories[0]!.sources, undefined);
+});
+
+test("what the merged memory records is redacted; forgetting it forgets what went into it", () => {
+  const { app, svc, say } = setup();
+  const secret = `sk-proj-${rand(48)}`;
+  say("/p", "s1", `[MEMORY: learned] The staging key is ${secret} and rotates monthly`);
+  const r = svc.put({ project: "/p", kind: "learned", text: `Lesson: the staging key is ${secret} and rotates monthly!`, session: "s2" });
+  assert.equal(r.confirmed, true);
+  const dump = JSON.stringify(svc.get(r.memory.id, { history: true }));
+  assert.ok(!dump.includes(secret), "no secret in the merged memory");
+  assert.match(r.memory.sources?.[1]?.text ?? "", /REDACTED/);
+  // Purged while the memory lives: what went into it is kept (it says where its id went).
+  purgeTombstones(app.db);
+  assert.equal(svc.get(r.memory.sources![1]!.id).id, r.memory.id);
+  forgetMemory(app.db, svc, r.memory.id, Date.now());
+  assert.ok(purgeTombstones(app.db) >= 2, "the memory and the statement merged into it are purged");
+  compactText(app.db);
+  const rows = app.db.prepare("SELECT text, metadata FROM events WHERE text LIKE '%staging%' OR metadata LIKE '%staging%'").all();
+  assert.deepEqual(rows, [], "no text of either left in the events");
+  for (const f of readdirSync(app.paths.home).filter((x) => x.startsWith("mem.sqlite"))) {
+    assert.ok(!readFileSync(join(app.paths.home, f)).includes("rotates monthly"), `${f} holds no text of the forgotten memory`);
+  }
+});
+
+test("a put under a client key merged into a memory returns that memory when put again", () => {
+  const { svc, say } = setup();
+  say("/p", "s1", "[MEMORY: preference] Always run the linter before committing");
+  const a = svc.put({ project: "/p", kind: "preference", text: "always run the linter before committing", clientKey: "k1" });
+  assert.equal(a.confirmed, true);
+  const b = svc.put({ project: "/p", kind: "preference", text: "anything", clientKey: "k1" });
+  assert.equal(b.created, false);
+  assert.equal(b.memory.id, a.memory.id);
+});
