@@ -16,7 +16,7 @@ import { clean, type Clean } from "../redact/clean.cjs";
 import { twinCandidates } from "../retrieve/twins.js";
 import type { Db } from "../store/db.js";
 import { memoryById, memoryIdsOfChunks } from "../store/memories.js";
-import { absorbRows, unchunkedOfKind } from "../store/merge.js";
+import { absorbRows, liveOfKind, unchunkedOfKind } from "../store/merge.js";
 import { reinforce } from "../store/salience.js";
 import type { Captured } from "./captured.js";
 
@@ -66,4 +66,30 @@ export function mergeSame(db: Db, c: Captured): Set<string> {
     reanchorEvents(db, [keep.id], c.now);
   }
   return gone;
+}
+
+/**
+ * The same statements a store already holds twice (put before this rule, or remembered and
+ * captured apart): merged once, by the same rule, each group into its oldest row. Idempotent (a
+ * second run finds nothing). Returns how many rows were merged away. Run by `mem reindex`, after
+ * its snapshot of the store.
+ */
+export function mergeStoredTwice(db: Db, projects: readonly string[], now: number): number {
+  let merged = 0;
+  for (const project of projects) {
+    for (const kind of MERGE_KINDS) {
+      const groups = new Map<string, Row[]>();
+      for (const id of liveOfKind(db, project, kind)) {
+        const r = live(db, id);
+        const key = r ? memoryKey(r.text) : undefined;
+        if (r && key !== undefined) groups.set(key, [...(groups.get(key) ?? []), r]);
+      }
+      for (const [keep, ...rest] of groups.values()) {
+        if (!keep || rest.length === 0) continue;
+        absorbRows(db, keep.id, rest.map((r) => r.id), clean(mergeRecord(keep, rest)), now);
+        merged += rest.length;
+      }
+    }
+  }
+  return merged;
 }

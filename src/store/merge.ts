@@ -54,3 +54,8 @@ export function mergedInto(db: Db, id: string): Clean<string> | undefined {
 export function unchunkedOfKind(db: Db, project: string, kind: string): Clean<string>[] {
   return (prepared(db, "SELECT id FROM events INDEXED BY events_unchunked_session WHERE project = ? AND chunked = 0 AND deleted_at IS NULL AND type = ?").pluck().all(project, kind) as string[]).map(asStored);
 }
+
+/** A project's live events of a kind, oldest first (ids). */
+export function liveOfKind(db: Db, project: string, kind: string): Clean<string>[] {
+  return (prepared(db, "SELECT id FROM events INDEXED BY events_live WHERE project = ? AND type = ? AND deleted_at IS NULL ORDER BY time, rowid").pluck().all(project, kind) as string[]).map(asStored);
+}

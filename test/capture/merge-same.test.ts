@@ -14,7 +14,11 @@ import { captureTranscript } from "../../src/capture/record.js";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { forgetMemory } from "../../src/service/forget.js";
 import { MemoryService } from "../../src/service/memory.js";
-import { compactText, purgeTombstones } from "../../src/store/memories.js";
+import { runReindex } from "../../src/maintenance/reindex/job.js";
+import { clean } from "../../src/redact/clean.cjs";
+import { compactText, insertMemory, purgeTombstones } from "../../src/store/memories.js";
+import { chunkCapturedEvents } from "../../indexer/captured.js";
+import { ChunkStore } from "../../src/store/chunks.js";
 import { rand } from "../helpers/secrets.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-merge-"));
@@ -133,4 +137,30 @@ test("a put under a client key merged into a memory returns that memory when put
   const b = svc.put({ project: "/p", kind: "preference", text: "anything", clientKey: "k1" });
   assert.equal(b.created, false);
   assert.equal(b.memory.id, a.memory.id);
+});
+
+test("pairs stored twice before this rule are merged once by mem reindex, nothing lost", async () => {
+  const { app, svc } = setup();
+  // As an older mem stored them: the tag and the explicit statement, two rows, never merged.
+  const row = (id: string, source: string, session: string, time: string, text: string, tags: string[]) =>
+    insertMemory(app.db, clean({ id, project: "/p", session, kind: "decision", time, text, files: [], metadata: { source, tags, confidence: 1 }, idempotencyKey: null }));
+  row("tag:old", "tag", "s1", "2026-09-01T00:00:00.000Z", "Use Postgres for storage", ["db"]);
+  row("mem:old", "explicit", "s2", "2026-09-02T00:00:00.000Z", "We decided to use Postgres for storage.", ["storage"]);
+  row("mem:other", "explicit", "s2", "2026-09-03T00:00:00.000Z", "Use Postgres 16 for storage", []);
+  app.db.prepare("INSERT INTO memory_history (memory, version, at, kind, text, tags) VALUES ('mem:old', 1, 1, 'decision', 'use PG', '[]')").run();
+  chunkCapturedEvents(app.db, new ChunkStore(app.db), clean("/p"), Date.now());
+  assert.equal(decisions(svc, "/p").total, 3);
+  const r = await runReindex({ db: app.db, config: app.config, paths: app.paths, providers: async () => [], vectors: app.vectors, now: Date.now });
+  assert.equal(r.merged, 1, r.problems.join("; "));
+  const list = decisions(svc, "/p");
+  assert.deepEqual(list.memories.map((m) => m.id).sort(), ["mem:other", "tag:old"]);
+  const m = svc.get("tag:old", { history: true });
+  assert.deepEqual(m.sources?.map((e) => e.id), ["tag:old", "mem:old"]);
+  assert.deepEqual(m.tags.sort(), ["db", "storage"]);
+  assert.deepEqual(m.history?.map((h) => h.text), ["use PG"], "the merged row's history kept");
+  assert.equal(svc.get("mem:old").id, "tag:old");
+  const hits = app.db.prepare("SELECT count(*) FROM chunks WHERE project = '/p' AND kind = 'decision'").pluck().get();
+  assert.equal(hits, 2, "chunked again in the same run: the merged memory is searchable");
+  const again = await runReindex({ db: app.db, config: app.config, paths: app.paths, providers: async () => [], vectors: app.vectors, now: Date.now });
+  assert.equal(again.merged, 0, "idempotent");
 });
