@@ -1,3 +1,4 @@
+import { sessionFromEnv } from "../capture/claude-env.js";
 import { projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
@@ -30,7 +31,9 @@ and a lead-in such as "We decided to" are set aside) is not stored twice: that m
 confirmed (its confidence raised, this statement added to its sources) and its id printed.
 
 A memory holds at most 5,000 characters: write a longer document as a markdown note and
-mem index it. Exit status: 0 stored (or already stored under --key), 1 failure, 2 bad arguments.`;
+mem index it. Run by Claude Code (its Bash tool sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID),
+the memory carries that session, so it converges with the session's edits.
+Exit status: 0 stored (or already stored under --key, or confirmed), 1 failure, 2 bad arguments.`;
 
 export const rememberCommand: Command = {
   summary: "store an explicit memory (prints its id)",
@@ -54,7 +57,9 @@ export const rememberCommand: Command = {
       const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
       const tags = splitList(values.tags);
       const files = splitList(values.files);
-      const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });
+      // Run by Claude Code's Bash tool: the session it runs in, so the memory converges with its edits.
+      const session = sessionFromEnv(process.env);
+      const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}), ...(session ? { session } : {}) });
       if (r.created || r.confirmed) await nudgeDaemon(r.memory.project);
       if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created, confirmed: r.confirmed === true })}\n`);
       else {

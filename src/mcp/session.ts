@@ -18,18 +18,12 @@
  */
 import type { SessionRow } from "../store/sessions.js";
 
-/** A session id as Claude Code makes them (a UUID): anything else from the environment is ignored. */
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
+export { sessionFromEnv } from "../capture/claude-env.js";
 
 /** How soon after a session ended by `/clear` its successor starts (SessionEnd, then SessionStart). */
 export const CLEAR_GAP_MS = 15_000;
 
 export type SessionSeen = Pick<SessionRow, "session" | "started_at" | "ended_at" | "end_reason" | "updated_at">;
-
-export function sessionFromEnv(env: NodeJS.ProcessEnv): string | undefined {
-  const id = env.CLAUDE_CODE_SESSION_ID?.trim();
-  return env.CLAUDECODE === "1" && id && ID.test(id) ? id : undefined;
-}
 
 /** The session to record (see above), from the environment's id and the project's sessions the hooks recorded. */
 export function pickSession(fromEnv: string | undefined, seen: readonly SessionSeen[], now: number, windowMs: number): string | undefined {
