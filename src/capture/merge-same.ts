@@ -13,7 +13,7 @@ import { reanchorEvents } from "../anchor/anchor.js";
 import { mergeRecord, type Statement } from "../memory/merged.js";
 import { MERGE_KINDS, memoryKey, sameMemory } from "../memory/same-memory.js";
 import { clean, type Clean } from "../redact/clean.cjs";
-import { twinCandidates } from "../retrieve/twins.js";
+import { chunksWithAll } from "../retrieve/twins.js";
 import type { Db } from "../store/db.js";
 import { memoryById, memoryIdsOfChunks } from "../store/memories.js";
 import { absorbRows, liveOfKind, unchunkedOfKind } from "../store/merge.js";
@@ -23,7 +23,7 @@ import type { Captured } from "./captured.js";
 /** Words a contraction is spelt out into: not in the stored text as such, so never looked up. */
 const SPELT = new Set(["not", "will", "are", "have", "would", "can", "shall"]);
 
-/** The words of a key to look candidates up by in the text index (any one of them finds a match). */
+/** The words of a key to look candidates up by in the text index (a match holds every one). */
 export function probeWords(key: string): string[] {
   return [...new Set(key.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !SPELT.has(w)))];
 }
@@ -52,7 +52,7 @@ export function mergeSame(db: Db, c: Captured): Set<string> {
     if (!fresh || fresh.project !== c.project) continue;
     const key = memoryKey(fresh.text);
     if (key === undefined) continue;
-    const hits = twinCandidates(db, probeWords(key), 0.7, c.project, fresh.type, CANDIDATES);
+    const hits = chunksWithAll(db, probeWords(key), c.project, fresh.type, CANDIDATES);
     const ids = new Set([...memoryIdsOfChunks(db, hits).values(), ...unchunkedOfKind(db, c.project, fresh.type)]);
     ids.delete(fresh.id);
     const same = [...ids].flatMap((id) => live(db, id) ?? []).filter((r) => r.project === c.project && r.type === fresh.type && sameMemory({ kind: r.type, text: r.text }, { kind: fresh.type, text: fresh.text }));
