@@ -20,6 +20,6 @@ export function afterCapture(db: Db, c: Captured): void {
   convergeCaptured(db, c, c.convergeWindowMs);
   // A statement made again is the memory already stored (src/capture/merge-same.ts); what merged
   // is confirmed there, so confirmation looks only at the rest.
-  const merged = mergeSame(db, c);
+  const merged = c.mergeLater ? new Set<string>() : mergeSame(db, c);
   confirmByCapture(db, merged.size === 0 ? c : { ...c, events: clean(c.events.filter((e) => !merged.has(e.id))) });
 }

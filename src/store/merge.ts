@@ -50,12 +50,12 @@ export function mergedInto(db: Db, id: string): Clean<string> | undefined {
   return typeof to === "string" ? asStored(to) : undefined;
 }
 
-/** A project's live events of a kind not yet chunked (so not in the text index yet): few, from their own index. */
-export function unchunkedOfKind(db: Db, project: string, kind: string): Clean<string>[] {
-  return (prepared(db, "SELECT id FROM events INDEXED BY events_unchunked_session WHERE project = ? AND chunked = 0 AND deleted_at IS NULL AND type = ?").pluck().all(project, kind) as string[]).map(asStored);
-}
-
 /** A project's live events of a kind, oldest first (ids). */
 export function liveOfKind(db: Db, project: string, kind: string): Clean<string>[] {
   return (prepared(db, "SELECT id FROM events INDEXED BY events_live WHERE project = ? AND type = ? AND deleted_at IS NULL ORDER BY time, rowid").pluck().all(project, kind) as string[]).map(asStored);
+}
+
+/** The order events were stored in (their rowid), for ties of time. */
+export function storedOrder(db: Db, id: string): number {
+  return (prepared(db, "SELECT rowid FROM events WHERE id = ?").pluck().get(id) as number | undefined) ?? Number.MAX_SAFE_INTEGER;
 }

@@ -13,6 +13,7 @@ import { openApp, type App } from "../../src/app.js";
 import { captureTranscript } from "../../src/capture/record.js";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { forgetMemory } from "../../src/service/forget.js";
+import { importLines } from "../../src/service/import.js";
 import { MemoryService } from "../../src/service/memory.js";
 import { runReindex } from "../../src/maintenance/reindex/job.js";
 import { clean } from "../../src/redact/clean.cjs";
@@ -163,4 +164,21 @@ test("pairs stored twice before this rule are merged once by mem reindex, nothin
   assert.equal(hits, 2, "chunked again in the same run: the merged memory is searchable");
   const again = await runReindex({ db: app.db, config: app.config, paths: app.paths, providers: async () => [], vectors: app.vectors, now: Date.now });
   assert.equal(again.merged, 0, "idempotent");
+});
+
+test("an import of the same statement (as a stored memory, or twice in the file) confirms, once all lines are in", () => {
+  const { app, svc, say } = setup();
+  say("/p", "s1", "[MEMORY: decision] Use Postgres for storage");
+  const lines = [
+    JSON.stringify({ text: "use postgres for storage.", kind: "decision" }),
+    JSON.stringify({ text: "Deploys go out on Tuesdays", kind: "note" }),
+    JSON.stringify({ text: "deploys go out on tuesdays!", kind: "note" }),
+    JSON.stringify({ text: "Deploys go out on Wednesdays", kind: "note" }),
+  ];
+  const t = importLines({ db: app.db, config: app.config, projectRoot: () => undefined }, lines, { project: "/p" });
+  assert.equal(t.imported, 4);
+  assert.equal(decisions(svc, "/p").total, 1);
+  assert.equal(decisions(svc, "/p").memories[0]!.sources?.length, 2);
+  const notes = svc.list({ project: "/p", kinds: ["note"] });
+  assert.deepEqual(notes.memories.map((m) => m.text).sort(), ["Deploys go out on Tuesdays", "Deploys go out on Wednesdays"]);
 });

@@ -37,6 +37,8 @@ test("remembering what the session captured confirms it: one memory, both source
   const m = list.memories[0]!;
   assert.equal(m.source, "explicit");
   assert.deepEqual(m.sources?.map((x) => [x.source, x.session]), [["tag", "sess-1"], ["explicit", "sess-2"], ["explicit", "sess-2"]]);
+  const shown = await runMem(["get", m.id], { env, cwd: repo });
+  assert.match(shown.stdout, /stated 3 times \(confidence 1\): tag in session sess-1/);
   // The same words in another project: its own memory.
   const o = await runMem(["remember", "--kind", "decision", "--json", "Use SQLite WAL mode for the job queue"], { env, cwd: other });
   assert.equal(jsonOf<{ created: boolean }>(o).created, true);
