@@ -13,6 +13,8 @@ export interface Captured {
   /** Every event of this capture (new or seen before). */
   events: Clean<CapturedEvent[]>;
   taskChanges: Clean<TaskChange[]>;
+  /** A bulk import merges the same statements once all its lines are in (src/service/import.ts), not one by one. */
+  mergeLater?: true;
   /** `memory.convergeWindowMs` (default 10 minutes). */
   convergeWindowMs?: number;
 }

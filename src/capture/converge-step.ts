@@ -12,14 +12,14 @@ import { reanchorEvents } from "../anchor/anchor.js";
 import type { AnchorCache } from "../anchor/cache.js";
 import { clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
-import { addLinks } from "../store/links.js";
+import { addLinks, CONVERGENT } from "../store/links.js";
 import { sessionEventsBetween } from "../store/links.js";
 import { reinforce } from "../store/salience.js";
 import type { Captured } from "./captured.js";
 import { convergentPairs, DEFAULT_CONVERGE_WINDOW_MS, eventTime, isExplicit, type Convergence } from "./converge.js";
 import type { CapturedEvent } from "./types.js";
 
-export const CONVERGENT = "convergent";
+export { CONVERGENT };
 const EXPLICIT_TYPES = ["decision", "rejected", "learned", "preference", "task"];
 
 /** Links, reinforces and re-anchors what converged in this capture. Returns the new convergences. */

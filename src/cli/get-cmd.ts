@@ -5,9 +5,10 @@ import { safeJson } from "../render/line.js";
 
 export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "files", "source" (explicit, tag,
                 keyword, captured or markdown), "session", "createdAt", "updatedAt",
-                "confidence"?, "salience"?, "uses"?, "stale"?; a markdown memory: "path",
-                "startLine", "endLine"; with --history: "history": [{"version", "at", "kind",
-                "text", "tags"}]}`;
+                "confidence"?, "salience"?, "uses"?, "stale"?; a memory stated more than once
+                (remembered and captured): "sources": [{"id", "source", "session", "time",
+                "confidence"?, "text"?}]; a markdown memory: "path", "startLine", "endLine";
+                with --history: "history": [{"version", "at", "kind", "text", "tags"}]}`;
 
 const usage = `Usage: mem get ID [--history] [--json]
 

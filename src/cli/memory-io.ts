@@ -65,6 +65,10 @@ export function renderMemory(m: Memory, now: number, full = false): string {
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);
   if (m.stale) lines.push(`   (${field(m.stale, 200)})`);
+  if (m.sources) {
+    const each = m.sources.map((e) => `${field(e.source, 10)}${e.session ? ` in session ${field(e.session, 40)}` : ""} ${ago(e.time, now)}`);
+    lines.push(`   stated ${m.sources.length} times (confidence ${m.confidence ?? 1}): ${full ? each.join("; ") : each.slice(0, 3).join("; ")}${!full && each.length > 3 ? "; …" : ""}`);
+  }
   if (full && m.updatedAt !== m.createdAt) lines.push(`   edited ${ago(m.updatedAt, now)}`);
   for (const h of m.history ?? []) lines.push(`   v${h.version}, ${ago(h.at, now)}: ${field(h.kind, 20)}: ${prose(h.text, 300)}`);
   return lines.join("\n");

@@ -1,3 +1,4 @@
+import { sessionFromEnv } from "../capture/claude-env.js";
 import { projectToStoreIn } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { note } from "./quiet.js";
@@ -21,11 +22,19 @@ Options:
                 A name nothing is stored under is refused (a typo), unless --new-project
   --key K       a client key: remembering again under the same key returns the memory already
                 stored (idempotent), whatever the text
-  --json        {"memory": MEMORY, "created": true|false} (MEMORY: see mem get --help)
+  --json        {"memory": MEMORY, "created": true|false, "confirmed": true|false}
+                (MEMORY: see mem get --help)
   -h, --help    this help
 
+The same statement as a decision, rejected approach, lesson, preference or note already in the
+project (captured from a session or remembered; the same words once case, punctuation, articles
+and a lead-in such as "We decided to" are set aside) is not stored twice: that memory is
+confirmed (its confidence raised, this statement added to its sources) and its id printed.
+
 A memory holds at most 5,000 characters: write a longer document as a markdown note and
-mem index it. Exit status: 0 stored (or already stored under --key), 1 failure, 2 bad arguments.`;
+mem index it. Run by Claude Code (its Bash tool sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID),
+the memory carries that session, so it converges with the session's edits.
+Exit status: 0 stored (or already stored under --key, or confirmed), 1 failure, 2 bad arguments.`;
 
 export const rememberCommand: Command = {
   summary: "store an explicit memory (prints its id)",
@@ -49,12 +58,15 @@ export const rememberCommand: Command = {
       const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
       const tags = splitList(values.tags);
       const files = splitList(values.files);
-      const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });
-      if (r.created) await nudgeDaemon(r.memory.project);
-      if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created })}\n`);
+      // Run by Claude Code's Bash tool: the session it runs in, so the memory converges with its edits.
+      const session = sessionFromEnv(process.env);
+      const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}), ...(session ? { session } : {}) });
+      if (r.created || r.confirmed) await nudgeDaemon(r.memory.project);
+      if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created, confirmed: r.confirmed === true })}\n`);
       else {
         process.stdout.write(`${field(r.memory.id, 80)}\n`);
-        if (!r.created) note(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed`);
+        if (r.confirmed) note(`mem remember: the same as memory ${field(r.memory.id, 80)} (${field(r.memory.source, 20)}), which it confirms: one memory, confidence ${r.memory.confidence ?? 1}, ${r.memory.sources?.length ?? 1} statements of it`);
+        else if (!r.created) note(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed`);
       }
       return EXIT.ok;
     });

@@ -119,8 +119,8 @@ export class MemoryOps {
         const session = str(req, "session");
         const key = str(req, "key");
         const r = this.svc.put({ text: req.text as string, project: this.project(req, true).id, ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}), ...(req.files !== undefined ? { files: req.files as string[] } : {}), ...(session ? { session } : {}), ...(key !== undefined ? { clientKey: key } : {}) });
-        if (r.created) this.touched(r.memory.project);
-        return { memory: r.memory, created: r.created };
+        if (r.created || r.confirmed) this.touched(r.memory.project);
+        return { memory: r.memory, created: r.created, ...(r.confirmed ? { confirmed: true } : {}) };
       }
       case "get":
         return { memory: this.svc.get(str(req, "id") ?? "", { history: req.history === true }) };

@@ -20,6 +20,8 @@ import { projectToStoreIn } from "../project/scope.js";
 import { prose } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError } from "../service/types.js";
+import { SessionStore } from "../store/sessions.js";
+import { pickSession, sessionFromEnv, type SessionSeen } from "./session.js";
 
 /**
  * `mem mcp --project P [--new-project]`: the project to serve instead of the session directory's.
@@ -37,6 +39,8 @@ export interface McpContext {
   service: MemoryService;
   /** The project this server is bound to. */
   project: () => Project;
+  /** The Claude Code session of this call, when there is one to tell (./session.ts). */
+  session: () => string | undefined;
   /** The session's directory (CLAUDE_PROJECT_DIR, else the server's cwd). */
   sessionDir: string;
   /** Whether the model may store, edit and forget the user's global memories here. */
@@ -72,6 +76,13 @@ export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: 
       return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now, scope: { read, write } }));
     },
     project: () => (project ??= projectToStoreIn(ctx.app.db, bind.project, base, { create: bind.newProject === true, how: "start mem mcp with --new-project" })),
+    session: () => {
+      const own = sessionFromEnv(env);
+      const sessions = new SessionStore(ctx.app.db);
+      const seen: SessionSeen[] = sessions.recent(ctx.project().id, 50);
+      const row = own === undefined || seen.some((s) => s.session === own) ? undefined : sessions.get(own);
+      return pickSession(own, row ? [...seen, row] : seen, now(), ctx.app.config.memory.convergeWindowMs);
+    },
     sessionDir: base,
     globalWrites: () => ctx.app.config.mcp.globalWrites,
     opened: () => app,

@@ -112,10 +112,15 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     (a) =>
       guarded(ctx, "remember", () => {
         const project = projectOf(ctx, a, true);
-        const { memory, created } = ctx.service.put({ project: project.id, text: a.text, ...(a.kind ? { kind: a.kind } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.files ? { files: a.files } : {}), ...(a.key !== undefined ? { clientKey: a.key } : {}) });
+        const session = ctx.session();
+        const { memory, created, confirmed } = ctx.service.put({ project: project.id, text: a.text, ...(a.kind ? { kind: a.kind } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.files ? { files: a.files } : {}), ...(a.key !== undefined ? { clientKey: a.key } : {}), ...(session ? { session } : {}) });
         const now = ctx.now();
-        const heading = created ? `Remembered as ${field(memory.id)} in ${field(project.id)}:` : `Already remembered under this key as ${field(memory.id)} (nothing new stored):`;
-        return answer(memoriesText(heading, [memory], now), { ...NOTICE, created, memory: memoryJson(memory, now) });
+        const heading = confirmed
+          ? `Already in memory as ${field(memory.id)} in ${field(project.id)}; this confirms it (one memory, confidence ${memory.confidence ?? 1}, stated ${memory.sources?.length ?? 1} times):`
+          : created
+            ? `Remembered as ${field(memory.id)} in ${field(project.id)}:`
+            : `Already remembered under this key as ${field(memory.id)} (nothing new stored):`;
+        return answer(memoriesText(heading, [memory], now), { ...NOTICE, created, confirmed: confirmed === true, memory: memoryJson(memory, now) });
       }),
   );
 

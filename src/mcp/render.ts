@@ -40,7 +40,7 @@ export type FoundMemory = Memory & { matched?: string };
 /** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
 export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CHARS, cold = false): string {
   const meta = bracket([cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
-  const extra = [m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
+  const extra = [m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
   return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
@@ -88,6 +88,8 @@ export function memoryJson(m: Memory, now: number): Record<string, unknown> {
     ...(m.path !== undefined ? { path: field(m.path, 1_024), startLine: m.startLine, endLine: m.endLine } : {}),
     ...(m.salience !== undefined ? { salience: m.salience, uses: m.uses } : {}),
     stale: m.stale ? field(m.stale, 300) : null,
+    ...(m.confidence !== undefined ? { confidence: m.confidence } : {}),
+    ...(m.sources ? { sources: m.sources.map((e) => ({ id: field(e.id, 200), source: field(e.source, 20), session: e.session === null ? null : field(e.session, 200), time: field(e.time, 40), ...(e.confidence !== undefined ? { confidence: e.confidence } : {}), ...(e.text !== undefined ? { text: prose(e.text) } : {}) })) } : {}),
     ...(m.history ? { history: m.history.map((h) => ({ version: h.version, at: field(h.at, 40), kind: field(h.kind, 40), text: prose(h.text), tags: h.tags.map((t) => field(t, 64)) })) } : {}),
   };
 }

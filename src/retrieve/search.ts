@@ -8,6 +8,7 @@ import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import { bm25Leg } from "./bm25.js";
+import { foldConvergent } from "./convergent.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
@@ -306,7 +307,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
   const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(fusedRaw, salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : fusedRaw;
   const { ranked: fused, weak } = weakLast(scored);
-  const groups = collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k);
+  const groups = foldConvergent(ctx.db, collapseNearDuplicates(fused, (f) => rows.get(f.id)!.text, opts.dedupeThreshold, opts.k));
   const results = groups.slice(0, opts.k).map((g) => toResult(rows.get(g.item.id)!, g.item, g.duplicates, weak.has(g.item.id)));
   return { results, legs: ran, ...(vectorInfo ? { vector: vectorInfo } : {}), ...(fusion ? { fusion } : {}), warnings };
 }

@@ -42,3 +42,15 @@ export function twinCandidates(db: Db, words: readonly string[], threshold: numb
     .pluck()
     .all(match, project, kind, limit) as string[];
 }
+
+/**
+ * Chunks of `project` and `kind` holding every one of `words` (the first `max`: put the most
+ * telling first), at most `limit`. For an exact twin, whose words are all there: the index's
+ * intersection finds it at once, however common each word is.
+ */
+export function chunksWithAll(db: Db, words: readonly string[], project: string, kind: string, limit: number, max = 8): string[] {
+  const ask = [...new Set(words)].slice(0, max);
+  if (ask.length === 0) return [];
+  const match = ask.map((w) => `"${w.replace(/"/g, '""')}"`).join(" AND ");
+  return prepared(db, "SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? AND c.project = ? AND c.kind = ? LIMIT ?").pluck().all(match, project, kind, limit) as string[];
+}

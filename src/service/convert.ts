@@ -23,6 +23,7 @@ export function toMemory(r: Pick<MemoryRow, "id" | "project" | "session" | "type
     createdAt: r.time,
     updatedAt: r.updated_at ? new Date(r.updated_at).toISOString() : r.time,
     ...(typeof metadata.confidence === "number" ? { confidence: metadata.confidence } : {}),
+    ...(Array.isArray(metadata.sources) && metadata.sources.length > 1 ? { sources: metadata.sources as NonNullable<Memory["sources"]> } : {}),
   };
 }
 

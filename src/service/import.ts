@@ -1,5 +1,6 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { afterCapture } from "../capture/after.js";
+import { mergeSame } from "../capture/merge-same.js";
 import { EVENT_TYPES, type CapturedEvent } from "../capture/types.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
@@ -115,6 +116,8 @@ interface LineResult {
   project?: Clean<string>;
   refiled: boolean;
   clamped: number;
+  /** What was imported, for the merge once all lines are in. */
+  events?: Clean<CapturedEvent[]>;
 }
 
 /** Imports one parsed line into the project `target` gives it. Throws MemoryError for a bad line. */
@@ -155,8 +158,9 @@ function importOne(ctx: ServiceContext, value: unknown, target: ImportTarget, no
   })();
   if (!stored) return { status: "present", refiled: false, clamped: 0 };
   const event: CapturedEvent = { id, type: kind as CapturedEvent["type"], time, session: session ?? "", files, text, confidence, metadata };
-  afterCapture(ctx.db, { project, session: cleanText(session ?? ""), now, events: clean([event]), taskChanges: clean([]) });
-  return { status: "imported", project, refiled: where.refiled, clamped: clock.clamped };
+  const events = clean([event]);
+  afterCapture(ctx.db, { project, session: cleanText(session ?? ""), now, events, taskChanges: clean([]), mergeLater: true });
+  return { status: "imported", project, refiled: where.refiled, clamped: clock.clamped, events };
 }
 
 /**
@@ -167,6 +171,7 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
   const tally: ImportTally = { imported: 0, skipped: { present: 0, forgotten: 0, markdown: 0 }, failed: [], projects: [], into: {}, refiled: 0, clamped: 0 };
   const now = (ctx.now ?? Date.now)();
   const touched = new Set<Clean<string>>();
+  const imported = new Map<Clean<string>, Clean<CapturedEvent[]>[]>();
   const one = (raw: string, n: number) => {
     const line = raw.trim();
     if (line === "") return;
@@ -185,6 +190,7 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
         touched.add(r.project!);
         tally.into[r.project!] = (tally.into[r.project!] ?? 0) + 1;
         if (r.refiled) tally.refiled++;
+        imported.set(r.project!, [...(imported.get(r.project!) ?? []), r.events!]);
         tally.clamped += r.clamped;
       }
     } catch (e) {
@@ -204,6 +210,12 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
   }
   const chunks = new ChunkStore(ctx.db);
   for (const project of touched) chunkCapturedEvents(ctx.db, chunks, project, now);
+  // The same statement as a memory already there (or another line): one memory (src/capture/merge-same.ts).
+  for (const [project, each] of imported) {
+    ctx.db.transaction(() => {
+      for (const events of each) mergeSame(ctx.db, { project, session: cleanText(""), now, events, taskChanges: clean([]) });
+    }).immediate();
+  }
   tally.projects = [...touched];
   return tally;
 }

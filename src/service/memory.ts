@@ -11,6 +11,7 @@ import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
+import { mergedInto } from "../store/merge.js";
 import { memoryIdsWithPrefix } from "../store/memory-ids.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, markdownMemory, toMemory } from "./convert.js";
@@ -75,8 +76,12 @@ export class MemoryService {
     this.now = ctx.now ?? Date.now;
   }
 
-  /** A new explicit memory, or (same client key in the project) the one already put. */
-  put(input: PutInput): { memory: Memory; created: boolean } {
+  /**
+   * A new explicit memory; or (same client key in the project) the one already put; or (the same
+   * statement as a memory of the project, src/memory/same-memory.ts) that memory, confirmed: one
+   * memory, its confidence raised, this statement among its sources.
+   */
+  put(input: PutInput): { memory: Memory; created: boolean; confirmed?: true } {
     const text = cleanText(checkText(input.text)).trim(); // a <private> span removed leaves no edge of spaces
     if (text === "") throw new MemoryError("bad_argument", "text must hold something besides <private> spans");
     const kind = checkKind(input.kind);
@@ -90,6 +95,8 @@ export class MemoryService {
     const put = this.ctx.db.transaction((): { id: string; created: boolean } => {
       if (key !== null) {
         const had = memoryByKey(this.ctx.db, project, key);
+        const into = had?.deleted_at ? mergedInto(this.ctx.db, had.id) : undefined;
+        if (into !== undefined) return { id: into, created: false }; // merged into another memory: that one
         if (had?.deleted_at) throw new MemoryError("forgotten", `the memory put under this key (${had.id}) was forgotten`);
         if (had) return { id: had.id, created: false };
       }
@@ -107,6 +114,9 @@ export class MemoryService {
       return { id, created: true };
     });
     const done = put.immediate();
+    // The same statement as a memory already stored: merged into it (src/capture/merge-same.ts).
+    const into = done.created ? mergedInto(this.ctx.db, done.id) : undefined;
+    if (into !== undefined) return { memory: this.get(into), created: false, confirmed: true };
     return { memory: this.get(done.id), created: done.created };
   }
 
@@ -140,6 +150,8 @@ export class MemoryService {
     const missing = () => new MemoryError("not_found", `no memory ${id}`);
     const row = memoryById(this.ctx.db, id);
     if (row && !this.readable(row.project)) throw missing(); // another project's: as if absent
+    const into = row?.deleted_at ? mergedInto(this.ctx.db, id) : undefined;
+    if (into !== undefined) return this.find(into, opts); // merged into another memory: that one stands for it
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (row) {
       const [m] = this.decorate([toMemory(row)]);

@@ -34,6 +34,11 @@ export interface Memory {
   uses?: number;
   /** "possibly outdated: src/auth.c changed 3 days ago", when the files it names changed since. */
   stale?: string | null;
+  /**
+   * The statements this one memory stands for when it was stated more than once (remembered and
+   * captured, src/memory/merged.ts), oldest first; absent for a memory stated once.
+   */
+  sources?: { id: string; source: string; session: string | null; time: string; confidence?: number; text?: string }[];
   /** Earlier versions, oldest first (get with history). */
   history?: { version: number; at: string; kind: string; text: string; tags: string[] }[];
 }

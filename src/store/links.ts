@@ -9,6 +9,9 @@ import { prepared } from "./statements.js";
  * capture (b) that describe the same thing (src/capture/converge.ts). Ids are the events' own, so
  * a link is written from clean ids only.
  */
+/** The link between an explicit memory (a) and the capture it describes (b). */
+export const CONVERGENT = "convergent";
+
 export interface Link {
   a: string;
   b: string;

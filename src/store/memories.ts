@@ -83,7 +83,7 @@ export function historyOf(db: Db, id: string): CleanFields<HistoryRow>[] {
  * The chunk an event became, gone at once (with its text-index entry and vector bookkeeping): a
  * forgotten memory is never found again, an edited one is chunked and embedded again.
  */
-function forgetChunkOf(db: Db, eventId: string): void {
+export function forgetChunkOf(db: Db, eventId: string): void {
   const project = db.prepare("SELECT project FROM events WHERE id = ?").pluck().get(eventId) as string | undefined;
   if (project === undefined) return;
   const c = eventChunkId(project, eventId);
@@ -135,7 +135,11 @@ export function liveIds(db: Db, where: { project: string; session?: string }): C
 export function purgeTombstones(db: Db): number {
   return securely(db, () =>
     db.transaction(() => {
-      const ids = db.prepare("SELECT id FROM events WHERE deleted_at IS NOT NULL AND (text != '' OR files != '[]' OR metadata != '{}')").pluck().all() as string[];
+      // A row merged into a live memory (src/store/merge.ts) is kept: it says where its id went.
+      const ids = db
+        .prepare("SELECT id FROM events e WHERE deleted_at IS NOT NULL AND (text != '' OR files != '[]' OR metadata != '{}') AND NOT EXISTS (SELECT 1 FROM events k WHERE k.id = json_extract(e.metadata, '$.mergedInto') AND k.deleted_at IS NULL)")
+        .pluck()
+        .all() as string[];
       for (const id of ids) {
         db.prepare("UPDATE events SET text = '', files = '[]', metadata = '{}', client_key = NULL WHERE id = ?").run(id);
         db.prepare("DELETE FROM memory_history WHERE memory = ?").run(id);

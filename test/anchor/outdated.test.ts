@@ -50,7 +50,10 @@ describe("a memory about a file that changed says so", () => {
     await edit(s, "toolu_edit1", "src/auth.c");
     rs = await query(s, "token comparison constant");
     assert.equal(decision(rs)?.stale, "possibly outdated: src/auth.c changed 2 days ago");
+    // Found beside the decision, the edit is shown as part of it (they converged); asked for alone, it is flagged too.
     rs = await query(s, "auth");
+    assert.equal(editOf(rs), undefined, "shown as one with the decision it converged with");
+    rs = await query(s, "auth", ["--kind", "file_modified"]);
     assert.equal(editOf(rs)?.stale, "possibly outdated: src/auth.c changed 2 days ago", "the edit event is flagged too");
 
     // Committed: the change is dated by the commit (now), not the mtime.
@@ -80,7 +83,7 @@ describe("a memory about a file that changed says so", () => {
     withDb(s, (db) => assert.deepEqual(anchorsOf(db, ids).get(ids[0]!)?.map((a) => [a.blob, a.branch]), [[git(repo, "hash-object", "src/auth.c"), "feature-x"]]));
     rs = await query(s, "token comparison constant");
     assert.equal(decision(rs)?.stale, null, "re-anchored: no flag");
-    rs = await query(s, "auth");
+    rs = await query(s, "auth", ["--kind", "file_modified"]);
     assert.match(editOf(rs)?.stale ?? "", /captured on branch main/, "the edit, not re-anchored, still says where it was captured");
   });
 

@@ -54,9 +54,9 @@ export interface QueryResult {
   convergent: boolean;
 }
 
-/** `mem query TEXT --json --mode bm25` in the repository. */
-export async function query(s: Session, text: string): Promise<QueryResult[]> {
-  const r = await runMem(["query", text, "--json", "--mode", "bm25", "--k", "50"], { env: { ...cleanEnv(join(s.home, ".claude")), ...envOf(s) }, cwd: s.repo });
+/** `mem query TEXT --json --mode bm25 [EXTRA]` in the repository. */
+export async function query(s: Session, text: string, extra: string[] = []): Promise<QueryResult[]> {
+  const r = await runMem(["query", text, "--json", "--mode", "bm25", "--k", "50", ...extra], { env: { ...cleanEnv(join(s.home, ".claude")), ...envOf(s) }, cwd: s.repo });
   if (r.code !== 0) throw new Error(`mem query: ${r.stderr}`);
   return jsonOf<{ results: QueryResult[] }>(r).results;
 }

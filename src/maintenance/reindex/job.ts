@@ -10,7 +10,8 @@ import { pruneSnapshots, takeSnapshot } from "../../store/snapshots.js";
 import { noteWrites } from "../../store/identity.js";
 import type { Db } from "../../store/db.js";
 import { finishJob, startJob } from "../../store/jobs.js";
-import { purgeTombstones } from "../../store/memories.js";
+import { memoryProjects, purgeTombstones } from "../../store/memories.js";
+import { mergeStoredTwice } from "../../capture/merge-same.js";
 import { forgetRoot } from "../../store/roots.js";
 import { scrubRewritten, scrubStore } from "../../store/scrub.js";
 import { chunkUses, removeOrphanUses, setChunkTiers, warmLayoutChunks } from "../../store/tiering.js";
@@ -28,7 +29,8 @@ import { planTiers } from "./tiering.js";
 /**
  * `mem reindex`, the weekly maintenance run (idempotent: a second run changes nothing):
  *   1. session logs rotated and old ones archived (src/maintenance/rotate/);
- *   2. every registered root of every project indexed again, incrementally, and captured events
+ *   2. the same statement stored twice merged into one memory (src/capture/merge-same.ts), then
+ *      every registered root of every project indexed again, incrementally, and captured events
  *      chunked and embedded;
  *   3. forgotten memories purged: their text out of SQLite, their vectors out of LanceDB;
  *   4. decay recomputed (reported: effective salience is derived when read) and uses of chunks
@@ -86,6 +88,7 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     projects: [],
     vectors: ctx.config.embedding.order.length > 0 ? "on" : "off",
     purge: { memories: 0, vectors: 0 },
+    merged: 0,
     salience: { memories: 0, decaying: 0, faded: 0, floored: 0, used: 0, orphansRemoved: 0 },
     tiers: { coldAfterDays: cfg.coldAfterDays, toCold: 0, toWarm: 0, exempt: 0, stale: 0 },
     compaction: { tables: [], sqlite: null },
@@ -126,6 +129,10 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     const done = rotateRegistered(ctx.db, { now: ctx.now(), timeZone: cfg.timeZone, archiveAfterDays: cfg.archiveAfterDays });
     r.rotate = { rotated: done.rotated, archived: done.archived };
     done.warnings.forEach(warn);
+  });
+  // Before indexing: what stays is chunked and embedded again in this run.
+  await step("merging statements stored twice", () => {
+    r.merged = mergeStoredTwice(ctx.db, memoryProjects(ctx.db), ctx.now());
   });
   await step("indexing every root again", async () => {
     const providers = await ctx.providers();

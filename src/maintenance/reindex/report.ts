@@ -31,6 +31,7 @@ export function storedSummary(r: ReindexReport): Record<string, unknown> {
     archived: r.rotate.archived.length,
     ...totals(r),
     purged: r.purge,
+    merged: r.merged,
     salience: r.salience,
     tiers: r.tiers,
     versionsRemoved: sum(r.compaction.tables, (t) => t.oldVersionsRemoved),
@@ -57,6 +58,7 @@ export function renderReport(r: ReindexReport): string {
   for (const f of r.forgottenRoots) lines.push(`  root dropped: ${field(f.path, 300)} of ${field(f.project, 300)} (${f.sources} file(s) left the index)`);
   lines.push(`  indexed: ${t.projects} project(s): ${t.indexed} file(s) indexed, ${t.unchanged} unchanged, ${t.deleted} removed; chunks ${t.added} added, ${t.removed} removed; ${t.events} captured event(s) chunked`);
   lines.push(r.vectors === "off" ? "  vectors: BM25 only, by your choice (embedding.order is empty; `mem doctor --use-vectors` undoes it)" : r.vectors === "bm25-only" ? "  vectors: BM25 only: no embedding model has answered here yet (`mem doctor` says how to add one)" : `  vectors: ${t.embedded} embedded`);
+  if (r.merged > 0) lines.push(`  merged: ${r.merged} statement(s) stored twice, now part of the memory that says the same`);
   lines.push(`  purged: ${r.purge.memories} forgotten memor${r.purge.memories === 1 ? "y" : "ies"}, ${r.purge.vectors} vector(s)`);
   const s = r.salience;
   lines.push(`  decay: ${s.memories} memories, ${s.decaying} decaying, ${s.faded} faded below 0.1, ${s.floored} held at the floor, ${s.used} ever used; ${s.orphansRemoved} use record(s) of gone chunks removed`);

@@ -19,6 +19,8 @@ export interface ReindexReport {
   /** off: turned off (embedding.order empty); bm25-only: no model has ever answered here, and none did now. */
   vectors: "on" | "off" | "bm25-only";
   purge: { memories: number; vectors: number };
+  /** Rows merged into a memory that says the same (src/capture/merge-same.ts mergeStoredTwice). */
+  merged: number;
   salience: DecaySummary & { orphansRemoved: number };
   tiers: { coldAfterDays: number; toCold: number; toWarm: number; exempt: number; stale: number };
   compaction: { tables: TableCompaction[]; sqlite: SqliteCompaction | null };
