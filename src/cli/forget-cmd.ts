@@ -62,8 +62,9 @@ export const forgetCommand: Command = {
       const lines: string[] = [];
       const project = () => projectFromArg(app.db, values.project || undefined, process.cwd()).id;
       if (id !== undefined) {
-        out.forgotten = forgetMemory(app.db, svc, id, now);
-        lines.push(`forgot ${field(id, 80)}`);
+        const forgotten = forgetMemory(app.db, svc, id, now);
+        out.forgotten = forgotten;
+        lines.push(`forgot ${forgotten.id}`);
       } else if (values.session !== undefined) {
         const p = project();
         const n = forgetSession(app.db, p, values.session, now);

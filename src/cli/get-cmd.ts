@@ -2,6 +2,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { renderMemory, withService } from "./memory-io.js";
 import { safeJson } from "../render/line.js";
+import { shown } from "../service/convert.js";
 
 export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "files", "source" (explicit, tag,
                 keyword, captured or markdown), "session", "createdAt", "updatedAt",
@@ -33,7 +34,7 @@ export const getCommand: Command = {
     const json = values.json === true;
     return withService("get", json, ({ svc }) => {
       const m = svc.get(positionals[0]!, { history: values.history === true });
-      process.stdout.write(json ? `${safeJson({ memory: m })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
+      process.stdout.write(json ? `${safeJson({ memory: shown(m) })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
       return EXIT.ok;
     });
   },

@@ -14,6 +14,7 @@ import { search, type Mode, type SearchContext, type SearchOptions, type SearchR
 import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
+import { oneId } from "../store/one-id.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { fusionLine, human } from "./query-print.js";
@@ -154,9 +155,9 @@ function freshness(app: App, projects: string[] | undefined, quiet: boolean): { 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
-/** A result as printed by --json: `stale` (the outdated/branch phrase, or null) and `convergent` added. */
+/** A result as printed by --json: its one id (src/store/one-id.ts), `stale` (the outdated/branch phrase, or null) and `convergent` added. */
 function annotated(r: SearchResult, a: Annotation | undefined) {
-  return { ...r, stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
+  return { ...r, id: oneId(r.id), duplicates: r.duplicates.map(oneId), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
 }
 
 /** Results as --json and --batch print them (staleness may run `git log`: `mem query` is off the prompt's path). */

@@ -8,17 +8,30 @@ import type { SalienceConfig } from "../memory/salience.js";
 import { field, prose } from "../render/line.js";
 import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
+import { shortSession } from "../brief/render.js";
+import { oneId } from "../store/one-id.js";
 
 /** A leg's own score, short. */
 function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(1) : n.toPrecision(4);
 }
 
+/**
+ * What a result is: a note's passage by its file and lines, or a memory (explicit or captured,
+ * whose chunk's source is its session) by its kind and session: `decision memory · no session`.
+ */
+export function what(r: Pick<SearchResult, "path" | "startLine" | "endLine" | "kind">, root: string | undefined): string {
+  if (r.path.startsWith("session:")) {
+    const session = r.path.slice("session:".length);
+    return `${field(r.kind, 40)} memory · ${session === "" || session === "unknown" ? "no session" : `session ${field(shortSession(session), 40)}`}`;
+  }
+  return `${field(root ? relative(root, r.path) || r.path : r.path, 300)}:${r.startLine}-${r.endLine}`;
+}
+
 export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
-  const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
-  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
+  const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
   if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
   const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");

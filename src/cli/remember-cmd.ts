@@ -1,5 +1,6 @@
+import { idOf, shown } from "../service/convert.js";
 import { projectToStoreIn } from "../project/scope.js";
-import { field, safeJson } from "../render/line.js";
+import { safeJson } from "../render/line.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -50,10 +51,10 @@ export const rememberCommand: Command = {
       const files = splitList(values.files);
       const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}) });
       if (r.created) await nudgeDaemon(r.memory.project);
-      if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created })}\n`);
+      if (json) process.stdout.write(`${safeJson({ memory: shown(r.memory), created: r.created })}\n`);
       else {
-        process.stdout.write(`${field(r.memory.id, 80)}\n`);
-        if (!r.created) process.stderr.write(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed\n`);
+        process.stdout.write(`${idOf(r.memory)}\n`);
+        if (!r.created) process.stderr.write(`mem remember: already stored under this key (${idOf(r.memory)}); nothing changed\n`);
       }
       return EXIT.ok;
     });

@@ -179,7 +179,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     const id = put.structuredContent!.memory.id;
     const r = await call("prompt_context", { prompt: "how are the release builds signed?", cwd: proj, session_id: "sess-short-id" });
     const context = (JSON.parse(text(r)) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    const short = /\n- \[([0-9a-f]{8}) · decision · [^\n]*Release builds are signed/.exec(context)?.[1];
+    const short = /\n- \[([0-9a-f]{12}) · decision · [^\n]*Release builds are signed/.exec(context)?.[1];
     assert.ok(short, context);
     const got = await call("get", { id: short });
     assert.equal(got.isError, undefined, text(got));
