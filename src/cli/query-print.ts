@@ -10,6 +10,7 @@ import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 import { shortSession } from "../brief/render.js";
 import { oneId } from "../store/one-id.js";
+import { withoutKind } from "../inject/items.js";
 
 /** A leg's own score, short. */
 function fmt(n: number): string {
@@ -33,8 +34,11 @@ export function human(r: SearchResult, i: number, root: string | undefined, expl
   // model may run this command too, and a terminal must not take stored text for escape sequences.
   const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
-  if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
-  const body = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
+  // A memory's heading is its kind, and its text starts with it: said once, in the head line.
+  const memory = r.path.startsWith("session:");
+  if (r.headingPath.length > 0 && !(memory && r.headingPath.join("") === r.kind)) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
+  const lead = r.text.split("\n").filter((l) => !/^ {0,3}#{1,6}\s/.test(l)).join(" ");
+  const body = memory ? withoutKind(lead, r.kind) : lead;
   lines.push(`   ${prose(body.trim() === "" ? r.text : body, 241)}`);
   const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
   if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);
