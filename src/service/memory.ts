@@ -167,8 +167,8 @@ export class MemoryService {
    * Undefined when none does; an error listing them when several do.
    */
   private resolve(input: IdInput, liveFirst: boolean): string | undefined {
-    if (input.bare.length < MIN_ID_PREFIX) return undefined;
-    const all = memoryIdsWithPrefix(this.ctx.db, input, 6, this.ctx.scope?.read).filter((m) => m.id !== input.raw);
+    if (input.raw.length < MIN_ID_PREFIX) return undefined;
+    const all = memoryIdsWithPrefix(this.ctx.db, input, 6, MIN_ID_PREFIX, this.ctx.scope?.read).filter((m) => m.id !== input.raw);
     const live = all.filter((m) => !m.forgotten);
     // One live memory is the one meant, whatever was forgotten (to read); with none, a lone forgotten one is named (to say so).
     if (all.length <= 1 || (liveFirst && live.length === 1)) return (live[0] ?? all[0])?.id;

@@ -22,11 +22,13 @@ export interface IdMatch {
 /**
  * The memories (event ids, or a markdown chunk's id) whose chunk id, or whose own id, starts with
  * what was typed: at most `limit` of them, distinct, the live ones first. Forgotten memories are
- * included, marked, when found by their own id (a forgotten memory has no chunk left). Each lookup
+ * included, marked, when found by their own id (a forgotten memory has no chunk left). Chunk ids
+ * are looked up only for hex of `minChars` or more (`mem:feed` is the start of a stored id, not
+ * `feed` of a chunk's). Each lookup
  * is a range over a unique index. `projects`: only memories of these projects (the others are as
  * if absent: a caller bound to a project never learns of another's ids).
  */
-export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, projects?: readonly string[]): IdMatch[] {
+export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, minChars: number, projects?: readonly string[]): IdMatch[] {
   const out = new Map<string, IdMatch>();
   const within = projects === undefined ? "" : " AND +project IN (SELECT value FROM json_each(?))"; // + : the range over the id index stays the plan
   const scope = projects === undefined ? [] : [JSON.stringify(projects)];
@@ -37,7 +39,7 @@ export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, proje
     const events = eventsOf.all(form, above(form), ...scope, limit) as { id: string; project: string; forgotten: number }[];
     for (const e of events) out.set(e.id, { id: e.id, chunk: eventChunkId(e.project, e.id), project: e.project, forgotten: e.forgotten === 1 });
   }
-  if (input.hex) {
+  if (input.hex && input.bare.length >= minChars) {
     const chunks = db
       .prepare(`SELECT id, project, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ?${within} ORDER BY id LIMIT ?`)
       .all(input.bare, above(input.bare), ...scope, limit) as { id: string; project: string; event: string | null }[];
