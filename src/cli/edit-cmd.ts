@@ -8,7 +8,8 @@ import { failure, nudgeDaemon, splitList, withService } from "./memory-io.js";
 
 const usage = `Usage: mem edit ID [--text T] [--kind K] [--tags a,b] [--editor] [--json]
 
-Edits an explicit or captured memory; its previous version is kept (mem get ID --history). With
+Edits an explicit or captured memory (ID as mem get takes it: its id as every output shows it,
+or a start of it); its previous version is kept (mem get ID --history). With
 no option on a terminal, opens the text in $EDITOR (else $VISUAL, else vi) in a temporary file
 only you can read, removed afterwards; save and quit to apply, quit with an error status (:cq in
 vi) or empty the file to change nothing. A memory from a markdown note is edited in its file
