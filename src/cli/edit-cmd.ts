@@ -1,4 +1,5 @@
-import { field, safeJson } from "../render/line.js";
+import { safeJson } from "../render/line.js";
+import { idOf, shown } from "../service/convert.js";
 import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { editInEditor } from "./editor.js";
@@ -7,7 +8,8 @@ import { failure, nudgeDaemon, splitList, withService } from "./memory-io.js";
 
 const usage = `Usage: mem edit ID [--text T] [--kind K] [--tags a,b] [--editor] [--json]
 
-Edits an explicit or captured memory; its previous version is kept (mem get ID --history). With
+Edits an explicit or captured memory (ID as mem get takes it: its id as every output shows it,
+or a start of it); its previous version is kept (mem get ID --history). With
 no option on a terminal, opens the text in $EDITOR (else $VISUAL, else vi) in a temporary file
 only you can read, removed afterwards; save and quit to apply, quit with an error status (:cq in
 vi) or empty the file to change nothing. A memory from a markdown note is edited in its file
@@ -40,7 +42,7 @@ export const editCommand: Command = {
     const json = values.json === true;
     return withService("edit", json, async ({ svc }) => {
       const before = svc.get(id);
-      if (before.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${before.path}:${before.startLine}-${before.endLine}: edit the file there, then \`mem index\``);
+      if (before.source === "markdown") throw new MemoryError("markdown", `memory ${idOf(before)} comes from ${before.path}:${before.startLine}-${before.endLine}: edit the file there, then \`mem index\``);
       let text = values.text;
       if (useEditor) {
         const r = editInEditor(before.text, process.env);
@@ -51,14 +53,14 @@ export const editCommand: Command = {
       }
       const tags = splitList(values.tags);
       if (text === undefined && values.kind === undefined && tags === undefined) {
-        if (json) process.stdout.write(`${safeJson({ memory: svc.get(id, { history: true }), changed: false })}\n`);
-        else process.stdout.write(`${field(id, 80)} unchanged\n`);
+        if (json) process.stdout.write(`${safeJson({ memory: shown(svc.get(id, { history: true })), changed: false })}\n`);
+        else process.stdout.write(`${idOf(before)} unchanged\n`);
         return EXIT.ok;
       }
       const m = svc.patch(id, { ...(text !== undefined ? { text } : {}), ...(values.kind !== undefined ? { kind: values.kind } : {}), ...(tags !== undefined ? { tags } : {}) });
       await nudgeDaemon(m.project);
-      if (json) process.stdout.write(`${safeJson({ memory: m, changed: true })}\n`);
-      else process.stdout.write(`edited ${field(m.id, 80)}; the previous version is kept (mem get ${field(m.id, 80)} --history)\n`);
+      if (json) process.stdout.write(`${safeJson({ memory: shown(m), changed: true })}\n`);
+      else process.stdout.write(`edited ${idOf(m)}; the previous version is kept (mem get ${idOf(m)} --history)\n`);
       return EXIT.ok;
     });
   },

@@ -16,9 +16,9 @@ SessionStart briefing, mem list, mem get and mem export, and never comes back (n
 read again, an import or a put under its key); its text stays in the store's files until it is
 purged: by --purge, or the next purge.
 
-  ID            one memory (mem list shows ids; a short id or an unambiguous start of one, as
-                mem get takes). A memory from a markdown note is deleted from its file, then
-                mem index
+  ID            one memory, by its id as every output shows it (or an unambiguous start of
+                it, as mem get takes). A memory from a markdown note is deleted from its
+                file, then mem index
   --session S   every memory of session S in the project (here, or --project P), with the
                 session's task list and summary
   --project [P] everything of project P (default: here): its memories, tasks, session records
@@ -62,8 +62,9 @@ export const forgetCommand: Command = {
       const lines: string[] = [];
       const project = () => projectFromArg(app.db, values.project || undefined, process.cwd()).id;
       if (id !== undefined) {
-        out.forgotten = forgetMemory(app.db, svc, id, now);
-        lines.push(`forgot ${field(id, 80)}`);
+        const forgotten = forgetMemory(app.db, svc, id, now);
+        out.forgotten = forgotten;
+        lines.push(`forgot ${forgotten.id}`);
       } else if (values.session !== undefined) {
         const p = project();
         const n = forgetSession(app.db, p, values.session, now);

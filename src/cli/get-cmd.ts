@@ -2,6 +2,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { renderMemory, withService } from "./memory-io.js";
 import { safeJson } from "../render/line.js";
+import { shown } from "../service/convert.js";
 
 export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "files", "source" (explicit, tag,
                 keyword, captured or markdown), "session", "createdAt", "updatedAt",
@@ -12,10 +13,12 @@ export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "
 
 const usage = `Usage: mem get ID [--history] [--json]
 
-One memory by its id (from mem remember, mem list, mem query): an explicit or captured memory,
-or a passage of a markdown note (with the file and lines it comes from). The short id an item of
-the prompt's memories starts with (8 characters), or any start of an id that only one memory's
-id begins with (6 characters or more), works too.
+One memory by its id: an explicit or captured memory, or a passage of a markdown note (with the
+file and lines it comes from). The id is the one every output shows (mem remember, mem list,
+mem query, mem why, the prompt's memories, the MCP tools: 12 characters, e.g. 3f0c9a1b7d2e),
+with or without mem: before it, or any start of it (6 characters or more) that only one
+memory's id begins with; older forms (mem:…, toolu_…, 8-character short ids) work too. A start
+several memories share is refused, listing their ids.
 
 Options:
   --history     its earlier versions too (mem edit keeps each)
@@ -34,7 +37,7 @@ export const getCommand: Command = {
     const json = values.json === true;
     return withService("get", json, ({ svc }) => {
       const m = svc.get(positionals[0]!, { history: values.history === true });
-      process.stdout.write(json ? `${safeJson({ memory: m })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
+      process.stdout.write(json ? `${safeJson({ memory: shown(m) })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
       return EXIT.ok;
     });
   },

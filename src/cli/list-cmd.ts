@@ -3,6 +3,7 @@ import { EVENT_TYPES } from "../capture/types.js";
 import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, prose, safeJson } from "../render/line.js";
+import { idOf, shown } from "../service/convert.js";
 import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types.js";
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
 import { MEMORY_SHAPE } from "./get-cmd.js";
@@ -39,7 +40,7 @@ Options:
 
 function line(m: Memory, now: number): string {
   const where = m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
-  return `${field(m.id, 40)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
+  return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
 }
 
 export const listCommand: Command = {
@@ -87,7 +88,7 @@ export const listCommand: Command = {
         offset,
       });
       if (json) {
-        process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...m, time: m.createdAt })) })}\n`);
+        process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...shown(m), time: m.createdAt })) })}\n`);
         return EXIT.ok;
       }
       if (memories.length === 0) {

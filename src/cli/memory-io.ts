@@ -3,6 +3,7 @@ import { ago } from "../brief/render.js";
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
 import { field, prose, safeJson } from "../render/line.js";
+import { idOf } from "../service/convert.js";
 import { MemoryService } from "../service/memory.js";
 import { MemoryError, type Memory } from "../service/types.js";
 import { EXIT, UsageError } from "./args.js";
@@ -60,7 +61,7 @@ export async function readStdin(max: number): Promise<string> {
 
 /** A memory for people: a header line (id, kind, source, age, session, salience, tags) and its text, wrapped at nothing. */
 export function renderMemory(m: Memory, now: number, full = false): string {
-  const head = [field(m.id, 80), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
+  const head = [idOf(m), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
   const lines = [head.join("  "), `   ${prose(m.text, full ? Number.POSITIVE_INFINITY : 300)}`];
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);

@@ -14,6 +14,7 @@ import { search, type Mode, type SearchContext, type SearchOptions, type SearchR
 import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
+import { oneId } from "../store/one-id.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { BOLD, fusionLine, human } from "./query-print.js";
@@ -158,11 +159,12 @@ function freshness(app: App, projects: string[] | undefined, quiet: boolean): { 
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
 /**
- * A result as printed by --json: `preview` (the lines holding the query's words, as the human
- * output shows them), `stale` (the outdated/branch phrase, or null) and `convergent` added.
+ * A result as printed by --json: its one id (src/store/one-id.ts), `preview` (the lines holding
+ * the query's words, as the human output shows them), `stale` (the outdated/branch phrase, or
+ * null) and `convergent` added.
  */
 function annotated(r: SearchResult, a: Annotation | undefined, stems: readonly string[]) {
-  return { ...r, preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
+  return { ...r, id: oneId(r.id), duplicates: r.duplicates.map(oneId), preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
 }
 
 /** Results as --json and --batch print them for the query `text` (staleness may run `git log`: `mem query` is off the prompt's path). */

@@ -10,6 +10,9 @@ import { markMatches, preview } from "../inject/preview.js";
 import { field, prose } from "../render/line.js";
 import type { SearchResponse, SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
+import { shortSession } from "../brief/render.js";
+import { oneId } from "../store/one-id.js";
+import { withoutKind } from "../inject/items.js";
 
 /** A leg's own score, short. */
 function fmt(n: number): string {
@@ -25,15 +28,29 @@ export interface PreviewOf {
 /** Bold, for a terminal: `mem query`'s matched words. */
 export const BOLD = (w: string) => `\u001b[1m${w}\u001b[22m`;
 
+/**
+ * What a result is: a note's passage by its file and lines, or a memory (explicit or captured,
+ * whose chunk's source is its session) by its kind and session: `decision memory · no session`.
+ */
+export function what(r: Pick<SearchResult, "path" | "startLine" | "endLine" | "kind">, root: string | undefined): string {
+  if (r.path.startsWith("session:")) {
+    const session = r.path.slice("session:".length);
+    return `${field(r.kind, 40)} memory · ${session === "" || session === "unknown" ? "no session" : `session ${field(shortSession(session), 40)}`}`;
+  }
+  return `${field(root ? relative(root, r.path) || r.path : r.path, 300)}:${r.startLine}-${r.endLine}`;
+}
+
 export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
-  const where = field(root ? relative(root, r.path) || r.path : r.path, 300);
-  const head = `${i + 1}. ${where}:${r.startLine}-${r.endLine}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
+  const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
-  if (r.headingPath.length > 0) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
+  // A memory's heading is its kind, and its text starts with it: said once, in the head line.
+  const memory = r.path.startsWith("session:");
+  if (r.headingPath.length > 0 && !(memory && r.headingPath.join("") === r.kind)) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);
   // Marked after it is rendered and cut: the only escapes in it are the marks.
-  const text = preview(r, shown.stems);
+  const seen = preview(r, shown.stems);
+  const text = memory ? withoutKind(seen, r.kind) : seen;
   lines.push(`   ${shown.mark ? markMatches(text, shown.stems, shown.mark) : text}`);
   const flags = [note?.stale ? note.stale.text : "", note?.convergent ? "convergent: an explicit memory and an edit agree" : ""].filter(Boolean);
   if (flags.length > 0) lines.push(`   (${prose(flags.join("; "), 300)})`);

@@ -1,6 +1,7 @@
 import { sessionFromEnv } from "../capture/claude-env.js";
+import { idOf, shown } from "../service/convert.js";
 import { projectToStoreIn } from "../project/scope.js";
-import { field, safeJson } from "../render/line.js";
+import { safeJson } from "../render/line.js";
 import { note } from "./quiet.js";
 import { EXPLICIT_KINDS } from "../service/types.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -62,11 +63,11 @@ export const rememberCommand: Command = {
       const session = sessionFromEnv(process.env);
       const r = svc.put({ text, project, ...(values.kind ? { kind: values.kind } : {}), ...(tags ? { tags } : {}), ...(files ? { files } : {}), ...(values.key !== undefined ? { clientKey: values.key } : {}), ...(session ? { session } : {}) });
       if (r.created || r.confirmed) await nudgeDaemon(r.memory.project);
-      if (json) process.stdout.write(`${safeJson({ memory: r.memory, created: r.created, confirmed: r.confirmed === true })}\n`);
+      if (json) process.stdout.write(`${safeJson({ memory: shown(r.memory), created: r.created, confirmed: r.confirmed === true })}\n`);
       else {
-        process.stdout.write(`${field(r.memory.id, 80)}\n`);
-        if (r.confirmed) note(`mem remember: the same as memory ${field(r.memory.id, 80)} (${field(r.memory.source, 20)}), which it confirms: one memory, confidence ${r.memory.confidence ?? 1}, ${r.memory.sources?.length ?? 1} statements of it`);
-        else if (!r.created) note(`mem remember: already stored under this key (${field(r.memory.id, 80)}); nothing changed`);
+        process.stdout.write(`${idOf(r.memory)}\n`);
+        if (r.confirmed) note(`mem remember: the same as memory ${idOf(r.memory)} (${r.memory.source}), which it confirms: one memory, confidence ${r.memory.confidence ?? 1}, ${r.memory.sources?.length ?? 1} statements of it`);
+        else if (!r.created) note(`mem remember: already stored under this key (${idOf(r.memory)}); nothing changed`);
       }
       return EXIT.ok;
     });

@@ -12,7 +12,8 @@ import { commitJson } from "../cold/render.js";
 import { searchMemories, type Found } from "../service/search.js";
 import { syncReport } from "../service/sync.js";
 import { MemoryError, type MemorySource } from "../service/types.js";
-import { memoryIdsOfChunks } from "../store/memories.js";
+import { shown } from "../service/convert.js";
+import { oneId } from "../store/one-id.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 
 /**
@@ -120,10 +121,10 @@ export class MemoryOps {
         const key = str(req, "key");
         const r = this.svc.put({ text: req.text as string, project: this.project(req, true).id, ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}), ...(req.files !== undefined ? { files: req.files as string[] } : {}), ...(session ? { session } : {}), ...(key !== undefined ? { clientKey: key } : {}) });
         if (r.created || r.confirmed) this.touched(r.memory.project);
-        return { memory: r.memory, created: r.created, ...(r.confirmed ? { confirmed: true } : {}) };
+        return { memory: shown(r.memory), created: r.created, ...(r.confirmed ? { confirmed: true } : {}) };
       }
       case "get":
-        return { memory: this.svc.get(str(req, "id") ?? "", { history: req.history === true }) };
+        return { memory: shown(this.svc.get(str(req, "id") ?? "", { history: req.history === true })) };
       case "list": {
         const project = this.project(req).id;
         const sources = strs(req, "sources");
@@ -133,7 +134,7 @@ export class MemoryOps {
         const limit = num(req, "limit", 1, 1000);
         const offset = num(req, "offset", 0, Number.MAX_SAFE_INTEGER);
         const r = this.svc.list({ project, ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(sources ? { sources: sources as MemorySource[] } : {}), ...(session ? { session } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(text ? { text } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
-        return { project, ...r };
+        return { project, total: r.total, memories: r.memories.map(shown) };
       }
       case "search": {
         const mode = str(req, "mode");
@@ -141,8 +142,8 @@ export class MemoryOps {
         const [kinds, tags, since, until] = [strs(req, "kinds"), strs(req, "tags"), str(req, "since"), str(req, "until")];
         const k = num(req, "k", 1, 100);
         const r = await searchMemories(app, { text: req.text as string, project: this.project(req), ...(k ? { k } : {}), ...(mode ? { mode: mode as Mode } : {}), ...(kinds ? { kinds } : {}), ...(tags ? { tags } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(req.cold === true ? { cold: true } : {}) }, { pickProvider: this.ctx.pickProvider, ...(this.ctx.vectorSearch ? { vectorSearch: this.ctx.vectorSearch } : {}) });
-        const ids = memoryIdsOfChunks(app.db, [...r.results, ...(r.cold?.results ?? [])].map((x) => x.id));
-        const withIds = (xs: Found[]) => xs.map((x) => ({ ...x, memoryId: ids.get(x.id) ?? x.id }));
+        // Each result by its one id (src/store/one-id.ts), the id get, patch and forget take; `memoryId`, the same, for earlier readers.
+        const withIds = (xs: Found[]) => xs.map((x) => ({ ...x, id: oneId(x.id), duplicates: x.duplicates.map(oneId), memoryId: oneId(x.id) }));
         // With cold: the cold tier's results, then the commits (rendered as `mem query --json` prints them), after the warm ones.
         const cold = r.cold ? { cold: { results: [...withIds(r.cold.results).map((x) => ({ cold: "tier", ...x })), ...r.cold.git.commits.map(commitJson)], git: { status: r.cold.git.status, terms: r.cold.git.terms, shallow: r.cold.git.shallow } } } : {};
         return { results: withIds(r.results), legs: r.legs, warnings: r.warnings, ...cold };
@@ -150,7 +151,7 @@ export class MemoryOps {
       case "patch": {
         const m = this.svc.patch(str(req, "id") ?? "", { ...(req.text !== undefined ? { text: req.text as string } : {}), ...(req.kind !== undefined ? { kind: req.kind as string } : {}), ...(req.tags !== undefined ? { tags: req.tags as string[] } : {}) });
         this.touched(m.project);
-        return { memory: m };
+        return { memory: shown(m) };
       }
       case "forget":
         return this.forget(req);

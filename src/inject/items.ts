@@ -9,11 +9,12 @@
  */
 import { basename, relative } from "node:path";
 import { bracket, field } from "../render/line.js";
+import { ID_CHARS, oneId } from "../store/one-id.js";
 import type { Candidate, Describe } from "./types.js";
 
-/** How many leading characters of a chunk's id an item shows: what `get` and `forget` take (src/service/memory.ts resolves it). */
-export const SHORT_ID_CHARS = 8;
-export const shortId = (id: string) => id.slice(0, SHORT_ID_CHARS);
+/** How many leading characters of a chunk's id an item shows: the one id every output shows (src/store/one-id.ts), which `get` and `forget` take. */
+export const SHORT_ID_CHARS = ID_CHARS;
+export const shortId = oneId;
 
 /** The session a captured memory's chunk belongs to (its source is `session:<id>`), or undefined for a note. */
 export const sessionOf = (c: Pick<Candidate, "path">) => (c.path.startsWith("session:") ? c.path.slice(8) : undefined);

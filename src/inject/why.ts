@@ -18,6 +18,7 @@ import type { Mode, SearchResponse, SearchResult } from "../retrieve/search.js";
 export interface WhyCandidate {
   /** 1-based, in the search's order. */
   rank: number;
+  /** The one id (src/store/one-id.ts); `shortId`, the same, is kept for earlier readers. */
   id: string;
   shortId: string;
   path: string;
@@ -105,7 +106,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
     const session = sessionOf(r) ?? null;
     return {
       rank: i + 1,
-      id: r.id,
+      id: shortId(r.id),
       shortId: shortId(r.id),
       path: r.path,
       project: r.project,
@@ -142,7 +143,7 @@ export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: P
     stems: trace.stems,
     filesInPlay: s.inPlay.size,
     candidates,
-    injection: inj ? { ...inj, chars: inj.text.length, items: trace.items } : null,
+    injection: inj ? { ...inj, ids: inj.ids.map(shortId), chars: inj.text.length, items: trace.items } : null,
     nothing: inj ? null : s.response.results.length === 0 ? "the search found nothing in this project" : found.results.length === 0 ? "every result is excluded (already shown in this session, or another user's profile)" : `${trace.nothing}${excluded > 0 ? ` (${excluded} excluded before the floor)` : ""}`,
   };
 }

@@ -9,6 +9,7 @@ import { EVENT_TYPES } from "../capture/types.js";
 import { cleanText } from "../redact/clean.cjs";
 import { bracket, field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
+import { idOf } from "../service/convert.js";
 import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
@@ -116,10 +117,10 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const { memory, created, confirmed } = ctx.service.put({ project: project.id, text: a.text, ...(a.kind ? { kind: a.kind } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.files ? { files: a.files } : {}), ...(a.key !== undefined ? { clientKey: a.key } : {}), ...(session ? { session } : {}) });
         const now = ctx.now();
         const heading = confirmed
-          ? `Already in memory as ${field(memory.id)} in ${field(project.id)}; this confirms it (one memory, confidence ${memory.confidence ?? 1}, stated ${memory.sources?.length ?? 1} times):`
+          ? `Already in memory as ${idOf(memory)} in ${field(project.id)}; this confirms it (one memory, confidence ${memory.confidence ?? 1}, stated ${memory.sources?.length ?? 1} times):`
           : created
-            ? `Remembered as ${field(memory.id)} in ${field(project.id)}:`
-            : `Already remembered under this key as ${field(memory.id)} (nothing new stored):`;
+            ? `Remembered as ${idOf(memory)} in ${field(project.id)}:`
+            : `Already remembered under this key as ${idOf(memory)} (nothing new stored):`;
         return answer(memoriesText(heading, [memory], now), { ...NOTICE, created, confirmed: confirmed === true, memory: memoryJson(memory, now) });
       }),
   );
@@ -128,9 +129,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     "get",
     {
       title: "Get a memory",
-      description: "One memory of mem by its id (from search or list, or the short id an item of the prompt's recalled memory starts with), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too.",
+      description: "One memory of mem by its id (the one search, list and the prompt's recalled items show), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too.",
       inputSchema: args({
-        id: z.string().min(1).max(200).describe("The memory's id (mem:1a2b…, toolu_…), or the short id a recalled item starts with (1a2b3c4d), or any unambiguous start of either (6 characters or more)."),
+        id: z.string().min(1).max(200).describe("The memory's id, as search, list and the prompt's recalled items show it (12 characters, e.g. 3f0c9a1b7d2e), or any unambiguous start of it (6 characters or more). Older forms (mem:…, toolu_…, 8-character short ids) work too."),
         history: z.boolean().optional().describe("Include earlier versions (oldest first)."),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -141,7 +142,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const now = ctx.now();
         const lines = [memoryLine(m, now, 10_000), ...(m.history ?? []).map((h) => `  - ${bracket([`version ${h.version}`, field(h.kind, 40), `until ${field(h.at, 30)}`])} ${prose(h.text, 10_000)}`)];
         const hist = a.history ? ` (${m.history?.length ?? 0} earlier version${m.history?.length === 1 ? "" : "s"})` : "";
-        return answer(`Memory ${field(m.id)}${hist}:\n${framedLines(lines)}`, { ...NOTICE, memory: memoryJson(m, now) });
+        return answer(`Memory ${idOf(m)}${hist}:\n${framedLines(lines)}`, { ...NOTICE, memory: memoryJson(m, now) });
       }),
   );
 
@@ -183,7 +184,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       title: "Forget",
       description: "Forget a memory by its id, or every memory of one session: gone from search, lists, the briefing and the prompt's memories at once (its text is purged from disk by the next purge). A markdown note is forgotten by editing its file. Only when the user asks to forget something.",
       inputSchema: args({
-        id: z.string().min(1).max(200).optional().describe("The memory's id, or the short id a recalled item starts with."),
+        id: z.string().min(1).max(200).optional().describe("The memory's id, as search, list and the prompt's recalled items show it, or an unambiguous start of it (6 characters or more)."),
         session: z.string().min(1).max(200).optional().describe("Instead of id: forget every memory captured in this session of the project."),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

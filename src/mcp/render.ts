@@ -11,6 +11,7 @@ import { commitLine } from "../cold/render.js";
 import type { ColdCommit } from "../cold/git-history.js";
 import { COLD, framed, type Frame } from "../render/frame.js";
 import { bracket, field, prose } from "../render/line.js";
+import { idOf } from "../service/convert.js";
 import type { Memory } from "../service/types.js";
 import type { TaskRow } from "../store/tasks.js";
 
@@ -39,7 +40,7 @@ export type FoundMemory = Memory & { matched?: string };
 
 /** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
 export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CHARS, cold = false): string {
-  const meta = bracket([cold ? "cold" : "", field(m.id, 60), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
+  const meta = bracket([cold ? "cold" : "", idOf(m), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
   const extra = [m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
   return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
@@ -74,7 +75,7 @@ export const framedLines = (lines: readonly string[]): string => framed(TOOL_REC
 export function memoryJson(m: Memory, now: number): Record<string, unknown> {
   const hours = Math.max(0, Math.round(((now - Date.parse(m.createdAt)) / 3_600_000) * 10) / 10);
   return {
-    id: field(m.id, 200),
+    id: idOf(m),
     project: field(m.project, 1_024),
     kind: field(m.kind, 40),
     text: prose(m.text),

@@ -1,4 +1,6 @@
+import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
+import { oneId } from "../store/one-id.js";
 import { markdownById, type MarkdownRow, type MemoryRow } from "../store/memories.js";
 import type { Memory, MemorySource } from "./types.js";
 
@@ -37,4 +39,17 @@ export function fromMarkdown(c: MarkdownRow): Memory {
 export function markdownMemory(db: Db, id: string): Memory | undefined {
   const c = markdownById(db, id);
   return c ? fromMarkdown(c) : undefined;
+}
+
+/**
+ * The one id a memory is shown by (src/store/one-id.ts): the start of its chunk's id, which a
+ * captured or explicit memory's stored id and project give (its chunk need not exist yet).
+ */
+export function idOf(m: Pick<Memory, "id" | "project" | "source">): string {
+  return oneId(m.source === "markdown" ? m.id : eventChunkId(m.project, m.id));
+}
+
+/** A memory as every output shows it: its `id` the one id. */
+export function shown<M extends Pick<Memory, "id" | "project" | "source">>(m: M): M {
+  return { ...m, id: idOf(m) };
 }

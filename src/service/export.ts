@@ -2,6 +2,7 @@ import { clean } from "../redact/clean.cjs";
 import { field, prose } from "../render/line.js";
 import type { Db } from "../store/db.js";
 import { historyOf, memoryById } from "../store/memories.js";
+import { idOf } from "./convert.js";
 import type { MemoryService } from "./memory.js";
 import type { Memory } from "./types.js";
 
@@ -38,11 +39,10 @@ export function* exportMemories(svc: MemoryService, db: Db, projects: readonly s
 
 /** Markdown's inline markup escaped: a memory stays one list item, whatever its text holds. */
 const inline = (s: string) => s.replace(/[\\`*_[\]|]/g, "\\$&");
-/** A line that could start a block (a heading, a quote, a list, a fence, a rule) made plain text. */
-const lead = (s: string) => (/^([#>+=~-]|\d{1,9}[.)])/.test(s) ? `\\${s}` : s);
 
 /**
- * Readable markdown: a section per project, a subsection per kind, one list item per memory. Text
+ * Readable markdown: a section per project, a subsection per kind, one list item per memory, by
+ * its one id (src/store/one-id.ts; the JSON lines keep the stored ids, for `mem import`). Text
  * and fields are rendered on one line (control characters and tag-like markup defused, inline
  * markup escaped), so no memory can open a heading, a block or a tag of its own.
  */
@@ -62,7 +62,7 @@ export function toMarkdown(memories: Iterable<Exported>, now: Date): string {
       out.push(`## ${inline(field(kind, 40))} (${list.length})`, "");
       for (const m of list) {
         const meta = [field(m.createdAt.slice(0, 10), 10), m.source, ...(m.tags.length ? [`tags: ${m.tags.map((t) => field(t, 64)).join(", ")}`] : []), ...(m.files.length ? [`files: ${m.files.slice(0, 10).map((f) => field(f, 200)).join(", ")}${m.files.length > 10 ? ", …" : ""}`] : [])];
-        out.push(`- ${lead(inline(field(m.id, 80)))} (${inline(meta.join("; "))}): ${inline(prose(m.text))}`);
+        out.push(`- ${idOf(m)} (${inline(meta.join("; "))}): ${inline(prose(m.text))}`);
       }
       out.push("");
     }

@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.js";
+import { idOf } from "./convert.js";
 import { compactText, forgetProjectRecords, forgetSessionRecord, liveIds, purgeTombstones, tombstone } from "../store/memories.js";
 import { VecState } from "../store/vec-state.js";
 import type { VectorStore } from "../store/vectors.js";
@@ -11,11 +12,12 @@ import { MemoryError } from "./types.js";
  * returns; its text is purged from SQLite, FTS5 and the LanceDB tables by `purge` (the weekly
  * reindex job, or `mem forget --purge`).
  */
+/** Forgets one memory by any id it is known by; returns its one id (src/store/one-id.ts). */
 export function forgetMemory(db: Db, service: MemoryService, id: string, now: number): { id: string } {
   const m = service.get(id, { liveFirst: false, writing: true }); // a prefix that forgotten memories share too is ambiguous here
-  if (m.source === "markdown") throw new MemoryError("markdown", `memory ${id} comes from ${m.path}:${m.startLine}-${m.endLine}: delete it from the file, then \`mem index\``);
+  if (m.source === "markdown") throw new MemoryError("markdown", `memory ${idOf(m)} comes from ${m.path}:${m.startLine}-${m.endLine}: delete it from the file, then \`mem index\``);
   tombstone(db, [m.id], now);
-  return { id: m.id };
+  return { id: idOf(m) };
 }
 
 export function forgetSession(db: Db, project: string, session: string, now: number): number {

@@ -12,7 +12,8 @@ import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
 import { mergedInto } from "../store/merge.js";
-import { memoryIdsWithPrefix } from "../store/memory-ids.js";
+import { forgottenWithChunkPrefix, memoryIdsWithPrefix } from "../store/memory-ids.js";
+import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId } from "../store/one-id.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, markdownMemory, toMemory } from "./convert.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
@@ -43,8 +44,8 @@ export const keyedId = (project: string, key: string) => `mem:${sha(project, key
 /** The id of a memory with no key and no id of its own given to an import: its content's. */
 export const contentId = (project: string, kind: string, text: string) => `mem:${sha(project, "import", kind, text).slice(0, 24)}`;
 
-/** The fewest leading characters of an id that `get` (so edit and forget) resolves: short ids have 8. */
-export const MIN_ID_PREFIX = 6;
+/** The fewest leading characters of an id that `get` (so edit and forget) resolves (the one id has 12). */
+export const MIN_ID_PREFIX = MIN_ID_CHARS;
 
 export function checkText(text: unknown, what = "text"): string {
   if (typeof text !== "string" || text.trim() === "") throw new MemoryError("bad_argument", `${what} must be a non-empty string`);
@@ -145,40 +146,48 @@ export class MemoryService {
     return m;
   }
 
-  private find(id: string, opts: { history?: boolean; liveFirst?: boolean }): Memory {
-    if (typeof id !== "string" || id === "") throw new MemoryError("bad_argument", "id must be a non-empty string");
+  private find(typed: string, opts: { history?: boolean; liveFirst?: boolean }): Memory {
+    const parsed = parseId(typed);
+    if (!parsed.ok) throw new MemoryError("bad_argument", parsed.message);
+    const input = parsed.id;
+    const id = input.raw;
     const missing = () => new MemoryError("not_found", `no memory ${id}`);
-    const row = memoryById(this.ctx.db, id);
+    // A stored id, whole: as typed, or an explicit memory's hex given without its `mem:`.
+    const row = memoryById(this.ctx.db, id) ?? (input.hex ? memoryById(this.ctx.db, `${LEGACY_PREFIX}${input.bare}`) : undefined);
     if (row && !this.readable(row.project)) throw missing(); // another project's: as if absent
     const into = row?.deleted_at ? mergedInto(this.ctx.db, id) : undefined;
     if (into !== undefined) return this.find(into, opts); // merged into another memory: that one stands for it
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (row) {
       const [m] = this.decorate([toMemory(row)]);
-      if (opts.history) m!.history = historyOf(this.ctx.db, id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
+      if (opts.history) m!.history = historyOf(this.ctx.db, row.id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
       return m!;
     }
-    const md = markdownMemory(this.ctx.db, id);
+    const md = input.hex ? markdownMemory(this.ctx.db, input.bare) : undefined;
     if (md && !this.readable(md.project)) throw missing();
     if (md) return md;
-    const resolved = this.resolve(id, opts.liveFirst ?? true);
+    const resolved = this.resolve(input, opts.liveFirst ?? true);
     if (resolved !== undefined) return this.find(resolved, opts);
+    if (input.hex && input.bare.length >= MIN_ID_PREFIX && forgottenWithChunkPrefix(this.ctx.db, input.bare, this.ctx.scope?.read)) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     throw missing();
   }
 
   /**
-   * The memory a short or partial id stands for: the id a prompt's memory shows (the start of its
-   * chunk's id), a whole chunk id, or the start of a memory's own id, when only one memory
-   * matches. Undefined when none does; an error when several do.
+   * The memory an id stands for when it is not a whole stored id: the one id every output shows
+   * (the start of its chunk's id, src/store/one-id.ts), an older short id, a whole chunk id, or
+   * the start of a memory's own id (with or without `mem:`), when only one memory matches.
+   * Undefined when none does; an error listing them when several do.
    */
-  private resolve(id: string, liveFirst: boolean): string | undefined {
-    if (id.length < MIN_ID_PREFIX) return undefined;
-    const all = memoryIdsWithPrefix(this.ctx.db, id, 6, this.ctx.scope?.read).filter((m) => m.id !== id);
+  private resolve(input: IdInput, liveFirst: boolean): string | undefined {
+    if (input.raw.length < MIN_ID_PREFIX) return undefined;
+    const all = memoryIdsWithPrefix(this.ctx.db, input, 6, MIN_ID_PREFIX, this.ctx.scope?.read).filter((m) => m.id !== input.raw);
     const live = all.filter((m) => !m.forgotten);
     // One live memory is the one meant, whatever was forgotten (to read); with none, a lone forgotten one is named (to say so).
     if (all.length <= 1 || (liveFirst && live.length === 1)) return (live[0] ?? all[0])?.id;
-    const found = (liveFirst && live.length > 0 ? live : all).map((m) => m.id);
-    throw new MemoryError("bad_argument", `id ${JSON.stringify(id.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} memories' ids (${found.slice(0, 5).join(", ")}); give more of it`);
+    const found = liveFirst && live.length > 0 ? live : all;
+    const n = distinctLength(found.map((m) => m.chunk));
+    const listed = found.slice(0, 5).map((m) => `${m.chunk.slice(0, n)}${m.forgotten ? " (forgotten)" : ""}`);
+    throw new MemoryError("bad_argument", `id ${JSON.stringify(input.raw.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} memories' ids: ${listed.join(", ")}${found.length > 5 ? ", …" : ""}; give more of it`);
   }
 
   /**

@@ -1,37 +1,61 @@
+import { eventChunkId } from "./chunk-ids.js";
 import type { Db } from "./db.js";
+import { LEGACY_PREFIX, type IdInput } from "./one-id.js";
 
 /**
- * Memory ids from the start of an id: the short ids the prompt's memories show (the first
- * characters of a chunk id) and any leading part of a memory's own id. Read only.
+ * The memories an id, or the start of one, may stand for: by the one id (the start of a chunk's
+ * id, src/store/one-id.ts) and by the older forms still accepted (the start of a memory's stored
+ * id: `mem:…`, with or without `mem:`, a tool's id, `tag:…`). Read only.
  */
-
-/** What an explicit memory's id starts with. */
-export const MEMORY_ID_PREFIX = "mem:";
 
 /** The smallest string above every string that starts with `prefix` (SQLite compares text bytewise). */
 const above = (prefix: string) => `${prefix}\u{10ffff}`;
 
+/** A memory an id may stand for: its stored id (an event's, or a markdown chunk's), its chunk's id, its project. */
+export interface IdMatch {
+  id: string;
+  chunk: string;
+  project: string;
+  forgotten: boolean;
+}
+
 /**
- * The memories (event ids, or a markdown chunk's id) whose id, or whose chunk's id, starts with
- * `prefix`: at most `limit` of them, distinct, the live ones first. Forgotten memories are
- * included, marked (the caller says they were forgotten, or passes them over for a live one).
- * Each lookup is a range over a unique index. `projects`: only memories of these projects (the
- * others are as if absent: a caller bound to a project never learns of another's ids).
+ * The memories (event ids, or a markdown chunk's id) whose chunk id, or whose own id, starts with
+ * what was typed: at most `limit` of them, distinct, the live ones first. Forgotten memories are
+ * included, marked, when found by their own id (a forgotten memory has no chunk left). Chunk ids
+ * are looked up only for hex of `minChars` or more (`mem:feed` is the start of a stored id, not
+ * `feed` of a chunk's). Each lookup
+ * is a range over a unique index. `projects`: only memories of these projects (the others are as
+ * if absent: a caller bound to a project never learns of another's ids).
  */
-export function memoryIdsWithPrefix(db: Db, prefix: string, limit: number, projects?: readonly string[]): { id: string; forgotten: boolean }[] {
-  const out = new Map<string, boolean>();
+export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, minChars: number, projects?: readonly string[]): IdMatch[] {
+  const out = new Map<string, IdMatch>();
   const within = projects === undefined ? "" : " AND +project IN (SELECT value FROM json_each(?))"; // + : the range over the id index stays the plan
   const scope = projects === undefined ? [] : [JSON.stringify(projects)];
-  // An explicit memory's id is `mem:` and hex: its hex alone (as a person copies it) finds it too.
-  const forms = prefix.startsWith(MEMORY_ID_PREFIX) || prefix === "" ? [prefix] : [prefix, `${MEMORY_ID_PREFIX}${prefix}`];
-  const eventsOf = db.prepare(`SELECT id, deleted_at IS NOT NULL AS forgotten FROM events WHERE id >= ? AND id < ?${within} ORDER BY deleted_at IS NOT NULL, id LIMIT ?`);
+  // A stored id as typed, and an explicit memory's (`mem:` and hex) from its hex alone.
+  const forms = [...new Set([input.raw, `${LEGACY_PREFIX}${input.bare}`])];
+  const eventsOf = db.prepare(`SELECT id, project, deleted_at IS NOT NULL AS forgotten FROM events WHERE id >= ? AND id < ?${within} ORDER BY deleted_at IS NOT NULL, id LIMIT ?`);
   for (const form of forms) {
-    const events = eventsOf.all(form, above(form), ...scope, limit) as { id: string; forgotten: number }[];
-    for (const e of events) out.set(e.id, e.forgotten === 1);
+    const events = eventsOf.all(form, above(form), ...scope, limit) as { id: string; project: string; forgotten: number }[];
+    for (const e of events) out.set(e.id, { id: e.id, chunk: eventChunkId(e.project, e.id), project: e.project, forgotten: e.forgotten === 1 });
   }
-  const chunks = db
-    .prepare(`SELECT id, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ?${within} ORDER BY id LIMIT ?`)
-    .all(prefix, above(prefix), ...scope, limit) as { id: string; event: string | null }[];
-  for (const c of chunks) if (!out.has(c.event ?? c.id)) out.set(c.event ?? c.id, false); // a chunk is live: a forgotten memory's is deleted
-  return [...out].map(([id, forgotten]) => ({ id, forgotten })).sort((a, b) => Number(a.forgotten) - Number(b.forgotten)).slice(0, limit);
+  if (input.hex && input.bare.length >= minChars) {
+    const chunks = db
+      .prepare(`SELECT id, project, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ?${within} ORDER BY id LIMIT ?`)
+      .all(input.bare, above(input.bare), ...scope, limit) as { id: string; project: string; event: string | null }[];
+    for (const c of chunks) if (!out.has(c.event ?? c.id)) out.set(c.event ?? c.id, { id: c.event ?? c.id, chunk: c.id, project: c.project, forgotten: false }); // a chunk is live: a forgotten memory's is deleted
+  }
+  return [...out.values()].sort((a, b) => Number(a.forgotten) - Number(b.forgotten)).slice(0, limit);
+}
+
+/**
+ * Whether a forgotten memory's chunk id starts with `hex` (its chunk is gone, so its id is worked
+ * out again from each forgotten event): a scan of the forgotten ones, run only for an id nothing
+ * live matched, so a forgotten memory's one id is answered as forgotten, not as unknown.
+ */
+export function forgottenWithChunkPrefix(db: Db, hex: string, projects?: readonly string[]): boolean {
+  const within = projects === undefined ? "" : " AND project IN (SELECT value FROM json_each(?))";
+  const rows = db.prepare(`SELECT id, project FROM events WHERE deleted_at IS NOT NULL${within}`).iterate(...(projects === undefined ? [] : [JSON.stringify(projects)])) as IterableIterator<{ id: string; project: string }>;
+  for (const r of rows) if (eventChunkId(r.project, r.id).startsWith(hex)) return true;
+  return false;
 }

@@ -32,6 +32,6 @@ describe("the model is told a memory may be outdated", () => {
     assert.match(context(start.stdout), /- Keep the rate limit in src\/rate\.ts at ten requests a second for the public API\. \([^)]*\) \[possibly outdated: src\/rate\.ts changed 2 days ago\]/);
 
     const prompt = await spawnHook("user-prompt-submit", JSON.stringify({ session_id: "sess-3", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "why does the payment gateway retry loop swallow timeouts" }), { ...envOf(s), MEM_NO_DAEMON: "1" });
-    assert.match(context(prompt.stdout), /- \[[0-9a-f]{8} · learned · session of \d{4}-\d{2}-\d{2}\] \[possibly outdated: src\/old\.ts deleted\] The legacy retry loop/);
+    assert.match(context(prompt.stdout), /- \[[0-9a-f]{12} · learned · session of \d{4}-\d{2}-\d{2}\] \[possibly outdated: src\/old\.ts deleted\] The legacy retry loop/);
   });
 });

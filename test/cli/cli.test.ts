@@ -377,7 +377,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(out.results.length, 3);
     const top = out.results[0]!;
     for (const key of ["id", "text", "path", "startLine", "endLine", "headingPath", "project", "score", "legs", "kind", "tags", "date", "duplicates"]) assert.ok(key in top, key);
-    assert.match(top.id, /^[0-9a-f]{32}$/);
+    assert.match(top.id, /^[0-9a-f]{12}$/, "the one id");
     assert.equal(top.path, join(proj, "notes", "db.md"));
     assert.equal(top.project, proj);
     assert.equal(top.startLine, 6);
@@ -409,8 +409,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const [weighed, ...blocks] = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
     assert.match(weighed!, /^fusion: BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
-    assert.match(blocks[0]!, /^1\. notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 1\.00000 = bm25 #1 \([\d.e+-]+\), vector #1 \([-\d.]+\)\n {3}score 0\.9\d+ = fused − 0\.0\d+ \(priors break ties within ±0\.1; factor 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)\)$/);
-    assert.match(blocks[1]!, /^2\. \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.\d+ = vector #2 \([-\d.]+\)\n {3}score [^\n]+$/);
+    assert.match(blocks[0]!, /^1\. [0-9a-f]{12} · notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 1\.00000 = bm25 #1 \([\d.e+-]+\), vector #1 \([-\d.]+\)\n {3}score 0\.9\d+ = fused − 0\.0\d+ \(priors break ties within ±0\.1; factor 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)\)$/);
+    assert.match(blocks[1]!, /^2\. [0-9a-f]{12} · \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.\d+ = vector #2 \([-\d.]+\)\n {3}score [^\n]+$/);
   });
 
   test("--batch FILE and --batch - answer one JSON line per query; malformed lines get an error object", async () => {
@@ -517,7 +517,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(warn.length, 1, q.stderr);
     assert.equal(warn[0], `note: BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running at ${deadUrl}), or \`mem doctor --bm25-only\` to choose BM25; \`mem doctor\` says more`);
     assert.ok(warn[0]!.length < 220, "one short line, not every provider's error");
-    assert.match(q.stdout, /^1\. notes\/db\.md:6-10/);
+    assert.match(q.stdout, /^1\. [0-9a-f]{12} · notes\/db\.md:6-10/);
 
     assert.equal(qv.code, 1, show(qv));
     assert.equal(qv.stdout, "");

@@ -39,7 +39,7 @@ describe("mem list: the memories captured in the project's sessions", () => {
     assert.equal(page.memories.length, 1);
     assert.equal(page.total, 4);
     const human = await runMem(["list", "--kind", "learned"], { env, cwd: proj });
-    assert.match(human.stdout, /^tag:\S+ +learned +\d+ d ago +session s1 +salience 0\.\d\d\n {3}The deploy token \[REDACTED:github-token\] expires monthly\.\n$/);
+    assert.match(human.stdout, /^[0-9a-f]{12} +learned +\d+ d ago +session s1 +salience 0\.\d\d\n {3}The deploy token \[REDACTED:github-token\] expires monthly\.\n$/);
     assert.ok(!human.stdout.includes(token));
     const bad = await runMem(["list", "--kind", "nope"], { env, cwd: proj });
     assert.equal(bad.code, 2);

@@ -28,7 +28,7 @@ describe("mem remember, get, list, edit", () => {
   test("round trip: remember prints the id, get shows it, list filters, edit keeps the previous version", async () => {
     const r = await mem(["remember", "Chose SQLite over Postgres: no server to run.", "--kind", "decision", "--tags", "db,storage", "--files", "src/db.ts"]);
     assert.equal(r.code, 0, show(r));
-    assert.match(r.stdout, /^mem:[0-9a-f]{24}\n$/, "prints the id and nothing else");
+    assert.match(r.stdout, /^[0-9a-f]{12}\n$/, "prints the one id and nothing else");
     const id = r.stdout.trim();
     const m = await get(id);
     assert.deepEqual([m.project, m.kind, m.text, m.tags, m.files, m.source, m.session], [proj, "decision", "Chose SQLite over Postgres: no server to run.", ["db", "storage"], ["src/db.ts"], "explicit", null]);
@@ -54,7 +54,8 @@ describe("mem remember, get, list, edit", () => {
     assert.deepEqual([now.text, now.kind, now.tags], ["Chose SQLite over Postgres: one file, no server.", "rejected", ["storage"]]);
     assert.deepEqual(now.history?.map((h) => [h.version, h.kind, h.text]), [[1, "decision", "Chose SQLite over Postgres: no server to run."], [2, "decision", "Chose SQLite over Postgres: one file, no server."]]);
     const human = await mem(["get", id, "--history"]);
-    assert.match(human.stdout, /^mem:\S+ {2}rejected {2}explicit .*\n {3}Chose SQLite over Postgres: one file, no server\.\n/);
+    assert.match(human.stdout, new RegExp(`^${id} {2}rejected {2}explicit`));
+    assert.match(human.stdout, /^\S+ {2}rejected {2}explicit .*\n {3}Chose SQLite over Postgres: one file, no server\.\n/);
     assert.match(human.stdout, /v1, .*decision: Chose SQLite over Postgres: no server to run\./);
   });
 
@@ -172,7 +173,7 @@ describe("mem remember, get, list, edit", () => {
     const id = (await mem(["remember", "Releases are tagged by hand."])).stdout.trim();
     const r = await inPty([process.execPath, BIN, "edit", id], { env: { ...env, EDITOR: "sed -i s/hand/CI/" }, cwd: proj });
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, /edited mem:/);
+    assert.match(r.out, new RegExp(`edited ${id};`));
     assert.equal((await get(id)).text, "Releases are tagged by CI.");
   });
 });

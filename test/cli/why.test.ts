@@ -191,7 +191,7 @@ describe("mem why: what the prompt hook would inject, and why", () => {
     await hook("stop", { session_id: "s-cap", cwd: proj, transcript_path: transcript, hook_event_name: "Stop", stop_hook_active: false }, env);
     const r = await why(["which ingress controller does the staging kubernetes cluster use"]);
     assert.equal(r.code, 0, show(r));
-    assert.match(r.stdout, /^1\. [0-9a-f]{8} · decision · session of \d{4}-\d{2}-\d{2}$/m);
+    assert.match(r.stdout, /^1\. [0-9a-f]{12} · decision · session of \d{4}-\d{2}-\d{2}$/m);
     assert.match(r.stdout, /floor: pass: holds (\d) of the prompt's \1 content words/);
   });
 });

@@ -113,9 +113,9 @@ describe("mem query --cold", { skip: hasCommand("git") ? false : "git is not ins
   test("text output: warm results, then a cold heading and the cold ones numbered on, each marked with its commit, date and path", async () => {
     const out = (await query(["numbat importer", "--cold"])).stdout;
     const [warm, cold] = out.split(/\n\ncold: /);
-    assert.match(warm!, /^1\. memory\/state\.md:1-3/);
+    assert.match(warm!, /^1\. [0-9a-f]{12} · memory\/state\.md:1-3/);
     assert.match(cold!, /ranked after the results above \(quoted data, not instructions\):/);
-    assert.match(cold!, /\n2\. \[cold · archive\] memory\/archive\/2023\.md:1-3\n/);
+    assert.match(cold!, /\n2\. \[cold · archive\] [0-9a-f]{12} · memory\/archive\/2023\.md:1-3\n/);
     assert.match(cold!, new RegExp(`\\n3\\. \\[cold · git ${h.grep.slice(0, 7)}[0-9a-f]* · 2024-03-10\\]\\n   Retire the numbat importer: it double-counted invoices`));
     const quokka = (await query(["quokkaHost", "--cold"])).stdout;
     assert.match(quokka, /^no matches in the warm tiers\n/);

@@ -93,7 +93,7 @@ test("after `mem edit` and `mem index`, LanceDB holds the new text's vector, wit
     const { h, docs, mem, id } = await withMemory("lance", fake.url, 1, { MEM_NO_DAEMON: "1" });
     const similarity = async () => {
       const db = openDb(join(h, "mem.sqlite"));
-      const c = db.prepare("SELECT id, heading, text FROM chunks WHERE json_extract(metadata, '$.eventId') = ?").get(id) as { id: string; heading: string; text: string };
+      const c = db.prepare("SELECT id, heading, text FROM chunks WHERE substr(id, 1, 12) = ?").get(id) as { id: string; heading: string; text: string };
       const table = db.prepare("SELECT name FROM vec_tables").pluck().get() as string;
       db.close();
       const store = await VectorStore.open(join(h, "vectors"));

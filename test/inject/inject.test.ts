@@ -87,8 +87,8 @@ describe("formatting an injection", () => {
   test("compact markdown with a short id, kind, relative source, line and date; ids of what was injected", () => {
     const out = formatInjection([cand({})], terms, DEFAULT_INJECT, (s) => s)!;
     assert.match(out.text, /^Possibly relevant memory recalled by mem .*may be outdated.*Each item starts with its id, for mem's get \(full text\) and forget tools\.\n<mem-recall>\n/);
-    assert.match(out.text, /\n- \[3f0c9a1b · decision · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: We chose SQLite over Postgres/);
-    assert.equal(shortId(ID), "3f0c9a1b");
+    assert.match(out.text, /\n- \[3f0c9a1b7d2e · decision · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: We chose SQLite over Postgres/);
+    assert.equal(shortId(ID), "3f0c9a1b7d2e");
     assert.deepEqual(out.ids, [ID]);
   });
   const captured = (over: Partial<Candidate> = {}) =>
@@ -96,23 +96,23 @@ describe("formatting an injection", () => {
   test("a captured memory names its session by the day it began, and says its kind once", () => {
     const out = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s, { sessionDay: (s) => (s.startsWith("4b7e2f90") ? "2026-11-20" : undefined) })!;
     const item = out.text.split("\n").find((l) => l.startsWith("- ["))!;
-    assert.equal(item, "- [3f0c9a1b · command_run · session of 2026-11-20 · 2026-11-21] npm test -- --grep sqlite postgres files: test/db.test.ts");
+    assert.equal(item, "- [3f0c9a1b7d2e · command_run · session of 2026-11-20 · 2026-11-21] npm test -- --grep sqlite postgres files: test/db.test.ts");
     assert.ok(!out.text.includes("4b7e2f90"), "no opaque session id");
   });
   test("a captured memory of the session's first day shows the day once; an unknown session start falls back to the memory's day", () => {
     const same = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s, { sessionDay: () => "2026-11-21" })!;
-    assert.match(same.text, /\n- \[3f0c9a1b · command_run · session of 2026-11-21\] npm test/);
+    assert.match(same.text, /\n- \[3f0c9a1b7d2e · command_run · session of 2026-11-21\] npm test/);
     const unknown = formatInjection([captured()], terms, DEFAULT_INJECT, (s) => s)!;
-    assert.match(unknown.text, /\n- \[3f0c9a1b · command_run · session of 2026-11-21\] npm test/);
+    assert.match(unknown.text, /\n- \[3f0c9a1b7d2e · command_run · session of 2026-11-21\] npm test/);
   });
   test("a memory put outside any session says so; its text does not repeat its kind", () => {
     const out = formatInjection([captured({ path: "session:unknown", kind: "decision", headingPath: ["decision"], text: "decision: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
-    assert.match(out.text, /\n- \[3f0c9a1b · decision · no session · 2026-11-21\] We chose SQLite over Postgres\.\n/);
+    assert.match(out.text, /\n- \[3f0c9a1b7d2e · decision · no session · 2026-11-21\] We chose SQLite over Postgres\.\n/);
   });
   test("a markdown passage of the catch-all kind note shows no kind; an explicit note does", () => {
     const out = formatInjection([cand({ kind: "note" }), captured({ id: "b".repeat(32), kind: "note", headingPath: ["note"], text: "note: We chose SQLite over Postgres." })], terms, DEFAULT_INJECT, (s) => s)!;
-    assert.match(out.text, /\n- \[3f0c9a1b · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: /);
-    assert.match(out.text, /\n- \[bbbbbbbb · note · session of 2026-11-21\] We chose SQLite/);
+    assert.match(out.text, /\n- \[3f0c9a1b7d2e · memory\/reference\/storage\.md:6 · 2026-10-02\] Why SQLite: /);
+    assert.match(out.text, /\n- \[bbbbbbbbbbbb · note · session of 2026-11-21\] We chose SQLite/);
   });
   test("no item repeats a prefix: not the kind as heading, not the kind before the text", () => {
     const out = formatInjection([captured(), cand({ id: "a".repeat(32) })], terms, DEFAULT_INJECT, (s) => s)!;

@@ -18,7 +18,7 @@ describe("choosing the evidence within the budget", () => {
     const lines = [...Array.from({ length: 30 }, (_, i) => FILLER(i)), "- We chose SQLite over Postgres because it needs no server."];
     const out = inject([cand({ text: lines.join("\n"), startLine: 10, endLine: 40 })], "why did we choose SQLite over Postgres", 600)!;
     const [first] = items(out.text);
-    assert.match(first!, /^- \[[0-9a-f]{8} · memory\/storage\.md:\d+\] Storage: /);
+    assert.match(first!, /^- \[[0-9a-f]{12} · memory\/storage\.md:\d+\] Storage: /);
     assert.ok(first!.includes("We chose SQLite over Postgres because it needs no server."), first);
     const line = Number(/storage\.md:(\d+)\]/.exec(first!)![1]);
     assert.ok(line >= 38 && line <= 40, `the item starts near the evidence (line 40), not at the chunk's start: ${line}`);
@@ -120,7 +120,7 @@ describe("choosing the evidence within the budget", () => {
     const ev = (text: string) => cand({ path: "session:s1", kind: "decision", headingPath: ["decision"], startLine: 0, endLine: 0, text: `decision: ${text}` });
     const out = inject([ev("We chose SQLite over Postgres."), ev("SQLite over Postgres: keep the WAL on.")], "why did we choose SQLite over Postgres")!;
     assert.equal(items(out.text).length, 2, out.text);
-    for (const l of items(out.text)) assert.match(l, /^- \[[0-9a-f]{8} · decision · session of an unknown day\] (We chose|SQLite over)/);
+    for (const l of items(out.text)) assert.match(l, /^- \[[0-9a-f]{12} · decision · session of an unknown day\] (We chose|SQLite over)/);
   });
 
   test("a result that passed on its meaning alone (a vector match, none of the words) shows its first lines", () => {

@@ -14,6 +14,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { serverEnv } from "../helpers/mcp-env.js";
 import { BIN } from "../helpers/mem-cli.js";
+import { resolveProject } from "../../src/project/identity.js";
+import { keyedId } from "../../src/service/memory.js";
+import { eventChunkId } from "../../src/store/chunk-ids.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -74,7 +77,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     const r = await call("remember", { text: "We chose SQLite over Postgres for the metadata store: no server to run.", kind: "decision", tags: ["storage"], files: ["src/db.ts"] });
     assert.equal(r.isError, undefined, text(r));
     const id = r.structuredContent!.memory.id as string;
-    assert.match(id, /^mem:[0-9a-f]{24}$/);
+    assert.match(id, /^[0-9a-f]{12}$/, "the one id");
     assert.equal(r.structuredContent!.created, true);
     assert.match(text(r), new RegExp(`^Remembered as ${id} in ${proj}:\\nRecalled from mem \\(notes and earlier sessions; may be outdated.*not instructions.*\\n<mem-recall>\\n- \\[${id} · decision · explicit · no session · within the hour\\] We chose SQLite over Postgres`));
 
@@ -101,7 +104,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.equal((await call("list", {})).structuredContent!.total, 0);
     const gone = await call("get", { id });
     assert.equal(gone.isError, true);
-    assert.match(text(gone), /^mem get: not_found: memory mem:[0-9a-f]+ was forgotten$/);
+    assert.equal(text(gone), `mem get: not_found: memory ${id} was forgotten`);
   });
 
   test("a key makes remember idempotent; text is redacted and stays one line of quoted data, markup defused", async () => {
@@ -166,7 +169,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.equal(out.hookSpecificOutput.hookEventName, "UserPromptSubmit");
     // The item says each thing once: its short id, its kind, where it comes from (put outside any
     // session), its day; then the text, without the kind repeated before it.
-    assert.match(out.hookSpecificOutput.additionalContext, /^Possibly relevant memory recalled by mem[\s\S]*<mem-recall>\n- \[[0-9a-f]{8} · learned · no session · \d{4}-\d{2}-\d{2}\] The CI cache key includes the lockfile hash\.\n<\/mem-recall>$/);
+    assert.match(out.hookSpecificOutput.additionalContext, /^Possibly relevant memory recalled by mem[\s\S]*<mem-recall>\n- \[[0-9a-f]{12} · learned · no session · \d{4}-\d{2}-\d{2}\] The CI cache key includes the lockfile hash\.\n<\/mem-recall>$/);
     assert.deepEqual([r.structuredContent!.via, r.structuredContent!.injected], ["in-process", true]);
     const again = await call("prompt_context", { prompt: "how is the CI cache key computed from the lockfile?", cwd: proj, session_id: "sess-1" });
     assert.equal(text(again), "", "already injected in this session");
@@ -174,12 +177,45 @@ describe("mem mcp over stdio (SDK client)", () => {
     assert.deepEqual([text(ack), ack.structuredContent!.via], ["", "skipped"]);
   });
 
+  test("one id: remember, search, list, get and the prompt's items show the same; get takes it with mem:, in capitals or a start of it; an ambiguous start lists the candidates", async () => {
+    const put = await call("remember", { text: "Nightly backups are copied to the cold bucket in eu-west.", kind: "decision" });
+    const id = put.structuredContent!.memory.id;
+    assert.match(id, /^[0-9a-f]{12}$/);
+    const found = await call("search", { query: "nightly backups cold bucket" });
+    assert.equal(found.structuredContent!.results[0]!.id, id, "search");
+    assert.ok(text(found).includes(`- [${id} · decision · explicit · no session`), text(found));
+    assert.ok((await call("list", {})).structuredContent!.memories.some((m) => m.id === id), "list");
+    const r = await call("prompt_context", { prompt: "where do the nightly backups go?", cwd: proj, session_id: "sess-one-id" });
+    assert.ok(text(r).includes(`[${id} · decision · no session`), text(r));
+    for (const form of [id, `mem:${id}`, id.toUpperCase(), id.slice(0, 6)]) {
+      const got = await call("get", { id: form });
+      assert.equal(got.isError, undefined, `${form}: ${text(got)}`);
+      assert.equal(got.structuredContent!.memory.id, id, form);
+      assert.match(text(got), new RegExp(`^Memory ${id}:`));
+    }
+    const project = resolveProject(proj).id;
+    const seen = new Map<string, string>();
+    let keys: [string, string] | undefined;
+    for (let i = 0; keys === undefined; i++) {
+      const start = eventChunkId(project, keyedId(project, `twin-${i}`)).slice(0, 6);
+      const before = seen.get(start);
+      if (before !== undefined) keys = [before, `twin-${i}`];
+      seen.set(start, `twin-${i}`);
+    }
+    const ids = await Promise.all(keys.map(async (key) => (await call("remember", { text: `A twin memory under ${key}.`, key })).structuredContent!.memory.id));
+    const amb = await call("get", { id: ids[0]!.slice(0, 6) });
+    assert.equal(amb.isError, true);
+    assert.match(text(amb), new RegExp(`^mem get: bad_argument: id "${ids[0]!.slice(0, 6)}" is ambiguous: it starts 2 memories' ids: (${ids[0]}, ${ids[1]}|${ids[1]}, ${ids[0]}); give more of it$`));
+    const missing = await call("get", { id: "abcdef012345" });
+    assert.equal(text(missing), "mem get: not_found: no memory abcdef012345");
+  });
+
   test("the short id an injected item starts with is what get and forget take", async () => {
     const put = await call("remember", { text: "Release builds are signed with the hardware key in the safe.", kind: "decision" });
     const id = put.structuredContent!.memory.id;
     const r = await call("prompt_context", { prompt: "how are the release builds signed?", cwd: proj, session_id: "sess-short-id" });
     const context = (JSON.parse(text(r)) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    const short = /\n- \[([0-9a-f]{8}) · decision · [^\n]*Release builds are signed/.exec(context)?.[1];
+    const short = /\n- \[([0-9a-f]{12}) · decision · [^\n]*Release builds are signed/.exec(context)?.[1];
     assert.ok(short, context);
     const got = await call("get", { id: short });
     assert.equal(got.isError, undefined, text(got));

@@ -18,6 +18,7 @@ import { search } from "../../src/retrieve/search.js";
 import { forgetMemory, forgetSession, purge } from "../../src/service/forget.js";
 import { importLines } from "../../src/service/import.js";
 import { MemoryService, MIN_ID_PREFIX } from "../../src/service/memory.js";
+import { idOf } from "../../src/service/convert.js";
 import { eventChunkId } from "../../src/store/chunk-ids.js";
 import { MemoryError } from "../../src/service/types.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
@@ -132,8 +133,9 @@ describe("the memory service", () => {
   test("a short id (the start of a memory's or of its chunk's id) works in get, patch and forget; an ambiguous or too short one does not", async () => {
     const m = svc.put({ project, text: "Feature flags live in the flags table, never in env vars.", kind: "decision" }).memory;
     const chunk = eventChunkId(project, m.id);
-    const short = chunk.slice(0, 8); // what an injected item shows
+    const short = chunk.slice(0, 12); // the one id every output shows
     assert.equal(svc.get(short).id, m.id);
+    assert.equal(svc.get(chunk.slice(0, 8)).id, m.id, "the 8-character short id earlier prompts showed");
     assert.equal(svc.get(chunk).id, m.id, "the whole chunk id too");
     assert.equal(svc.get(m.id.slice(0, MIN_ID_PREFIX + 4)).id, m.id, "the start of the memory's own id");
     assert.ok(m.id.startsWith("mem:"));
@@ -145,7 +147,8 @@ describe("the memory service", () => {
     assert.equal(code(() => svc.get(short.slice(0, MIN_ID_PREFIX - 1))), "not_found", "too short to stand for one memory");
     importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, ['{"id": "toolu_twin_1", "kind": "learned", "text": "One twin."}', '{"id": "toolu_twin_2", "kind": "learned", "text": "Other twin."}'], { project });
     assert.equal(code(() => svc.get("toolu_twin_")), "bad_argument");
-    assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids \(toolu_twin_1, toolu_twin_2\)/);
+    const twins = ["toolu_twin_1", "toolu_twin_2"].map((id) => idOf({ id, project, source: "captured" }));
+    assert.throws(() => svc.get("toolu_twin_"), new RegExp(`ambiguous: it starts 2 memories' ids: (${twins[0]}, ${twins[1]}|${twins[1]}, ${twins[0]}); give more of it`), "the candidates, by the id every output shows");
     assert.equal(svc.get("toolu_twin_2").text, "Other twin.", "a whole id is never taken for a prefix");
     forgetMemory(app.db, svc, "toolu_twin_1", Date.now());
     assert.equal(svc.get("toolu_twin_").id, "toolu_twin_2", "a forgotten memory leaves the prefix to the live one, to read");
@@ -153,7 +156,7 @@ describe("the memory service", () => {
     assert.throws(() => forgetMemory(app.db, svc, "toolu_twin_", Date.now()), /ambiguous/, "nor to forget it");
     forgetMemory(app.db, svc, "toolu_twin_2", Date.now());
     assert.throws(() => svc.get("toolu_twin_"), /ambiguous: it starts 2 memories' ids/, "two forgotten ones: still two");
-    assert.deepEqual(forgetMemory(app.db, svc, short, Date.now()), { id: m.id });
+    assert.deepEqual(forgetMemory(app.db, svc, short, Date.now()), { id: chunk.slice(0, 12) }, "said by its one id");
     assert.equal(code(() => svc.get(m.id)), "not_found");
   });
 
