@@ -6,6 +6,7 @@
 import { relative } from "node:path";
 import type { WhyCandidate, WhyReport } from "../inject/why.js";
 import type { SalienceConfig } from "../memory/salience.js";
+import { VECTOR_STANDOUT, VECTOR_TRUST } from "../inject/floor.js";
 import { field, visible } from "../render/line.js";
 import { explainFactor, fusionLine } from "./query-print.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
@@ -77,7 +78,12 @@ export function whyText(r: WhyReport, vectorNote: string, cfg: SalienceConfig): 
   const words = r.words.map((w) => (w.word === w.stem ? field(w.word, 60) : `${field(w.word, 60)} (${field(w.stem, 60)})`));
   out.push(`content words (stems): ${words.length > 0 ? words.join(", ") : "none"}`);
   const o = r.options;
-  out.push(`floor: at least 2 of ${count(r.stems.length, "stem")} and ${Math.round(o.minTermCoverage * 100)}% of their weight (a word weighs what it tells apart: rare in the store, heavy), or a vector similarity of ${o.minSimilarity} or more`);
+  const byVector = r.fusion
+    ? `; or, the vector leg trusted ${VECTOR_TRUST} or more, a similarity ${VECTOR_STANDOUT} spreads above its other answers, or both legs' first answer (holding one of the words)`
+    : r.legs.includes("vector")
+      ? `; or a vector similarity of ${o.minSimilarity} or more`
+      : "";
+  out.push(`floor: at least 2 of ${count(r.stems.length, "stem")} and ${Math.round(o.minTermCoverage * 100)}% of their weight (a word weighs what it tells apart: rare in the store, heavy)${byVector}`);
   out.push(`budget: ${count(o.budgetChars, "character")}, frame included; at most ${count(o.maxItems, "item")}`);
   if (r.filesInPlay > 0) out.push(`files in play: ${r.filesInPlay}`);
   out.push("");

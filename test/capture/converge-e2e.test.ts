@@ -67,7 +67,8 @@ describe("an explicit memory and the edit it describes converge", () => {
     assert.equal(learned.filter((r) => r.convergent).length, 1);
     assert.ok(!learned.find((r) => r.convergent)!.text.includes("case"), "the convergent one is session A's");
     // Session D's edit has the same text as A's and is collapsed into it as a near-duplicate; the read is apart.
-    const auth = await query(s("A"), "auth");
+    // Asked for the captured events: in a plain search the explicit memory stands for the edit it converged with.
+    const auth = await query(s("A"), "auth", ["--kind", "file_modified", "--kind", "file_explored"]);
     assert.equal(auth.find((r) => r.kind === "file_modified")?.convergent, true, "session A's edit");
     assert.equal(auth.find((r) => r.kind === "file_explored")?.convergent, false, "the read");
   });

@@ -16,6 +16,8 @@ import { openApp } from "../../src/app.js";
 import { captureToolPayload } from "../../src/capture/record.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { cleanText } from "../../src/redact/clean.cjs";
+import { eventChunkId } from "../../src/store/chunk-ids.js";
+import { oneId } from "../../src/store/one-id.js";
 import { serverEnv } from "../helpers/mcp-env.js";
 import { BIN } from "../helpers/mem-cli.js";
 
@@ -66,7 +68,9 @@ test("started by Claude Code: the memory is the session's and converges with its
   assert.ok(!r.isError, r.content[0]?.text);
   const m = r.structuredContent!.memory;
   assert.equal(m.session, S);
-  assert.deepEqual(links(home), [{ a: m.id, b: "toolu_edit1", kind: "convergent" }], "converged with the session's edit, not the other session's");
+  const ls = links(home);
+  assert.deepEqual(ls.map((l) => [l.b, l.kind]), [["toolu_edit1", "convergent"]], "converged with the session's edit, not the other session's");
+  assert.equal(oneId(eventChunkId(resolveProject(proj).id, ls[0]!.a)), m.id, "the link is the remembered memory's (shown by its one id)");
 });
 
 test("no id from Claude Code: the one session active; none when two are", async () => {
