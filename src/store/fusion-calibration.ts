@@ -55,9 +55,12 @@ export function saveHubs(db: Db, table: Clean<string>, project: Clean<string>, h
   })();
 }
 
+/** The hub rows of a search's candidates: CROSS JOIN pins the loop order (look each candidate up; never scan the table, 100k rows: 0.5 s a search). */
+export const HUBS_SQL = "SELECT v.chunk_id AS id, v.hub AS hub FROM json_each(?) j CROSS JOIN vec_hub v ON v.table_name = ? AND v.chunk_id = j.value";
+
 /** The shared-direction share of each of `ids` that has one in `table`. */
 export function hubsOf(db: Db, table: string, ids: readonly string[]): Map<string, number> {
   if (ids.length === 0) return new Map();
-  const rows = db.prepare("SELECT v.chunk_id AS id, v.hub AS hub FROM json_each(?) j JOIN vec_hub v ON v.table_name = ? AND v.chunk_id = j.value").all(JSON.stringify(ids), table) as { id: string; hub: number }[];
+  const rows = db.prepare(HUBS_SQL).all(JSON.stringify(ids), table) as { id: string; hub: number }[];
   return new Map(rows.map((r) => [r.id, r.hub] as const));
 }
