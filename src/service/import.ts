@@ -190,7 +190,9 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
         touched.add(r.project!);
         tally.into[r.project!] = (tally.into[r.project!] ?? 0) + 1;
         if (r.refiled) tally.refiled++;
-        imported.set(r.project!, [...(imported.get(r.project!) ?? []), r.events!]);
+        const each = imported.get(r.project!);
+        if (each) each.push(r.events!);
+        else imported.set(r.project!, [r.events!]); // pushed, not copied: a 60,000-line import copied its list 60,000 times (25 s)
         tally.clamped += r.clamped;
       }
     } catch (e) {
