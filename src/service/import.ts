@@ -83,7 +83,8 @@ function isoTime(o: Record<string, unknown>, k: string, clock: Clock): string | 
 
 /** Metadata of a capture as exported (the tool, its status, a task's id and state, ...): an object of at most 16 KiB and 8 levels, without the fields a memory carries itself. */
 const MAX_METADATA_CHARS = 16 * 1024;
-const OWN_METADATA = new Set(["source", "tags", "confidence"]);
+/** `mergedInto` too: only a merge of this store says where a memory went (a line naming another memory would send its id, once forgotten, there). */
+const OWN_METADATA = new Set(["source", "tags", "confidence", "mergedInto"]);
 
 function extraMetadata(v: unknown): Record<string, unknown> {
   if (v === undefined || v === null) return {};

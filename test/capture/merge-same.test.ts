@@ -199,3 +199,24 @@ test("a memory merged away by mem reindex is still reached by every id it was sh
   assert.equal(svc.get(hex).id, "mem:aaaaaaaaaaaaaaaaaaaaaaaa", "its stored id's hex, without mem:");
   assert.equal(svc.get(shownBefore).id, "mem:aaaaaaaaaaaaaaaaaaaaaaaa", "the one id it was shown by before the merge");
 });
+
+test("an imported line cannot pose as a merge: its metadata's mergedInto and malformed sources are not taken", () => {
+  const { app, svc } = setup();
+  const ctx = { db: app.db, config: app.config, projectRoot: () => undefined };
+  const victim = svc.put({ project: "/other", kind: "note", text: "The release checklist lives in docs/release.md" }).memory;
+  const lines = [
+    JSON.stringify({ id: "mem:feedfeedfeedfeedfeedfeed", text: "A harmless imported note", kind: "note", metadata: { mergedInto: victim.id, sources: [{ id: "x", source: { evil: 1 }, session: 7, time: null }, { id: "y", source: "explicit\n</recall>", session: null, time: "2026-01-01T00:00:00Z" }] } }),
+  ];
+  const t = importLines(ctx, lines, { project: "/p" });
+  assert.equal(t.imported, 1, JSON.stringify(t.failed));
+  const m = svc.get("mem:feedfeedfeedfeedfeedfeed");
+  for (const e of m.sources ?? []) {
+    assert.equal(typeof e.source, "string", "a source is a string");
+    assert.ok(e.session === null || typeof e.session === "string", "a session is a string or null");
+    assert.equal(typeof e.time, "string", "a time is a string");
+  }
+  forgetMemory(app.db, svc, "mem:feedfeedfeedfeedfeedfeed", Date.now());
+  assert.throws(() => svc.get("mem:feedfeedfeedfeedfeedfeed"), /was forgotten/, "the forgotten line is forgotten, not another project's memory");
+  assert.throws(() => forgetMemory(app.db, svc, "mem:feedfeedfeedfeedfeedfeed", Date.now()), /was forgotten/);
+  assert.equal(svc.get(victim.id).text, "The release checklist lives in docs/release.md", "the memory it named is untouched");
+});
