@@ -174,7 +174,8 @@ function vectorPasses(similarity: number | undefined, o: InjectOptions, v: Vecto
  * two independent signals agree (a random vector's first answer is BM25's first by chance only).
  */
 function legsAgree(c: Candidate, v: VectorFloor | undefined, words: number): boolean {
-  return v !== undefined && v.weight >= VECTOR_TRUST && words >= VECTOR_WORDS && c.legs.bm25?.rank === 1 && c.legs.vector?.rank === 1;
+  const enough = v?.spread.n === undefined || v.spread.n >= SPREAD_ANSWERS; // among a few answers, two legs' firsts agree by chance
+  return v !== undefined && v.weight >= VECTOR_TRUST && enough && words >= VECTOR_WORDS && c.legs.bm25?.rank === 1 && c.legs.vector?.rank === 1;
 }
 
 /**

@@ -64,6 +64,7 @@ describe("the floor's calibrated vector similarity", () => {
       ["both first, the vector leg not trusted", first(holdsOne, 1, 1), leg(0.2), false],
       ["both first, no word held", first(holdsNone, 1, 1), leg(0.8), false],
       ["both first, no calibration for the query", first(holdsOne, 1, 1), undefined, false],
+      ["both first in a store of three chunks (the vector leg's first is BM25's one time in three by chance)", first(holdsOne, 1, 1), { weight: 0.5, spread: { mean: 0.1, sd: 0.02, n: 2 } }, false],
     ];
     for (const [why, c, v, pass] of cases) {
       const verdict = floorVerdict(c, stems, DEFAULT_INJECT, undefined, v);
