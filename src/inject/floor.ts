@@ -138,8 +138,15 @@ interface FloorFacts {
  */
 export interface VectorFloor {
   weight: number;
-  spread: { mean: number; sd: number };
+  /** The leg's other answers' mean and spread, and how many answers they are made of (`n`, when known). */
+  spread: { mean: number; sd: number; n?: number };
 }
+
+/**
+ * The fewest of the leg's other answers a spread is taken from: two or three similarities (a
+ * store of a few chunks) give a spread of nothing, and any first answer stands out of it.
+ */
+export const SPREAD_ANSWERS = 5;
 
 /** The least weight of a vector leg whose similarities can pass the floor. */
 export const VECTOR_TRUST = 0.4;
@@ -150,7 +157,7 @@ export const VECTOR_WORDS = 1;
 
 /** A similarity as spreads above the leg's other answers (undefined without the leg's spread). */
 function calibratedSimilarity(similarity: number, v: VectorFloor | undefined): number | undefined {
-  if (!v || !(v.spread.sd > 1e-9)) return undefined;
+  if (!v || !(v.spread.sd > 1e-9) || (v.spread.n !== undefined && v.spread.n < SPREAD_ANSWERS)) return undefined;
   return (similarity - v.spread.mean) / v.spread.sd;
 }
 
@@ -167,7 +174,8 @@ function vectorPasses(similarity: number | undefined, o: InjectOptions, v: Vecto
  * two independent signals agree (a random vector's first answer is BM25's first by chance only).
  */
 function legsAgree(c: Candidate, v: VectorFloor | undefined, words: number): boolean {
-  return v !== undefined && v.weight >= VECTOR_TRUST && words >= VECTOR_WORDS && c.legs.bm25?.rank === 1 && c.legs.vector?.rank === 1;
+  const enough = v?.spread.n === undefined || v.spread.n >= SPREAD_ANSWERS; // among a few answers, two legs' firsts agree by chance
+  return v !== undefined && v.weight >= VECTOR_TRUST && enough && words >= VECTOR_WORDS && c.legs.bm25?.rank === 1 && c.legs.vector?.rank === 1;
 }
 
 /**
@@ -213,7 +221,7 @@ export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOp
   if (f.by === "agreement") return { ...base, reason: `both legs put it first (the vector leg trusted ${v!.weight.toFixed(2)}) and it holds ${[...found].join(", ")}` };
   const which = (share: boolean) => (found.size === 0 ? "" : ` (${[...found].join(", ")}${share ? `: ${pct(coverage)}` : ""})`);
   const holds = (share: boolean) => `holds ${found.size} of the prompt's ${words(wanted.size)}${which(share)}`;
-  const below = sim ? `; ${judged ?? (v ? `${sim}: the vector leg gave no spread` : `${sim} < ${o.minSimilarity}`)}` : "";
+  const below = sim ? `; ${judged ?? (v ? `${sim}: the vector leg gave no spread${v.spread.n !== undefined && v.spread.n < SPREAD_ANSWERS ? ` (${v.spread.n} other answers; needs ${SPREAD_ANSWERS})` : ""}` : `${sim} < ${o.minSimilarity}`)}` : "";
   const need = rarity === EVEN ? `needs ${base.needed} (at least 2 and ${pct(o.minTermCoverage)})` : `needs at least 2 and ${pct(o.minTermCoverage)} of their weight`;
   if (wanted.size === 0) return { ...base, reason: `the prompt has no content words${below}` };
   if (found.size < 2) return { ...base, reason: `${holds(false)}; ${need}${wanted.size === 1 ? ": one word alone cannot tell its sense" : ""}${below}` };

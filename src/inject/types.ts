@@ -24,7 +24,7 @@ export interface Describe {
   /** How rare each of the prompt's words is in the store (src/retrieve/rarity.ts); default: every word alike. */
   rarity?: Rarity;
   /** The vector leg as fusion weighed it for this prompt (src/retrieve/search.ts FusionReport): the floor's calibrated similarity. */
-  vector?: { weight: number; spread: { mean: number; sd: number } };
+  vector?: { weight: number; spread: { mean: number; sd: number; n?: number } };
   /** The day (YYYY-MM-DD) a session began, when known. */
   sessionDay?: (session: string) => string | undefined;
 }

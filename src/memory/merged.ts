@@ -33,12 +33,27 @@ export const MAX_SOURCES = 50;
 
 const sourceOf = (m: Record<string, unknown>) => (typeof m.source === "string" ? m.source : "captured");
 
+/**
+ * The well-formed entries of a stored `sources` list (it may come from an imported line's
+ * metadata): an id, a source, a time, a session (or null), and a confidence and a text when they
+ * have their types; any other entry is left out, any other field dropped.
+ */
+export function validSources(listed: unknown): SourceEntry[] {
+  if (!Array.isArray(listed)) return [];
+  const out: SourceEntry[] = [];
+  for (const e of listed as unknown[]) {
+    if (e === null || typeof e !== "object") continue;
+    const { id, source, session, time, confidence, text } = e as Record<string, unknown>;
+    if (typeof id !== "string" || typeof source !== "string" || typeof time !== "string" || (session !== null && typeof session !== "string")) continue;
+    out.push({ id, source, session, time, ...(typeof confidence === "number" && Number.isFinite(confidence) ? { confidence } : {}), ...(typeof text === "string" ? { text } : {}) });
+  }
+  return out;
+}
+
 /** The statements a memory already stands for: its `sources`, or itself alone. */
 export function sourcesOf(s: Statement): SourceEntry[] {
-  const listed = s.metadata.sources;
-  if (Array.isArray(listed) && listed.length > 0) {
-    return listed.filter((e): e is SourceEntry => e !== null && typeof e === "object" && typeof (e as SourceEntry).id === "string");
-  }
+  const listed = validSources(s.metadata.sources);
+  if (listed.length > 0) return listed;
   const c = s.metadata.confidence;
   return [{ id: s.id, source: sourceOf(s.metadata), session: s.session, time: s.time, ...(typeof c === "number" ? { confidence: c } : {}), text: s.text }];
 }

@@ -11,7 +11,9 @@
  *      or a phrase that only announces the statement ("we decided to", "decided to", "let's",
  *      "we will", …);
  *   4. the words, in order: runs of letters and digits, kept whole across `.`, `/`, `-`, `:`,
- *      `@`, `+`, `#` between them (so `src/auth.c`, `1.2.3`, `node-20` are one word each);
+ *      `@`, `+`, `#` between them (so `src/auth.c`, `1.2.3`, `node-20` are one word each), with
+ *      a number's minus sign and a path's root (`-5`, `/tmp`, `~/tmp`), and the operators
+ *      (`<`, `>=`, `==`, `!=`, `=`, `&&`, `||`) as words of their own;
  *   5. "a", "an", "the", "please" dropped, and a plural `s` off words of four letters or more.
  * Everything else counts: every other word, its place, every number, every negation. So "Use
  * Postgres" is "We decided to use the Postgres." but not "Don't use Postgres", "Use Postgres 15"
@@ -43,7 +45,12 @@ const LEAD_IN =
 
 const FILLER: ReadonlySet<string> = new Set(["a", "an", "the", "please"]);
 
-const WORD = /[\p{L}\p{N}_]+(?:[./:@+#-][\p{L}\p{N}_]+)*/gu;
+/**
+ * A word (see above), with what makes it another value kept on it: a minus sign before a number
+ * ("-5" is not "5"), the root of a path ("/tmp", "~/tmp", "./tmp" are not "tmp"); and each
+ * comparison or logical operator as a word of its own ("status >= 500" is not "status < 500").
+ */
+const WORD = /(?:(?<![\p{L}\p{N}_])-(?=\p{N})|(?<![\p{L}\p{N}_.~/])(?:~|\.{1,2})?\/(?=[\p{L}\p{N}_]))?[\p{L}\p{N}_]+(?:[./:@+#-][\p{L}\p{N}_]+)*|[<>]=?|[!=]=+|=|&&|\|\|/gu;
 
 const stem = (w: string) => (w.length >= 4 && /^\p{L}+$/u.test(w) && w.endsWith("s") && !/(?:ss|us|is)$/.test(w) ? w.slice(0, -1) : w);
 

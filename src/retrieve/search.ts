@@ -117,12 +117,12 @@ export interface FusionReport {
    * is judged by how far it stands out of them (the relevance floor), not by a raw cosine whose
    * range differs from model to model.
    */
-  spread: { mean: number; sd: number };
+  spread: { mean: number; sd: number; n: number };
 }
 
-function spreadOf(xs: readonly number[]): { mean: number; sd: number } {
+function spreadOf(xs: readonly number[]): { mean: number; sd: number; n: number } {
   const mean = xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0;
-  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length) : 0 };
+  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length) : 0, n: xs.length };
 }
 
 /** Below this weight the vector leg is left out of fusion. */

@@ -1,3 +1,4 @@
+import { validSources } from "../memory/merged.js";
 import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
@@ -25,8 +26,14 @@ export function toMemory(r: Pick<MemoryRow, "id" | "project" | "session" | "type
     createdAt: r.time,
     updatedAt: r.updated_at ? new Date(r.updated_at).toISOString() : r.time,
     ...(typeof metadata.confidence === "number" ? { confidence: metadata.confidence } : {}),
-    ...(Array.isArray(metadata.sources) && metadata.sources.length > 1 ? { sources: metadata.sources as NonNullable<Memory["sources"]> } : {}),
+    ...sourcesField(metadata.sources),
   };
+}
+
+/** A memory's statements (more than one: it was merged), well-formed ones only (an imported line's metadata may hold anything). */
+function sourcesField(listed: unknown): { sources?: NonNullable<Memory["sources"]> } {
+  const sources = validSources(listed);
+  return sources.length > 1 ? { sources } : {};
 }
 
 /** A markdown chunk as a memory (its file and lines say where to edit it). */

@@ -83,7 +83,8 @@ function isoTime(o: Record<string, unknown>, k: string, clock: Clock): string | 
 
 /** Metadata of a capture as exported (the tool, its status, a task's id and state, ...): an object of at most 16 KiB and 8 levels, without the fields a memory carries itself. */
 const MAX_METADATA_CHARS = 16 * 1024;
-const OWN_METADATA = new Set(["source", "tags", "confidence"]);
+/** `mergedInto` too: only a merge of this store says where a memory went (a line naming another memory would send its id, once forgotten, there). */
+const OWN_METADATA = new Set(["source", "tags", "confidence", "mergedInto"]);
 
 function extraMetadata(v: unknown): Record<string, unknown> {
   if (v === undefined || v === null) return {};
@@ -190,7 +191,9 @@ export function importLines(ctx: ServiceContext, lines: readonly string[], opts:
         touched.add(r.project!);
         tally.into[r.project!] = (tally.into[r.project!] ?? 0) + 1;
         if (r.refiled) tally.refiled++;
-        imported.set(r.project!, [...(imported.get(r.project!) ?? []), r.events!]);
+        const each = imported.get(r.project!);
+        if (each) each.push(r.events!);
+        else imported.set(r.project!, [r.events!]); // pushed, not copied: a 60,000-line import copied its list 60,000 times (25 s)
         tally.clamped += r.clamped;
       }
     } catch (e) {

@@ -155,7 +155,7 @@ export class MemoryService {
     // A stored id, whole: as typed, or an explicit memory's hex given without its `mem:`.
     const row = memoryById(this.ctx.db, id) ?? (input.hex ? memoryById(this.ctx.db, `${LEGACY_PREFIX}${input.bare}`) : undefined);
     if (row && !this.readable(row.project)) throw missing(); // another project's: as if absent
-    const into = row?.deleted_at ? mergedInto(this.ctx.db, id) : undefined;
+    const into = row?.deleted_at ? mergedInto(this.ctx.db, row.id) : undefined;
     if (into !== undefined) return this.find(into, opts); // merged into another memory: that one stands for it
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (row) {
@@ -168,7 +168,11 @@ export class MemoryService {
     if (md) return md;
     const resolved = this.resolve(input, opts.liveFirst ?? true);
     if (resolved !== undefined) return this.find(resolved, opts);
-    if (input.hex && input.bare.length >= MIN_ID_PREFIX && forgottenWithChunkPrefix(this.ctx.db, input.bare, this.ctx.scope?.read)) throw new MemoryError("not_found", `memory ${id} was forgotten`);
+    const gone = input.hex && input.bare.length >= MIN_ID_PREFIX ? forgottenWithChunkPrefix(this.ctx.db, input.bare, this.ctx.scope?.read) : [];
+    // The one id of a memory merged into another (by mem reindex or an import): that one stands for it.
+    const merged = gone.length === 1 ? mergedInto(this.ctx.db, gone[0]!) : undefined;
+    if (merged !== undefined) return this.find(merged, opts);
+    if (gone.length > 0) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     throw missing();
   }
 

@@ -49,13 +49,19 @@ export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, minCh
 }
 
 /**
- * Whether a forgotten memory's chunk id starts with `hex` (its chunk is gone, so its id is worked
- * out again from each forgotten event): a scan of the forgotten ones, run only for an id nothing
- * live matched, so a forgotten memory's one id is answered as forgotten, not as unknown.
+ * The forgotten memories whose chunk id starts with `hex` (at most two: one, or a sign of several;
+ * their chunks are gone, so each id is worked out again from each forgotten event): a scan of the
+ * forgotten ones, run only for an id nothing live matched, so a forgotten memory's one id is
+ * answered as forgotten (or, merged into another, as that one), not as unknown.
  */
-export function forgottenWithChunkPrefix(db: Db, hex: string, projects?: readonly string[]): boolean {
+export function forgottenWithChunkPrefix(db: Db, hex: string, projects?: readonly string[]): string[] {
   const within = projects === undefined ? "" : " AND project IN (SELECT value FROM json_each(?))";
   const rows = db.prepare(`SELECT id, project FROM events WHERE deleted_at IS NOT NULL${within}`).iterate(...(projects === undefined ? [] : [JSON.stringify(projects)])) as IterableIterator<{ id: string; project: string }>;
-  for (const r of rows) if (eventChunkId(r.project, r.id).startsWith(hex)) return true;
-  return false;
+  const out: string[] = [];
+  for (const r of rows) {
+    if (!eventChunkId(r.project, r.id).startsWith(hex)) continue;
+    out.push(r.id);
+    if (out.length === 2) break;
+  }
+  return out;
 }

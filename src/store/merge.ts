@@ -44,9 +44,9 @@ function forgetChunkKeepingUse(db: Db, id: string): void {
   if (use) db.prepare("INSERT OR REPLACE INTO salience (chunk_id, salience, last_used_at, uses) VALUES (?, ?, ?, ?)").run(use.chunk_id, use.salience, use.last_used_at, use.uses);
 }
 
-/** The row a merged-away memory went into, when it was merged (not forgotten). */
+/** The row a merged-away memory went into, when it was merged (not forgotten): a row of its own project, never another's. */
 export function mergedInto(db: Db, id: string): Clean<string> | undefined {
-  const to = prepared(db, "SELECT json_extract(metadata, '$.mergedInto') FROM events WHERE id = ? AND deleted_at IS NOT NULL").pluck().get(id) as string | null | undefined;
+  const to = prepared(db, "SELECT k.id FROM events e JOIN events k ON k.id = json_extract(e.metadata, '$.mergedInto') AND k.project = e.project WHERE e.id = ? AND e.deleted_at IS NOT NULL").pluck().get(id) as string | null | undefined;
   return typeof to === "string" ? asStored(to) : undefined;
 }
 

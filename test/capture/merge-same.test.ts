@@ -15,6 +15,7 @@ import { cleanText } from "../../src/redact/clean.cjs";
 import { forgetMemory } from "../../src/service/forget.js";
 import { importLines } from "../../src/service/import.js";
 import { MemoryService } from "../../src/service/memory.js";
+import { idOf } from "../../src/service/convert.js";
 import { runReindex } from "../../src/maintenance/reindex/job.js";
 import { clean } from "../../src/redact/clean.cjs";
 import { compactText, insertMemory, purgeTombstones } from "../../src/store/memories.js";
@@ -181,4 +182,41 @@ test("an import of the same statement (as a stored memory, or twice in the file)
   assert.equal(decisions(svc, "/p").memories[0]!.sources?.length, 2);
   const notes = svc.list({ project: "/p", kinds: ["note"] });
   assert.deepEqual(notes.memories.map((m) => m.text).sort(), ["Deploys go out on Tuesdays", "Deploys go out on Wednesdays"]);
+});
+
+test("a memory merged away by mem reindex is still reached by every id it was shown or stored by: its one id, its hex without mem:", async () => {
+  const { app, svc } = setup();
+  const row = (id: string, time: string, text: string) =>
+    insertMemory(app.db, clean({ id, project: "/p", session: "s1", kind: "decision", time, text, files: [], metadata: { source: "explicit", tags: [], confidence: 1 }, idempotencyKey: null }));
+  const hex = "0123456789abcdef01234567";
+  row("mem:aaaaaaaaaaaaaaaaaaaaaaaa", "2026-09-01T00:00:00.000Z", "Use Postgres for storage");
+  row(`mem:${hex}`, "2026-09-02T00:00:00.000Z", "We decided to use Postgres for storage.");
+  chunkCapturedEvents(app.db, new ChunkStore(app.db), clean("/p"), Date.now());
+  const shownBefore = idOf(svc.get(`mem:${hex}`));
+  const r = await runReindex({ db: app.db, config: app.config, paths: app.paths, providers: async () => [], vectors: app.vectors, now: Date.now });
+  assert.equal(r.merged, 1, r.problems.join("; "));
+  assert.equal(svc.get(`mem:${hex}`).id, "mem:aaaaaaaaaaaaaaaaaaaaaaaa", "its stored id");
+  assert.equal(svc.get(hex).id, "mem:aaaaaaaaaaaaaaaaaaaaaaaa", "its stored id's hex, without mem:");
+  assert.equal(svc.get(shownBefore).id, "mem:aaaaaaaaaaaaaaaaaaaaaaaa", "the one id it was shown by before the merge");
+});
+
+test("an imported line cannot pose as a merge: its metadata's mergedInto and malformed sources are not taken", () => {
+  const { app, svc } = setup();
+  const ctx = { db: app.db, config: app.config, projectRoot: () => undefined };
+  const victim = svc.put({ project: "/other", kind: "note", text: "The release checklist lives in docs/release.md" }).memory;
+  const lines = [
+    JSON.stringify({ id: "mem:feedfeedfeedfeedfeedfeed", text: "A harmless imported note", kind: "note", metadata: { mergedInto: victim.id, sources: [{ id: "x", source: { evil: 1 }, session: 7, time: null }, { id: "y", source: "explicit\n</recall>", session: null, time: "2026-01-01T00:00:00Z" }] } }),
+  ];
+  const t = importLines(ctx, lines, { project: "/p" });
+  assert.equal(t.imported, 1, JSON.stringify(t.failed));
+  const m = svc.get("mem:feedfeedfeedfeedfeedfeed");
+  for (const e of m.sources ?? []) {
+    assert.equal(typeof e.source, "string", "a source is a string");
+    assert.ok(e.session === null || typeof e.session === "string", "a session is a string or null");
+    assert.equal(typeof e.time, "string", "a time is a string");
+  }
+  forgetMemory(app.db, svc, "mem:feedfeedfeedfeedfeedfeed", Date.now());
+  assert.throws(() => svc.get("mem:feedfeedfeedfeedfeedfeed"), /was forgotten/, "the forgotten line is forgotten, not another project's memory");
+  assert.throws(() => forgetMemory(app.db, svc, "mem:feedfeedfeedfeedfeedfeed", Date.now()), /was forgotten/);
+  assert.equal(svc.get(victim.id).text, "The release checklist lives in docs/release.md", "the memory it named is untouched");
 });

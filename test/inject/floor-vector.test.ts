@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { floorVerdict, passesFloor, VECTOR_STANDOUT, VECTOR_TRUST, type VectorFloor } from "../../src/inject/floor.js";
+import { floorVerdict, passesFloor, SPREAD_ANSWERS, VECTOR_STANDOUT, VECTOR_TRUST, type VectorFloor } from "../../src/inject/floor.js";
 import { DEFAULT_INJECT, type Candidate } from "../../src/inject/types.js";
 
 const cand = (text: string, similarity?: number): Candidate => ({
@@ -33,6 +33,8 @@ describe("the floor's calibrated vector similarity", () => {
       ["a raw cosine of 0.8 that does not stand out (a model whose cosines are all high)", holdsOne, 0.8, leg(0.9, 0.79, 0.02), false],
       ["a raw cosine of 0.2 that stands out far (a model whose cosines are all low)", holdsOne, 0.2, leg(0.9, 0.05, 0.01), true],
       ["a leg with no spread (every answer alike)", holdsOne, 0.5, leg(0.9, 0.5, 0), false],
+      ["a spread of two other answers (a store of three chunks): any first answer stands out of it", holdsOne, 0.35, { weight: 0.5, spread: { mean: 0.305, sd: 0.005, n: 2 } }, false],
+      [`a spread of ${SPREAD_ANSWERS} other answers`, holdsOne, 0.2, { weight: 0.8, spread: { mean: 0.1, sd: 0.02, n: SPREAD_ANSWERS } }, true],
       ["without the leg's calibration: the raw similarity against minSimilarity", holdsNone, 0.5, undefined, true],
       ["without the leg's calibration, below minSimilarity", holdsNone, 0.3, undefined, false],
     ];
@@ -62,6 +64,7 @@ describe("the floor's calibrated vector similarity", () => {
       ["both first, the vector leg not trusted", first(holdsOne, 1, 1), leg(0.2), false],
       ["both first, no word held", first(holdsNone, 1, 1), leg(0.8), false],
       ["both first, no calibration for the query", first(holdsOne, 1, 1), undefined, false],
+      ["both first in a store of three chunks (the vector leg's first is BM25's one time in three by chance)", first(holdsOne, 1, 1), { weight: 0.5, spread: { mean: 0.1, sd: 0.02, n: 2 } }, false],
     ];
     for (const [why, c, v, pass] of cases) {
       const verdict = floorVerdict(c, stems, DEFAULT_INJECT, undefined, v);

@@ -21,6 +21,9 @@ const SAME: [string, string][] = [
   ["Pin node-20 in src/build.ts", "pin node-20 in src/build.ts."],
   ["Cache the API responses", "cache the API response"],
   ["ＵＳＥ Postgres", "use postgres"],
+  ["Retry when status >= 500", "retry when status >= 500."],
+  ["Never delete /tmp!", "never delete /tmp"],
+  ["Keep the offset at -5", "keep the offset at -5."],
 ];
 
 const DIFFERENT: [string, string, string][] = [
@@ -36,6 +39,13 @@ const DIFFERENT: [string, string, string][] = [
   ["Edit src/auth.c", "Edit src/auth.ts", "another file"],
   ["Use Postgres", "Maybe use Postgres", "a hedge"],
   ["Use Postgres", "We should not use Postgres", "a negation behind a lead-in"],
+  ["Set the offset to -5", "Set the offset to 5", "a number's sign"],
+  ["Retry when status >= 500", "Retry when status < 500", "a comparison"],
+  ["Timeout > 30s", "Timeout < 30s", "a comparison"],
+  ["Check that a != b", "Check that a == b", "an operator"],
+  ["Use x && y", "Use x || y", "an operator"],
+  ["Never delete ~/tmp", "Never delete /tmp", "a path's root"],
+  ["Never delete /tmp", "Never delete tmp", "an absolute path and a relative one"],
 ];
 
 test("the same statement, written differently, is one memory", () => {
