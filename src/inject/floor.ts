@@ -6,7 +6,7 @@
  */
 import { memoized } from "../util/memo.js";
 import { EVEN, type Rarity } from "../retrieve/rarity.js";
-import { vocabularyEntries } from "../retrieve/vocabulary.js";
+import { stemSafeEntries } from "../retrieve/vocabulary.js";
 import { porter } from "./porter.js";
 import type { Candidate, InjectOptions } from "./types.js";
 
@@ -37,7 +37,7 @@ let stemAlts: Map<string, string[][]> | undefined;
 function alternativesOfStem(s: string): readonly string[][] {
   if (!stemAlts) {
     stemAlts = new Map();
-    for (const [form, alts] of vocabularyEntries()) {
+    for (const [form, alts] of stemSafeEntries()) {
       const key = form.split(" ").map(stem).join(" ");
       const list = stemAlts.get(key) ?? [];
       for (const a of alts) list.push(a.split(" ").map(stem));

@@ -43,7 +43,7 @@ withdraw withdrew withdrawn | run ran | lead led | hold held
 include inclusion | exclude exclusion | conclude conclusion | permit permission | submit submission
 admit admission | omit omission | transmit transmission | describe description | subscribe subscription
 resolve resolution | solve solution | assume assumption | consume consumption | reduce reduction
-introduce introduction | produce production | expand expansion | extend extension | suspend suspension
+introduce introduction | expand expansion | extend extension | suspend suspension
 intend intention | divide division | collide collision | revise revision | fail failure
 analyse analysis | analyze analysis | retain retention | detect detection | compress compression
 validate validation | encrypt encryption | decrypt decryption | persist persistence | maintain maintenance
@@ -59,6 +59,13 @@ function groups(table: string, sep: RegExp): string[][] {
 }
 
 const ALTERNATIVES = new Map<string, Set<string>>();
+/**
+ * The long forms of the aliases ("production", "authorization"): looked up by a stem, they would
+ * stand for other words of that stem ("product", "author"), so the floor, which sees stems, takes
+ * the alternatives of the short forms and the word forms only (`stemSafeEntries`).
+ */
+const LONG_FORMS = new Set(groups(ALIASES, /,/).flatMap((g) => g.slice(1)));
+for (const g of groups(FORMS, /\s+/)) for (const f of g) LONG_FORMS.delete(f);
 for (const g of [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]) {
   for (const form of g) {
     let alts = ALTERNATIVES.get(form);
@@ -95,7 +102,10 @@ export function phraseForms(): string[][] {
   return out;
 }
 
-/** Every form of the tables with its alternatives (the floor stems them once). */
-export function vocabularyEntries(): [string, string[]][] {
-  return [...ALTERNATIVES].map(([form, alts]) => [form, [...alts]]);
+/**
+ * Every form of the tables with its alternatives, but the long forms of the aliases (the floor
+ * stems them once, and "production" stemmed is "product": see `LONG_FORMS`).
+ */
+export function stemSafeEntries(): [string, string[]][] {
+  return [...ALTERNATIVES].filter(([form]) => !LONG_FORMS.has(form)).map(([form, alts]) => [form, [...alts]]);
 }
