@@ -48,16 +48,16 @@ const PER_KIND = 200;
  */
 function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string | undefined): HotNote[] {
   const other = includeGlobal ? GLOBAL_PROJECT : project;
-  const note = (r: { path: string; text: string; project: string }) => ({ path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) });
+  const note = (r: { id: string; path: string; text: string; project: string }) => ({ id: r.id, path: r.path, text: r.text, ...(r.project === GLOBAL_PROJECT && project !== GLOBAL_PROJECT ? { global: true } : {}) });
   const rows = db
-    .prepare(`SELECT path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND NOT ${MAYBE_PROFILE_SQL} ORDER BY project = ?, path, seq LIMIT 24`)
-    .all(project, other, GLOBAL_PROJECT) as { path: string; text: string; project: string }[];
+    .prepare(`SELECT id, path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND NOT ${MAYBE_PROFILE_SQL} ORDER BY project = ?, path, seq LIMIT 24`)
+    .all(project, other, GLOBAL_PROJECT) as { id: string; path: string; text: string; project: string }[];
   const mine =
     user === undefined
       ? []
       : (db
-          .prepare(`SELECT path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT_SQL} = 'profile' AND ${USER_SQL} = ? ORDER BY project = ?, path, seq LIMIT 12`)
-          .all(project, other, redact(user).text, GLOBAL_PROJECT) as { path: string; text: string; project: string }[]);
+          .prepare(`SELECT id, path, text, project FROM chunks INDEXED BY chunks_hot WHERE project IN (?, ?) AND tier = 'hot' AND ${LAYOUT_SQL} = 'profile' AND ${USER_SQL} = ? ORDER BY project = ?, path, seq LIMIT 12`)
+          .all(project, other, redact(user).text, GLOBAL_PROJECT) as { id: string; path: string; text: string; project: string }[]);
   return [...mine.map((r) => ({ ...note(r), user })), ...rows.map(note)];
 }
 

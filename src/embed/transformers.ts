@@ -8,6 +8,9 @@ import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./pr
 import { loadTransformers } from "./transformers-lib.js";
 import { downloadNotice, embedNotice } from "./notices.js";
 
+/** A model still loading after this long (or half its load timeout), with nothing on disk, is being downloaded: say so. */
+export const DOWNLOAD_NOTICE_AFTER_MS = 1_000;
+
 /** The slice of a transformers.js feature-extraction pipeline this provider uses. */
 type Extractor = ((texts: string[], opts: { pooling: "mean" | "cls"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
   dispose?: () => Promise<void>;
@@ -59,8 +62,14 @@ export class TransformersProvider implements EmbeddingProvider {
       env.allowLocalModels = true;
       env.allowRemoteModels = this.cfg.allowRemote;
       const { complete, quantized } = this.local();
-      if (!complete && this.cfg.allowRemote) embedNotice(downloadNotice(this.model, this.cfg.cacheDir));
-      return (await pipeline("feature-extraction", this.model, { quantized })) as unknown as Extractor;
+      // Said only when the download is really under way: one that fails at once (offline) says nothing.
+      const notice = !complete && this.cfg.allowRemote ? setTimeout(() => embedNotice(downloadNotice(this.model, this.cfg.cacheDir)), Math.min(DOWNLOAD_NOTICE_AFTER_MS, this.cfg.loadTimeoutMs / 2)) : undefined;
+      notice?.unref();
+      try {
+        return (await pipeline("feature-extraction", this.model, { quantized })) as unknown as Extractor;
+      } finally {
+        clearTimeout(notice);
+      }
     })();
     const attempt = this.loading;
     attempt.then(

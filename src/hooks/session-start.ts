@@ -7,7 +7,8 @@ import { captureTranscript } from "../capture/record.js";
 import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import { resolveProject } from "../project/identity.js";
-import { contextReset } from "../store/injections.js";
+import { contextReset, recordInjected } from "../store/injections.js";
+import { shownHotLines } from "../brief/shown.js";
 import { SessionStore } from "../store/sessions.js";
 import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
@@ -41,6 +42,9 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     const user = currentUserId(io.env, app.config.tiers.user);
     const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
     const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });
+    // The hot notes' lines it shows are in the session's context now: its prompts do not show them again.
+    const shown = briefing ? shownHotLines(input.hot, briefing, (s) => redact(s).text) : new Map<string, string[]>();
+    if (shown.size > 0) recordInjected(app.db, session, [...shown.keys()], now, shown);
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
     // Hooks an older mem installed: the user is told (not the model), at most once a day.

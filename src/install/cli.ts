@@ -1,4 +1,6 @@
 /** Shared body of `mem install` and `mem uninstall`: options, the run, and the report. */
+import { dataHome } from "../config/paths.cjs";
+import { field } from "../render/line.js";
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
 import { note } from "../cli/quiet.js";
 import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
@@ -110,7 +112,7 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
     process.stderr.write(`mem ${action}: ${err.message}\n`);
     return EXIT.failure;
   }
-  const warnings = [...report.warnings, ...(mcp?.warnings ?? [])];
+  const warnings = [...report.warnings, ...(mcp?.warnings ?? []), ...(action === "install" ? memHomeWarning(process.env) : [])];
   for (const w of warnings) note(`warning: ${w}`);
   if (values.json) {
     const { scope: s, file, changed, backup, events, status, removed } = report;
@@ -121,4 +123,17 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
     if (mcp) process.stdout.write(renderMcp(mcp, mcpTarget));
   }
   return EXIT.ok;
+}
+
+/**
+ * The data home of this shell is not written into the hooks: they run with Claude Code's
+ * environment. A MEM_HOME set here (the quick start's throwaway one, say) is said, so that the
+ * hooks do not silently use another store. Pure.
+ */
+export function memHomeWarning(env: NodeJS.ProcessEnv): string[] {
+  if (!env.MEM_HOME || env.MEM_HOME.trim() === "") return [];
+  const others = dataHome({ ...env, MEM_HOME: "" });
+  const here = dataHome(env);
+  if (here === others) return [];
+  return [`MEM_HOME is set in this shell (${field(here, 300)}); the hooks and the MCP server run with Claude Code's environment and use ${field(others, 300)} unless Claude Code is started with the same MEM_HOME`];
 }

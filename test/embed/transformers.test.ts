@@ -249,6 +249,18 @@ describe("the first use of a model not on disk is said before its download (the 
       await p.close();
 
       heard.length = 0;
+      // Offline: the download fails at once (nothing listens), and nothing is said.
+      const closed = createServer();
+      await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+      const closedPort = (closed.address() as { port: number }).port;
+      await new Promise((r) => closed.close(r));
+      env.remoteHost = `http://127.0.0.1:${closedPort}/`;
+      const offline = provider({ cacheDir: tempDir("offline"), model: "Xenova/offline", allowRemote: true, loadTimeoutMs: 4_000 });
+      assert.equal((await offline.health()).ok, false);
+      await new Promise((r) => setTimeout(r, 2_100));
+      assert.deepEqual(heard, [], "a download that fails at once is not announced");
+      await offline.close();
+
       const local = provider();
       assert.equal((await local.embed(["on disk"], "document")).length, 1);
       const none = provider({ cacheDir: tempDir("none"), model: "Xenova/not-here", allowRemote: false });

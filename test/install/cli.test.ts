@@ -274,3 +274,21 @@ describe("mem install / uninstall (CLI)", () => {
     assert.equal(existsSync(join(box.home, ".claude")), false);
   });
 });
+
+describe("install says when this shell's MEM_HOME is not what the hooks will use", () => {
+  test("memHomeWarning (table)", async () => {
+    const { memHomeWarning } = await import("../../src/install/cli.js");
+    const cases: [NodeJS.ProcessEnv, boolean][] = [
+      [{ HOME: "/home/u" }, false],
+      [{ HOME: "/home/u", MEM_HOME: "" }, false],
+      [{ HOME: "/home/u", MEM_HOME: "/home/u/.local/share/mem" }, false],
+      [{ HOME: "/home/u", MEM_HOME: "/tmp/tmp.x1" }, true],
+      [{ HOME: "/home/u", XDG_DATA_HOME: "/data", MEM_HOME: "/data/mem" }, false],
+    ];
+    for (const [env, warns] of cases) {
+      const w = memHomeWarning(env);
+      assert.equal(w.length > 0, warns, JSON.stringify(env));
+      if (warns) assert.match(w[0]!, /MEM_HOME is set in this shell \(\/tmp\/tmp\.x1\); .* use \/home\/u\/\.local\/share\/mem unless Claude Code is started with the same MEM_HOME/);
+    }
+  });
+});

@@ -12,6 +12,8 @@ import type { Section } from "./section.js";
  * shown, and a note left with headings only (an untouched template) is left out. Pure.
  */
 export interface HotNote {
+  /** The chunk it is (the briefing records the lines it showed, so the session's first prompt does not show them again). */
+  id?: string;
   path: string;
   text: string;
   /** From the user-global memory rather than the project's. */
