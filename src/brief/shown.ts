@@ -5,8 +5,7 @@
  * shown when the briefing holds it as the notes section renders it. Pure.
  */
 import { linePrint } from "../inject/line-print.js";
-import { prose } from "../render/line.js";
-import type { HotNote } from "./sections/notes.js";
+import { noteLine, type HotNote } from "./sections/notes.js";
 
 export function shownHotLines(hot: readonly HotNote[], briefing: string, redact: (s: string) => string): Map<string, string[]> {
   const rendered = new Set(briefing.split("\n").map((l) => l.trimEnd()));
@@ -15,7 +14,7 @@ export function shownHotLines(hot: readonly HotNote[], briefing: string, redact:
     if (n.id === undefined) continue;
     const prints = n.text
       .split("\n")
-      .filter((raw) => raw.trim() !== "" && rendered.has(`> ${prose(redact(raw), 200)}`.trimEnd()))
+      .filter((raw) => raw.trim() !== "" && rendered.has(`> ${noteLine(redact(raw))}`.trimEnd()))
       .map(linePrint);
     if (prints.length > 0) out.set(n.id, [...new Set(prints)]);
   }

@@ -1,7 +1,6 @@
-import { renameSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
-import { writePrivate } from "../util/private-file.cjs";
+import { replacePrivate } from "../util/private-file.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 import { ConfigError, MAX_CONFIG_BYTES } from "./config.js";
 
@@ -56,17 +55,6 @@ export function recordChoice(path: string, choice: SearchChoice): ChoiceResult {
   const { config, changed } = withChoice(current, choice);
   if (!changed) return { path, changed };
   ensurePrivateDir(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writePrivate(tmp, `${JSON.stringify(config, null, 2)}\n`, "replace");
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never written
-    }
-    throw err;
-  }
+  replacePrivate(path, `${JSON.stringify(config, null, 2)}\n`);
   return { path, changed };
 }

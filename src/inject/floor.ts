@@ -72,10 +72,7 @@ export function conceptRarity(rarity: Rarity): Rarity {
 }
 
 /** A text's distinct stems, remembered per text (the daemon meets the same chunks prompt after prompt). */
-const stemsOf = memoized((text: string): ReadonlySet<string> => new Set(wordsOf(text).map(stem)), 8_000);
-
-/** A text's distinct words, lower case, remembered per text: the daemon meets the same chunks and lines prompt after prompt. */
-const wordsOf = memoized((text: string): readonly string[] => [...new Set(text.toLowerCase().match(WORD) ?? [])], 8_000);
+const stemsOf = memoized((text: string): ReadonlySet<string> => new Set((text.toLowerCase().match(WORD) ?? []).map(stem)), 8_000);
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {
@@ -189,14 +186,13 @@ function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, ra
   const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted);
   const similarity = c.legs.vector?.score;
   const vec = vectorPasses(similarity, o, v, found.size);
-  const facts = { wanted, found, similarity, z: vec.z, total: 0, coverage: 0 };
-  if (vec.pass) return { ...facts, pass: true, by: "vector" };
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
   const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
-  const weighed = { ...facts, total, coverage };
-  if (found.size >= 2 && total > 0 && coverage >= o.minTermCoverage) return { ...weighed, pass: true, by: "words" };
-  if (legsAgree(c, v, found.size)) return { ...weighed, pass: true, by: "agreement" };
-  return { ...weighed, pass: false };
+  const facts = { wanted, found, similarity, z: vec.z, total, coverage };
+  if (vec.pass) return { ...facts, pass: true, by: "vector" };
+  if (found.size >= 2 && total > 0 && coverage >= o.minTermCoverage) return { ...facts, pass: true, by: "words" };
+  if (legsAgree(c, v, found.size)) return { ...facts, pass: true, by: "agreement" };
+  return { ...facts, pass: false };
 }
 
 /** Whether a result clears the floor (the hook's question; `floorVerdict` says why). */
@@ -207,10 +203,7 @@ export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOpt
 /** The floor's verdict on one result, with its reasons (`mem why`): `passesFloor`'s decision, told. */
 export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor): FloorVerdict {
   const f = floorFacts(c, stems, o, rarity, v);
-  const { wanted, found, similarity } = f;
-  // The share is worked out here too for a verdict reached without it (a vector match, fewer than two words).
-  const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
-  const coverage = total > 0 ? [...found].reduce((s, t) => s + rarity(t), 0) / total : 0;
+  const { wanted, found, similarity, coverage } = f;
   const base = { pass: f.pass, ...(f.by ? { by: f.by } : {}), matched: [...found], of: wanted.size, needed: wordsNeeded(wanted.size, o.minTermCoverage), coverage, ...(similarity !== undefined ? { similarity } : {}) };
   const sim = similarity === undefined ? "" : `vector similarity ${similarity.toFixed(2)}`;
   const judged =

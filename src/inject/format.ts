@@ -4,7 +4,7 @@
  * as compact markdown items with provenance (./items.ts) inside the recall frame. Pure.
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
-import { conceptRarity, EVEN, floorVerdict, passesFloor, type FloorVerdict } from "./floor.js";
+import { conceptRarity, EVEN, floorVerdict, passesFloor, type FloorVerdict, type Rarity } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import { linePrint } from "./line-print.js";
@@ -17,6 +17,8 @@ export { SHORT_ID_CHARS, shortId } from "./items.js";
 /** The floor, the selection and the budget, as `formatInjection` and `traceInjection` both run them. */
 interface Composed {
   stems: string[];
+  /** How each stem is weighed (the store's rarity, with the vocabulary's other forms). */
+  rarity: Rarity;
   /** The candidates past the floor (the selection's indices are into this). */
   kept: Candidate[];
   choice: Choice | undefined;
@@ -28,12 +30,12 @@ function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: 
   const stems = contentStems(queryTerms);
   const rarity = conceptRarity(d.rarity ?? EVEN);
   const kept = cands.filter((c) => passesFloor(c, stems, o, rarity, d.vector));
-  if (kept.length === 0) return { stems, kept, choice: undefined, fits: [] };
+  if (kept.length === 0) return { stems, rarity, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
   let used = frameOverhead(RECALL);
   const fits = choice.items.map((item) => (used += item.line.length + 1) <= o.budgetChars);
-  return { stems, kept, choice, fits };
+  return { stems, rarity, kept, choice, fits };
 }
 
 /** What is put before a prompt, the chunks it shows, and which of their lines (file line numbers). */
@@ -147,7 +149,6 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
             ? "no line fits the budget"
             : "nothing fits the budget once redacted";
   // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
-  const rarity = conceptRarity(d.rarity ?? EVEN);
-  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, rarity, d.vector));
+  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, c.rarity, d.vector));
   return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

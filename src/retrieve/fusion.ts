@@ -34,12 +34,17 @@ export interface FusionLeg {
   scale?: "ratio" | "range";
 }
 
+/** The mean and (population) standard deviation of scores, and how many there are. */
+export function spread(xs: readonly number[]): { mean: number; sd: number; n: number } {
+  const mean = xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0;
+  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length) : 0, n: xs.length };
+}
+
 /** How clearly a list's best score stands out of the others: (best − mean of the rest) / their spread. */
 export function standout(scores: readonly number[]): number {
   if (scores.length < 3) return 0;
   const [top, ...rest] = scores as [number, ...number[]];
-  const mean = rest.reduce((s, x) => s + x, 0) / rest.length;
-  const sd = Math.sqrt(rest.reduce((s, x) => s + (x - mean) ** 2, 0) / rest.length);
+  const { mean, sd } = spread(rest);
   if (!(sd > 1e-9)) return top > mean ? 10 : 0;
   return (top - mean) / sd;
 }

@@ -5,6 +5,7 @@
  * prompt's rare words is about it; one that shares only its common words may not be.
  */
 import type { Db } from "../store/db.js";
+import { prepared } from "../store/statements.js";
 
 /** How much a word (its stem) tells apart: an inverse document frequency, at least 0. */
 export type Rarity = (stem: string) => number;
@@ -31,8 +32,8 @@ export const BACKGROUND_DOCS = 1_000;
 export function storeRarity(db: Db): Rarity {
   try {
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_chunk_vocab USING fts5vocab(main, chunks_fts, row)");
-    const docs = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
-    const df = db.prepare("SELECT doc FROM temp.mem_chunk_vocab WHERE term = ?").pluck();
+    const docs = prepared(db, "SELECT count(*) FROM chunks").pluck().get() as number;
+    const df = prepared(db, "SELECT doc FROM temp.mem_chunk_vocab WHERE term = ?").pluck();
     const seen = new Map<string, number>();
     return (stem) => {
       let r = seen.get(stem);

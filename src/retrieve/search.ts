@@ -13,7 +13,7 @@ import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
 import type { Fused, Leg, LegHit, LegRank } from "./rrf.js";
-import { centred, fuse, queryTrust, standout } from "./fusion.js";
+import { centred, fuse, queryTrust, spread, standout } from "./fusion.js";
 import { calibrationsOf, hubsOf } from "../store/fusion-calibration.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
@@ -118,11 +118,6 @@ export interface FusionReport {
    * range differs from model to model.
    */
   spread: { mean: number; sd: number; n: number };
-}
-
-function spreadOf(xs: readonly number[]): { mean: number; sd: number; n: number } {
-  const mean = xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0;
-  return { mean, sd: xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length) : 0, n: xs.length };
 }
 
 /** Below this weight the vector leg is left out of fusion. */
@@ -304,7 +299,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const missing = unembedded(ctx.db, vectorInfo.table, bmLeg.hits.map((h) => h.id).filter((id) => !inVec.has(id)));
     const wv = opts.weights.vector * cal.weight * q;
     const wb = opts.weights.bm25;
-    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spreadOf(scores.slice(1)) };
+    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spread(scores.slice(1)) };
     // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
     fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
   } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));

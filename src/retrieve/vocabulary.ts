@@ -95,13 +95,6 @@ export function alternativesOf(word: string): string[] {
   return [...(ALTERNATIVES.get(word) ?? [])];
 }
 
-/** Every table form that is a phrase, as its words: what a text is scanned for to find a short name's long form. */
-export function phraseForms(): string[][] {
-  const out: string[][] = [];
-  for (const form of ALTERNATIVES.keys()) if (form.includes(" ")) out.push(form.split(" "));
-  return out;
-}
-
 /**
  * Every form of the tables with its alternatives, but the long forms of the aliases (the floor
  * stems them once, and "production" stemmed is "product": see `LONG_FORMS`).

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { renameSync, rmSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { readRegular } from "../util/read-regular.cjs";
-import { writePrivate } from "../util/private-file.cjs";
+import { replacePrivate } from "../util/private-file.cjs";
 import type Database from "better-sqlite3";
 
 type Db = Database.Database; // not from ./db.js, which opens the store through this module
@@ -62,15 +62,7 @@ export function readIdentity(sqlite: string): Identity | undefined {
 
 /** Written whole or not at all (a temporary file renamed over it), owner-only. */
 export function writeIdentity(sqlite: string, id: Identity): void {
-  const path = identityPath(sqlite);
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    writePrivate(tmp, `${JSON.stringify(id, null, 2)}\n`, "replace");
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  replacePrivate(identityPath(sqlite), `${JSON.stringify(id, null, 2)}\n`);
 }
 
 const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;

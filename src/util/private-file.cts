@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 
 /**
  * Writes a file of the data home (log, marker, spool) readable by its owner only, never through
@@ -18,5 +18,17 @@ export function writePrivate(path: string, text: string, how: "append" | "replac
     writeSync(fd, text);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Replaces a file whole or not at all (a private temporary file renamed over it). Throws what the write or the rename throws. */
+export function replacePrivate(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writePrivate(tmp, text, "replace");
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
   }
 }

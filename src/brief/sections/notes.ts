@@ -27,6 +27,9 @@ export const NOTE_LINES = 24;
 export const PROFILE_TITLE = "The current user's profile";
 export const NOTE_CHARS = 1_200;
 
+/** A line of a hot note as the briefing shows it (behind `> `): on one line, at most 200 characters. */
+export const noteLine = (raw: string) => prose(raw, 200);
+
 /**
  * The note without its HTML comments, by the indexer's rule (a store indexed before it left them
  * in; a comment split across chunks is one span again once they are joined).
@@ -53,7 +56,7 @@ export function noteSections(notes: readonly HotNote[], root: string | undefined
     let last = "";
     let content = false;
     for (const raw of uncommented(n.text.join("\n")).split("\n")) {
-      const line = prose(raw, 200);
+      const line = noteLine(raw);
       if (line === "" || line === last) continue; // blank lines, and the overlap chunks repeat
       if (lines.length >= NOTE_LINES || chars + line.length > NOTE_CHARS) {
         lines.push("> …");
