@@ -4,7 +4,7 @@ import { field } from "../render/line.js";
 /** Small renderers the briefing's sections share: every value one line (src/render/line.ts). Pure. */
 
 /** The first 8 characters of a session id. */
-export const shortSession = (session: string) => field(session.slice(0, 8));
+export { shortSession } from "../render/line.js";
 /**
  * When a briefing line's memory was made, and "outside a session" for one put without a session. A
  * session's id is not shown: it tells the model nothing the time does not (the prompt's memories

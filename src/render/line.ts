@@ -101,3 +101,6 @@ export function safeJson(v: unknown): string {
   const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
   return JSON.stringify(v).replace(CONTROL, (c) => (c.length === 1 ? unit(c, 0) : unit(c, 0) + unit(c, 1)));
 }
+
+/** A session id, short: its first 8 characters, as a field. */
+export const shortSession = (session: string): string => field(session.slice(0, 8));

@@ -4,7 +4,8 @@ import { firstHealthy } from "../embed/chain.js";
 import { salienceConfig } from "../memory/salience.js";
 import type { FilesInPlay } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
-import { search, type Mode, type SearchContext, type SearchOptions, type SearchResult } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
+import type { TierScope } from "../retrieve/filters.js";
 import { coldSearch, type ColdAnswer } from "./cold.js";
 import { eventsOfChunks } from "../store/anchors.js";
 import type { Project } from "../project/identity.js";
@@ -25,6 +26,12 @@ export interface SearchRequest {
   tags?: string[];
   since?: string;
   until?: string;
+  /** A glob on the source path (as `mem query --path`). */
+  path?: string;
+  /** Which tiers (default warm: all but the cold tier). */
+  tier?: TierScope;
+  /** Every project, not `project` and the global one: the user's explicit choice (`--all-projects`, the explorer's "all"), never the model's. */
+  allProjects?: boolean;
   /**
    * Also search what the warm search leaves out (src/service/cold.ts): the cold tier and the
    * project's git history. Their results come in `cold`, ranked after every warm result.
@@ -56,6 +63,8 @@ export interface SearchAnswer {
   results: Found[];
   legs: string[];
   warnings: string[];
+  /** How fusion weighed the legs, when both ran (`--explain`). */
+  fusion?: SearchResponse["fusion"];
   /** With `cold`: the cold tier's results (after the warm ones), the commits, and the cold search's own warnings (also in `warnings`). */
   cold?: Omit<ColdAnswer, "results"> & { results: Found[] };
 }
@@ -72,7 +81,7 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     text: req.text.slice(0, 2_000),
     k,
     mode: req.mode ?? "hybrid",
-    filters: { projects: searchScope(req.project, q.includeGlobal), ...(req.kinds ? { kinds: req.kinds } : {}), ...(req.tags ? { tags: req.tags } : {}), ...(req.since ? { since: req.since } : {}), ...(req.until ? { until: req.until } : {}) },
+    filters: { ...(req.allProjects ? {} : { projects: searchScope(req.project, q.includeGlobal) }), ...(req.path ? { path: req.path } : {}), ...(req.tier ? { tier: req.tier } : {}), ...(req.kinds ? { kinds: req.kinds } : {}), ...(req.tags ? { tags: req.tags } : {}), ...(req.since ? { since: req.since } : {}), ...(req.until ? { until: req.until } : {}) },
     candidates: Math.max(q.candidates, k),
     rrfK: q.rrfK,
     weights: q.weights,
@@ -101,5 +110,5 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
   const events = eventsOfChunks(app.db, shown);
   const found = (r: SearchResult): Found => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id });
   const coldWarnings = cold?.warnings.filter((w) => !res.warnings.includes(w)) ?? [];
-  return { results: res.results.map(found), legs: res.legs, warnings: [...res.warnings, ...coldWarnings], ...(cold ? { cold: { results: cold.results.map(found), git: cold.git, warnings: coldWarnings } } : {}) };
+  return { results: res.results.map(found), legs: res.legs, ...(res.fusion ? { fusion: res.fusion } : {}), warnings: [...res.warnings, ...coldWarnings], ...(cold ? { cold: { results: cold.results.map(found), git: cold.git, warnings: coldWarnings } } : {}) };
 }

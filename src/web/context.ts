@@ -1,0 +1,49 @@
+/**
+ * What every view of the explorer reads through: the app (stores, config, providers), the explicit
+ * memory service (the CLI's and MCP's: same validation, redaction and durability), and the project
+ * `mem ui` was started for. A view shows another project only when the address names it (the
+ * user's own choice, as `--project` is at the CLI).
+ */
+import type { App } from "../app.js";
+import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import type { Project } from "../project/identity.js";
+import { projectFromArg, storedProjects } from "../project/scope.js";
+import { MemoryService } from "../service/memory.js";
+import { knownProjects } from "../store/chunks.js";
+
+export interface UiContext {
+  app: App;
+  svc: MemoryService;
+  /** The project `mem ui` was started for (its directory's, or `--project`). */
+  home: Project;
+  /** The directory project arguments are resolved against. */
+  cwd: string;
+  now: () => number;
+  /** The first healthy embedding provider, asked once a minute at most (as the daemon does). */
+  pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
+}
+
+export function uiContext(app: App, home: Project, cwd: string, now: () => number = Date.now): UiContext {
+  let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
+  let pickedAt = 0;
+  const pickProvider = () => {
+    if (!picked || now() - pickedAt > 60_000) {
+      pickedAt = now();
+      picked = app.providers().then((ps) => firstHealthy(ps));
+    }
+    return picked;
+  };
+  return { app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }), home, cwd, now, pickProvider };
+}
+
+/** The project an address names (`?project=`), else the one `mem ui` was started for. */
+export function projectOf(ctx: UiContext, q: URLSearchParams): Project {
+  const p = q.get("project");
+  return p === null || p.trim() === "" ? ctx.home : projectFromArg(ctx.app.db, p, ctx.cwd);
+}
+
+/** Every project the store knows, the current one first. */
+export function projectsKnown(ctx: UiContext): string[] {
+  const all = new Set<string>([ctx.home.id, ...storedProjects(ctx.app.db), ...knownProjects(ctx.app.db)]);
+  return [...all];
+}

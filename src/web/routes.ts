@@ -1,0 +1,5 @@
+/** Every page of the explorer by its path (after the token). */
+import type { Route } from "./request.js";
+import { searchRoute } from "./views/search.js";
+
+export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([["/search", searchRoute]]);

@@ -1,0 +1,50 @@
+/**
+ * Where a running `mem ui` can be found: `<data home>/ui.json` ({port, pid}, the user's only) while
+ * it runs, so `mem query --open` links into it. The token is in `ui-token` (./guard.ts).
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { replacePrivate } from "../util/private-file.cjs";
+import { uiToken } from "./guard.js";
+
+export const runningPath = (home: string): string => join(home, "ui.json");
+
+export function recordRunning(home: string, port: number, pid: number, now: number): void {
+  replacePrivate(runningPath(home), `${JSON.stringify({ port, pid, startedAt: new Date(now).toISOString() })}\n`);
+}
+
+export function forgetRunning(home: string, pid: number): void {
+  const r = readRunning(home, () => true);
+  if (r?.pid === pid) rmSync(runningPath(home), { force: true });
+}
+
+/** The running explorer's port and pid; undefined when none runs (no file, a malformed one, or its process is gone). */
+export function readRunning(home: string, alive: (pid: number) => boolean = pidAlive): { port: number; pid: number } | undefined {
+  try {
+    const v = JSON.parse(readFileSync(runningPath(home), "utf8")) as { port?: unknown; pid?: unknown };
+    if (!Number.isInteger(v.port) || !Number.isInteger(v.pid)) return undefined;
+    const port = v.port as number;
+    const pid = v.pid as number;
+    if (port < 1 || port > 65_535 || pid < 1 || !alive(pid)) return undefined;
+    return { port, pid };
+  } catch {
+    return undefined;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The address of a page of the explorer running for this data home, or undefined when none runs. */
+export function uiAddress(home: string, path: string, params: Record<string, string>): string | undefined {
+  const r = readRunning(home);
+  if (!r) return undefined;
+  const q = new URLSearchParams(params).toString();
+  return `http://127.0.0.1:${r.port}/${uiToken(home)}${path}${q ? `?${q}` : ""}`;
+}
