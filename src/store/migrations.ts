@@ -145,4 +145,22 @@ export const MIGRATIONS: Migration[] = [
     hub        REAL NOT NULL,
     PRIMARY KEY (table_name, chunk_id)
   ) WITHOUT ROWID;`,
+  // What each prompt hook run put before a prompt (and each SessionStart briefing), how long it
+  // took, and what missed the floor or the budget: the explorer's "why did the model see this"
+  // (src/store/prompt-log.ts). A log, never read by ranking; bounded (oldest rows dropped).
+  `CREATE TABLE IF NOT EXISTS prompt_runs (
+    id         INTEGER PRIMARY KEY,
+    at         INTEGER NOT NULL,
+    session    TEXT NOT NULL,
+    project    TEXT NOT NULL,
+    hook       TEXT NOT NULL,
+    ms         REAL,
+    mode       TEXT,
+    prompt     TEXT NOT NULL,
+    injected   TEXT,
+    ids        TEXT NOT NULL DEFAULT '[]',
+    candidates TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX IF NOT EXISTS prompt_runs_session ON prompt_runs(session, at);
+  CREATE INDEX IF NOT EXISTS prompt_runs_project ON prompt_runs(project, at);`,
 ];

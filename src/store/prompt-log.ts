@@ -1,0 +1,131 @@
+/**
+ * The prompt log: one row per prompt hook run (what was put before the prompt, how long the answer
+ * took, the candidates that missed the floor or the budget) and per SessionStart briefing. The
+ * explorer's "why did the model see this" reads it. A log only: nothing that ranks or selects reads
+ * it. Bounded: past `MAX_PROMPT_RUNS` rows the oldest go. Everything in it is Clean (redacted).
+ */
+import type { Clean } from "../redact/clean.cjs";
+import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
+
+/** Rows kept at most (the oldest dropped first). */
+export const MAX_PROMPT_RUNS = 20_000;
+
+export type PromptHook = "prompt" | "briefing";
+
+/** What became of one candidate of a prompt's search. */
+export interface CandidateFate {
+  /** The chunk's id. */
+  id: string;
+  /** 1-based, in the search's order. */
+  rank: number;
+  fate: "injected" | "floor" | "budget" | "excluded";
+  /** Why, in words (the floor's verdict, the budget, "already shown in this session"). */
+  why: string;
+}
+
+export interface PromptRunInput {
+  at: number;
+  session: Clean<string>;
+  project: Clean<string>;
+  hook: PromptHook;
+  /** How long the answer took, in ms (the daemon's or the in-process hook's). */
+  ms: number | null;
+  /** hybrid, bm25. */
+  mode: string | null;
+  /** The prompt (for a briefing: the SessionStart source), redacted and cut. */
+  prompt: Clean<string>;
+  /** What was put before the prompt (already redacted), or null for nothing. */
+  injected: Clean<string> | null;
+  ids: readonly Clean<string>[];
+  candidates: Clean<readonly CandidateFate[]>;
+}
+
+export interface PromptRun {
+  id: number;
+  at: number;
+  session: string;
+  project: string;
+  hook: PromptHook;
+  ms: number | null;
+  mode: string | null;
+  prompt: string;
+  injected: string | null;
+  ids: string[];
+  candidates: CandidateFate[];
+}
+
+/** Prompts are cut to this many characters before they are stored. */
+export const MAX_PROMPT_CHARS = 2_000;
+
+let writes = 0;
+
+export function recordPromptRun(db: Db, r: PromptRunInput): number {
+  const id = Number(
+    prepared(db, "INSERT INTO prompt_runs (at, session, project, hook, ms, mode, prompt, injected, ids, candidates) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
+      r.at,
+      r.session,
+      r.project,
+      r.hook,
+      r.ms,
+      r.mode,
+      r.prompt.slice(0, MAX_PROMPT_CHARS),
+      r.injected,
+      JSON.stringify(r.ids),
+      JSON.stringify(r.candidates.slice(0, 50)),
+    ).lastInsertRowid,
+  );
+  // The bound, kept every hundred writes (a DELETE per prompt would be waste).
+  if (++writes % 100 === 1) prepared(db, "DELETE FROM prompt_runs WHERE id <= (SELECT max(id) FROM prompt_runs) - ?").run(MAX_PROMPT_RUNS);
+  return id;
+}
+
+interface Row {
+  id: number;
+  at: number;
+  session: string;
+  project: string;
+  hook: string;
+  ms: number | null;
+  mode: string | null;
+  prompt: string;
+  injected: string | null;
+  ids: string;
+  candidates: string;
+}
+
+const parseList = <T>(json: string): T[] => {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+const toRun = (r: Row): PromptRun => ({ ...r, hook: r.hook === "briefing" ? "briefing" : "prompt", ids: parseList<string>(r.ids), candidates: parseList<CandidateFate>(r.candidates) });
+
+/** A project's runs, newest first, paged; `session` narrows to one session. */
+export function promptRuns(db: Db, f: { project: string; session?: string; limit: number; offset: number }): { total: number; runs: PromptRun[] } {
+  const where = f.session === undefined ? "project = ?" : "project = ? AND session = ?";
+  const args = f.session === undefined ? [f.project] : [f.project, f.session];
+  const total = (prepared(db, `SELECT count(*) AS n FROM prompt_runs WHERE ${where}`).get(...args) as { n: number }).n;
+  const rows = prepared(db, `SELECT * FROM prompt_runs WHERE ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`).all(...args, f.limit, f.offset) as Row[];
+  return { total, runs: rows.map(toRun) };
+}
+
+/** One run by its id, only in `project` (another project's answers as missing). */
+export function promptRun(db: Db, id: number, project: string): PromptRun | undefined {
+  const r = prepared(db, "SELECT * FROM prompt_runs WHERE id = ? AND project = ?").get(id, project) as Row | undefined;
+  return r ? toRun(r) : undefined;
+}
+
+/** Answer times of a project's prompt hook runs since `since` (ms epoch), oldest first: the explorer's latency chart. */
+export function promptLatencies(db: Db, project: string, since: number): { at: number; ms: number }[] {
+  return prepared(db, "SELECT at, ms FROM prompt_runs WHERE project = ? AND hook = 'prompt' AND ms IS NOT NULL AND at >= ? ORDER BY at").all(project, since) as { at: number; ms: number }[];
+}
+
+/** Forgetting a session or a project forgets its log too. */
+export function forgetPromptRuns(db: Db, f: { project: string; session?: string }): number {
+  return f.session === undefined ? prepared(db, "DELETE FROM prompt_runs WHERE project = ?").run(f.project).changes : prepared(db, "DELETE FROM prompt_runs WHERE project = ? AND session = ?").run(f.project, f.session).changes;
+}
