@@ -7,7 +7,8 @@ import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import { openApp } from "../app.js";
 import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
-import { memoriesForPrompt, promptMode, recordDelivered } from "../inject/for-prompt.js";
+import { promptMode } from "../inject/for-prompt.js";
+import { answerPrompt, delivered as answered } from "../inject/prompt-run.js";
 import { resolveProject } from "../project/identity.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
@@ -135,13 +136,15 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, vectorSearch, gitChanges: (dir: string) => gitChanges.current(dir) };
         const mode = await promptMode(pickProvider);
         const session = cleanText(typeof req.session === "string" ? req.session : "");
-        const found = await memoriesForPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session, ...(typeof req.project === "string" ? { project: req.project } : {}) }, mode);
-        if (found) delivered(() => recordDelivered(app.db, session, found.ids, Date.now(), found.lines));
+        const a = await answerPrompt(ctx, { prompt: req.prompt, cwd: req.cwd, session, ...(typeof req.project === "string" ? { project: req.project } : {}) }, mode);
+        const ms = Math.round((performance.now() - t0) * 100) / 100;
+        // Once delivered: its chunks count as shown, and the run goes to the prompt log (src/inject/prompt-run.ts).
+        if (a) delivered(() => answered(app.db, a, { session, prompt: req.prompt as string, ms, mode, at: Date.now() }, (l) => hookLog(opts.env, `mem serve: ${l}`)));
         // Files the staleness check met but did not hash (no hashing on the prompt's path): now, after the answer.
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
         // git's view of the files in play, refreshed after the answer too (never on the prompt's path).
         setTimeout(() => gitChanges.refreshWanted(), 5).unref();
-        return { ok: true, ...(found ? { text: found.text } : {}), ms: Math.round((performance.now() - t0) * 100) / 100 };
+        return { ok: true, ...(a?.injection ? { text: a.injection.text } : {}), ms };
       }
       case "capture": {
         // PostToolUse(Failure), Stop and SubagentStop from the capture client: durable in SQLite before the reply.

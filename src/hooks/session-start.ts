@@ -14,6 +14,7 @@ import { currentUserId } from "../tiers/user.js";
 import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import { installNudge } from "./install-nudge.js";
+import { recordRun } from "../inject/prompt-run.js";
 import type { HookIO } from "./io.js";
 import type { HookAnswer } from "./answer.js";
 
@@ -39,12 +40,16 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     sessions.touch(session, project, now, transcript === undefined ? undefined : cleanText(transcript));
     // A compaction or /clear takes what earlier prompts were shown out of the context window.
     if (source === "compact" || source === "clear") contextReset(app.db, session);
+    const t0 = performance.now();
     const user = currentUserId(io.env, app.config.tiers.user);
     const input = gatherBriefing(app.db, app.config, { project, root, session, source, now, budgetTokens: BRIEFING_TOKENS, ...(user ? { user } : {}) });
     const briefing = buildBriefing({ ...input, redact: (s) => redact(s).text });
     // The hot notes' lines it shows are in the session's context now: its prompts do not show them again.
     const shown = briefing ? shownHotLines(input.hot, briefing, (s) => redact(s).text) : new Map<string, string[]>();
     if (shown.size > 0) recordInjected(app.db, session, [...shown.keys()], now, shown);
+    // The prompt log keeps what the session was briefed with (the explorer's session timeline).
+    const ids = [...shown.keys()];
+    recordRun(app.db, { at: now, session, project, hook: "briefing", ms: performance.now() - t0, mode: null, prompt: source, injected: briefing, ids, fates: ids.map((id, i) => ({ id, rank: i + 1, fate: "injected", why: "a hot note the briefing shows" })) }, (l) => hookLog(io.env, `session-start: ${l}`));
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
     // Hooks an older mem installed: the user is told (not the model), at most once a day.

@@ -4,7 +4,8 @@ import { refreshForHook } from "../freshness/refresh.js";
 import { resolveProject } from "../project/identity.js";
 import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";
-import { memoriesForPrompt, recordDelivered, type PromptRequest } from "../inject/for-prompt.js";
+import type { PromptRequest } from "../inject/for-prompt.js";
+import { answerPrompt, delivered } from "../inject/prompt-run.js";
 import { currentUserId } from "../tiers/user.js";
 import type { HookIO } from "./io.js";
 
@@ -17,13 +18,16 @@ export async function localMemories(req: PromptRequest, io: HookIO, refresh = fa
   const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs });
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot, user: currentUserId(io.env, app.config.tiers.user) };
-    const found = await memoriesForPrompt(ctx, req, "bm25");
-    if (found) recordDelivered(app.db, cleanText(req.session), found.ids, (io.now ?? Date.now)(), found.lines);
+    const t0 = performance.now();
+    const a = await answerPrompt(ctx, req, "bm25");
+    const ms = performance.now() - t0;
+    // The answer goes back as this returns: its chunks count as shown, and the run is logged (never failing the hook).
+    if (a) delivered(app.db, a, { session: cleanText(req.session), prompt: req.prompt, ms, mode: "bm25", at: (io.now ?? Date.now)() }, (l) => hookLog(io.env, `user-prompt-submit: ${l}`));
     if (refresh && app.config.index.watch) {
       const projects = [resolveProject(req.cwd).id, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
       refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
     }
-    return found?.text;
+    return a?.injection?.text;
   } finally {
     await app.close();
   }

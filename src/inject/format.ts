@@ -4,7 +4,7 @@
  * as compact markdown items with provenance (./items.ts) inside the recall frame. Pure.
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
-import { conceptRarity, EVEN, floorVerdict, passesFloor, type FloorVerdict, type Rarity } from "./floor.js";
+import { conceptRarity, EVEN, floorVerdict, type FloorVerdict, type Rarity } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import { linePrint } from "./line-print.js";
@@ -19,6 +19,8 @@ interface Composed {
   stems: string[];
   /** How each stem is weighed (the store's rarity, with the vocabulary's other forms). */
   rarity: Rarity;
+  /** Each candidate's floor verdict, in the candidates' order (the one decision: `passesFloor`'s, told). */
+  floor: FloorVerdict[];
   /** The candidates past the floor (the selection's indices are into this). */
   kept: Candidate[];
   choice: Choice | undefined;
@@ -29,13 +31,14 @@ interface Composed {
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
   const rarity = conceptRarity(d.rarity ?? EVEN);
-  const kept = cands.filter((c) => passesFloor(c, stems, o, rarity, d.vector));
-  if (kept.length === 0) return { stems, rarity, kept, choice: undefined, fits: [] };
+  const floor = cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector));
+  const kept = cands.filter((_, i) => floor[i]!.pass);
+  if (kept.length === 0) return { stems, rarity, floor, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });
   // Redaction of the rendered items may have changed their length: the budget holds all the same.
   let used = frameOverhead(RECALL);
   const fits = choice.items.map((item) => (used += item.line.length + 1) <= o.budgetChars);
-  return { stems, rarity, kept, choice, fits };
+  return { stems, rarity, floor, kept, choice, fits };
 }
 
 /** What is put before a prompt, the chunks it shows, and which of their lines (file line numbers). */
@@ -148,7 +151,6 @@ export function traceInjection(cands: readonly Candidate[], queryTerms: readonly
           : c.choice.items.length === 0
             ? "no line fits the budget"
             : "nothing fits the budget once redacted";
-  // The verdicts told: the same decisions as `passesFloor`'s above (one function makes both).
-  const floor = cands.map((cand) => floorVerdict(cand, c.stems, o, c.rarity, d.vector));
-  return { stems: c.stems, floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
+  // The verdicts told are the decisions compose made (one function makes both).
+  return { stems: c.stems, floor: c.floor, evidence, injection: out, items: out ? c.fits.filter(Boolean).length : 0, ...(nothing ? { nothing } : {}) };
 }

@@ -172,9 +172,9 @@ function dedupe<T>(rows: T[], key: (r: T) => string, better: (a: T, b: T) => boo
 
 /**
  * The smaller tables a repair also keeps when SQLite can read them whole (tasks and their session
- * ids, memories' earlier versions, salience, links, anchors): by SQL only, no page-by-page reading.
+ * ids, memories' earlier versions, salience, links, anchors, the prompt log): by SQL only, no page-by-page reading.
  */
-export const EXTRA_TABLES = ["tasks", "task_refs", "memory_history", "salience", "links", "anchors"] as const;
+export const EXTRA_TABLES = ["tasks", "task_refs", "memory_history", "salience", "links", "anchors", "prompt_runs"] as const;
 export type ExtraTable = (typeof EXTRA_TABLES)[number];
 
 function readExtra(path: string, notes: string[]): Partial<Record<ExtraTable, Row[]>> {

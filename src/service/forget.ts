@@ -2,6 +2,7 @@ import type { Db } from "../store/db.js";
 import { idOf } from "./convert.js";
 import { compactText, forgetProjectRecords, forgetSessionRecord, liveIds, purgeTombstones, tombstone } from "../store/memories.js";
 import { VecState } from "../store/vec-state.js";
+import { forgetPromptRuns } from "../store/prompt-log.js";
 import type { VectorStore } from "../store/vectors.js";
 import type { MemoryService } from "./memory.js";
 import { MemoryError } from "./types.js";
@@ -23,11 +24,13 @@ export function forgetMemory(db: Db, service: MemoryService, id: string, now: nu
 export function forgetSession(db: Db, project: string, session: string, now: number): number {
   const n = tombstone(db, liveIds(db, { project, session }), now);
   forgetSessionRecord(db, project, session);
+  forgetPromptRuns(db, { project, session });
   return n;
 }
 
 export function forgetProject(db: Db, project: string, now: number): { memories: number; sources: number; tasks: number; sessions: number } {
   const memories = tombstone(db, liveIds(db, { project }), now);
+  forgetPromptRuns(db, { project });
   return { memories, ...forgetProjectRecords(db, project) };
 }
 

@@ -125,7 +125,18 @@ export function promptLatencies(db: Db, project: string, since: number): { at: n
   return prepared(db, "SELECT at, ms FROM prompt_runs WHERE project = ? AND hook = 'prompt' AND ms IS NOT NULL AND at >= ? ORDER BY at").all(project, since) as { at: number; ms: number }[];
 }
 
-/** Forgetting a session or a project forgets its log too. */
+/**
+ * Forgetting a session (with its subagents' sessions) or a project forgets its log too; the rows'
+ * text is overwritten on disk, not only unlinked (secure_delete).
+ */
 export function forgetPromptRuns(db: Db, f: { project: string; session?: string }): number {
-  return f.session === undefined ? prepared(db, "DELETE FROM prompt_runs WHERE project = ?").run(f.project).changes : prepared(db, "DELETE FROM prompt_runs WHERE project = ? AND session = ?").run(f.project, f.session).changes;
+  const was = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  try {
+    if (f.session === undefined) return prepared(db, "DELETE FROM prompt_runs WHERE project = ?").run(f.project).changes;
+    const agents = `${f.session}/agent-`;
+    return prepared(db, "DELETE FROM prompt_runs WHERE project = ? AND (session = ? OR (session >= ? AND session < ?))").run(f.project, f.session, agents, `${agents}\uffff`).changes;
+  } finally {
+    db.pragma(`secure_delete = ${was ? "ON" : "OFF"}`);
+  }
 }

@@ -53,6 +53,7 @@ const EXTRA_COLUMNS: Record<string, readonly string[]> = {
   salience: ["chunk_id", "salience", "last_used_at", "uses"],
   links: ["a", "b", "kind", "at"],
   anchors: ["memory", "path", "blob", "branch", "at"],
+  prompt_runs: ["id", "at", "session", "project", "hook", "ms", "mode", "prompt", "injected", "ids", "candidates"],
 };
 
 /** Writes back the salvaged rows of one of the smaller tables (through the redaction boundary); returns how many went in. */

@@ -35,6 +35,7 @@ const TABLES: { table: string; columns: Column[] }[] = [
   { table: "sources", columns: [{ name: "metadata", json: true }] },
   { table: "runs", columns: [{ name: "summary", json: true }] },
   { table: "tasks", columns: [{ name: "content" }] },
+  { table: "prompt_runs", columns: [{ name: "prompt" }, { name: "injected" }, { name: "candidates", json: true }] },
 ];
 
 const BATCH = 500;
