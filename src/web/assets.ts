@@ -51,6 +51,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 svg.chart polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
 svg.chart text { fill: var(--muted); font-size: 10px; }
+ol.timeline { list-style: none; padding: 0 0 0 .8rem; margin: 0; border-left: 2px solid var(--line); }
+ol.timeline > li[data-type=prompt] { border-left: 3px solid var(--accent); }
+ol.timeline > li[data-type=briefing] { border-left: 3px solid var(--ok); }
+section.injected { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .2rem .8rem .6rem; }
 `;
 
 export const SCRIPT = `
