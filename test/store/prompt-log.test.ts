@@ -32,7 +32,7 @@ const run = (over: Partial<RunFacts> = {}): RunFacts => ({
   session: cleanText("sess-1"),
   project: "/p/alpha",
   hook: "prompt",
-  ms: 3.14159,
+  ms: 7.12345,
   mode: "bm25",
   prompt: "why did we choose advisory locks for the job queue",
   injected: "<memories>\n- [abc] decision: advisory locks\n</memories>",
@@ -50,7 +50,7 @@ describe("the prompt log", () => {
     recordRun(db, run({ project: "/p/beta" }), (l) => logged.push(l));
     assert.deepEqual(logged, []);
     const r = promptRun(db, a, "/p/alpha")!;
-    assert.equal(r.ms, 3.14);
+    assert.equal(r.ms, 7.12);
     assert.equal(r.mode, "bm25");
     assert.deepEqual(r.ids, ["abc0123456789"]);
     assert.deepEqual(r.candidates, [{ id: "abc0123456789", rank: 1, fate: "injected", why: "2 lines shown" }]);
@@ -59,7 +59,7 @@ describe("the prompt log", () => {
     assert.equal(all.total, 2);
     assert.deepEqual(all.runs.map((x) => x.id), [b, a]);
     assert.equal(promptRuns(db, { project: "/p/alpha", session: "sess-1", limit: 50, offset: 0 }).total, 1);
-    assert.deepEqual(promptLatencies(db, "/p/alpha", 0).map((x) => x.ms), [3.14, 3.14]);
+    assert.deepEqual(promptLatencies(db, "/p/alpha", 0).map((x) => x.ms), [7.12, 7.12]);
     db.close();
   });
 
