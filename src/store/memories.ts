@@ -1,6 +1,7 @@
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import { eventChunkId } from "./chunk-ids.js";
 import { prepared } from "./statements.js";
+import { withholdForgotten } from "./prompt-log.js";
 import { redoVectors } from "./vec-state.js";
 import type { Db } from "./db.js";
 import type { EventRow } from "./events.js";
@@ -96,11 +97,21 @@ export function forgetChunkOf(db: Db, eventId: string): void {
 export function tombstone(db: Db, ids: readonly string[], now: number): number {
   return securely(db, () => db.transaction(() => {
     let n = 0;
+    const chunks: string[] = [];
+    let since = now;
     for (const id of ids) {
+      const row = db.prepare("SELECT project, time FROM events WHERE id = ? AND deleted_at IS NULL").get(id) as { project: string; time: string } | undefined;
       const changed = db.prepare("UPDATE events SET deleted_at = ?, chunked = 0 WHERE id = ? AND deleted_at IS NULL").run(now, id).changes;
       if (changed) forgetChunkOf(db, id);
+      if (changed && row) {
+        chunks.push(eventChunkId(row.project, id));
+        const t = Date.parse(row.time);
+        since = Math.min(since, Number.isFinite(t) ? t : 0);
+      }
       n += changed;
     }
+    // What the prompt log kept of their text goes with them (src/store/prompt-log.ts).
+    withholdForgotten(db, chunks, since);
     return n;
   }).immediate());
 }

@@ -140,3 +140,22 @@ export function forgetPromptRuns(db: Db, f: { project: string; session?: string 
     db.pragma(`secure_delete = ${was ? "ON" : "OFF"}`);
   }
 }
+
+/** What a run's injected text becomes once a memory it may have shown is forgotten. */
+export const WITHHELD = "(withheld: it may have shown a memory since forgotten)";
+
+/**
+ * A forgotten memory leaves the log too: the injected text of every prompt run that showed one of
+ * `chunkIds`, and of every briefing since `since` (ms; a briefing draws on decisions and notes
+ * it does not list one by one), is withheld. One pass over the (bounded) log.
+ */
+export function withholdForgotten(db: Db, chunkIds: readonly string[], since: number): number {
+  if (chunkIds.length === 0) return 0;
+  const gone = new Set(chunkIds);
+  const put = prepared(db, "UPDATE prompt_runs SET injected = ? WHERE id = ?");
+  let n = 0;
+  for (const r of prepared(db, "SELECT id, ids FROM prompt_runs WHERE hook = 'prompt' AND injected IS NOT NULL AND injected != ?").all(WITHHELD) as { id: number; ids: string }[]) {
+    if (parseList<string>(r.ids).some((id) => gone.has(id))) n += put.run(WITHHELD, r.id).changes;
+  }
+  return n + prepared(db, "UPDATE prompt_runs SET injected = ? WHERE hook = 'briefing' AND at >= ? AND injected IS NOT NULL AND injected != ?").run(WITHHELD, since, WITHHELD).changes;
+}

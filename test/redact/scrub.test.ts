@@ -59,7 +59,7 @@ describe("stored data is redacted again when the rules change", () => {
     assert.equal(scrubbedVersion(db), 0);
     assert.ok(needsScrub(db));
     const r = scrubStore(db)!;
-    assert.deepEqual(r.rewritten, { events: 1, sessions: 1, chunks: 1, sources: 1, runs: 0, tasks: 1 });
+    assert.deepEqual(r.rewritten, { events: 1, sessions: 1, chunks: 1, sources: 1, runs: 0, tasks: 1, prompt_runs: 0 });
     assert.equal(scrubbedVersion(db), REDACTION_VERSION);
     assert.ok(!needsScrub(db));
     assert.equal(scrubStore(db), undefined, "nothing to do the second time");

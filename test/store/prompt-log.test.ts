@@ -17,7 +17,9 @@ import { cleanText } from "../../src/redact/clean.cjs";
 import { queryTerms } from "../../src/retrieve/fts-query.js";
 import { forgetProject, forgetSession } from "../../src/service/forget.js";
 import { openDb, type Db } from "../../src/store/db.js";
-import { MAX_PROMPT_CHARS, MAX_PROMPT_RUNS, promptLatencies, promptRun, promptRuns } from "../../src/store/prompt-log.js";
+import { eventChunkId } from "../../src/store/chunk-ids.js";
+import { tombstone } from "../../src/store/memories.js";
+import { MAX_PROMPT_CHARS, MAX_PROMPT_RUNS, promptLatencies, promptRun, promptRuns, WITHHELD } from "../../src/store/prompt-log.js";
 import { scrubStore } from "../../src/store/scrub.js";
 import { candidate } from "../inject/fixtures.js";
 
@@ -109,6 +111,23 @@ describe("the prompt log", () => {
     forgetProject(db, "/p/alpha", Date.now());
     assert.deepEqual(left("/p/alpha"), []);
     assert.deepEqual(left("/p/beta"), ["gone"]);
+    db.close();
+  });
+
+  test("forgetting a memory withholds the text of the runs that showed it and of the briefings since, and only those", () => {
+    const db = fresh();
+    db.prepare("INSERT INTO events (id, project, session, type, time, text) VALUES ('ev1', '/p/alpha', 's', 'decision', ?, 'decision: zebraquokka rotates keys')").run(new Date(5_000).toISOString());
+    const chunk = eventChunkId("/p/alpha", "ev1");
+    const showed = recordRun(db, run({ injected: "- [x] zebraquokka rotates keys", ids: [chunk] }), () => undefined)!;
+    const other = recordRun(db, run({ injected: "- [y] something else", ids: ["ffff00001111"] }), () => undefined)!;
+    const briefBefore = recordRun(db, run({ hook: "briefing", at: 1_000, injected: "an older briefing" }), () => undefined)!;
+    const briefAfter = recordRun(db, run({ hook: "briefing", at: 9_000, injected: "briefing: zebraquokka rotates keys" }), () => undefined)!;
+    tombstone(db, ["ev1"], 10_000);
+    const injected = (id: number) => promptRun(db, id, "/p/alpha")!.injected;
+    assert.equal(injected(showed), WITHHELD);
+    assert.equal(injected(briefAfter), WITHHELD);
+    assert.equal(injected(other), "- [y] something else");
+    assert.equal(injected(briefBefore), "an older briefing");
     db.close();
   });
 

@@ -5,7 +5,7 @@
  * its search with its fate (injected, missed the floor, left out by the selection, excluded) and why.
  */
 import type { CandidateFate, PromptRun } from "../../store/prompt-log.js";
-import { promptRun, promptRuns } from "../../store/prompt-log.js";
+import { promptRun, promptRuns, WITHHELD } from "../../store/prompt-log.js";
 import { MemoryError } from "../../service/types.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
@@ -73,7 +73,7 @@ function one(ctx: UiContext, req: UiRequest): Html {
 <section class="injected">
 <h2>What was put before it</h2>
 <p class="meta"><span>latency <b class="latency">${latency(r.ms)}</b></span>${r.injected ? html`<span>${r.injected.length.toLocaleString("en")} characters</span><span>${r.ids.length} memor${r.ids.length === 1 ? "y" : "ies"}</span>` : ""}</p>
-${r.injected ? html`<pre>${r.injected}</pre>` : html`<p class="note">Nothing was injected: ${nothingWhy(r)}.</p>`}
+${r.injected === WITHHELD ? html`<p class="note">The text put before it is withheld: it may have shown a memory since forgotten.</p>` : r.injected ? html`<pre>${r.injected}</pre>` : html`<p class="note">Nothing was injected: ${nothingWhy(r)}.</p>`}
 </section>
 <h2>Candidates</h2>
 ${counts.length > 0 ? html`<p class="meta">${counts.map(([f, n]) => html`<span>${n} ${FATES[f]}</span>`)}</p>` : ""}
