@@ -107,10 +107,12 @@ const toRun = (r: Row): PromptRun => ({ ...r, hook: r.hook === "briefing" ? "bri
 
 /** A project's runs, newest first, paged; `session` narrows to one session. */
 export function promptRuns(db: Db, f: { project: string; session?: string; limit: number; offset: number }): { total: number; runs: PromptRun[] } {
+  // One session's runs through the session's index (the project's would walk every run of the project).
   const where = f.session === undefined ? "project = ?" : "project = ? AND session = ?";
+  const from = f.session === undefined ? "prompt_runs" : "prompt_runs INDEXED BY prompt_runs_session";
   const args = f.session === undefined ? [f.project] : [f.project, f.session];
-  const total = (prepared(db, `SELECT count(*) AS n FROM prompt_runs WHERE ${where}`).get(...args) as { n: number }).n;
-  const rows = prepared(db, `SELECT * FROM prompt_runs WHERE ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`).all(...args, f.limit, f.offset) as Row[];
+  const total = (prepared(db, `SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...args) as { n: number }).n;
+  const rows = prepared(db, `SELECT * FROM ${from} WHERE ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`).all(...args, f.limit, f.offset) as Row[];
   return { total, runs: rows.map(toRun) };
 }
 

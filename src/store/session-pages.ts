@@ -25,9 +25,9 @@ export function sessionsPage(db: Db, project: string, limit: number, offset: num
   const rows = prepared(
     db,
     `SELECT s.session, s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.updated_at AS updatedAt,
-       (SELECT count(*) FROM prompt_runs p WHERE p.session = s.session AND p.project = s.project AND p.hook = 'prompt') AS prompts,
+       (SELECT count(*) FROM prompt_runs p INDEXED BY prompt_runs_session WHERE p.session = s.session AND p.project = s.project AND p.hook = 'prompt') AS prompts,
        (SELECT count(*) FROM events e WHERE e.project = s.project AND e.session = s.session AND e.deleted_at IS NULL) AS events,
-       (SELECT count(*) FROM events e WHERE e.project = s.project AND e.session = s.session AND e.type = 'decision' AND e.deleted_at IS NULL) AS decisions
+       (SELECT count(*) FROM events e INDEXED BY events_project_session WHERE e.project = s.project AND e.session = s.session AND e.type = 'decision' AND e.deleted_at IS NULL) AS decisions
      FROM sessions s INDEXED BY sessions_project WHERE s.project = ? ORDER BY s.updated_at DESC LIMIT ? OFFSET ?`,
   ).all(project, limit, offset) as SessionSummaryRow[];
   return { total, sessions: rows };
@@ -37,8 +37,8 @@ export function sessionsPage(db: Db, project: string, limit: number, offset: num
 export function sessionKnown(db: Db, project: string, session: string): boolean {
   return (
     prepared(db, "SELECT 1 FROM sessions WHERE session = ? AND project = ?").get(session, project) !== undefined ||
-    prepared(db, "SELECT 1 FROM prompt_runs WHERE session = ? AND project = ? LIMIT 1").get(session, project) !== undefined ||
-    prepared(db, "SELECT 1 FROM events WHERE project = ? AND session = ? LIMIT 1").get(project, session) !== undefined
+    prepared(db, "SELECT 1 FROM prompt_runs INDEXED BY prompt_runs_session WHERE session = ? AND project = ? LIMIT 1").get(session, project) !== undefined ||
+    prepared(db, "SELECT 1 FROM events INDEXED BY events_project_session WHERE project = ? AND session = ? LIMIT 1").get(project, session) !== undefined
   );
 }
 
@@ -64,15 +64,15 @@ const MS = "CAST(round((julianday(time) - 2440587.5) * 86400000) AS INTEGER)";
 /** A session's timeline in time order (a briefing first among equals, then prompts, then events), paged. */
 export function sessionTimeline(db: Db, project: string, session: string, limit: number, offset: number): { total: number; items: TimelineItem[] } {
   const total =
-    (prepared(db, "SELECT count(*) FROM prompt_runs WHERE session = ? AND project = ?").pluck().get(session, project) as number) +
-    (prepared(db, "SELECT count(*) FROM events WHERE project = ? AND session = ? AND deleted_at IS NULL").pluck().get(project, session) as number);
+    (prepared(db, "SELECT count(*) FROM prompt_runs INDEXED BY prompt_runs_session WHERE session = ? AND project = ?").pluck().get(session, project) as number) +
+    (prepared(db, "SELECT count(*) FROM events INDEXED BY events_project_session WHERE project = ? AND session = ? AND deleted_at IS NULL").pluck().get(project, session) as number);
   const rows = prepared(
     db,
     `SELECT 'run' AS src, CASE hook WHEN 'briefing' THEN 0 ELSE 1 END AS ord, id AS n, at, CAST(id AS TEXT) AS key, hook AS type, prompt AS text, ms, injected, ids AS extra
-       FROM prompt_runs WHERE session = ? AND project = ?
+       FROM prompt_runs INDEXED BY prompt_runs_session WHERE session = ? AND project = ?
      UNION ALL
      SELECT 'event', 2, rowid, ${MS}, id, type, text, NULL, NULL, files
-       FROM events WHERE project = ? AND session = ? AND deleted_at IS NULL
+       FROM events INDEXED BY events_project_session WHERE project = ? AND session = ? AND deleted_at IS NULL
      ORDER BY at, ord, n LIMIT ? OFFSET ?`,
   ).all(session, project, project, session, limit, offset) as Row[];
   const items = rows.map((r): TimelineItem => {
