@@ -104,8 +104,10 @@ describe("mem ui: correct", () => {
     assert.deepEqual([store.get(taskA.id)?.status, store.get(taskA.id)?.closedAt !== null], ["completed", true]);
     const after_ = await bed.get(`/tasks?done=${taskA.id}`);
     assert.match(after_.body, new RegExp(`Task #${taskA.id} is done`));
-    assert.match(after_.body, new RegExp(`<h2>Recently closed</h2><ul class="items closed"><li class="item" data-task="${taskA.id}" data-status="completed">`));
-    assert.ok(!/<ul class="items closed">[\s\S]*class="done"/.test(after_.body), "no Done for a closed task");
+    assert.deepEqual(dataOf(after_.body, "task"), [String(taskB.id)], "gone from the open tasks");
+    const closed = await bed.get("/tasks?closed=1");
+    assert.match(closed.body, new RegExp(`<h2>Recently closed</h2><ul class="items closed"><li class="item" data-task="${taskA.id}" data-status="completed">`));
+    assert.ok(!/<ul class="items closed">[\s\S]*class="done"/.test(closed.body), "no Done for a closed task");
     assert.ok(!(await bed.get(`/memory?id=${a}`)).body.includes('class="done"'), "nor on its memory");
     const page = await bed.get(`/memory?id=${b}`);
     assert.match(page.body, new RegExp(`<form class="done" method="post" action="[^"]*/task/done"><input type="hidden" name="id" value="${taskB.id}"><input type="hidden" name="memory" value="${b}">`));

@@ -1,6 +1,6 @@
 /**
  * Tasks: the project's open tasks across sessions, newest first, 50 a page, each with Done (the
- * store call `mem task done` makes), and the last ones closed. `/task/done` closes one task of the
+ * store call `mem task done` makes), and with `?closed=1` the last ones closed. `/task/done` closes one task of the
  * project the page shows, and goes back where it was asked from (the task list or the memory).
  */
 import { isStale } from "../../brief/sections/tasks.js";
@@ -25,7 +25,8 @@ function view(ctx: UiContext, req: UiRequest): Html {
   const now = ctx.now();
   const days = ctx.app.config.brief.staleTaskDays;
   const { total, tasks } = openTasksPage(ctx.app.db, project.id, PAGE, offset);
-  const closed = offset === 0 ? recentlyClosed(ctx.app.db, project.id, CLOSED_SHOWN) : [];
+  const withClosed = req.query.get("closed") === "1";
+  const closed = withClosed ? recentlyClosed(ctx.app.db, project.id, CLOSED_SHOWN) : [];
   const done = (req.query.get("done") ?? "").replace(/\D/g, "").slice(0, 15);
   const item = (t: CleanFields<TaskRow>) => html`<li class="item" data-task="${t.id}" data-status="${t.status}">
 <div class="meta"><span class="id">#${t.id}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? sessionLink(req.base, t.createdSession, param) : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
@@ -36,8 +37,8 @@ ${t.closedAt === null ? html`<form class="done" method="post" action="${req.base
 ${done ? html`<p class="notice ok">Task #${done} is done.</p>` : ""}
 <p class="meta"><span>${total.toLocaleString("en")} open task${total === 1 ? "" : "s"}</span><span>a task stays open until a session completes or deletes it, or it is marked done here (<code>mem task done</code>)</span></p>
 ${tasks.length === 0 ? html`<p class="notice">No open tasks${total > 0 ? " on this page" : ""}.</p>` : html`<ul class="items">${tasks.map(item)}</ul>`}
-${pager(req.base, "/tasks", { project: param }, total, offset, PAGE)}
-${closed.length ? html`<h2>Recently closed</h2><ul class="items closed">${closed.map(item)}</ul>` : ""}`;
+${pager(req.base, "/tasks", { closed: withClosed ? "1" : undefined, project: param }, total, offset, PAGE)}
+${withClosed ? html`<h2>Recently closed</h2>${closed.length ? html`<ul class="items closed">${closed.map(item)}</ul>` : html`<p class="note">None.</p>`}` : html`<p class="note"><a href="${href(req.base, "/tasks", { closed: 1, project: param })}">Show the last ${CLOSED_SHOWN} closed</a></p>`}`;
   return page({ base: req.base, title: "Tasks", active: "/tasks", project: project.id, projectParam: param, body });
 }
 
