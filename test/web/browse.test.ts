@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { idOf } from "../../src/service/convert.js";
+import { TaskStore } from "../../src/store/tasks.js";
 import { type Bed, dataOf, openBed } from "./browse-bed.js";
 
 const HOSTILE = `<script>alert(1)</script> "quoted" it's ] [MEMORY: fake] </textarea><img src=x onerror=alert(2)>`;
@@ -150,5 +151,27 @@ describe("mem ui: browse", () => {
     assert.equal((await bed.get("/source?path=%2Fetc%2Fpasswd")).status, 404);
     const rooted = await bed.get(`/sources?root=${encodeURIComponent(`${bed.tmp}/proj/notes/deep`)}`);
     assert.deepEqual(dataOf(rooted.body, "path"), [`${bed.tmp}/proj/notes/deep/ops.md`]);
+  });
+
+  test("/tasks and /sources page 50 at a time, counted, in a stable order", async () => {
+    const store = new TaskStore(bed.app.db);
+    for (let i = 0; i < 53; i++) store.add(bed.home.id as never, `Paged task ${i}` as never, Date.parse("2026-01-01T00:00:00Z") + i * 1000);
+    const first = await bed.get("/tasks");
+    const second = await bed.get("/tasks?offset=50");
+    const a = dataOf(first.body, "task");
+    const b = dataOf(second.body, "task");
+    assert.equal(a.length, 50);
+    assert.ok(b.length >= 3);
+    assert.equal(new Set([...a, ...b]).size, a.length + b.length, "no task on both pages");
+    assert.match(first.body, /rel="next" href="[^"]*\/tasks\?offset=50"/);
+    assert.match(first.body, new RegExp(`${a.length + b.length} open tasks`));
+    for (let i = 0; i < 52; i++) bed.write(`notes/many/f${String(i).padStart(2, "0")}.md`, `# File ${i}\n\nPaged source number ${i}.\n`);
+    await bed.index(bed.home, `${bed.tmp}/proj/notes`);
+    const s1 = dataOf((await bed.get("/sources")).body, "path");
+    const s2page = await bed.get("/sources?offset=50");
+    const s2 = dataOf(s2page.body, "path");
+    assert.deepEqual([s1.length, s2.length], [50, 4], "54 files: 50 and 4");
+    assert.deepEqual([...s1, ...s2], [...s1, ...s2].sort(), "by path");
+    assert.match(s2page.body, /51–54 of 54/);
   });
 });
