@@ -51,6 +51,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 svg.chart polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
 svg.chart text { fill: var(--muted); font-size: 10px; }
+.card h2 { margin: 0 0 .3rem; font-size: .85rem; color: var(--muted); }
+.card table { background: none; } .card ul.checks, .card ul.problems { padding-left: 1rem; margin: .3rem 0; font-size: .85rem; }
+.warn-card { border-left: 3px solid var(--warn); } .bad-card { border-left: 3px solid var(--bad); } .ok-card { border-left: 3px solid var(--ok); }
+svg.chart line.axis { stroke: var(--line); } svg.chart line.p50, svg.chart line.p95 { stroke: var(--muted); stroke-dasharray: 4 3; } svg.chart line.p95 { stroke: var(--warn); }
 `;
 
 export const SCRIPT = `
