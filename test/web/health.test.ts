@@ -32,7 +32,7 @@ function card(body: string, measure: string): string {
 const cell = (html: string, row: string, of: "project" | "all") => Number(new RegExp(`<th>${row}</th><td class="num" data-of="project">([\\d,]+)</td><td class="num" data-of="all">([\\d,]+)</td>`).exec(html)?.[of === "project" ? 1 : 2]?.replace(/,/g, ""));
 
 test("health: counts, escaping, the latency chart, and absent states said so", async () => {
-  const { home, proj, env } = await uiHome(tmp, "proj", {
+  const { proj, env } = await uiHome(tmp, "proj", {
     "storage.md": "# Storage\n\nWe chose SQLite over Postgres because the laptop runs no server.\n",
     "deploy.md": "# Deploy\n\nDeploys run on Fridays.\n\n## Rollback\n\nRoll back with the previous tag.\n",
   });
