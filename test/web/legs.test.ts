@@ -89,7 +89,7 @@ test("legs (BM25 only): mem why's candidates as a table, escaped, this project o
     assert.match(page.body, /href="\/[^/]+\/memory\?id=[0-9a-f]{12}"/, "ids link to the memory page");
     assert.match(page.body, /memory\/storage\.md:1-3/, "what it is: the note's file and lines");
     assert.match(page.body, /decision memory · no session/);
-    assert.match(page.body, /BM25 only, by your choice/);
+    assert.match(page.body, /<p class="weights">BM25 only, by your choice/);
     assert.doesNotMatch(page.body, /other laptop server/, "another project's note is not a candidate");
     assert.doesNotMatch(page.body, /<script>alert/);
     assert.match(page.body, /‹script&gt;alert\(1\)‹\/script&gt; &quot;quoted&quot;/, "the injected text as the hook renders it (markup defused), escaped");
@@ -151,6 +151,7 @@ test("legs with an embedding model: both legs' ranks and scores, the weights and
       assert.equal(got[i]!.cells[6], fmt(c.legs.vector.score));
     }
     assert.match(page.body, /legs: bm25 \+ vector/);
+    assert.match(page.body, /<p class="weights">fusion: BM25 1\.000, vector \d\.\d\d = calibrated \d\.\d\d × this query \d+%/, "the weights line, as --explain prints it");
     assert.match(page.body, /<div class="big">ollama<\/div><div class="id">nomic-embed-text/);
     const f = why.fusion!;
     assert.ok(f, "fusion weighed the legs");

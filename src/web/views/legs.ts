@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { describeUnhealthy } from "../../embed/chain.js";
 import type { WhyCandidate, WhyReport } from "../../inject/why.js";
-import { fmt, what } from "../../render/explain.js";
+import { fmt, fusionLine, what } from "../../render/explain.js";
 import { vectorNote, whyPrompt } from "../../service/why.js";
 import { MemoryError } from "../../service/types.js";
 import { projectOf, type UiContext } from "../context.js";
@@ -55,16 +55,16 @@ function weights(r: WhyReport, note: string, none: string | undefined, byChoice:
   const f = r.fusion;
   if (!f) {
     const why = byChoice ? "BM25 only, by your choice (no embedding model configured)" : none && r.mode === "bm25" ? `BM25 only: ${none}` : note;
-    return html`<section class="weights"><h2>Weights</h2><div class="cards">${leg}<div class="card"><div>BM25 weight</div><div class="big">1</div><div class="note">${why}</div></div></div></section>`;
+    return html`<section class="fusion"><h2>Weights</h2><p class="weights">${why}</p><div class="cards">${leg}<div class="card" data-measure="weights"><div>weights used</div><div class="big">BM25 1</div><div class="note">no vector leg</div></div></div></section>`;
   }
-  return html`<section class="weights"><h2>Weights</h2>
+  return html`<section class="fusion"><h2>Weights</h2>
+<p class="weights">${fusionLine(f)}</p>
 <div class="cards">${leg}
 <div class="card" data-measure="calibrated"><div>calibrated vector weight</div><div class="big">${f.calibrated.toFixed(2)}</div><div class="note">how far this store and model's vector leg is trusted</div></div>
 <div class="card" data-measure="share"><div>this query's share</div><div class="big">${Math.round(f.query * 100)}%</div><div class="note">its best vector hit stands ${f.standout.toFixed(1)} spreads out of the rest</div></div>
 <div class="card" data-measure="weights"><div>weights used</div><div class="big">BM25 ${fmt(f.weights.bm25)} · vector ${f.weights.vector.toFixed(2)}</div>${f.weights.vector < 0.02 ? html`<div class="warn">the vector leg is left out</div>` : ""}</div>
 <div class="card" data-measure="unembedded"><div>candidates with no vector yet</div><div class="big">${f.unembedded}</div><div class="note">ranked by BM25 alone</div></div>
-</div>
-<p class="note">${f.reason}</p></section>`;
+</div></section>`;
 }
 
 function table(ctx: UiContext, base: string, r: WhyReport, projectParam: string | undefined): Html {
