@@ -24,16 +24,16 @@ export interface WhyAsk {
  * The hook's context: the app's stores, the provider the caller picks with, this user, and the
  * files git sees changed in the project (bounded; none outside a repository), as the daemon keeps them.
  */
-export async function whyContext(app: App, pickProvider: PromptContext["pickProvider"], dir: string | undefined): Promise<PromptContext> {
+export async function whyContext(app: App, pickProvider: PromptContext["pickProvider"], dir: string | undefined, vectorSearch?: PromptContext["vectorSearch"]): Promise<PromptContext> {
   const root = dir === undefined ? undefined : resolveProject(dir).root;
   const changed = root ? await gitChangedFiles(root) : [];
-  return { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, user: currentUserId(process.env, app.config.tiers.user), gitChanges: () => changed };
+  return { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, user: currentUserId(process.env, app.config.tiers.user), gitChanges: () => changed, ...(vectorSearch ? { vectorSearch } : {}) };
 }
 
 /** What the hook would inject for a prompt and why; nothing is recorded (no injection, no use). */
-export async function whyPrompt(app: App, pickProvider: PromptContext["pickProvider"], a: WhyAsk, session: string): Promise<WhyReport> {
+export async function whyPrompt(app: App, pickProvider: PromptContext["pickProvider"], a: WhyAsk, session: string, vectorSearch?: PromptContext["vectorSearch"]): Promise<WhyReport> {
   const dir = a.project !== undefined ? (app.projectRoot(a.project) ?? a.cwd) : a.cwd;
-  const ctx = await whyContext(app, pickProvider, dir);
+  const ctx = await whyContext(app, pickProvider, dir, vectorSearch);
   return explainPrompt(ctx, { prompt: a.prompt, cwd: a.cwd, session, ...(a.project !== undefined ? { project: a.project } : {}) }, { vectorBudgetMs: null, fresh: a.session === undefined });
 }
 

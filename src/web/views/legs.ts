@@ -35,7 +35,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
     return frame("Legs", html`<h1>How search weighs its legs</h1>${form}<p class="note">Type a prompt: the page runs the prompt hook's own search, relevance floor and budget on <code>${project.id}</code> for a fresh session, as <code>mem why</code> does, and shows each candidate's BM25 and vector rank, the weights fusion gave the legs, the floor's verdict and what would be injected. Nothing is recorded.</p>`);
   }
   const t0 = performance.now();
-  const report = await whyPrompt(ctx.app, ctx.pickProvider, { prompt: q, cwd: project.root ?? ctx.cwd, project: project.id }, `mem-ui-legs-${randomUUID()}`);
+  const report = await whyPrompt(ctx.app, ctx.pickProvider, { prompt: q, cwd: project.root ?? ctx.cwd, project: project.id }, `mem-ui-legs-${randomUUID()}`, ctx.vectorSearch);
   const ms = performance.now() - t0;
   const note = await vectorNote(report, ctx.app.config.embedding.order.length > 0, ctx.pickProvider);
   const picked = await ctx.pickProvider();
