@@ -1,5 +1,5 @@
 /**
- * `node dist/scripts/bench-ui-browse.js`: the explorer's browse and correct pages at scale. A fresh
+ * `npm run bench:ui:memories`: the explorer's browse and correct pages at scale. A fresh
  * data home gets `MEM_BENCH_SIZE` memories (default 100,000, so as many chunks; a sixth are tasks)
  * by `importLines`, and 100 markdown files indexed; then `mem ui`'s server (in this process, real
  * HTTP on 127.0.0.1) answers each page `MEM_BENCH_OPS` times (default 20): p50/p99 wall time of a
