@@ -33,6 +33,7 @@ export function page(p: PageInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${p.title} · mem</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${p.base}/static/style.css">
 <script type="module" src="${p.base}/static/app.js"></script>
 </head>
