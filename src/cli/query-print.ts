@@ -1,18 +1,12 @@
-/**
- * `mem query`'s human output: each result rendered as for the model's context (its preview: the
- * lines that hold the query's words, src/inject/preview.ts), and with --explain
- * how its score is made, the one ranking formula term by term (src/retrieve/salience-rank.ts).
- */
-import { relative } from "node:path";
+
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { markMatches, preview } from "../inject/preview.js";
 import { field, prose } from "../render/line.js";
 import { explainFactor, fmt, what } from "../render/explain.js";
 export { explainFactor, fusionLine, what } from "../render/explain.js";
-import type { SearchResponse, SearchResult } from "../retrieve/search.js";
+import type { SearchResult } from "../retrieve/search.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
-import { shortSession } from "../brief/render.js";
 import { oneId } from "../store/one-id.js";
 import { withoutKind } from "../inject/items.js";
 

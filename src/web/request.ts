@@ -1,5 +1,5 @@
 /** One request as a view sees it, and what a view answers. */
-import { Html } from "./html.js";
+import type { Html } from "./html.js";
 import type { UiContext } from "./context.js";
 
 export interface UiRequest {

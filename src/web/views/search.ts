@@ -8,6 +8,7 @@ import { withoutKind } from "../../inject/items.js";
 import { salienceConfig } from "../../memory/salience.js";
 import { explainFactor, fmt, fusionLine, what } from "../../render/explain.js";
 import { WEAK_EXPLAIN } from "../../retrieve/weak-hits.js";
+import { oneId } from "../../store/one-id.js";
 import { searchMemories, type Found } from "../../service/search.js";
 import { MemoryError } from "../../service/types.js";
 import type { Mode } from "../../retrieve/search.js";
@@ -108,8 +109,8 @@ function result(ctx: UiContext, base: string, r: Found, i: number, stems: readon
   const text = memory ? withoutKind(seen, r.kind) : seen;
   const legs = Object.entries(r.legs).map(([name, l]) => html`<tr><td>${name}</td><td class="num">#${l!.rank}</td><td class="num">${fmt(l!.score)}</td></tr>`);
   const fused = r.salience?.rrf ?? r.score;
-  return html`<li class="result" data-id="${r.memoryId}">
-<div class="meta"><span>${i + 1}.</span>${idLink(base, r.memoryId, projectParam)}<span class="badge">${r.kind}</span><span>${what(r, root)}</span>${r.date ? html`<span>${age(r.date, ctx.now())}</span>` : ""}${r.tier ? html`<span>${r.tier} tier</span>` : ""}${r.stale ? html`<span class="warn">${r.stale}</span>` : ""}</div>
+  return html`<li class="result" data-id="${oneId(r.id)}">
+<div class="meta"><span>${i + 1}.</span>${idLink(base, r.id, projectParam)}<span class="badge">${r.kind}</span><span>${what(r, root)}</span>${r.date ? html`<span>${age(r.date, ctx.now())}</span>` : ""}${r.tier ? html`<span>${r.tier} tier</span>` : ""}${r.stale ? html`<span class="warn">${r.stale}</span>` : ""}</div>
 ${r.headingPath.length > 0 && !(memory && r.headingPath.join("") === r.kind) ? html`<div class="meta">§ ${r.headingPath.join(" › ")}</div>` : ""}
 <p class="text">${marked(text, stems)}</p>
 <details><summary>explain: score ${r.score.toFixed(5)}</summary>
