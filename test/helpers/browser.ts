@@ -14,7 +14,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, st
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { BIN, cleanEnv, REPO, runMem, show, type Run } from "./mem-cli.js";
 
 export const NO_CHROMIUM = "no Chromium: install Debian's chromium or set MEM_CHROMIUM";
@@ -207,4 +207,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * Clicks `button`, which submits a form posting to a path ending in `action`, and resolves once the
+ * page it leads to has loaded, `landed` checking its address; the change must be taken: a 303 (the
+ * pages answer a POST with a redirect), else the failure gives the status and what the server said.
+ */
+export async function submit(page: Page, button: Locator, action: string, landed: (u: URL) => boolean): Promise<void> {
+  const posted = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.endsWith(action));
+  const loaded = page.waitForEvent("load");
+  loaded.catch(() => undefined);
+  await button.click();
+  const resp = await posted;
+  if (resp.status() !== 303) assert.fail(`POST ${action} answered ${resp.status()}, not a redirect: ${(await resp.text().catch(() => "")).slice(0, 300)}`);
+  await loaded;
+  assert.ok(landed(new URL(page.url())), `after POST ${action}: ${page.url()}`);
 }

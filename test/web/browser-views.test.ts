@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { VIEWS } from "../../src/web/layout.js";
-import { launchBrowser, SCREENSHOTS, screenshot, skipBrowser, startBed, watchPage, type Bed } from "../helpers/browser.js";
+import { launchBrowser, SCREENSHOTS, screenshot, skipBrowser, startBed, submit, watchPage, type Bed } from "../helpers/browser.js";
 import { jsonOf, show } from "../helpers/mem-cli.js";
 
 const opts = { skip: skipBrowser, timeout: 120_000 };
@@ -172,7 +172,7 @@ describe("mem ui in a browser: the views", () => {
     await form.locator("textarea[name=text]").fill("Prefer small focused modules; the lumenwick rule.");
     await form.locator("select[name=kind]").selectOption("preference");
     await form.locator("input[name=tags]").fill("style, modules");
-    await Promise.all([page.waitForURL((u) => u.pathname.endsWith("/memory") && u.searchParams.get("added") === "1"), form.getByRole("button", { name: "Add" }).click()]);
+    await submit(page, form.getByRole("button", { name: "Add" }), "/memories/new", (u) => u.pathname.endsWith("/memory") && u.searchParams.get("added") === "1");
     const added = new URL(page.url()).searchParams.get("id")!;
     assert.match(await page.locator("h1").innerText(), new RegExp(added));
     const stored = jsonOf<{ memory: { text: string; kind: string; tags: string[]; source: string } }>(await bed.mem(["get", added, "--json"])).memory;
@@ -188,8 +188,7 @@ describe("mem ui in a browser: the views", () => {
     const item = page.locator("ul.items > li.item[data-task]", { hasText: TASK });
     const done = item.locator('form.done[method=post][action$="/task/done"]');
     assert.equal(await done.locator("input[type=hidden][name=id]").count(), 1);
-    await Promise.all([page.waitForURL((u) => u.pathname.endsWith("/tasks")), done.getByRole("button", { name: "Done" }).click()]);
-    await page.waitForLoadState("load");
+    await submit(page, done.getByRole("button", { name: "Done" }), "/task/done", (u) => u.pathname.endsWith("/tasks"));
     const listed = jsonOf<{ tasks: { content: string }[] }>(await bed.mem(["task", "list", "--json"])).tasks;
     assert.deepEqual(listed.filter((t) => t.content === TASK), [], "no longer open for mem task list");
     assert.equal(await page.locator("ul.items > li.item[data-task]", { hasText: TASK }).locator("form.done").count(), 0, "no Done button for it any more");

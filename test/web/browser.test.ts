@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, SCREENSHOTS, screenshot, skipBrowser, startBed, watchPage, type Bed } from "../helpers/browser.js";
+import { launchBrowser, SCREENSHOTS, screenshot, skipBrowser, startBed, submit, watchPage, type Bed } from "../helpers/browser.js";
 import { jsonOf } from "../helpers/mem-cli.js";
 
 const opts = { skip: skipBrowser, timeout: 120_000 };
@@ -107,7 +107,7 @@ describe("mem ui in a browser: search, edit, forget, refusals", () => {
     const form = page.locator('form.edit[method=post][action$="/memory/edit"]');
     assert.equal(await form.locator("input[type=hidden][name=id]").count(), 1, "the form names the memory");
     await form.locator("textarea[name=text]").fill("The retry budget is five attempts with marmalite jitter.");
-    await Promise.all([page.waitForURL((u) => u.pathname.endsWith("/memory") && u.searchParams.get("saved") === "1"), form.getByRole("button", { name: "Save" }).click()]);
+    await submit(page, form.getByRole("button", { name: "Save" }), "/memory/edit", (u) => u.pathname.endsWith("/memory") && u.searchParams.get("saved") === "1");
     assert.match(await page.locator(".notice").first().innerText(), /Saved/);
     assert.match(await page.locator(".text").first().innerText(), /marmalite jitter/, "the page shows the new text");
 
@@ -144,7 +144,7 @@ describe("mem ui in a browser: search, edit, forget, refusals", () => {
     assert.equal((await bed.mem(["get", ids.forgotten!])).code, 0, "dismissed: nothing forgotten");
 
     page.once("dialog", (d) => void d.accept());
-    await Promise.all([page.waitForURL((u) => u.pathname.endsWith("/memories") && u.searchParams.get("forgot") !== null), form.getByRole("button", { name: "Forget" }).click()]);
+    await submit(page, form.getByRole("button", { name: "Forget" }), "/memory/forget", (u) => u.pathname.endsWith("/memories") && u.searchParams.get("forgot") !== null);
     assert.match(await page.locator(".notice").first().innerText(), /forg[eo]t/i, "the page says it was forgotten");
 
     const cli = await bed.mem(["get", ids.forgotten!]);
