@@ -151,11 +151,11 @@ describe("mem ui in a browser: the views", () => {
 
   test("links between views: search → legs of the query, sources → a source's chunks, memories → add", opts, async () => {
     const { page, problems } = await open();
-    await page.goto(bed.at(`/search?q=${encodeURIComponent("SQLite Postgres")}`));
+    await page.goto(bed.at(`/search?q=${encodeURIComponent(PROMPT)}`));
     assert.ok((await page.locator("ol.results > li.result").count()) >= 2, "the decision and the note");
     assert.equal(await follow(page, page.getByRole("link", { name: /how the legs weigh/ }), "/legs"), 200);
-    assert.equal(new URL(page.url()).searchParams.get("q"), "SQLite Postgres", "the query carried over");
-    assert.ok((await page.locator("table.legs > tbody > tr").count()) >= 2, "a row per candidate");
+    assert.equal(new URL(page.url()).searchParams.get("q"), PROMPT, "the query carried over");
+    assert.ok((await page.locator("table.legs > tbody > tr").count()) >= 2, `a row per candidate: ${await page.locator("main").innerText()}`);
     await screenshot(page, "legs");
 
     assert.equal(await nav(page, "Sources", "/sources"), 200);
