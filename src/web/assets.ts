@@ -51,6 +51,14 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 svg.chart polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
 svg.chart text { fill: var(--muted); font-size: 10px; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .3rem 1rem; margin: 0 0 .8rem; border-bottom: 1px solid var(--line); }
+nav.tabs a { color: var(--muted); text-decoration: none; padding: .2rem 0; }
+nav.tabs a[aria-current=page] { color: var(--fg); font-weight: 600; border-bottom: 2px solid var(--accent); }
+table.details { margin: .8rem 0; } table.details th { width: 9rem; }
+ul.files, ol.statements { margin: 0; padding-left: 1.1rem; }
+ol.history, ol.chunks { padding-left: 1.6rem; } ol.history > li, ol.chunks > li { margin-bottom: .7rem; }
+form.edit, form.add { display: flex; flex-direction: column; gap: .5rem; margin: .5rem 0 1rem; } form.edit label, form.add label { display: flex; flex-direction: column; gap: .2rem; }
+.item form.done { margin-top: .4rem; }
 `;
 
 export const SCRIPT = `

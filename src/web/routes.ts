@@ -1,5 +1,22 @@
 /** Every page of the explorer by its path (after the token). */
 import type { Route } from "./request.js";
+import { addRoute } from "./views/add.js";
+import { memoriesRoute } from "./views/memories.js";
+import { editRoute, forgetRoute } from "./views/memory-actions.js";
+import { memoryRoute } from "./views/memory.js";
 import { searchRoute } from "./views/search.js";
+import { sourceRoute, sourcesRoute } from "./views/sources.js";
+import { taskDoneRoute, tasksRoute } from "./views/tasks.js";
 
-export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([["/search", searchRoute]]);
+export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
+  ["/search", searchRoute],
+  ["/memories", memoriesRoute],
+  ["/memories/new", addRoute],
+  ["/memory", memoryRoute],
+  ["/memory/edit", editRoute],
+  ["/memory/forget", forgetRoute],
+  ["/tasks", tasksRoute],
+  ["/task/done", taskDoneRoute],
+  ["/sources", sourcesRoute],
+  ["/source", sourceRoute],
+]);

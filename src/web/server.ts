@@ -119,9 +119,9 @@ async function handle(o: UiOptions, port: number, req: IncomingMessage, res: Ser
 }
 
 function answer(res: ServerResponse, base: string, out: Answer, head: boolean): void {
-  if (out instanceof Html) return send(res, 200, "text/html; charset=utf-8", head ? "" : out.value);
-  if ("redirect" in out) return send(res, 303, "text/plain; charset=utf-8", "", { Location: `${base}${out.redirect}` });
-  send(res, out.status, "text/html; charset=utf-8", head ? "" : out.body.value);
+  if (out instanceof Html) send(res, 200, "text/html; charset=utf-8", head ? "" : out.value);
+  else if ("redirect" in out) send(res, 303, "text/plain; charset=utf-8", "", { Location: `${base}${out.redirect}` });
+  else send(res, out.status, "text/html; charset=utf-8", head ? "" : out.body.value);
 }
 
 function errorPage(base: string, title: string, message: string): Html {
