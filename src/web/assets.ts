@@ -59,6 +59,10 @@ ul.files, ol.statements { margin: 0; padding-left: 1.1rem; }
 ol.history, ol.chunks { padding-left: 1.6rem; } ol.history > li, ol.chunks > li { margin-bottom: .7rem; }
 form.edit, form.add { display: flex; flex-direction: column; gap: .5rem; margin: .5rem 0 1rem; } form.edit label, form.add label { display: flex; flex-direction: column; gap: .2rem; }
 .item form.done { margin-top: .4rem; }
+.card h2 { margin: 0 0 .3rem; font-size: .85rem; color: var(--muted); }
+.card table { background: none; } .card ul.checks, .card ul.problems { padding-left: 1rem; margin: .3rem 0; font-size: .85rem; }
+.warn-card { border-left: 3px solid var(--warn); } .bad-card { border-left: 3px solid var(--bad); } .ok-card { border-left: 3px solid var(--ok); }
+svg.chart line.axis { stroke: var(--line); } svg.chart line.p50, svg.chart line.p95 { stroke: var(--muted); stroke-dasharray: 4 3; } svg.chart line.p95 { stroke: var(--warn); }
 `;
 
 export const SCRIPT = `

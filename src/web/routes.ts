@@ -4,6 +4,8 @@ import { addRoute } from "./views/add.js";
 import { memoriesRoute } from "./views/memories.js";
 import { editRoute, forgetRoute } from "./views/memory-actions.js";
 import { memoryRoute } from "./views/memory.js";
+import { healthRoute } from "./views/health.js";
+import { legsRoute } from "./views/legs.js";
 import { searchRoute } from "./views/search.js";
 import { sourceRoute, sourcesRoute } from "./views/sources.js";
 import { taskDoneRoute, tasksRoute } from "./views/tasks.js";
@@ -19,4 +21,6 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ["/task/done", taskDoneRoute],
   ["/sources", sourcesRoute],
   ["/source", sourceRoute],
+  ["/legs", legsRoute],
+  ["/health", healthRoute],
 ]);

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
-import { socketDirCheck } from "../../src/cli/doctor-socket.js";
+import { socketDirCheck } from "../../src/health/socket.js";
 import { socketPath } from "../../src/daemon/paths.cjs";
 import { BIN, context, prompt, SCRIPT, SPY } from "../helpers/hook-script.js";
 import { hasCommand } from "../helpers/has-command.js";
