@@ -21,7 +21,9 @@ export const MAX_FORM_BYTES = 1_000_000;
 
 const HEADERS: Record<string, string> = {
   "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the pages'
+  // own form POSTs, which the Origin check must refuse; the token still never leaves in a Referer.
+  "Referrer-Policy": "same-origin",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Cache-Control": "no-store",
