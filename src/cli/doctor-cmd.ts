@@ -1,7 +1,3 @@
-import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
-import { needsScrub, scrubbedVersion } from "../store/scrub.js";
-import { REDACTION_VERSION } from "../redact/redact.cjs";
-import { isAbsolute, join } from "node:path";
 import { appWith, loadAppConfig, type App, type AppConfig } from "../app.js";
 import { createProviders } from "../embed/chain.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
@@ -11,13 +7,13 @@ import { drift } from "../store/derived.js";
 import { StoreDamagedError } from "../store/damage.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
-import { ensurePrivateDir } from "../util/private-dir.cjs";
-import { hookChecks, promptViaMcp } from "./doctor-hooks.js";
+import { hookChecks, promptViaMcp } from "../health/hooks.js";
 import { mcpChecks } from "./doctor-mcp.js";
-import { catalogueCheck, modelCheck } from "./doctor-model.js";
-import { socketDirCheck } from "./doctor-socket.js";
-import { lostCheck, storeIdentityChecks } from "./doctor-store.js";
-import type { Check } from "./doctor-check.js";
+import { socketDirCheck } from "../health/socket.js";
+import { lostCheck, redactionCheck, storeIdentityChecks } from "../health/store.js";
+import { configWarningChecks, homeCheck } from "../health/home.js";
+import { providerChecks, type ProviderHealth } from "../health/providers.js";
+import type { Check } from "../health/check.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { isQuiet } from "./quiet.js";
 import { recordChoice, type SearchChoice } from "../config/choice.js";
@@ -52,33 +48,6 @@ Options:
 
 export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
 
-function homeCheck(app: AppConfig, env: NodeJS.ProcessEnv): Check {
-  const c = homeUsable(app);
-  const given = env.MEM_HOME?.trim() ?? "";
-  // Resolved against the directory each command and hook runs in (a hook: the project's): a store per project, inside it.
-  if (c.status === "ok" && given !== "" && !isAbsolute(given)) {
-    return { name: "data home", status: "warn", detail: `MEM_HOME is a relative path (${field(given, 200)}): each directory mem runs in (each project, for the hooks) gets a store of its own there; here it is ${app.paths.home}`, fix: "set MEM_HOME to an absolute path" };
-  }
-  return c;
-}
-
-function homeUsable(app: AppConfig): Check {
-  try {
-    ensurePrivateDir(app.paths.home);
-    accessSync(app.paths.home, constants.W_OK);
-    const probe = join(app.paths.home, `.doctor-${process.pid}`);
-    writeFileSync(probe, "ok");
-    rmSync(probe);
-    const mode = statSync(app.paths.home).mode & 0o777;
-    if (process.platform !== "win32" && (mode & 0o077) !== 0) {
-      return { name: "data home", status: "warn", detail: `${app.paths.home} is open to other users (mode ${mode.toString(8)}), and it holds what was captured from your sessions`, fix: `chmod 700 ${app.paths.home}` };
-    }
-    return { name: "data home", status: "ok", detail: app.paths.home };
-  } catch (err) {
-    return { name: "data home", status: "error", detail: `${app.paths.home}: ${(err as Error).message}`, fix: "make it writable, or point MEM_HOME elsewhere" };
-  }
-}
-
 /** Where the derived stores disagree with the truth (events and memories): a rebuild puts them right. */
 function driftCheck(db: App["db"]): Check {
   const d = drift(db);
@@ -102,9 +71,7 @@ function sqliteChecks(app: App): Check[] {
       ? { name: "fts5", status: "error", detail: h.ftsProblem, fix: `${REPAIR_FIX}, or \`mem index --full\` to rebuild the text index` }
       : { name: "fts5", status: "ok", detail: `BM25 index consistent (${h.chunks} chunks)` },
     driftCheck(app.db),
-    needsScrub(app.db)
-      ? { name: "redaction", status: "warn", detail: `data stored under older redaction rules (version ${scrubbedVersion(app.db)}, now ${REDACTION_VERSION}) may still hold secrets they missed`, fix: "run `mem index` or `mem doctor --repair`: either redacts it again" }
-      : { name: "redaction", status: "ok", detail: `stored data redacted with the current rules (version ${REDACTION_VERSION})` },
+    redactionCheck(app.db),
     ...storeIdentityChecks(app.paths.sqlite, events),
   ];
 }
@@ -135,30 +102,10 @@ async function lanceChecks(paths: AppConfig["paths"], app: App | undefined): Pro
   }
 }
 
-/**
- * No provider configured: BM25 only is the user's choice, a valid state, not a problem; one line
- * saying how to undo it where the choice was made (MEM_EMBED_ORDER wins over config.json).
- */
-export function bm25OnlyCheck(env: NodeJS.ProcessEnv): Check {
-  const byEnv = env.MEM_EMBED_ORDER !== undefined && env.MEM_EMBED_ORDER.trim() !== "";
-  const where = byEnv ? `MEM_EMBED_ORDER=${field(env.MEM_EMBED_ORDER!, 40)}` : "embedding.order is empty in config.json";
-  const undo = byEnv ? "unset MEM_EMBED_ORDER (or set it to ollama,transformers)" : "`mem doctor --use-vectors`";
-  return { name: "embedding", status: "ok", detail: `BM25 only, by your choice (${where}): search matches words, no embedding model is used; to add one: ${undo}` };
-}
-
-async function providerChecks(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv, config: AppConfig["config"]): Promise<Check[]> {
-  if (providers.length === 0) return [bm25OnlyCheck(env)];
-  const checks: Check[] = [];
-  let usable = false;
-  for (const p of providers) {
-    const h = await p.health();
-    usable ||= h.ok;
-    checks.push(h.ok ? { name: `${p.name}`, status: "ok", detail: `${p.model}, ${h.dims} dims${h.detail ? ` (${h.detail})` : ""}` } : { name: p.name, status: "warn", detail: h.reason, ...(h.fix ? { fix: h.fix } : {}) });
-    checks.push(modelCheck(p, config.embedding.models, h.ok ? h.dims : undefined, config.index.chunkTokens));
-  }
-  checks.push(...catalogueCheck());
-  if (!usable) checks.push({ name: "embedding", status: "warn", detail: "no provider is usable: indexing builds BM25 only and queries answer from BM25", fix: "fix one of the providers above" });
-  return checks;
+async function providerHealth(providers: EmbeddingProvider[], env: NodeJS.ProcessEnv, config: AppConfig["config"]): Promise<Check[]> {
+  const asked: ProviderHealth[] = [];
+  for (const p of providers) asked.push({ provider: p, health: await p.health() });
+  return providerChecks(asked, providers.length, env, config);
 }
 
 export const doctorCommand: Command = {
@@ -187,12 +134,12 @@ export const doctorCommand: Command = {
       const where = { env: process.env, cwd: process.cwd() };
       const checks: Check[] = [homeCheck(base, where.env)];
       if (base.configError) checks.push({ name: "config", status: "error", detail: `${base.configError} (the checks below use the defaults)`, fix: `fix or remove ${base.paths.config}` });
-      checks.push(...base.configWarnings.map((w): Check => ({ name: "config", status: "warn", detail: w, fix: `edit ${base.paths.config}` })));
+      checks.push(...configWarningChecks(base));
       if (damage?.kind === "lost") checks.push(lostCheck(base.paths.sqlite, damage));
       else if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerChecks(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerHealth(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -4,7 +4,7 @@ import type { Where } from "../install/files.js";
 import { mcpServerEntry } from "../install/mcp-config.js";
 import { mcpRegistrations } from "../install/mcp-files.js";
 import { sameJson } from "../install/settings-json.js";
-import type { Check } from "./doctor-check.js";
+import type { Check } from "../health/check.js";
 
 /** The tools `mem mcp` must list. */
 export const MCP_TOOLS = ["search", "remember", "get", "list", "forget", "tasks", "prompt_context"];

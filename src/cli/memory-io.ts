@@ -1,7 +1,5 @@
 import { openApp, type App } from "../app.js";
 import { ago } from "../brief/render.js";
-import { dataHome } from "../config/paths.cjs";
-import { ask } from "../daemon/client.cjs";
 import { field, prose, safeJson } from "../render/line.js";
 import { idOf } from "../service/convert.js";
 import { MemoryService } from "../service/memory.js";
@@ -75,14 +73,8 @@ export function renderMemory(m: Memory, now: number, full = false): string {
   return lines.join("\n");
 }
 
-/**
- * After a write in this process: a running daemon is told the project has chunks to embed, so the
- * vectors catch up in its background indexing (not waited for). Nothing when no daemon answers.
- */
-export async function nudgeDaemon(project: string): Promise<void> {
-  if (process.env.MEM_NO_DAEMON === "1") return;
-  await ask(dataHome(), { op: "sync", project, timeoutMs: 0 }, 300);
-}
+/** After a write in this process: a running daemon told (src/daemon/nudge.ts; `mem ui` tells it too). */
+export { nudgeDaemon } from "../daemon/nudge.js";
 
 /**
  * A line for stderr when a listing came back empty for a project nothing was ever stored under (a

@@ -17,6 +17,7 @@ import { killRunningGit } from "../cold/git-history.js";
 import { oneId } from "../store/one-id.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
+import { runOpen } from "./query-open.js";
 import { BOLD, fusionLine, human } from "./query-print.js";
 import { preview, previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
@@ -59,6 +60,11 @@ Options:
   --batch FILE|-     read JSON lines {"id": "...", "text": "..."}; print one line per query:
                      {"id": "...", "results": [...]} (same result objects as --json); a
                      malformed line or a failed query: {"id", "error": {"code", "message"}}
+  --open             open the query in the explorer (\`mem ui\`) instead: its search page with the
+                     same filters, in the browser (when there is one) and its address on stdout
+                     (with --json: {"url", "ui": "running"|"started", "pid", "opened"}); when no
+                     \`mem ui\` runs for this data home, one is started in the background
+                     (\`mem ui --no-open --port 0\`, its output in <home>/ui.log); stderr says which
   -q, --quiet        no warnings or notes on stderr (errors still)
   -h, --help         this help`;
 
@@ -88,6 +94,7 @@ const OPTIONS = {
   explain: { type: "boolean" },
   batch: { type: "string" },
   cold: { type: "boolean" },
+  open: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
 } as const;
 
@@ -96,6 +103,8 @@ function parseArgv(argv: string[]) {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.batch !== undefined && positionals.length > 0) throw new UsageError("give either query text or --batch, not both");
   if (values.batch === undefined && positionals.length === 0) throw new UsageError("missing query text");
+  if (values.open && values.batch !== undefined) throw new UsageError("--open opens one query: give its text, not --batch");
+  if (values.open && values.cold) throw new UsageError("--open and --cold do not go together: the explorer searches the cold tier (Tier: all), not git history; use --cold in the terminal");
   if (values.project !== undefined && values["all-projects"]) throw new UsageError("--project and --all-projects exclude each other");
   const text = positionals.length > 0 ? positionals.join(" ") : undefined;
   if (text !== undefined && text.trim() === "") throw new UsageError("query text is empty");
@@ -195,6 +204,10 @@ export const queryCommand: Command = {
     const app = openApp();
     try {
       const p = resolveQuery(app, args);
+      if (args.values.open) {
+        const project = projectFromArg(app.db, args.values.project, process.cwd()).id;
+        return await runOpen(app.paths.home, { text: p.text!, project, allProjects: args.values["all-projects"] === true, ...args.filters, mode: args.mode, ...(args.k !== undefined ? { k: args.k } : {}) }, { json: p.json, quiet: args.values.quiet === true });
+      }
       let picked: ReturnType<SearchContext["pickProvider"]> | undefined;
       const ctx: SearchContext = {
         db: app.db,

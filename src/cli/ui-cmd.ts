@@ -54,10 +54,13 @@ export const uiCommand: Command = {
     const app = openApp();
     const token = uiToken(app.paths.home, values["new-token"] === true);
     const home = projectFromArg(app.db, values.project, process.cwd());
+    const log = (l: string) => process.stderr.write(`${l}\n`);
+    const ctx = uiContext(app, home, process.cwd(), Date.now, log);
     let server: Awaited<ReturnType<typeof startUi>>;
     try {
-      server = await startUi({ ctx: uiContext(app, home, process.cwd()), token, port, log: (l) => process.stderr.write(`${l}\n`) });
+      server = await startUi({ ctx, token, port, log });
     } catch (err) {
+      await ctx.close();
       await app.close();
       const e = err as NodeJS.ErrnoException;
       if (e.code === "EADDRINUSE") {
@@ -76,6 +79,7 @@ export const uiCommand: Command = {
     });
     forgetRunning(app.paths.home, process.pid);
     await server.close();
+    await ctx.close();
     await app.close();
     return EXIT.ok;
   },

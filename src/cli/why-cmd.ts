@@ -5,11 +5,8 @@ import { openApp } from "../app.js";
 import { salienceConfig } from "../memory/salience.js";
 import { firstHealthy } from "../embed/chain.js";
 import type { PromptContext } from "../inject/for-prompt.js";
-import { explainPrompt, type WhyReport } from "../inject/why.js";
-import { gitChangedFiles } from "../project/in-play.js";
-import { resolveProject } from "../project/identity.js";
+import { vectorNote, whyPrompt } from "../service/why.js";
 import { field, safeJson, visible } from "../render/line.js";
-import { currentUserId } from "../tiers/user.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { whyText } from "./why-print.js";
@@ -29,6 +26,10 @@ embedding model configured, vectors come from LanceDB (the daemon searches its c
 table in memory) and the vector leg may wait for the model to load (the daemon's leg has
 daemon.vectorBudgetMs); with none, BM25 only, as the daemon. The files in play are the session's
 and what git sees changed, as the daemon's. Nothing is recorded: no injection, no use.
+
+The explorer (\`mem ui\`) shows the same for a fresh session as a table on its Legs page
+(/legs?q=PROMPT): each candidate's BM25 and vector rank and score, the calibrated weights, the
+floor's verdict and whether it would be injected.
 
 Options:
   --session S   the session (its id, as Claude Code gives it to the hook): what was injected into
@@ -75,12 +76,8 @@ export const whyCommand: Command = {
       if (!a.quiet) for (const w of app.configWarnings) process.stderr.write(`warning: ${field(w, 500)}\n`);
       let picked: ReturnType<PromptContext["pickProvider"]> | undefined;
       const pickProvider = () => (picked ??= app.providers().then((ps) => firstHealthy(ps)));
-      // The files git sees changed, as the daemon keeps them (bounded; none outside a repository).
-      const root = resolveProject(a.cwd).root;
-      const changed = root ? await gitChangedFiles(root) : [];
-      const ctx: PromptContext = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot, user: currentUserId(process.env, app.config.tiers.user), gitChanges: () => changed };
       const session = a.session ?? `mem-why-${randomUUID()}`;
-      const report = await explainPrompt(ctx, { prompt: a.prompt, cwd: a.cwd, session }, { vectorBudgetMs: null, fresh: a.session === undefined });
+      const report = await whyPrompt(app, pickProvider, { prompt: a.prompt, cwd: a.cwd, ...(a.session !== undefined ? { session: a.session } : {}) }, session);
       if (a.json) {
         process.stdout.write(`${safeJson(report)}\n`); // with -q too: --json is for a program, -q only quiets the rest
       } else if (a.quiet) {
@@ -94,11 +91,3 @@ export const whyCommand: Command = {
     }
   },
 };
-
-/** Where the vectors came from, or why there were none. */
-async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"]): Promise<string> {
-  if (r.legs.includes("vector")) return "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
-  if (!configured) return "no embedding model configured: BM25 only, as the daemon";
-  if (r.mode === "bm25") return (await pick()).unhealthy.length > 0 ? "no embedding model answered (`mem doctor` says why): BM25 only, as the daemon" : "BM25 only, as the daemon";
-  return "the vector leg did not run: see the warning";
-}

@@ -23,7 +23,7 @@ import { acquireLock } from "./lock.js";
 import { BackgroundIndex } from "./background-index.js";
 import { HookHttp } from "./hook-http.js";
 import { MEMORY_OPS, MemoryOps } from "./memory-ops.js";
-import { VectorCopies } from "./vector-copies.js";
+import { VectorCopies } from "../retrieve/vector-copies.js";
 import { lockPath, pointerPath } from "./paths.cjs";
 import { firstChoice, publish, settle, unpublish, type Place } from "./socket-place.js";
 import { SourceWatch } from "./watch.js";

@@ -53,7 +53,8 @@ export type CloseStatus = "completed" | "deleted";
 const BACKFILLED = "tasks-backfilled";
 /** How many open tasks (the most recently updated) a new wording is matched against. */
 export const MATCH_CANDIDATES = 500;
-const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
+/** A task row's columns as TaskRow names them (for the other readers of `tasks`, ./task-pages.ts). */
+export const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
   updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
 const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
 /** The channel a session-local id comes from: two ids of one channel in one session are two tasks. */

@@ -51,6 +51,18 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 svg.chart polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
 svg.chart text { fill: var(--muted); font-size: 10px; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .3rem 1rem; margin: 0 0 .8rem; border-bottom: 1px solid var(--line); }
+nav.tabs a { color: var(--muted); text-decoration: none; padding: .2rem 0; }
+nav.tabs a[aria-current=page] { color: var(--fg); font-weight: 600; border-bottom: 2px solid var(--accent); }
+table.details { margin: .8rem 0; } table.details th { width: 9rem; }
+ul.files, ol.statements { margin: 0; padding-left: 1.1rem; }
+ol.history, ol.chunks { padding-left: 1.6rem; } ol.history > li, ol.chunks > li { margin-bottom: .7rem; }
+form.edit, form.add { display: flex; flex-direction: column; gap: .5rem; margin: .5rem 0 1rem; } form.edit label, form.add label { display: flex; flex-direction: column; gap: .2rem; }
+.item form.done { margin-top: .4rem; }
+.card h2 { margin: 0 0 .3rem; font-size: .85rem; color: var(--muted); }
+.card table { background: none; } .card ul.checks, .card ul.problems { padding-left: 1rem; margin: .3rem 0; font-size: .85rem; }
+.warn-card { border-left: 3px solid var(--warn); } .bad-card { border-left: 3px solid var(--bad); } .ok-card { border-left: 3px solid var(--ok); }
+svg.chart line.axis { stroke: var(--line); } svg.chart line.p50, svg.chart line.p95 { stroke: var(--muted); stroke-dasharray: 4 3; } svg.chart line.p95 { stroke: var(--warn); }
 ol.timeline { list-style: none; padding: 0 0 0 .8rem; margin: 0; border-left: 2px solid var(--line); }
 ol.timeline > li[data-type=prompt] { border-left: 3px solid var(--accent); }
 ol.timeline > li[data-type=briefing] { border-left: 3px solid var(--ok); }

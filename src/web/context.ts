@@ -9,7 +9,10 @@ import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
 import { projectFromArg, storedProjects } from "../project/scope.js";
 import { MemoryService } from "../service/memory.js";
+import type { SearchContext } from "../retrieve/search.js";
+import { VectorCopies } from "../retrieve/vector-copies.js";
 import { knownProjects } from "../store/chunks.js";
+import { VecState } from "../store/vec-state.js";
 
 export interface UiContext {
   app: App;
@@ -21,9 +24,15 @@ export interface UiContext {
   now: () => number;
   /** The first healthy embedding provider, asked once a minute at most (as the daemon does). */
   pickProvider: () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }>;
+  /** The vector leg from copies of the tables held in memory, as the daemon holds them (LanceDB answers until a copy is loaded). */
+  vectorSearch: NonNullable<SearchContext["vectorSearch"]>;
+  /** The copies held now (the health page; a benchmark waits for them). */
+  heldVectors: () => ReturnType<VectorCopies["status"]>;
+  /** Lets go of the copies. */
+  close(): Promise<void>;
 }
 
-export function uiContext(app: App, home: Project, cwd: string, now: () => number = Date.now): UiContext {
+export function uiContext(app: App, home: Project, cwd: string, now: () => number = Date.now, log: (line: string) => void = () => undefined): UiContext {
   let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
   let pickedAt = 0;
   const pickProvider = () => {
@@ -33,7 +42,8 @@ export function uiContext(app: App, home: Project, cwd: string, now: () => numbe
     }
     return picked;
   };
-  return { app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }), home, cwd, now, pickProvider };
+  const copies = new VectorCopies({ state: new VecState(app.db), vectors: app.vectors, config: app.config.daemon, log });
+  return { app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }), home, cwd, now, pickProvider, vectorSearch: copies.search, heldVectors: () => copies.status(), close: () => copies.close() };
 }
 
 /** The project an address names (`?project=`), else the one `mem ui` was started for. */

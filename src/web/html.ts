@@ -16,7 +16,6 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 
 /** Text as HTML text or a quoted attribute value; control characters (but tab and newline) dropped. */
 export function escapeHtml(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it drops
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

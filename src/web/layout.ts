@@ -31,8 +31,9 @@ export function page(p: PageInput): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${p.title} · mem</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${p.base}/static/style.css">
 <script type="module" src="${p.base}/static/app.js"></script>
 </head>

@@ -21,7 +21,9 @@ export const MAX_FORM_BYTES = 1_000_000;
 
 const HEADERS: Record<string, string> = {
   "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the pages'
+  // own form POSTs, which the Origin check must refuse; the token still never leaves in a Referer.
+  "Referrer-Policy": "same-origin",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Cache-Control": "no-store",
@@ -117,9 +119,9 @@ async function handle(o: UiOptions, port: number, req: IncomingMessage, res: Ser
 }
 
 function answer(res: ServerResponse, base: string, out: Answer, head: boolean): void {
-  if (out instanceof Html) return send(res, 200, "text/html; charset=utf-8", head ? "" : out.value);
-  if ("redirect" in out) return send(res, 303, "text/plain; charset=utf-8", "", { Location: `${base}${out.redirect}` });
-  send(res, out.status, "text/html; charset=utf-8", head ? "" : out.body.value);
+  if (out instanceof Html) send(res, 200, "text/html; charset=utf-8", head ? "" : out.value);
+  else if ("redirect" in out) send(res, 303, "text/plain; charset=utf-8", "", { Location: `${base}${out.redirect}` });
+  else send(res, out.status, "text/html; charset=utf-8", head ? "" : out.body.value);
 }
 
 function errorPage(base: string, title: string, message: string): Html {

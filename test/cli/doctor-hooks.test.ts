@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { curlCheck, hookChecks } from "../../src/cli/doctor-hooks.js";
+import { curlCheck, hookChecks } from "../../src/health/hooks.js";
 import { hasCommand } from "../helpers/has-command.js";
 import { currentTarget } from "../../src/install/cli.js";
 import { installToFile, type Where } from "../../src/install/files.js";

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { hookChecks, promptViaMcp } from "../../src/cli/doctor-hooks.js";
+import { hookChecks, promptViaMcp } from "../../src/health/hooks.js";
 import { MCP_TOOLS, mcpChecks } from "../../src/cli/doctor-mcp.js";
 import { currentTarget } from "../../src/install/cli.js";
 import { installToFile, type Where } from "../../src/install/files.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { catalogueCheck, modelCheck } from "../../src/cli/doctor-model.js";
+import { catalogueCheck, modelCheck } from "../../src/health/model.js";
 import type { EmbeddingProvider } from "../../src/embed/provider.js";
 
 const provider = (name: string, model: string): EmbeddingProvider => ({ name, model, health: async () => ({ ok: true, dims: 1 }), embed: async () => [] });

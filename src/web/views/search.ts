@@ -87,7 +87,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
       tier: p.tier,
       allProjects: all,
     },
-    { pickProvider: ctx.pickProvider },
+    { pickProvider: ctx.pickProvider, vectorSearch: ctx.vectorSearch },
   );
   const ms = performance.now() - t0;
   const results = ans.results.filter((r) => p.source === "" || (p.source === "memory") === r.path.startsWith("session:")).slice(0, p.k);

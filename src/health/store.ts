@@ -1,7 +1,10 @@
 import { readIdentity } from "../store/identity.js";
 import { listSnapshots } from "../store/snapshots.js";
 import type { StoreDamagedError } from "../store/damage.js";
-import type { Check } from "./doctor-check.js";
+import type { Db } from "../store/db.js";
+import { needsScrub, scrubbedVersion } from "../store/scrub.js";
+import { REDACTION_VERSION } from "../redact/redact.cjs";
+import type { Check } from "./check.js";
 
 /** Snapshots older than this are worth a warning: the weekly job is not running. */
 const STALE_DAYS = 14;
@@ -52,4 +55,11 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
       : { name: "snapshots", status: "ok", detail };
   }
   return [identity, snapshots];
+}
+
+/** Whether what is stored was redacted under the current rules (older rules may have missed a secret). */
+export function redactionCheck(db: Db): Check {
+  return needsScrub(db)
+    ? { name: "redaction", status: "warn", detail: `data stored under older redaction rules (version ${scrubbedVersion(db)}, now ${REDACTION_VERSION}) may still hold secrets they missed`, fix: "run `mem index` or `mem doctor --repair`: either redacts it again" }
+    : { name: "redaction", status: "ok", detail: `stored data redacted with the current rules (version ${REDACTION_VERSION})` };
 }

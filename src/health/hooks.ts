@@ -7,7 +7,7 @@ import { MARK_KEY, MARK_VALUE } from "../install/hooks.js";
 import { currentTarget } from "../install/target.js";
 import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
 import { findMemHooks, lookalikeWarning } from "../install/settings.js";
-import type { Check } from "./doctor-check.js";
+import type { Check } from "./check.js";
 
 /** The absolute `…/bin/mem.cjs` (or earlier `mem.js`) a handler runs, if it names one. */
 function binOf(handler: Record<string, unknown>): string | undefined {

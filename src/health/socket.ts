@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { fallbackPrefix, pointedSocket, privateTmpDir, socketPath } from "../daemon/paths.cjs";
 import { inspectSocketDir } from "../daemon/socket-guard.cjs";
-import type { Check } from "./doctor-check.js";
+import type { Check } from "./check.js";
 
 /**
  * Where the daemon's socket goes when the data home's path is too long for one: this user's

@@ -1,4 +1,4 @@
-import { MemoryIndex } from "../retrieve/memory-index.js";
+import { MemoryIndex } from "./memory-index.js";
 import type { VecState } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 
@@ -10,7 +10,7 @@ export interface VectorCopiesOptions {
 }
 
 /**
- * The daemon's in-memory copies of vector tables. A copy whose table changed since (SQLite's
+ * In-memory copies of vector tables, for a process that stays up (the daemon, `mem ui`). A copy whose table changed since (SQLite's
  * version counter) is reloaded in the background and keeps answering meanwhile: a chunk deleted
  * since is dropped by the search's row lookup, and one added since is still found by BM25. A
  * table too big to copy (`daemon.vectorMemoryMB`) is left to LanceDB, as is one not loaded yet.

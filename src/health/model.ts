@@ -2,14 +2,14 @@ import type { ModelEntry } from "../embed/catalogue.js";
 import { CATALOGUE_PATH, describeModel, modelInfo, shippedCatalogue } from "../embed/models.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
 import { vectorTableName } from "../store/vector-table-name.js";
-import type { Check } from "./doctor-check.js";
+import type { Check } from "./check.js";
 
 /**
  * What mem feeds a provider's model (models/catalogue.json, or the user's `embedding.models`):
  * a known model's prefixes, or, for a model mem does not know, that it is unknown and what mem
  * assumed. `dims` is what the provider's health check found (undefined when it is down).
  */
-export function modelCheck(p: EmbeddingProvider, overrides: ModelEntry[], dims: number | undefined, chunkTokens?: number): Check {
+export function modelCheck(p: Pick<EmbeddingProvider, "name" | "model">, overrides: ModelEntry[], dims: number | undefined, chunkTokens?: number): Check {
   const info = modelInfo(p.model, overrides);
   const name = `${p.name} model`;
   const ctx = info.entry.contextTokens;
