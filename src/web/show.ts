@@ -1,6 +1,8 @@
 /** Pieces of pages several views share: a result's text with the matched words marked, ids, ages, the project picker. */
 import { ago } from "../brief/render.js";
 import { markMatches } from "../inject/preview.js";
+import type { Config } from "../config/config.js";
+import { searchWarningLine } from "../retrieve/warnings.js";
 import { oneId } from "../store/one-id.js";
 import { escapeHtml, html, Html } from "./html.js";
 import { href } from "./request.js";
@@ -31,4 +33,9 @@ export function age(iso: string | null | undefined, now: number): Html {
 /** A `<select>` of `options` with `value` chosen; the first option may be the empty "any". */
 export function choice(name: string, value: string, options: readonly (readonly [string, string])[]): Html {
   return html`<select name="${name}">${options.map(([v, label]) => html`<option value="${v}"${v === value ? html` selected` : ""}>${label}</option>`)}</select>`;
+}
+
+/** A search's warnings as a person reads them: the vector leg's long reason one short line with its fix, nothing when BM25 only is the user's choice. */
+export function shownWarnings(config: Config, warnings: readonly string[]): string[] {
+  return [...new Set(warnings.map((w) => searchWarningLine(config, w)).filter((w): w is string => w !== undefined))];
 }

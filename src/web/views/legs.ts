@@ -14,7 +14,7 @@ import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
-import { idLink } from "../show.js";
+import { idLink, shownWarnings } from "../show.js";
 
 /** The longest query the page asks about (a prompt is cut so before it is logged, too). */
 const MAX_QUERY = 2_000;
@@ -42,7 +42,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const body = html`<h1>How search weighs its legs</h1>${form}
 <p class="meta"><span>${report.candidates.length} candidate${report.candidates.length === 1 ? "" : "s"}</span><span>legs: ${report.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/search", { q, project: projectParam })}">these words on the search page →</a></p>
 ${report.skipped ? html`<p class="notice">The hook skips this prompt (${report.skipped}): it searches nothing and injects nothing.</p>` : weights(report, note, picked.selected ? undefined : describeUnhealthy(picked.unhealthy), ctx.app.config.embedding.order.length === 0)}
-${report.warnings.map((w) => html`<p class="notice">${w}</p>`)}
+${shownWarnings(ctx.app.config, report.warnings).map((w) => html`<p class="notice">${w}</p>`)}
 ${report.words.length > 0 ? html`<p class="note">Content words (stems) the floor looks for: ${report.words.map((w, i) => html`${i > 0 ? ", " : ""}<code>${w.word}</code>${w.word === w.stem ? "" : html` (${w.stem})`}`)}</p>` : ""}
 ${report.candidates.length === 0 ? (report.skipped ? "" : html`<p class="notice">No candidates: ${report.nothing ?? "the search found nothing"}.</p>`) : table(ctx, req.base, report, projectParam)}
 ${injected(report)}`;

@@ -17,7 +17,7 @@ import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";
 import type { Route, UiRequest } from "../request.js";
-import { age, choice, idLink, marked } from "../show.js";
+import { age, choice, idLink, marked, shownWarnings } from "../show.js";
 
 const MODES: readonly Mode[] = ["hybrid", "bm25", "vector"];
 const TIERS: readonly TierScope[] = ["warm", "cold", "all"];
@@ -96,7 +96,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const weighed = fusionLine(ans.fusion);
   const body = html`<h1>Search</h1>${form}
 <p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${req.base}/legs?q=${encodeURIComponent(p.q)}${projectParam ? `&project=${encodeURIComponent(projectParam)}` : ""}">how the legs weigh this query →</a></p>
-${ans.warnings.map((w) => html`<p class="notice">${w}</p>`)}
+${shownWarnings(ctx.app.config, ans.warnings).map((w) => html`<p class="notice">${w}</p>`)}
 ${weighed ? html`<p class="note">${weighed}</p>` : ""}
 ${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, projectParam))}</ol>`}`;
   return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam, body });
