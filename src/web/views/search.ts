@@ -16,7 +16,7 @@ import type { TierScope } from "../../retrieve/filters.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";
-import type { Route, UiRequest } from "../request.js";
+import { href, type Route, type UiRequest } from "../request.js";
 import { age, choice, idLink, marked } from "../show.js";
 
 const MODES: readonly Mode[] = ["hybrid", "bm25", "vector"];
@@ -57,6 +57,9 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const all = p.project === "all";
   const project = all ? ctx.home : projectOf(ctx, req.query);
   const projectParam = p.project === "" ? undefined : p.project;
+  // The other views show one project: from a search over all, they show the one mem ui serves, and
+  // each result links to its memory's page in its own project (named in the address).
+  const linkParam = all ? undefined : projectParam;
   const form = html`<form class="filters" method="get" action="${req.base}/search" role="search">
 <label>Search<input type="search" name="q" value="${p.q}" placeholder="what was decided about…" autofocus></label>
 <label>Project<input name="project" value="${p.project}" placeholder="this one (or all)" size="14"></label>
@@ -70,7 +73,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
 <label>Mode${choice("mode", p.mode, [["hybrid", "hybrid"], ["bm25", "BM25"], ["vector", "vector"]])}</label>
 <button type="submit">Search</button>
 </form>`;
-  if (p.q === "") return page({ base: req.base, title: "Search", active: "/search", project: all ? "all projects" : project.id, projectParam, body: html`<h1>Search</h1>${form}<p class="note">Search the memories and notes of ${all ? "every project" : html`<code>${project.id}</code>`} as <code>mem query</code> does. Press <kbd>/</kbd> to search from any page.</p>` });
+  if (p.q === "") return page({ base: req.base, title: "Search", active: "/search", project: all ? "all projects" : project.id, projectParam: linkParam, body: html`<h1>Search</h1>${form}<p class="note">Search the memories and notes of ${all ? "every project" : html`<code>${project.id}</code>`} as <code>mem query</code> does. Press <kbd>/</kbd> to search from any page.</p>` });
   const t0 = performance.now();
   const ans = await searchMemories(
     ctx.app,
@@ -95,11 +98,11 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const cfg = salienceConfig(ctx.app.config.salience);
   const weighed = fusionLine(ans.fusion);
   const body = html`<h1>Search</h1>${form}
-<p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${req.base}/legs?q=${encodeURIComponent(p.q)}${projectParam ? `&project=${encodeURIComponent(projectParam)}` : ""}">how the legs weigh this query →</a></p>
+<p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/legs", { q: p.q, project: linkParam })}">how the legs weigh this query →</a></p>
 ${ans.warnings.map((w) => html`<p class="notice">${w}</p>`)}
 ${weighed ? html`<p class="note">${weighed}</p>` : ""}
-${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, projectParam))}</ol>`}`;
-  return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam, body });
+${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, all ? (r.project === ctx.home.id ? undefined : r.project) : projectParam))}</ol>`}`;
+  return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam: linkParam, body });
 }
 
 function result(ctx: UiContext, base: string, r: Found, i: number, stems: readonly string[], cfg: ReturnType<typeof salienceConfig>, projectParam: string | undefined): Html {

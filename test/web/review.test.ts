@@ -1,0 +1,49 @@
+/**
+ * What an adversarial review of the explorer found, each against a real server over a real store:
+ * a search over every project links each result to its own project's page (not to a project named
+ * "all").
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { idOf } from "../../src/service/convert.js";
+import { openBed, type Bed } from "./browse-bed.js";
+
+let bed: Bed;
+let idA: string;
+let idB: string;
+before(async () => {
+  bed = await openBed("review");
+  idA = idOf(bed.ctx.svc.put({ text: "Alpha keeps the quokka ledger in advisory locks", kind: "decision", project: bed.home.id }).memory);
+  idB = idOf(bed.ctx.svc.put({ text: "Beta keeps the quokka ledger in wombat shards", kind: "decision", project: bed.other.id }).memory);
+});
+after(async () => {
+  await bed?.close();
+});
+
+const hrefs = (body: string, path: string) => [...body.matchAll(new RegExp(`href="${bed.base}${path}([^"]*)"`, "g"))].map((m) => m[1]!.replaceAll("&amp;", "&"));
+
+describe("a search over every project", () => {
+  test("links each result to its memory's page in its own project, and every link answers", async () => {
+    const r = await bed.get("/search?q=quokka+ledger&project=all");
+    assert.equal(r.status, 200);
+    const links = hrefs(r.body, "/memory");
+    assert.equal(links.length, 2, r.body);
+    for (const l of links) {
+      const page = await bed.get(`/memory${l}`);
+      assert.equal(page.status, 200, `/memory${l}`);
+      assert.match(page.body, /quokka ledger/);
+    }
+    const toB = links.find((l) => l.includes(`id=${idB}&`));
+    assert.ok(toB && new URLSearchParams(toB.slice(1)).get("project") === bed.other.id, `beta's result names beta: ${toB}`);
+    assert.ok(links.some((l) => l === `?id=${idA}`));
+  });
+  test("the views it links to are not asked for a project named all", async () => {
+    const r = await bed.get("/search?q=quokka+ledger&project=all");
+    for (const path of ["/memories", "/legs", "/tasks", "/health"]) {
+      for (const l of hrefs(r.body, path)) assert.ok(!/[?&]project=all(&|$)/.test(l), `${path}${l}`);
+    }
+    const legs = hrefs(r.body, "/legs").find((l) => l.includes("q="));
+    assert.ok(legs);
+    assert.equal((await bed.get(`/legs${legs}`)).status, 200);
+  });
+});
