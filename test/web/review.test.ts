@@ -1,7 +1,7 @@
 /**
  * What an adversarial review of the explorer found, each against a real server over a real store:
  * a search over every project links each result to its own project's page (not to a project named
- * "all").
+ * "all"); a vector-only search with no embedding model is a clear 400, not a 500.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -45,5 +45,13 @@ describe("a search over every project", () => {
     const legs = hrefs(r.body, "/legs").find((l) => l.includes("q="));
     assert.ok(legs);
     assert.equal((await bed.get(`/legs${legs}`)).status, 200);
+  });
+});
+
+describe("careless requests", () => {
+  test("a vector-only search with no embedding model: a clear 400 saying so, not an internal error", async () => {
+    const r = await bed.get("/search?q=quokka&mode=vector");
+    assert.equal(r.status, 400, r.body.slice(0, 500));
+    assert.match(r.body, /vector search unavailable/);
   });
 });

@@ -11,7 +11,7 @@ import { WEAK_EXPLAIN } from "../../retrieve/weak-hits.js";
 import { oneId } from "../../store/one-id.js";
 import { searchMemories, type Found } from "../../service/search.js";
 import { MemoryError } from "../../service/types.js";
-import type { Mode } from "../../retrieve/search.js";
+import { SearchError, type Mode } from "../../retrieve/search.js";
 import type { TierScope } from "../../retrieve/filters.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
@@ -91,7 +91,11 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
       allProjects: all,
     },
     { pickProvider: ctx.pickProvider, vectorSearch: ctx.vectorSearch },
-  );
+  ).catch((err: unknown) => {
+    // mode=vector with no embedding model answering: the reason, as `mem query --mode vector` says it
+    if (err instanceof SearchError) throw new MemoryError("bad_argument", err.message);
+    throw err;
+  });
   const ms = performance.now() - t0;
   const results = ans.results.filter((r) => p.source === "" || (p.source === "memory") === r.path.startsWith("session:")).slice(0, p.k);
   const stems = previewStems(p.q);
