@@ -1,11 +1,14 @@
 /**
  * What an adversarial review of the explorer found, each against a real server over a real store:
  * a search over every project links each result to its own project's page (not to a project named
- * "all"); a vector-only search with no embedding model is a clear 400, not a 500.
+ * "all"); a vector-only search with no embedding model is a clear 400, not a 500; a form past
+ * the size limit is answered 413 (not a reset connection).
  */
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { idOf } from "../../src/service/convert.js";
+import { MAX_FORM_BYTES } from "../../src/web/server.js";
 import { openBed, type Bed } from "./browse-bed.js";
 
 let bed: Bed;
@@ -53,5 +56,22 @@ describe("careless requests", () => {
     const r = await bed.get("/search?q=quokka&mode=vector");
     assert.equal(r.status, 400, r.body.slice(0, 500));
     assert.match(r.body, /vector search unavailable/);
+  });
+  test("a form past the limit is answered 413 with the reason, and nothing is stored", async () => {
+    const body = `text=${"a".repeat(MAX_FORM_BYTES + 10)}`;
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: bed.server.port, path: `${bed.base}/memories/new`, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: bed.origin } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      // chunked, as a browser streaming a large body may send it
+      for (let i = 0; i < body.length; i += 65_536) req.write(body.slice(i, i + 65_536));
+      req.end();
+    });
+    assert.equal(answer.status, 413);
+    assert.match(answer.text, /at most 1,000,000 bytes/);
+    assert.equal(bed.ctx.svc.list({ project: bed.home.id, limit: 10, offset: 0 }).total, 1);
   });
 });
