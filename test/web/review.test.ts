@@ -1,8 +1,8 @@
 /**
  * What an adversarial review of the explorer found, each against a real server over a real store:
  * a search over every project links each result to its own project's page (not to a project named
- * "all"); a vector-only search with no embedding model is a clear 400, not a 500; a form past
- * the size limit is answered 413 (not a reset connection).
+ * "all"); a vector-only search with no embedding model is a clear 400, not a 500, and so is a
+ * date of month 13; a form past the size limit is answered 413 (not a reset connection).
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
@@ -56,6 +56,14 @@ describe("careless requests", () => {
     const r = await bed.get("/search?q=quokka&mode=vector");
     assert.equal(r.status, 400, r.body.slice(0, 500));
     assert.match(r.body, /vector search unavailable/);
+  });
+  test("a date that is no date (month 13) is a clear 400, not a search that silently finds nothing", async () => {
+    for (const q of ["since=2026-13-45", "until=2026-00-10"]) {
+      const r = await bed.get(`/search?q=quokka&${q}`);
+      assert.equal(r.status, 400, q);
+      assert.match(r.body, /must be a date: YYYY-MM-DD/);
+    }
+    assert.equal((await bed.get("/search?q=quokka&since=2026-01-31")).status, 200);
   });
   test("a form past the limit is answered 413 with the reason, and nothing is stored", async () => {
     const body = `text=${"a".repeat(MAX_FORM_BYTES + 10)}`;

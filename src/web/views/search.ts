@@ -46,7 +46,7 @@ export function searchParams(q: URLSearchParams): SearchParams {
   if (!TIERS.includes(tier as TierScope)) throw new MemoryError("bad_argument", `tier must be one of ${TIERS.join(", ")}`);
   const source = get("source");
   if (source !== "" && source !== "markdown" && source !== "memory") throw new MemoryError("bad_argument", "source must be markdown or memory");
-  for (const d of ["since", "until"]) if (get(d) !== "" && !DATE.test(get(d))) throw new MemoryError("bad_argument", `${d} must be a date: YYYY-MM-DD`);
+  for (const d of ["since", "until"]) if (get(d) !== "" && (!DATE.test(get(d)) || Number.isNaN(Date.parse(get(d))))) throw new MemoryError("bad_argument", `${d} must be a date: YYYY-MM-DD`);
   const k = get("k") === "" ? 20 : Number(get("k"));
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new MemoryError("bad_argument", "k must be an integer from 1 to 100");
   return { q: get("q").slice(0, 2_000), project: get("project"), kind: get("kind"), tag: get("tag"), path: get("path"), since: get("since"), until: get("until"), tier: tier as TierScope, mode: mode as Mode, source: source as SearchParams["source"], k };
