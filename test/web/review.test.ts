@@ -2,12 +2,14 @@
  * What an adversarial review of the explorer found, each against a real server over a real store:
  * a search over every project links each result to its own project's page (not to a project named
  * "all"); a vector-only search with no embedding model is a clear 400, not a 500, and so is a
- * date of month 13; a form past the size limit is answered 413 (not a reset connection).
+ * date of month 13; a run without a session id links to a timeline that answers; a form past the size limit is answered 413 (not a reset connection).
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { idOf } from "../../src/service/convert.js";
+import { recordRun } from "../../src/inject/prompt-run.js";
+import { cleanText } from "../../src/redact/clean.cjs";
 import { MAX_FORM_BYTES } from "../../src/web/server.js";
 import { openBed, type Bed } from "./browse-bed.js";
 
@@ -64,6 +66,17 @@ describe("careless requests", () => {
       assert.match(r.body, /must be a date: YYYY-MM-DD/);
     }
     assert.equal((await bed.get("/search?q=quokka&since=2026-01-31")).status, 200);
+  });
+  test("a prompt run recorded without a session id: its session link from /prompts answers", async () => {
+    recordRun(bed.app.db, { at: Date.now(), session: cleanText(""), project: bed.home.id, hook: "prompt", ms: 12, mode: "bm25", prompt: "what keeps the quokka ledger safe", injected: undefined, ids: [], fates: [] }, () => undefined);
+    const list = await bed.get("/prompts");
+    const links = hrefs(list.body, "/session").filter((l) => l === "" || l.startsWith("?"));
+    assert.ok(links.length > 0, list.body);
+    for (const l of links) {
+      const r = await bed.get(`/session${l}`);
+      assert.equal(r.status, 200, `/session${l}`);
+      assert.match(r.body, /what keeps the quokka ledger safe/);
+    }
   });
   test("a form past the limit is answered 413 with the reason, and nothing is stored", async () => {
     const body = `text=${"a".repeat(MAX_FORM_BYTES + 10)}`;
