@@ -41,17 +41,18 @@ export function tokenMatches(given: string, token: string): boolean {
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 
-/** Whether a Host header names this server: a loopback name and this port. */
+/** Whether a Host header names this server: a loopback name and this port (left out on port 80, as browsers do). */
 export function hostAllowed(host: string | undefined, port: number): boolean {
   if (host === undefined) return false;
   const h = host.toLowerCase();
-  return LOOPBACK_NAMES.some((n) => h === `${n}:${port}`);
+  return LOOPBACK_NAMES.some((n) => h === `${n}:${port}` || (port === 80 && h === n));
 }
 
 /** Whether a change may come from where the browser says it does: no Origin (not a browser's cross-site form), or this server's own. */
 export function originAllowed(origin: string | undefined, port: number): boolean {
   if (origin === undefined) return true;
-  return LOOPBACK_NAMES.some((n) => origin.toLowerCase() === `http://${n}:${port}`);
+  const o = origin.toLowerCase();
+  return LOOPBACK_NAMES.some((n) => o === `http://${n}:${port}` || (port === 80 && o === `http://${n}`));
 }
 
 /** Splits `/TOKEN/rest` into the token given and the rest (`/` at least). */

@@ -128,21 +128,20 @@ function errorPage(base: string, title: string, message: string): Html {
   return page({ base, title, active: "", project: "", body: html`<h1>${title}</h1><p class="notice">${message}</p>` });
 }
 
-/** The body, or undefined past `max` bytes (the connection is then closed). */
+/**
+ * The body, or undefined past `max` bytes: the rest is read and dropped (the server's request
+ * timeout bounds how long), so the client gets the 413 rather than a reset connection.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > max) {
-        resolve(undefined);
-        req.destroy();
-        return;
-      }
-      parts.push(c);
+      if (size <= max) parts.push(c);
+      else parts.length = 0;
     });
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(parts).toString("utf8")));
     req.on("error", reject);
   });
 }

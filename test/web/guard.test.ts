@@ -67,6 +67,15 @@ describe("the Host header and the Origin", () => {
     ["http://evil.example", false],
   ];
   for (const [origin, ok] of origins) test(`Origin ${JSON.stringify(origin)} → ${ok ? "may change" : "refused"}`, () => assert.equal(originAllowed(origin, 7077), ok));
+  // On port 80 a browser leaves the port out of both.
+  const on80: [string, string | undefined, boolean][] = [
+    ["127.0.0.1", "http://127.0.0.1", true],
+    ["localhost:80", "http://localhost:80", true],
+    ["[::1]", "http://[::1]", true],
+    ["evil.example", "http://evil.example", false],
+  ];
+  for (const [host, origin, ok] of on80) test(`port 80: Host ${host}, Origin ${origin} → ${ok ? "answered" : "refused"}`, () => assert.deepEqual([hostAllowed(host, 80), originAllowed(origin, 80)], [ok, ok]));
+  test("on another port, a Host or Origin without the port is refused", () => assert.deepEqual([hostAllowed("127.0.0.1", 7077), originAllowed("http://127.0.0.1", 7077)], [false, false]));
 });
 
 test("splitPath: the token is the first segment, the rest the page", () => {

@@ -11,12 +11,12 @@ import { WEAK_EXPLAIN } from "../../retrieve/weak-hits.js";
 import { oneId } from "../../store/one-id.js";
 import { searchMemories, type Found } from "../../service/search.js";
 import { MemoryError } from "../../service/types.js";
-import type { Mode } from "../../retrieve/search.js";
+import { SearchError, type Mode } from "../../retrieve/search.js";
 import type { TierScope } from "../../retrieve/filters.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";
-import type { Route, UiRequest } from "../request.js";
+import { href, type Route, type UiRequest } from "../request.js";
 import { age, choice, idLink, marked, shownWarnings } from "../show.js";
 
 const MODES: readonly Mode[] = ["hybrid", "bm25", "vector"];
@@ -46,7 +46,7 @@ export function searchParams(q: URLSearchParams): SearchParams {
   if (!TIERS.includes(tier as TierScope)) throw new MemoryError("bad_argument", `tier must be one of ${TIERS.join(", ")}`);
   const source = get("source");
   if (source !== "" && source !== "markdown" && source !== "memory") throw new MemoryError("bad_argument", "source must be markdown or memory");
-  for (const d of ["since", "until"]) if (get(d) !== "" && !DATE.test(get(d))) throw new MemoryError("bad_argument", `${d} must be a date: YYYY-MM-DD`);
+  for (const d of ["since", "until"]) if (get(d) !== "" && (!DATE.test(get(d)) || Number.isNaN(Date.parse(get(d))))) throw new MemoryError("bad_argument", `${d} must be a date: YYYY-MM-DD`);
   const k = get("k") === "" ? 20 : Number(get("k"));
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new MemoryError("bad_argument", "k must be an integer from 1 to 100");
   return { q: get("q").slice(0, 2_000), project: get("project"), kind: get("kind"), tag: get("tag"), path: get("path"), since: get("since"), until: get("until"), tier: tier as TierScope, mode: mode as Mode, source: source as SearchParams["source"], k };
@@ -57,6 +57,9 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const all = p.project === "all";
   const project = all ? ctx.home : projectOf(ctx, req.query);
   const projectParam = p.project === "" ? undefined : p.project;
+  // The other views show one project: from a search over all, they show the one mem ui serves, and
+  // each result links to its memory's page in its own project (named in the address).
+  const linkParam = all ? undefined : projectParam;
   const form = html`<form class="filters" method="get" action="${req.base}/search" role="search">
 <label>Search<input type="search" name="q" value="${p.q}" placeholder="what was decided about…" autofocus></label>
 <label>Project<input name="project" value="${p.project}" placeholder="this one (or all)" size="14"></label>
@@ -70,7 +73,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
 <label>Mode${choice("mode", p.mode, [["hybrid", "hybrid"], ["bm25", "BM25"], ["vector", "vector"]])}</label>
 <button type="submit">Search</button>
 </form>`;
-  if (p.q === "") return page({ base: req.base, title: "Search", active: "/search", project: all ? "all projects" : project.id, projectParam, body: html`<h1>Search</h1>${form}<p class="note">Search the memories and notes of ${all ? "every project" : html`<code>${project.id}</code>`} as <code>mem query</code> does. Press <kbd>/</kbd> to search from any page.</p>` });
+  if (p.q === "") return page({ base: req.base, title: "Search", active: "/search", project: all ? "all projects" : project.id, projectParam: linkParam, body: html`<h1>Search</h1>${form}<p class="note">Search the memories and notes of ${all ? "every project" : html`<code>${project.id}</code>`} as <code>mem query</code> does. Press <kbd>/</kbd> to search from any page.</p>` });
   const t0 = performance.now();
   const ans = await searchMemories(
     ctx.app,
@@ -88,18 +91,22 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
       allProjects: all,
     },
     { pickProvider: ctx.pickProvider, vectorSearch: ctx.vectorSearch },
-  );
+  ).catch((err: unknown) => {
+    // mode=vector with no embedding model answering: the reason, as `mem query --mode vector` says it
+    if (err instanceof SearchError) throw new MemoryError("bad_argument", err.message);
+    throw err;
+  });
   const ms = performance.now() - t0;
   const results = ans.results.filter((r) => p.source === "" || (p.source === "memory") === r.path.startsWith("session:")).slice(0, p.k);
   const stems = previewStems(p.q);
   const cfg = salienceConfig(ctx.app.config.salience);
   const weighed = fusionLine(ans.fusion);
   const body = html`<h1>Search</h1>${form}
-<p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${req.base}/legs?q=${encodeURIComponent(p.q)}${projectParam ? `&project=${encodeURIComponent(projectParam)}` : ""}">how the legs weigh this query →</a></p>
+<p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/legs", { q: p.q, project: linkParam })}">how the legs weigh this query →</a></p>
 ${shownWarnings(ctx.app.config, ans.warnings).map((w) => html`<p class="notice">${w}</p>`)}
 ${weighed ? html`<p class="note">${weighed}</p>` : ""}
-${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, projectParam))}</ol>`}`;
-  return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam, body });
+${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, all ? (r.project === ctx.home.id ? undefined : r.project) : projectParam))}</ol>`}`;
+  return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam: linkParam, body });
 }
 
 function result(ctx: UiContext, base: string, r: Found, i: number, stems: readonly string[], cfg: ReturnType<typeof salienceConfig>, projectParam: string | undefined): Html {

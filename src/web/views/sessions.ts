@@ -70,9 +70,10 @@ ${told}
 function one(ctx: UiContext, req: UiRequest): Html {
   const project = projectOf(ctx, req.query);
   const projectParam = req.query.get("project") || undefined;
-  const id = req.query.get("id");
-  if (id === null || id.length > 300) throw new MemoryError("bad_argument", "id must be a session's id");
-  if (!sessionKnown(ctx.app.db, project.id, id)) throw new MemoryError("not_found", `no session ${id} in ${project.id}`);
+  // No id: the runs and events recorded without a session id (links leave an empty id out).
+  const id = req.query.get("id") ?? "";
+  if (id.length > 300) throw new MemoryError("bad_argument", "id must be a session's id");
+  if (!sessionKnown(ctx.app.db, project.id, id)) throw new MemoryError("not_found", `no session ${id || "without an id"} in ${project.id}`);
   const offset = offsetOf(req.query);
   const { total, items } = sessionTimeline(ctx.app.db, project.id, id, TIMELINE_PAGE, offset);
   const body = html`<h1>Session <span class="id">${id || "(no id)"}</span></h1>
