@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "../hooks/ca-env.js";
 import { field, safeJson } from "../render/line.js";
-import { readRunning, uiAddress } from "../web/running.js";
+import { readRunning, uiAddress, uiOpenLink } from "../web/running.js";
 import { openBrowser } from "./ui-cmd.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
@@ -69,7 +69,8 @@ export async function openSearchPage(home: string, params: Record<string, string
   }
   const url = uiAddress(home, "/search", params)!;
   const opened = o.open && canOpenBrowser(o.env);
-  if (opened) openBrowser(url);
+  // The browser gets a link that works once and holds no token: its command line is visible to others.
+  if (opened) openBrowser(uiOpenLink(home, "/search", params, Date.now()) ?? url);
   o.say(opened ? "mem query: opened the search page in the browser" : "mem query: no browser to open here: open the address printed");
   return { url, ui, pid: running.pid, opened };
 }

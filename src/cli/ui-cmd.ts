@@ -3,7 +3,7 @@ import { openApp } from "../app.js";
 import { projectFromArg } from "../project/scope.js";
 import { safeJson } from "../render/line.js";
 import { uiContext } from "../web/context.js";
-import { uiToken } from "../web/guard.js";
+import { openLink, uiToken } from "../web/guard.js";
 import { forgetRunning, recordRunning } from "../web/running.js";
 import { startUi } from "../web/server.js";
 import { EXIT, int, parse, UsageError } from "./args.js";
@@ -73,7 +73,7 @@ export const uiCommand: Command = {
     if (values.json) process.stdout.write(`${safeJson({ url: server.url, port: server.port, pid: process.pid })}\n`);
     else process.stdout.write(`${server.url}\n`);
     note(`mem ui: serving ${home.id} on 127.0.0.1:${server.port}; Ctrl-C stops it`);
-    if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY)) openBrowser(server.url);
+    if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY)) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => resolve());
     });
@@ -87,7 +87,8 @@ export const uiCommand: Command = {
 
 /** Opens an address in the user's browser; a machine without one is no error (the address is printed). */
 export function openBrowser(url: string): void {
-  const [cmd, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  // cmd.exe reads `&` as a command separator: escaped, so the whole address reaches `start`.
+  const [cmd, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url.replace(/[&^%]/g, "^$&")]] : ["xdg-open", [url]];
   try {
     const child = spawn(cmd, args as string[], { detached: true, stdio: "ignore" });
     child.on("error", () => undefined);

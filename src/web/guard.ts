@@ -4,7 +4,7 @@
  * (a DNS rebinding page names its own host), and for a change, an Origin of this server when the
  * browser sends one. Pure but for the token file.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
@@ -17,16 +17,20 @@ export const newToken = (): string => randomBytes(32).toString("base64url");
 /** The data home's token file: the same token across runs, so a bookmarked address keeps working. */
 export const tokenPath = (home: string): string => join(home, "ui-token");
 
+/** The stored token, or undefined when there is none (nothing is created). */
+export function storedToken(home: string): string | undefined {
+  try {
+    const t = readFileSync(tokenPath(home), "utf8").trim();
+    return TOKEN.test(t) ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The token of `mem ui` in this data home: the stored one, or a new one stored (readable by the user only); `fresh` replaces it. */
 export function uiToken(home: string, fresh = false): string {
-  if (!fresh) {
-    try {
-      const t = readFileSync(tokenPath(home), "utf8").trim();
-      if (TOKEN.test(t)) return t;
-    } catch {
-      // none yet, or unreadable: a new one
-    }
-  }
+  const stored = fresh ? undefined : storedToken(home);
+  if (stored !== undefined) return stored;
   const t = newToken();
   replacePrivate(tokenPath(home), `${t}\n`);
   return t;
@@ -59,4 +63,37 @@ export function originAllowed(origin: string | undefined, port: number): boolean
 export function splitPath(pathname: string): { token: string; rest: string } {
   const m = /^\/([^/]*)(\/.*)?$/.exec(pathname);
   return { token: m?.[1] ?? "", rest: m?.[2] ?? "/" };
+}
+
+/** How long an opening link works (ms): the browser follows it at once. */
+export const OPEN_LINK_MS = 60_000;
+
+/**
+ * An address that opens `path` (`/search?q=…`) without holding the token: what is handed to the
+ * browser's opener, whose command line any local user may read (`ps`). Signed with the token, it
+ * works once, within OPEN_LINK_MS, and only redirects to the page; the token itself never appears
+ * in a command line.
+ */
+export function openLink(token: string, port: number, path: string, now: number): string {
+  const exp = now + OPEN_LINK_MS;
+  const q = new URLSearchParams({ path, exp: String(exp), sig: openSignature(token, path, exp) });
+  return `http://127.0.0.1:${port}/open?${q.toString()}`;
+}
+
+const openSignature = (token: string, path: string, exp: number) => createHmac("sha256", token).update(`${exp}\n${path}`).digest("base64url");
+
+/**
+ * The page an opening link leads to, or why it does not: a bad signature, expired, a time too far
+ * ahead, a path that is not one of the explorer's, or `used` (it works once).
+ */
+export function checkOpenLink(token: string, q: URLSearchParams, now: number, used: Set<string>): { path: string } | { refused: string } {
+  const path = q.get("path") ?? "";
+  const exp = Number(q.get("exp"));
+  const sig = q.get("sig") ?? "";
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return { refused: "not a page of the explorer" };
+  if (!Number.isSafeInteger(exp) || !tokenMatches(sig, openSignature(token, path, exp))) return { refused: "this opening link is not one of this explorer's" };
+  if (exp < now || exp > now + 2 * OPEN_LINK_MS) return { refused: "this opening link has expired: run the command again, or open the address it printed" };
+  if (used.has(sig)) return { refused: "this opening link was used already: open the address the command printed" };
+  used.add(sig);
+  return { path };
 }

@@ -14,9 +14,9 @@ export type Part = Html | string | number | boolean | null | undefined | readonl
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text as HTML text or a quoted attribute value; control characters (but tab and newline) dropped. */
+/** Text as HTML text or a quoted attribute value; control characters (but tab and newline) and bidirectional overrides (text that would read as other text) dropped. */
 export function escapeHtml(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 function render(v: Part): string {

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
-import { uiToken } from "./guard.js";
+import { openLink, storedToken } from "./guard.js";
 
 export const runningPath = (home: string): string => join(home, "ui.json");
 
@@ -41,10 +41,20 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** The address of a page of the explorer running for this data home, or undefined when none runs. */
+/** The address of a page of the explorer running for this data home, or undefined when none runs (or its token file is gone). */
 export function uiAddress(home: string, path: string, params: Record<string, string>): string | undefined {
   const r = readRunning(home);
-  if (!r) return undefined;
+  const token = storedToken(home);
+  if (!r || token === undefined) return undefined;
   const q = new URLSearchParams(params).toString();
-  return `http://127.0.0.1:${r.port}/${uiToken(home)}${path}${q ? `?${q}` : ""}`;
+  return `http://127.0.0.1:${r.port}/${token}${path}${q ? `?${q}` : ""}`;
+}
+
+/** A link that opens that page once, without the token in it (for the browser's opener, whose command line others can read). */
+export function uiOpenLink(home: string, path: string, params: Record<string, string>, now: number): string | undefined {
+  const r = readRunning(home);
+  const token = storedToken(home);
+  if (!r || token === undefined) return undefined;
+  const q = new URLSearchParams(params).toString();
+  return openLink(token, r.port, `${path}${q ? `?${q}` : ""}`, now);
 }

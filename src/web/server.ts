@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { MemoryError } from "../service/types.js";
 import { STYLE, SCRIPT } from "./assets.js";
 import type { UiContext } from "./context.js";
-import { hostAllowed, originAllowed, splitPath, tokenMatches } from "./guard.js";
+import { checkOpenLink, hostAllowed, originAllowed, splitPath, tokenMatches } from "./guard.js";
 import { html, Html } from "./html.js";
 import { page } from "./layout.js";
 import type { Answer, UiRequest } from "./request.js";
@@ -84,9 +84,17 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 const refuse = (res: ServerResponse, status: number, why: string) => send(res, status, "text/plain; charset=utf-8", `mem ui: ${why}\n`);
 
+/** Opening links already followed (each works once). */
+const usedLinks = new Set<string>();
+
 async function handle(o: UiOptions, port: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!hostAllowed(req.headers.host, port)) return refuse(res, 421, "this server answers only to 127.0.0.1, localhost or [::1] on its own port");
   const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+  // An opening link (./guard.ts openLink): the browser is sent on to the page, once.
+  if (url.pathname === "/open" && req.method === "GET") {
+    const to = checkOpenLink(o.token, url.searchParams, Date.now(), usedLinks);
+    return "path" in to ? send(res, 303, "text/plain; charset=utf-8", "", { Location: `/${o.token}${to.path}` }) : refuse(res, 403, to.refused);
+  }
   const { token, rest } = splitPath(url.pathname);
   // Nothing of the store, not even whether a path exists, without the token.
   if (!tokenMatches(token, o.token)) return refuse(res, 403, "this address needs the token `mem ui` printed (run `mem ui` again to see it)");

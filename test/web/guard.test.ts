@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { hostAllowed, originAllowed, splitPath, TOKEN, tokenMatches, tokenPath, uiToken } from "../../src/web/guard.js";
+import { checkOpenLink, hostAllowed, OPEN_LINK_MS, openLink, originAllowed, splitPath, storedToken, TOKEN, tokenMatches, tokenPath, uiToken } from "../../src/web/guard.js";
 import { escapeHtml, html, raw } from "../../src/web/html.js";
 
 const home = mkdtempSync(join(tmpdir(), "mem-ui-guard-"));
@@ -102,4 +102,45 @@ describe("html templates", () => {
     assert.equal(html`${inner}${[html`<i>1</i>`, "<2>"]}${null}${undefined}${false}${true}${3.5}`.value, "<b>&lt;i&gt;</b><i>1</i>&lt;2&gt;3.5");
     assert.equal(html`${raw("<hr>")}`.value, "<hr>");
   });
+});
+
+describe("opening links: what the browser's opener gets instead of the token", () => {
+  const token = "k".repeat(43);
+  const now = 1_800_000_000_000;
+  const params = (url: string) => new URL(url).searchParams;
+  test("hold no token, lead to the page once, within their time", () => {
+    const link = openLink(token, 7077, "/search?q=advisory%20locks&kind=decision", now);
+    assert.ok(!link.includes(token));
+    assert.match(link, /^http:\/\/127\.0\.0\.1:7077\/open\?/);
+    const used = new Set<string>();
+    assert.deepEqual(checkOpenLink(token, params(link), now + 1_000, used), { path: "/search?q=advisory%20locks&kind=decision" });
+    assert.match((checkOpenLink(token, params(link), now + 2_000, used) as { refused: string }).refused, /used already/);
+    assert.match((checkOpenLink(token, params(link), now + OPEN_LINK_MS + 1, new Set()) as { refused: string }).refused, /expired/);
+  });
+  const tampered: [string, (q: URLSearchParams) => void, RegExp][] = [
+    ["another page", (q) => q.set("path", "/memory/forget"), /not one of this explorer's/],
+    ["a later expiry", (q) => q.set("exp", String(now + 10 * OPEN_LINK_MS)), /not one of this explorer's/],
+    ["no signature", (q) => q.delete("sig"), /not one of this explorer's/],
+    ["another host's path", (q) => q.set("path", "//evil.example/x"), /not a page/],
+    ["a relative path", (q) => q.set("path", "search"), /not a page/],
+  ];
+  for (const [what, change, why] of tampered) {
+    test(`a link with ${what} is refused`, () => {
+      const q = params(openLink(token, 7077, "/search?q=x", now));
+      change(q);
+      assert.match((checkOpenLink(token, q, now, new Set()) as { refused: string }).refused, why);
+    });
+  }
+  test("signed with another token: refused; storedToken never makes one", () => {
+    const q = params(openLink("j".repeat(43), 7077, "/search", now));
+    assert.ok("refused" in checkOpenLink(token, q, now, new Set()));
+    const empty = mkdtempSync(join(tmpdir(), "mem-ui-notoken-"));
+    assert.equal(storedToken(empty), undefined);
+    assert.throws(() => readFileSync(tokenPath(empty)));
+    rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+test("bidirectional overrides are dropped: stored text cannot read as other text", () => {
+  assert.equal(escapeHtml("invoice\u202Egnp.exe \u2066x\u2069"), "invoicegnp.exe x");
 });

@@ -13,6 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { openApp, type App } from "../../src/app.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { uiContext } from "../../src/web/context.js";
+import { openLink } from "../../src/web/guard.js";
 import { startUi, type UiServer } from "../../src/web/server.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-ui-server-")));
@@ -90,6 +91,20 @@ describe("refusals", () => {
     assert.equal(n.status, 404);
     assert.match(await n.text(), /There is no page \/no-such-page/);
   });
+});
+
+test("an opening link leads the browser to its page once, and names no token", async () => {
+  const link = openLink(TOKEN, ui.port, "/search?q=advisory", Date.now());
+  assert.ok(!link.includes(TOKEN));
+  const r = await get(link);
+  assert.equal(r.status, 303);
+  assert.equal(r.headers.get("location"), `/${TOKEN}/search?q=advisory`);
+  const again = await get(link);
+  assert.equal(again.status, 403);
+  assert.match(await again.text(), /used already/);
+  const forged = await get(openLink("F".repeat(43), ui.port, "/search?q=advisory", Date.now()));
+  assert.equal(forged.status, 403);
+  assert.ok(!(forged.headers.get("location") ?? "").includes(TOKEN));
 });
 
 describe("the search page", () => {
