@@ -4,7 +4,7 @@ import { projectFromArg } from "../project/scope.js";
 import { safeJson } from "../render/line.js";
 import { uiContext } from "../web/context.js";
 import { openLink, uiToken } from "../web/guard.js";
-import { forgetRunning, recordRunning } from "../web/running.js";
+import { forgetRunning, readRunning, recordRunning, uiAddress, uiOpenLink } from "../web/running.js";
 import { startUi } from "../web/server.js";
 import { EXIT, int, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -20,7 +20,8 @@ and their timelines, what the prompt hook put before each prompt and why, the ma
 and their chunks, how search weighs its legs, and the stores' health. Edit, forget, close a
 task or add a memory there: the same checks, redaction and storage as the CLI.
 
-It listens on 127.0.0.1 only. Every address holds a random token (kept in the data home's
+One explorer runs per data home: while one runs, mem ui prints its address (and opens it)
+instead of starting another. It listens on 127.0.0.1 only. Every address holds a random token (kept in the data home's
 ui-token file, readable by you only, so a bookmark keeps working); a request without it, from
 another host name, or a change from another site is refused.
 
@@ -52,6 +53,25 @@ export const uiCommand: Command = {
     if (values.open && values["no-open"]) throw new UsageError("--open and --no-open exclude each other");
     const port = int(values.port, "port", 0, 65_535) ?? DEFAULT_UI_PORT;
     const app = openApp();
+    // One explorer per data home: a second one would take over ui.json, which `mem query --open` reads.
+    const running = readRunning(app.paths.home);
+    if (running) {
+      await app.close();
+      if (values["new-token"]) {
+        process.stderr.write(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); stop it (kill ${running.pid}) before --new-token\n`);
+        return EXIT.failure;
+      }
+      const url = uiAddress(app.paths.home, "/", {});
+      if (url === undefined) {
+        process.stderr.write(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}) but its token file is gone; stop it (kill ${running.pid}) and run mem ui again\n`);
+        return EXIT.failure;
+      }
+      if (values.json) process.stdout.write(`${safeJson({ url, port: running.port, pid: running.pid, running: true })}\n`);
+      else process.stdout.write(`${url}\n`);
+      note(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); this is its address`);
+      if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY)) openBrowser(uiOpenLink(app.paths.home, "/search", {}, Date.now()) ?? url);
+      return EXIT.ok;
+    }
     const token = uiToken(app.paths.home, values["new-token"] === true);
     const home = projectFromArg(app.db, values.project, process.cwd());
     const log = (l: string) => process.stderr.write(`${l}\n`);

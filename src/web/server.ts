@@ -51,7 +51,8 @@ export async function startUi(o: UiOptions): Promise<UiServer> {
   const server = createServer((req, res) => {
     handle(o, port, req, res).catch((err: unknown) => {
       o.log(`mem ui: ${(err as Error).stack ?? String(err)}`);
-      if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", "mem ui: internal error (the terminal running mem ui says more)\n");
+      // Said as it is (a damaged or lost store, a full disk): this page is the user's own, behind the token.
+      if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", `mem ui: this page could not be made: ${(err as Error).message ?? String(err)}\n\n\`mem doctor\` checks the store and says how to fix it; the terminal running mem ui has the details.\n`);
       else res.destroy();
     });
   });
