@@ -107,8 +107,11 @@ async function promptMemories(ctx: McpContext, req: PromptRequest): Promise<{ te
     await startDaemon(ctx.env);
   }
   const { app } = ctx;
-  const { memoriesForPrompt, recordDelivered } = await import("../inject/for-prompt.js"); // not at start-up (LanceDB's bindings)
-  const found = await memoriesForPrompt({ db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot }, req, "bm25");
-  if (found) recordDelivered(app.db, cleanText(req.session), found.ids, ctx.now(), found.lines);
-  return { text: found?.text, via: "in-process" };
+  const { answerPrompt, delivered } = await import("../inject/prompt-run.js"); // not at start-up (LanceDB's bindings)
+  const { hookLog } = await import("../hooks/log.cjs");
+  const t0 = performance.now();
+  const a = await answerPrompt({ db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot }, req, "bm25");
+  // Shown to the session and in the prompt log, as the hook's own in-process answer is.
+  if (a) delivered(app.db, a, { session: cleanText(req.session), prompt: req.prompt, ms: performance.now() - t0, mode: "bm25", at: ctx.now() }, (l) => hookLog(ctx.env, `mcp prompt tool: ${l}`));
+  return { text: a?.injection?.text, via: "in-process" };
 }

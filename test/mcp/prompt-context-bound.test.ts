@@ -6,6 +6,7 @@
  * whichever session's started it. Real `mem mcp` and `mem serve` children on one data home.
  */
 import assert from "node:assert/strict";
+import Database from "better-sqlite3";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { request } from "node:http";
@@ -68,6 +69,15 @@ describe("prompt_context searches the bound project", () => {
         const r = await s.context(a);
         assert.match(text(r), /ZEBRA-ALPHA/, JSON.stringify(a));
         assert.doesNotMatch(text(r), /ZEBRA-BETA/, JSON.stringify(a));
+      }
+      // Answered in-process, as the hook's own fallback: each answer is in the prompt log (the explorer's Prompts page), under the bound project.
+      const db = new Database(join(home, "mem.sqlite"), { readonly: true });
+      const runs = db.prepare("SELECT project, hook, injected FROM prompt_runs WHERE prompt = ?").all(PROMPT) as { project: string; hook: string; injected: string | null }[];
+      db.close();
+      assert.equal(runs.length, 3, JSON.stringify(runs));
+      for (const r of runs) {
+        assert.deepEqual([r.project, r.hook], [projA, "prompt"]);
+        assert.match(r.injected ?? "", /ZEBRA-ALPHA/);
       }
     } finally {
       await s.client.close();
