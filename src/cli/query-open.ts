@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "../hooks/ca-env.js";
 import { field, safeJson } from "../render/line.js";
 import { readRunning, uiAddress, uiOpenLink } from "../web/running.js";
-import { openBrowser } from "./ui-cmd.js";
+import { canOpenBrowser, openBrowser } from "./browser.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 
@@ -40,11 +40,6 @@ export function searchPageParams(q: { text: string; project: string; allProjects
   return p;
 }
 
-/** Whether a browser can be opened here: macOS and Windows always; elsewhere a display is needed. */
-export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: string = process.platform): boolean {
-  if (platform === "darwin" || platform === "win32") return true;
-  return Boolean(env.DISPLAY?.trim() || env.WAYLAND_DISPLAY?.trim());
-}
 
 /** The address of the explorer's search page for `params`, starting an explorer when none runs; says what happened on `say`. */
 export async function openSearchPage(home: string, params: Record<string, string>, o: { env: NodeJS.ProcessEnv; cwd: string; say: (line: string) => void; open: boolean }): Promise<OpenAnswer> {

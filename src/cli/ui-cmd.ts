@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { openApp } from "../app.js";
 import { projectFromArg } from "../project/scope.js";
 import { safeJson } from "../render/line.js";
@@ -9,6 +8,7 @@ import { startUi } from "../web/server.js";
 import { EXIT, int, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { note } from "./quiet.js";
+import { canOpenBrowser, openBrowser } from "./browser.js";
 
 export const DEFAULT_UI_PORT = 7077;
 
@@ -69,7 +69,7 @@ export const uiCommand: Command = {
       if (values.json) process.stdout.write(`${safeJson({ url, port: running.port, pid: running.pid, running: true })}\n`);
       else process.stdout.write(`${url}\n`);
       note(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); this is its address`);
-      if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY)) openBrowser(uiOpenLink(app.paths.home, "/search", {}, Date.now()) ?? url);
+      if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY && canOpenBrowser(process.env))) openBrowser(uiOpenLink(app.paths.home, "/search", {}, Date.now()) ?? url);
       return EXIT.ok;
     }
     const token = uiToken(app.paths.home, values["new-token"] === true);
@@ -93,7 +93,7 @@ export const uiCommand: Command = {
     if (values.json) process.stdout.write(`${safeJson({ url: server.url, port: server.port, pid: process.pid })}\n`);
     else process.stdout.write(`${server.url}\n`);
     note(`mem ui: serving ${home.id} on 127.0.0.1:${server.port}; Ctrl-C stops it`);
-    if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY)) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
+    if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY && canOpenBrowser(process.env))) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => resolve());
     });
@@ -105,15 +105,3 @@ export const uiCommand: Command = {
   },
 };
 
-/** Opens an address in the user's browser; a machine without one is no error (the address is printed). */
-export function openBrowser(url: string): void {
-  // cmd.exe reads `&` as a command separator: escaped, so the whole address reaches `start`.
-  const [cmd, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url.replace(/[&^%]/g, "^$&")]] : ["xdg-open", [url]];
-  try {
-    const child = spawn(cmd, args as string[], { detached: true, stdio: "ignore" });
-    child.on("error", () => undefined);
-    child.unref();
-  } catch {
-    // no opener here: the address is printed
-  }
-}
