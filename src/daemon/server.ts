@@ -5,7 +5,7 @@ import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import { openApp } from "../app.js";
-import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { pickEvery } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
 import { promptMode } from "../inject/for-prompt.js";
 import { answerPrompt, delivered as answered } from "../inject/prompt-run.js";
@@ -84,15 +84,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   if (process.platform !== "win32") removeStale(sock); // left by a killed daemon; we hold the lock
   const started = Date.now();
   let requests = 0;
-  let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
-  let pickedAt = 0;
-  const pickProvider = () => {
-    if (!picked || Date.now() - pickedAt > 60_000) {
-      pickedAt = Date.now();
-      picked = app.providers().then((ps) => firstHealthy(ps));
-    }
-    return picked;
-  };
+  const pickProvider = pickEvery(() => app.providers());
   const state = new VecState(app.db);
   // The files git sees changed, per repository, for ranking the prompt's memories (src/project/in-play.ts).
   const gitChanges = new GitChangesCache(5_000);

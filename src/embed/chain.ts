@@ -41,6 +41,25 @@ export async function firstHealthy(providers: EmbeddingProvider[], from = 0): Pr
   return { unhealthy };
 }
 
+/** How long a long-running process (the daemon, `mem ui`) keeps the provider it picked before asking again. */
+export const PICK_TTL_MS = 60_000;
+
+/**
+ * The first healthy provider, asked again at most every `PICK_TTL_MS`: what a process that stays
+ * up searches with (a provider that went down, or came up, is noticed within a minute).
+ */
+export function pickEvery(providers: () => Promise<EmbeddingProvider[]>, now: () => number = Date.now): () => Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> {
+  let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
+  let pickedAt = 0;
+  return () => {
+    if (!picked || now() - pickedAt > PICK_TTL_MS) {
+      pickedAt = now();
+      picked = providers().then((ps) => firstHealthy(ps));
+    }
+    return picked;
+  };
+}
+
 /** One line explaining why no provider could be used. */
 export function describeUnhealthy(list: Unhealthy[]): string {
   if (list.length === 0) return "no embedding provider configured (embedding.order is empty)";

@@ -5,13 +5,12 @@
  * user's own choice, as `--project` is at the CLI).
  */
 import type { App } from "../app.js";
-import { firstHealthy, type Selected, type Unhealthy } from "../embed/chain.js";
+import { pickEvery, type Selected, type Unhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
-import { projectFromArg, storedProjects } from "../project/scope.js";
+import { projectFromArg } from "../project/scope.js";
 import { MemoryService } from "../service/memory.js";
 import type { SearchContext } from "../retrieve/search.js";
 import { VectorCopies } from "../retrieve/vector-copies.js";
-import { knownProjects } from "../store/chunks.js";
 import { VecState } from "../store/vec-state.js";
 
 export interface UiContext {
@@ -33,15 +32,7 @@ export interface UiContext {
 }
 
 export function uiContext(app: App, home: Project, cwd: string, now: () => number = Date.now, log: (line: string) => void = () => undefined): UiContext {
-  let picked: Promise<{ selected?: Selected; unhealthy: Unhealthy[] }> | undefined;
-  let pickedAt = 0;
-  const pickProvider = () => {
-    if (!picked || now() - pickedAt > 60_000) {
-      pickedAt = now();
-      picked = app.providers().then((ps) => firstHealthy(ps));
-    }
-    return picked;
-  };
+  const pickProvider = pickEvery(() => app.providers(), now);
   const copies = new VectorCopies({ state: new VecState(app.db), vectors: app.vectors, config: app.config.daemon, log });
   return { app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }), home, cwd, now, pickProvider, vectorSearch: copies.search, heldVectors: () => copies.status(), close: () => copies.close() };
 }
@@ -50,10 +41,4 @@ export function uiContext(app: App, home: Project, cwd: string, now: () => numbe
 export function projectOf(ctx: UiContext, q: URLSearchParams): Project {
   const p = q.get("project");
   return p === null || p.trim() === "" ? ctx.home : projectFromArg(ctx.app.db, p, ctx.cwd);
-}
-
-/** Every project the store knows, the current one first. */
-export function projectsKnown(ctx: UiContext): string[] {
-  const all = new Set<string>([ctx.home.id, ...storedProjects(ctx.app.db), ...knownProjects(ctx.app.db)]);
-  return [...all];
 }
