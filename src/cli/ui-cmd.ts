@@ -1,4 +1,5 @@
 import { openApp } from "../app.js";
+import { dataHome } from "../config/paths.cjs";
 import { projectFromArg } from "../project/scope.js";
 import { safeJson } from "../render/line.js";
 import { uiContext } from "../web/context.js";
@@ -29,7 +30,8 @@ Options:
   --port N      the port (default ${DEFAULT_UI_PORT}; 0: any free one)
   --project P   the project the pages show first (default: this directory's); every page can
                 show another
-  --open        open the address in the browser (the default on a terminal)
+  --open        open the address in the browser (the default on a terminal where one can
+                be opened: a display, macOS, Windows)
   --no-open     only print the address
   --new-token   a new token: addresses printed before stop working
   --json        print {"url", "port", "pid"} as one JSON line once it listens
@@ -52,16 +54,18 @@ export const uiCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.open && values["no-open"]) throw new UsageError("--open and --no-open exclude each other");
     const port = int(values.port, "port", 0, 65_535) ?? DEFAULT_UI_PORT;
-    const app = openApp();
+    // Opened where a browser can be: on a terminal with a display (macOS, Windows), or when asked.
+    const wantOpen = values.open === true || (!values["no-open"] && !values.json && process.stdout.isTTY && canOpenBrowser(process.env));
     // One explorer per data home: a second one would take over ui.json, which `mem query --open` reads.
-    const running = readRunning(app.paths.home);
+    // Asked before the store is opened: telling where the running one is needs none.
+    const dir = dataHome();
+    const running = readRunning(dir);
     if (running) {
-      await app.close();
       if (values["new-token"]) {
         process.stderr.write(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); stop it (kill ${running.pid}) before --new-token\n`);
         return EXIT.failure;
       }
-      const url = uiAddress(app.paths.home, "/", {});
+      const url = uiAddress(dir, "/", {});
       if (url === undefined) {
         process.stderr.write(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}) but its token file is gone; stop it (kill ${running.pid}) and run mem ui again\n`);
         return EXIT.failure;
@@ -69,9 +73,10 @@ export const uiCommand: Command = {
       if (values.json) process.stdout.write(`${safeJson({ url, port: running.port, pid: running.pid, running: true })}\n`);
       else process.stdout.write(`${url}\n`);
       note(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); this is its address`);
-      if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY && canOpenBrowser(process.env))) openBrowser(uiOpenLink(app.paths.home, "/search", {}, Date.now()) ?? url);
+      if (wantOpen) openBrowser(uiOpenLink(dir, "/search", {}, Date.now()) ?? url);
       return EXIT.ok;
     }
+    const app = openApp();
     const token = uiToken(app.paths.home, values["new-token"] === true);
     const home = projectFromArg(app.db, values.project, process.cwd());
     const log = (l: string) => process.stderr.write(`${l}\n`);
@@ -93,7 +98,7 @@ export const uiCommand: Command = {
     if (values.json) process.stdout.write(`${safeJson({ url: server.url, port: server.port, pid: process.pid })}\n`);
     else process.stdout.write(`${server.url}\n`);
     note(`mem ui: serving ${home.id} on 127.0.0.1:${server.port}; Ctrl-C stops it`);
-    if (values.open || (!values["no-open"] && !values.json && process.stdout.isTTY && canOpenBrowser(process.env))) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
+    if (wantOpen) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => resolve());
     });

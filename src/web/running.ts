@@ -5,6 +5,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
+import { alive as pidAlive } from "../daemon/lock.js";
 import { openLink, storedToken } from "./guard.js";
 
 export const runningPath = (home: string): string => join(home, "ui.json");
@@ -32,29 +33,23 @@ export function readRunning(home: string, alive: (pid: number) => boolean = pidA
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** The running explorer's port and token, and a page's path with its query; undefined when none runs (or its token file is gone). */
+function runningPage(home: string, path: string, params: Record<string, string>): { port: number; token: string; page: string } | undefined {
+  const r = readRunning(home);
+  const token = storedToken(home);
+  if (!r || token === undefined) return undefined;
+  const q = new URLSearchParams(params).toString();
+  return { port: r.port, token, page: `${path}${q ? `?${q}` : ""}` };
 }
 
 /** The address of a page of the explorer running for this data home, or undefined when none runs (or its token file is gone). */
 export function uiAddress(home: string, path: string, params: Record<string, string>): string | undefined {
-  const r = readRunning(home);
-  const token = storedToken(home);
-  if (!r || token === undefined) return undefined;
-  const q = new URLSearchParams(params).toString();
-  return `http://127.0.0.1:${r.port}/${token}${path}${q ? `?${q}` : ""}`;
+  const p = runningPage(home, path, params);
+  return p && `http://127.0.0.1:${p.port}/${p.token}${p.page}`;
 }
 
 /** A link that opens that page once, without the token in it (for the browser's opener, whose command line others can read). */
 export function uiOpenLink(home: string, path: string, params: Record<string, string>, now: number): string | undefined {
-  const r = readRunning(home);
-  const token = storedToken(home);
-  if (!r || token === undefined) return undefined;
-  const q = new URLSearchParams(params).toString();
-  return openLink(token, r.port, `${path}${q ? `?${q}` : ""}`, now);
+  const p = runningPage(home, path, params);
+  return p && openLink(p.token, p.port, p.page, now);
 }

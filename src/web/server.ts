@@ -48,8 +48,10 @@ export interface UiOptions {
 
 export async function startUi(o: UiOptions): Promise<UiServer> {
   let port = o.port;
+  /** Opening links this server already followed (each works once). */
+  const usedLinks = new Set<string>();
   const server = createServer((req, res) => {
-    handle(o, port, req, res).catch((err: unknown) => {
+    handle(o, port, usedLinks, req, res).catch((err: unknown) => {
       o.log(`mem ui: ${(err as Error).stack ?? String(err)}`);
       // Said as it is (a damaged or lost store, a full disk): this page is the user's own, behind the token.
       if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", `mem ui: this page could not be made: ${(err as Error).message ?? String(err)}\n\n\`mem doctor\` checks the store and says how to fix it; the terminal running mem ui has the details.\n`);
@@ -85,10 +87,7 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 const refuse = (res: ServerResponse, status: number, why: string) => send(res, status, "text/plain; charset=utf-8", `mem ui: ${why}\n`);
 
-/** Opening links already followed (each works once). */
-const usedLinks = new Set<string>();
-
-async function handle(o: UiOptions, port: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(o: UiOptions, port: number, usedLinks: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!hostAllowed(req.headers.host, port)) return refuse(res, 421, "this server answers only to 127.0.0.1, localhost or [::1] on its own port");
   const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
   // An opening link (./guard.ts openLink): the browser is sent on to the page, once.
