@@ -94,7 +94,8 @@ interface Row {
   candidates: string;
 }
 
-const parseList = <T>(json: string): T[] => {
+/** A stored JSON list; a damaged one (not JSON, not a list) reads as empty. */
+export const parseList = <T>(json: string): T[] => {
   try {
     const v = JSON.parse(json) as unknown;
     return Array.isArray(v) ? (v as T[]) : [];

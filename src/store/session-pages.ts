@@ -6,6 +6,7 @@
  * a large store. Reads only.
  */
 import type { Db } from "./db.js";
+import { parseList } from "./prompt-log.js";
 import { prepared } from "./statements.js";
 
 export interface SessionSummaryRow {
@@ -77,14 +78,8 @@ export function sessionTimeline(db: Db, project: string, session: string, limit:
   ).all(session, project, project, session, limit, offset) as Row[];
   const items = rows.map((r): TimelineItem => {
     if (r.src === "event") return { kind: "event", at: r.at, id: r.key, type: r.type, text: r.text, files: r.extra };
-    let items = 0;
-    try {
-      const ids = JSON.parse(r.extra) as unknown;
-      items = Array.isArray(ids) ? ids.length : 0;
-    } catch {
-      // a damaged row: no count
-    }
-    return { kind: "run", at: r.at, run: Number(r.key), hook: r.type === "briefing" ? "briefing" : "prompt", prompt: r.text, ms: r.ms, injected: r.injected, items };
+    // A damaged row's list reads as empty: no count.
+    return { kind: "run", at: r.at, run: Number(r.key), hook: r.type === "briefing" ? "briefing" : "prompt", prompt: r.text, ms: r.ms, injected: r.injected, items: parseList(r.extra).length };
   });
   return { total, items };
 }
