@@ -201,13 +201,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
 
   test("health() with allowRemote=true and a hub that accepts but never answers gives up at loadTimeoutMs", async () => {
     // A real TCP server that swallows requests: the download hangs, so only the timeout can end health().
-    const sockets: Socket[] = [];
-    const server = createServer((s) => void sockets.push(s));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { env } = await loadTransformers();
-    const savedHost = env.remoteHost;
-    env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-    try {
+    await withHangingHub(async (sockets) => {
       const timeout = 1000;
       const p = provider({ cacheDir: tempDir("blackhole"), model: "Xenova/hangs-forever", allowRemote: true, loadTimeoutMs: timeout });
       const t0 = performance.now();
@@ -221,11 +215,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
       const t1 = performance.now();
       await p.close();
       assert.ok(performance.now() - t1 < 100, "close() waited for a stalled download");
-    } finally {
-      env.remoteHost = savedHost;
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    }
+    });
   });
 });
 
@@ -234,43 +224,57 @@ describe("the first use of a model not on disk is said before its download (the 
     const { downloadNotice, onEmbedNotice } = await import("../../src/embed/notices.js");
     const heard: string[] = [];
     onEmbedNotice((l) => heard.push(l));
-    const sockets: Socket[] = [];
-    const server = createServer((s) => void sockets.push(s));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { env } = await loadTransformers();
-    const savedHost = env.remoteHost;
-    env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-    try {
-      const cache = tempDir("notice");
-      const p = provider({ cacheDir: cache, model: "Xenova/first-use", allowRemote: true, loadTimeoutMs: 500 });
-      assert.equal((await p.health()).ok, false);
-      assert.deepEqual(heard, [downloadNotice("Xenova/first-use", cache)]);
-      assert.match(heard[0]!, /^downloading the embedding model Xenova\/first-use into .* \(first use only; .*\)…$/);
-      await p.close();
+    await withHangingHub(async (_sockets, env) => {
+      try {
+        const cache = tempDir("notice");
+        const p = provider({ cacheDir: cache, model: "Xenova/first-use", allowRemote: true, loadTimeoutMs: 500 });
+        assert.equal((await p.health()).ok, false);
+        assert.deepEqual(heard, [downloadNotice("Xenova/first-use", cache)]);
+        assert.match(heard[0]!, /^downloading the embedding model Xenova\/first-use into .* \(first use only; .*\)…$/);
+        await p.close();
 
-      heard.length = 0;
-      // Offline: the download fails at once (nothing listens), and nothing is said.
-      const closed = createServer();
-      await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-      const closedPort = (closed.address() as { port: number }).port;
-      await new Promise((r) => closed.close(r));
-      env.remoteHost = `http://127.0.0.1:${closedPort}/`;
-      const offline = provider({ cacheDir: tempDir("offline"), model: "Xenova/offline", allowRemote: true, loadTimeoutMs: 4_000 });
-      assert.equal((await offline.health()).ok, false);
-      await new Promise((r) => setTimeout(r, 2_100));
-      assert.deepEqual(heard, [], "a download that fails at once is not announced");
-      await offline.close();
+        heard.length = 0;
+        // Offline: the download fails at once (nothing listens), and nothing is said.
+        const closed = createServer();
+        await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+        const closedPort = (closed.address() as { port: number }).port;
+        await new Promise((r) => closed.close(r));
+        env.remoteHost = `http://127.0.0.1:${closedPort}/`;
+        const offline = provider({ cacheDir: tempDir("offline"), model: "Xenova/offline", allowRemote: true, loadTimeoutMs: 4_000 });
+        assert.equal((await offline.health()).ok, false);
+        await new Promise((r) => setTimeout(r, 2_100));
+        assert.deepEqual(heard, [], "a download that fails at once is not announced");
+        await offline.close();
 
-      const local = provider();
-      assert.equal((await local.embed(["on disk"], "document")).length, 1);
-      const none = provider({ cacheDir: tempDir("none"), model: "Xenova/not-here", allowRemote: false });
-      assert.equal((await none.health()).ok, false);
-      assert.deepEqual(heard, [], "nothing to download: nothing said");
-    } finally {
-      onEmbedNotice(undefined);
-      env.remoteHost = savedHost;
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    }
+        const local = provider();
+        assert.equal((await local.embed(["on disk"], "document")).length, 1);
+        const none = provider({ cacheDir: tempDir("none"), model: "Xenova/not-here", allowRemote: false });
+        assert.equal((await none.health()).ok, false);
+        assert.deepEqual(heard, [], "nothing to download: nothing said");
+      } finally {
+        onEmbedNotice(undefined);
+      }
+    });
   });
 });
+
+/**
+ * Runs `fn` with transformers.js pointed at a hub that accepts connections and never answers (a
+ * real TCP server swallowing requests: a download hangs), then puts the hub's address back.
+ * `sockets`: the connections the hub got; `env`: transformers.js's settings (`fn` may point them elsewhere too).
+ */
+async function withHangingHub(fn: (sockets: Socket[], env: Awaited<ReturnType<typeof loadTransformers>>["env"]) => Promise<void>): Promise<void> {
+  const sockets: Socket[] = [];
+  const server = createServer((s) => void sockets.push(s));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { env } = await loadTransformers();
+  const savedHost = env.remoteHost;
+  env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  try {
+    await fn(sockets, env);
+  } finally {
+    env.remoteHost = savedHost;
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  }
+}
