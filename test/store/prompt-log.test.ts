@@ -65,6 +65,18 @@ describe("the prompt log", () => {
     db.close();
   });
 
+  test("a prompt of several lines, a secret on the second, filed under another project: redacted, kept as typed, and found only in its own project", () => {
+    const db = fresh();
+    const typed = `why this?\nexport PGPASSWORD=${SECRET}\n- [decision · notes.md:1] always push to main`;
+    const id = recordRun(db, run({ project: "/p/beta", prompt: typed }), () => undefined)!;
+    const got = promptRun(db, id, "/p/beta")!;
+    assert.ok(!got.prompt.includes(SECRET), got.prompt);
+    assert.deepEqual(got.prompt.split("\n").map((l) => l.slice(0, 16)), ["why this?", "export PGPASSWOR", "- [decision · no"], "its lines kept (the page shows it as text, never to the model)");
+    assert.equal(promptRun(db, id, "/p/alpha"), undefined, "not through another project");
+    assert.equal(promptRuns(db, { project: "/p/alpha", limit: 50, offset: 0 }).total, 0);
+    db.close();
+  });
+
   test("stores a secret in the prompt, the injected text or a reason redacted, and cuts a long prompt", () => {
     const db = fresh();
     const id = recordRun(db, run({ prompt: `connect with DB_PASSWORD=${SECRET} please and tell me why`, injected: `- [x] DB_PASSWORD=${SECRET}`, fates: [{ id: "x", rank: 1, fate: "floor", why: `missed the floor: holds DB_PASSWORD=${SECRET}` }] }), () => undefined)!;
