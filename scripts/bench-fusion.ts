@@ -38,6 +38,7 @@ const HELP = `npm run bench:fusion [-- options]
   --model NAME       the model name the loopback Ollama serves (default nomic-embed-text)
   --vector-budget MS how long the daemon waits for the prompt's vector (default: mem's, daemon.vectorBudgetMs);
                      the hook's budget is raised to match. On a loaded machine, a late vector means BM25 alone
+  --keep             keep the work folder (the stores, with the prompt hook's log of each prompt) and print its path
 Data: MEM_LOCOMO_DIR, MEM_ADR_DIR, MEM_SCIFACT_DIR, MEM_TRANSCRIPTS_DIR (default ../shared/data/*).`;
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -55,6 +56,7 @@ const { values: a } = parseArgs({
     dims: { type: "string", default: "512" },
     model: { type: "string", default: "nomic-embed-text" },
     "vector-budget": { type: "string" },
+    keep: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -195,5 +197,6 @@ try {
   if (rows.length > 0) log("\nR@1/R@5: LoCoMo the share of evidence turns in the top 1/5 results of `mem query` (k 10); ADR whether an answer record is there. MRR: the first result holding evidence. Context recall: LoCoMo the evidence turns in what the prompt hook injects; ADR an answer record among the files it shows. Off-topic: prompts no record answers that got something injected.");
   log(`\n  bench:fusion: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 } finally {
-  rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+  if (a.keep) log(`  kept: ${work}`);
+  else rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
 }

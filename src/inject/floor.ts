@@ -7,6 +7,7 @@
 import { memoized } from "../util/memo.js";
 import { EVEN, type Rarity } from "../retrieve/rarity.js";
 import { stemSafeEntries } from "../retrieve/vocabulary.js";
+import { compoundStems } from "./compounds.js";
 import { porter } from "./porter.js";
 import type { Candidate, InjectOptions } from "./types.js";
 
@@ -48,17 +49,20 @@ function alternativesOfStem(s: string): readonly string[][] {
 }
 
 /**
- * Which of `wanted` (stems) the text's words have: the stem itself, or one of its other forms in
+ * Which of `wanted` (stems) the text's words have: the stem itself, one of its other forms in
  * the vocabulary of the trade ("postgres" in a text that says "PostgreSQL", "sg" in one that says
- * "security group": every word of a phrase present).
+ * "security group": every word of a phrase present), or a compound holding it ("master" in
+ * "Puppetmaster", "autoscaling" in "Auto Scaling": ./compounds.ts).
  */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
   if (wanted.size === 0) return into;
   const have = stemsOf(text);
+  let missing: Set<string> | undefined;
   for (const w of wanted) {
     if (have.has(w) || alternativesOfStem(w).some((alt) => alt.every((s) => have.has(s)))) into.add(w);
+    else if (!into.has(w)) (missing ??= new Set()).add(w);
   }
-  return into;
+  return missing ? compoundStems(wordsOf(text), missing, stem, into) : into;
 }
 
 /**
@@ -71,8 +75,9 @@ export function conceptRarity(rarity: Rarity): Rarity {
   return (s) => Math.min(rarity(s), ...alternativesOfStem(s).map((alt) => Math.max(...alt.map(rarity))));
 }
 
-/** A text's distinct stems, remembered per text (the daemon meets the same chunks prompt after prompt). */
-const stemsOf = memoized((text: string): ReadonlySet<string> => new Set((text.toLowerCase().match(WORD) ?? []).map(stem)), 8_000);
+/** A text's words in order, lower case, and its distinct stems, remembered per text (the daemon meets the same chunks prompt after prompt). */
+const wordsOf = memoized((text: string): readonly string[] => text.toLowerCase().match(WORD) ?? [], 8_000);
+const stemsOf = memoized((text: string): ReadonlySet<string> => new Set(wordsOf(text).map(stem)), 8_000);
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {
