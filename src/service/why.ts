@@ -37,9 +37,9 @@ export async function whyPrompt(app: App, pickProvider: PromptContext["pickProvi
   return explainPrompt(ctx, { prompt: a.prompt, cwd: a.cwd, session, ...(a.project !== undefined ? { project: a.project } : {}) }, { vectorBudgetMs: null, fresh: a.session === undefined });
 }
 
-/** Where the vectors came from, or why there were none. */
-export async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"]): Promise<string> {
-  if (r.legs.includes("vector")) return "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
+/** Where the vectors came from (`inMemory`: a copy of the table held in memory, as `mem ui` and the daemon hold it), or why there were none. */
+export async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"], inMemory = false): Promise<string> {
+  if (r.legs.includes("vector")) return inMemory ? "vectors from this process's in-memory copy of the vector table, as the daemon searches it" : "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
   if (!configured) return "no embedding model configured: BM25 only, as the daemon";
   if (r.mode === "bm25") return (await pick()).unhealthy.length > 0 ? "no embedding model answered (`mem doctor` says why): BM25 only, as the daemon" : "BM25 only, as the daemon";
   return "the vector leg did not run: see the warning";

@@ -37,7 +37,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const t0 = performance.now();
   const report = await whyPrompt(ctx.app, ctx.pickProvider, { prompt: q, cwd: project.root ?? ctx.cwd, project: project.id }, `mem-ui-legs-${randomUUID()}`, ctx.vectorSearch);
   const ms = performance.now() - t0;
-  const note = await vectorNote(report, ctx.app.config.embedding.order.length > 0, ctx.pickProvider);
+  const note = await vectorNote(report, ctx.app.config.embedding.order.length > 0, ctx.pickProvider, ctx.heldVectors().length > 0);
   const picked = await ctx.pickProvider();
   const body = html`<h1>How search weighs its legs</h1>${form}
 <p class="meta"><span>${report.candidates.length} candidate${report.candidates.length === 1 ? "" : "s"}</span><span>legs: ${report.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/search", { q, project: projectParam })}">these words on the search page →</a></p>
