@@ -154,6 +154,25 @@ describe("the floor with the vocabulary and the store's rarity", () => {
     for (const [word, text, found] of cases) assert.equal(stemsFound(text, new Set([stem(word)])).has(stem(word)), found, `${word} in "${text}"`);
   });
 
+  test("the words of a chunk's identifiers count; names that are one word do not split (table)", () => {
+    const cases: [string, string, boolean][] = [
+      ["user", "getUserName reads the cookie", true],
+      ["name", "getUserName reads the cookie", true],
+      ["server", "HTTPServerConfig holds the port", true],
+      ["config", "HTTPServerConfig holds the port", true],
+      ["decode", "utf8Decode the body first", true],
+      ["order", "fetchOrderTotals runs nightly", true],
+      ["user", "the username field", false],
+      ["java", "the JavaScript bundle", false],
+      ["type", "TypeScript strict mode", false],
+      ["auth", "OAuth2 login", false],
+    ];
+    for (const [word, text, found] of cases) assert.equal(stemsFound(text, new Set([stem(word)])).has(stem(word)), found, `${word} in "${text}"`);
+    const prompt = stemsOf("how do we get the user name");
+    assert.equal(passesFloor(cand("getUserName reads the login from the cookie."), prompt, DEFAULT_INJECT, EVEN), true);
+    assert.equal(passesFloor(cand("saveOrder writes the invoice."), prompt, DEFAULT_INJECT, EVEN), false);
+  });
+
   test("rare, specific words carry a match; common ones do not (table)", () => {
     const df = { team: 300, anoth: 250, hostnam: 4, ingress: 6, servic: 400, own: 200 };
     const prompt = stemsOf("which team owns the ingress hostname for another service");
