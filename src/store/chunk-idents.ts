@@ -7,8 +7,10 @@
  * Every writer of a chunk's heading or text writes this with them (./chunks.ts inserts, ./scrub.ts
  * rewrites); a chunk written without it only lacks the extra words.
  */
+import type Database from "better-sqlite3";
 import { identifierWords } from "../util/identifiers.js";
-import type { Db } from "./db.js";
+
+type Db = Database.Database; // not ./db.js's: it imports the migrations, which import this
 
 /** The `idents` column of a chunk with this heading and text: its identifier words, space-separated. */
 export function chunkIdents(heading: string, text: string): string {

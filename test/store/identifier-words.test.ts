@@ -20,7 +20,17 @@ import { scrubStore } from "../../src/store/scrub.js";
 import { listSnapshots } from "../../src/store/snapshots.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-idents-"));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const open: Db[] = [];
+after(() => {
+  for (const db of open) db.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+/** A store opened for one test, closed after all. */
+function opened(path: string): Db {
+  const db = openDb(path);
+  open.push(db);
+  return db;
+}
 
 const chunk = (id: string, text: string, heading = "Notes"): NewChunk => ({ id, kind: "note", tier: "warm", heading, startLine: 1, endLine: 2, text, tags: [], date: "2026-11-01", metadata: {} });
 const source = (project: string, path: string) => clean({ project, path, kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: path, metadata: {} });
@@ -49,8 +59,7 @@ function checkSearch(db: Db): void {
 
 describe("identifier words in the text index", () => {
   test("written by the store: found by their words and by the whole name; edits, deletes and other projects keep the index right", () => {
-    const db = openDb(join(tmp, "now.sqlite"));
-    after(() => db.close());
+    const db = opened(join(tmp, "now.sqlite"));
     const store = new ChunkStore(db);
     store.replaceSource(source("p1", "notes.md"), clean(NOTES.map(([id, text]) => chunk(id, text))), 1);
     assert.equal(db.prepare("SELECT idents FROM chunks WHERE id = 'c-ident'").pluck().get(), "get user name");
@@ -82,8 +91,7 @@ describe("identifier words in the text index", () => {
   });
 
   test("the words of a redacted text bring nothing of the secret back", () => {
-    const db = openDb(join(tmp, "redacted.sqlite"));
-    after(() => db.close());
+    const db = opened(join(tmp, "redacted.sqlite"));
     const secret = "SuperSecretValueHere9";
     new ChunkStore(db).replaceSource(source("p1", "env.md"), clean([chunk("c-env", `Set token=${secret} before calling getUserName.`)]), 1);
     const row = db.prepare("SELECT text, idents FROM chunks WHERE id = 'c-env'").get() as { text: string; idents: string };
@@ -94,8 +102,7 @@ describe("identifier words in the text index", () => {
 
   test("a scrub under newer rules makes the words again from the scrubbed text", () => {
     const path = join(tmp, "scrub.sqlite");
-    const db = openDb(path);
-    after(() => db.close());
+    const db = opened(path);
     const secret = "SuperSecretValueHere9";
     // As a store written before the rule that finds it: text and words raw.
     db.prepare("INSERT INTO sources (project, path, kind, size, mtime_ms, content_hash, indexed_at) VALUES ('p1', 'env.md', 'markdown', 1, 1, 'h', 1)").run();
@@ -127,8 +134,7 @@ describe("the migration to identifier words", () => {
   test("a store of the previous version: snapshot first, then every chunk's words filled and the index made again", () => {
     const path = join(tmp, "previous.sqlite");
     previousStore(path);
-    const db = openDb(path);
-    after(() => db.close());
+    const db = opened(path);
     assert.equal(db.pragma("user_version", { simple: true }), SCHEMA_VERSION);
     const snaps = listSnapshots(path);
     assert.equal(snaps.length, 1);
@@ -150,8 +156,7 @@ describe("the migration to identifier words", () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
     raw.close();
-    const db = openDb(path);
-    after(() => db.close());
+    const db = opened(path);
     assert.equal(db.pragma("user_version", { simple: true }), SCHEMA_VERSION);
     assert.equal(db.prepare("SELECT count(*) FROM chunks WHERE idents <> ''").pluck().get(), 2);
     checkSearch(db);
