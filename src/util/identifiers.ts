@@ -30,6 +30,9 @@ const UNIT = new RegExp(UNITS.join("|"), "g");
 /** A unit as one capitalised word, which the splitter leaves whole. */
 const asWord = (u: string) => u[0]!.toUpperCase() + u.slice(1).toLowerCase();
 
+/** Where a name's words meet: lower case or a digit before a capital, or an acronym before a word. */
+const CASE_CHANGE = /[a-z\d][A-Z]|[A-Z]{2}[a-z]/;
+
 /** Longer words are not identifiers (a hash, a blob of base64); nor are names of more parts. */
 const MAX_LENGTH = 64;
 const MAX_PARTS = 8;
@@ -41,7 +44,7 @@ const MAX_PARTS = 8;
  * than one one-letter piece: "aGVsbG8gV29y").
  */
 export function identifierParts(word: string): string[] {
-  if (word.length > MAX_LENGTH || !/[a-z\d][A-Z]|[A-Z]{2}[a-z]/.test(word)) return [];
+  if (word.length > MAX_LENGTH || !CASE_CHANGE.test(word)) return [];
   const pieces = word
     .replace(UNIT, asWord)
     .replace(/([A-Z]{2,})s(?![a-z])/g, (_, run: string) => `${run}S`) // "APIs": a plural, not "AP" + "Is"
@@ -55,8 +58,11 @@ export function identifierParts(word: string): string[] {
   return parts.length >= 2 && parts.length <= MAX_PARTS ? parts : [];
 }
 
-/** What the tokenizer takes as one token: letters and digits (anything else separates). */
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/**
+ * A token (letters and digits, as the tokenizer takes them: anything else separates) with a case
+ * change inside: the only ones worth splitting. Anchored at a token's start, so a text is read once.
+ */
+const CANDIDATE = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*(?:[a-z\d][A-Z]|[A-Z]{2}[a-z])[\p{L}\p{N}]*/gu;
 
 /**
  * The words of every distinct identifier in a text, in order of first appearance, each
@@ -64,14 +70,14 @@ const TOKEN = /[\p{L}\p{N}]+/gu;
  * a piece of the text, lower-cased: nothing that is not in the text.
  */
 export function identifierWords(text: string): string[] {
+  if (!CASE_CHANGE.test(text)) return []; // prose, most often: read once, quickly
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const m of text.matchAll(TOKEN)) {
+  for (const m of text.matchAll(CANDIDATE)) {
     const token = m[0];
     if (seen.has(token)) continue;
     seen.add(token);
-    const parts = identifierParts(token);
-    for (const p of parts) out.push(p);
+    for (const p of identifierParts(token)) out.push(p);
   }
   return out;
 }
