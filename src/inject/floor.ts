@@ -7,6 +7,7 @@
 import { memoized } from "../util/memo.js";
 import { EVEN, type Rarity } from "../retrieve/rarity.js";
 import { stemSafeEntries } from "../retrieve/vocabulary.js";
+import { identifierWords } from "../util/identifiers.js";
 import { compoundStems } from "./compounds.js";
 import { porter } from "./porter.js";
 import type { Candidate, InjectOptions } from "./types.js";
@@ -75,9 +76,10 @@ export function conceptRarity(rarity: Rarity): Rarity {
   return (s) => Math.min(rarity(s), ...alternativesOfStem(s).map((alt) => Math.max(...alt.map(rarity))));
 }
 
-/** A text's words in order, lower case, and its distinct stems, remembered per text (the daemon meets the same chunks prompt after prompt). */
+/** A text's words in order, lower case, remembered per text (the daemon meets the same chunks prompt after prompt). */
 const wordsOf = memoized((text: string): readonly string[] => text.toLowerCase().match(WORD) ?? [], 8_000);
-const stemsOf = memoized((text: string): ReadonlySet<string> => new Set(wordsOf(text).map(stem)), 8_000);
+/** A text's distinct stems, its identifiers' words among them ("user" in getUserName), remembered per text. */
+const stemsOf = memoized((text: string): ReadonlySet<string> => new Set([...wordsOf(text), ...identifierWords(text)].map(stem)), 8_000);
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {

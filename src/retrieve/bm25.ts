@@ -7,13 +7,19 @@ import type { LegHit } from "./rrf.js";
 export interface Bm25Weights {
   heading: number;
   text: number;
+  /** The words of the chunk's camelCase identifiers (src/store/chunk-idents.ts). */
+  idents: number;
 }
 
-export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1 };
+/**
+ * A word found only inside an identifier ("user" in getUserName) counts, a little less than the
+ * same word written out in the text.
+ */
+export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1, idents: 0.75 };
 
 /**
- * The lexical leg: FTS5 `bm25()` over heading and body (Porter-stemmed), best first, restricted
- * by the SQL filters. Scores are negated so higher is better.
+ * The lexical leg: FTS5 `bm25()` over heading, body and identifier words (Porter-stemmed), best
+ * first, restricted by the SQL filters. Scores are negated so higher is better.
  */
 export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
   const match = toMatchExpression(text);
@@ -25,7 +31,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   const warmOnly = (filters.tier ?? "warm") === "warm";
   const fastWhere = warmOnly ? sqlWhere({ ...filters, tier: "all" }) : where;
   const w = (x: number) => (Number.isFinite(x) && x >= 0 ? x : 1);
-  const score = `bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)})`;
+  const score = `bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)}, ${w(weights.idents)})`;
   // Fast path: rank inside FTS5 alone (no row lookups), keep the global top N, then filter. If at
   // least `limit` of those pass the filters they are exactly the filtered top `limit` (anything
   // outside the global top N scores worse). Otherwise rank the filtered matches in full.

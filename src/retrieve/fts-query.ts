@@ -2,7 +2,8 @@
  * Turns free text into an FTS5 MATCH expression: every word quoted (so FTS5 syntax in the input is
  * inert), stop words dropped, OR-joined so partial matches rank by BM25. Pure.
  */
-import { alternativesOf, identifierParts } from "./vocabulary.js";
+import { identifierParts } from "../util/identifiers.js";
+import { alternativesOf } from "./vocabulary.js";
 
 const STOP = new Set(
   ("a an and are as at be but by for from has have how i if in into is it its of on or that the their then there these they this to was " +

@@ -9,6 +9,12 @@ import { prepared } from "../store/statements.js";
  * read), and only the documents that hold one of them are candidates.
  */
 
+/**
+ * A statement's words are looked for as written, in a chunk's heading and text: not among the
+ * words of its identifiers (the index's third column), which a twin's words are not.
+ */
+const written = (expr: string) => `{heading text} : (${expr})`;
+
 /** The `count` rarest of `words` by `df` (documents holding the word), rarest first. Pure. */
 export function rarest(words: readonly string[], count: number, df: (word: string) => number): string[] {
   return words
@@ -23,7 +29,7 @@ export const probeSize = (n: number, threshold: number) => Math.min(n, Math.floo
 
 /** Documents holding `word` (FTS5, Porter-stemmed as indexed), all projects and kinds. */
 function documentsWith(db: Db, word: string): number {
-  return prepared(db, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck().get(`"${word.replace(/"/g, '""')}"`) as number;
+  return prepared(db, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck().get(written(`"${word.replace(/"/g, '""')}"`)) as number;
 }
 
 /**
@@ -40,7 +46,7 @@ export function twinCandidates(db: Db, words: readonly string[], threshold: numb
      WHERE chunks_fts MATCH ? AND c.project = ? AND c.kind = ? LIMIT ?`,
   )
     .pluck()
-    .all(match, project, kind, limit) as string[];
+    .all(written(match), project, kind, limit) as string[];
 }
 
 /**
@@ -52,5 +58,5 @@ export function chunksWithAll(db: Db, words: readonly string[], project: string,
   const ask = [...new Set(words)].slice(0, max);
   if (ask.length === 0) return [];
   const match = ask.map((w) => `"${w.replace(/"/g, '""')}"`).join(" AND ");
-  return prepared(db, "SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? AND c.project = ? AND c.kind = ? LIMIT ?").pluck().all(match, project, kind, limit) as string[];
+  return prepared(db, "SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? AND c.project = ? AND c.kind = ? LIMIT ?").pluck().all(written(match), project, kind, limit) as string[];
 }

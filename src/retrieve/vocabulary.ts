@@ -1,7 +1,8 @@
 /**
  * The vocabulary of the trade: names developers shorten ("postgres", "k8s", "tf"), English word
  * forms the Porter stemmer leaves apart ("chose"/"choose", "deploy"/"deployment",
- * "decide"/"decision"), and identifiers written as one token ("getUserName"). A word's
+ * "decide"/"decision"); identifiers written as one token ("getUserName") are split by
+ * src/util/identifiers.ts. A word's
  * alternatives are what a search for it also looks for, and what the relevance floor counts as
  * the same word. Pure; the tables are data (tested in test/retrieve/vocabulary.test.ts).
  *
@@ -72,22 +73,6 @@ for (const g of [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]) {
     if (!alts) ALTERNATIVES.set(form, (alts = new Set()));
     for (const other of g) if (other !== form) alts.add(other);
   }
-}
-
-/**
- * The words an identifier is made of, when it is one: camelCase and PascalCase ("getUserName" →
- * get, user, name; "HTTPServer" → http, server; "v2Api" → v2, api). Snake, kebab and dotted
- * names are split by the index's tokenizer already. Empty for a plain word.
- */
-export function identifierParts(word: string): string[] {
-  if (!/[a-z\d][A-Z]|[A-Z]{2}[a-z]/.test(word)) return [];
-  const parts = word
-    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((p) => p.length >= 2);
-  return parts.length >= 2 ? parts : [];
 }
 
 /** The other forms of a lower-case word (each a word or a phrase), from the tables. */

@@ -1,4 +1,5 @@
 import { asStored, type Clean } from "../redact/clean.cjs";
+import { chunkIdents } from "./chunk-idents.js";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
 import { redoVectors } from "./vec-state.js";
@@ -95,7 +96,7 @@ export function projectHoldsAnything(db: Db, project: string): boolean {
   return db.prepare(sql).pluck().get(project, project, project) === 1;
 }
 
-/** SQLite access for sources and chunks (FTS5 follows through triggers). */
+/** SQLite access for sources and chunks (FTS5 follows through triggers; identifier words, ./chunk-idents.ts, are written with the text). */
 export class ChunkStore {
   constructor(readonly db: Db) {}
 
@@ -139,8 +140,8 @@ export class ChunkStore {
       let removed = 0;
       for (const id of old.keys()) if (!wanted.has(id)) removed += del.run(id).changes;
       const ins = this.db.prepare(
-        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq, idents)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const upd = this.db.prepare("UPDATE chunks SET start_line = ?, end_line = ?, seq = ?, kind = ?, tier = ?, tags = ?, date = ?, metadata = ? WHERE id = ?");
       let added = 0;
@@ -155,7 +156,7 @@ export class ChunkStore {
         } else {
           // An id that is not a content hash (an event's, in an event log) keeps it when its text is edited: written over.
           if (had && del.run(c.id).changes > 0) redoVectors(this.db, c.id);
-          ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, c.startLine, c.endLine, c.text, tags, c.date, meta, seq);
+          ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, c.startLine, c.endLine, c.text, tags, c.date, meta, seq, chunkIdents(c.heading, c.text));
           added++;
         }
       });
@@ -189,12 +190,12 @@ export class ChunkStore {
       const next = ((this.db.prepare("SELECT max(seq) FROM chunks WHERE source_id = ?").pluck().get(sourceId) as number | null) ?? -1) + 1;
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
       const ins = this.db.prepare(
-        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq, idents)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       chunks.forEach((c, i) => {
         if (del.run(c.id).changes > 0) redoVectors(this.db, c.id); // written over: its text-index entry goes, its vector is made again
-        ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i);
+        ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i, chunkIdents(c.heading, c.text));
       });
       return chunks.length;
     }).immediate();

@@ -5,6 +5,7 @@
  * never edited (a store migrated by it would never get the change); new objects go in a new one.
  */
 import type Database from "better-sqlite3";
+import { addIdentifierWords } from "./chunk-idents.js";
 import { EARLY_MIGRATIONS } from "./migrations-early.js";
 
 type Db = Database.Database;
@@ -163,4 +164,8 @@ export const MIGRATIONS: Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS prompt_runs_session ON prompt_runs(session, at);
   CREATE INDEX IF NOT EXISTS prompt_runs_project ON prompt_runs(project, at);`,
+  // The words of a chunk's camelCase and PascalCase identifiers ("getUserName" → "get user name")
+  // as a third column of the text index, so a search for "user name" finds a note that only
+  // names getUserName (./chunk-idents.ts). FTS5 cannot add a column: the index is made again.
+  addIdentifierWords,
 ];

@@ -1,5 +1,6 @@
 import { clean, cleanText } from "../redact/clean.cjs";
 import { REDACTION_VERSION } from "../redact/redact.cjs";
+import { chunkIdents } from "./chunk-idents.js";
 import type { Db } from "./db.js";
 import { getMeta, setMeta } from "./meta.js";
 import { redoVectors } from "./vec-state.js";
@@ -77,7 +78,9 @@ export function scrubStore(db: Db, opts: { force?: boolean; onProgress?: (done: 
     for (const { table, columns } of TABLES) {
       const names = columns.map((c) => c.name);
       const read = db.prepare(`SELECT rowid AS r, ${table === "chunks" ? "id AS chunk_id, " : ""}${names.join(", ")} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`);
-      const write = db.prepare(`UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE rowid = ?`);
+      // A chunk's identifier words are made again from its scrubbed heading and text (./chunk-idents.ts).
+      const derived = table === "chunks" ? ", idents = ?" : "";
+      const write = db.prepare(`UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(", ")}${derived} WHERE rowid = ?`);
       let n = 0;
       for (let after = 0; ; ) {
         const rows = read.all(after) as Record<string, unknown>[];
@@ -86,7 +89,8 @@ export function scrubStore(db: Db, opts: { force?: boolean; onProgress?: (done: 
           for (const row of rows) {
             const next = columns.map((c) => cleaned(row[c.name], c.json));
             if (next.some((v, i) => v !== row[columns[i]!.name])) {
-              write.run(...next, row.r);
+              const value = (name: string) => next[names.indexOf(name)] as string;
+              write.run(...next, ...(derived ? [chunkIdents(value("heading"), value("text"))] : []), row.r);
               // Its vectors were made from the text as it was: deleted and made again.
               if (table === "chunks") redoVectors(db, row.chunk_id as string);
               n++;

@@ -151,7 +151,7 @@ describe("bm25Leg with hostile queries on a real FTS5 index", () => {
   });
 
   test("non-finite or negative column weights fall back to 1 instead of reaching the SQL", () => {
-    assert.doesNotThrow(() => bm25Leg(db, "sqlite", {}, 10, { heading: Number.NaN, text: -5 }));
-    assert.equal(bm25Leg(db, "sqlite", {}, 10, { heading: Number.POSITIVE_INFINITY, text: 1 })[0]?.id, "c-sqlite");
+    assert.doesNotThrow(() => bm25Leg(db, "sqlite", {}, 10, { heading: Number.NaN, text: -5, idents: Number.NEGATIVE_INFINITY }));
+    assert.equal(bm25Leg(db, "sqlite", {}, 10, { heading: Number.POSITIVE_INFINITY, text: 1, idents: 1 })[0]?.id, "c-sqlite");
   });
 });

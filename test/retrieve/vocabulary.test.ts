@@ -10,7 +10,8 @@ import { contentStems } from "../../src/inject/terms.js";
 import { bm25Leg } from "../../src/retrieve/bm25.js";
 import { queryTerms, searchForms, toMatchExpression } from "../../src/retrieve/fts-query.js";
 import { BACKGROUND_DOCS, EVEN, idf, storeRarity } from "../../src/retrieve/rarity.js";
-import { alternativesOf, identifierParts } from "../../src/retrieve/vocabulary.js";
+import { alternativesOf } from "../../src/retrieve/vocabulary.js";
+import { identifierParts } from "../../src/util/identifiers.js";
 import { ChunkStore, type NewChunk } from "../../src/store/chunks.js";
 import { openDb, type Db } from "../../src/store/db.js";
 import { clean } from "../../src/redact/clean.cjs";
@@ -151,6 +152,25 @@ describe("the floor with the vocabulary and the store's rarity", () => {
       ["perform", "perf regressions", false],
     ];
     for (const [word, text, found] of cases) assert.equal(stemsFound(text, new Set([stem(word)])).has(stem(word)), found, `${word} in "${text}"`);
+  });
+
+  test("the words of a chunk's identifiers count; names that are one word do not split (table)", () => {
+    const cases: [string, string, boolean][] = [
+      ["user", "getUserName reads the cookie", true],
+      ["name", "getUserName reads the cookie", true],
+      ["server", "HTTPServerConfig holds the port", true],
+      ["config", "HTTPServerConfig holds the port", true],
+      ["decode", "utf8Decode the body first", true],
+      ["order", "fetchOrderTotals runs nightly", true],
+      ["user", "the username field", false],
+      ["java", "the JavaScript bundle", false],
+      ["type", "TypeScript strict mode", false],
+      ["auth", "OAuth2 login", false],
+    ];
+    for (const [word, text, found] of cases) assert.equal(stemsFound(text, new Set([stem(word)])).has(stem(word)), found, `${word} in "${text}"`);
+    const prompt = stemsOf("how do we get the user name");
+    assert.equal(passesFloor(cand("getUserName reads the login from the cookie."), prompt, DEFAULT_INJECT, EVEN), true);
+    assert.equal(passesFloor(cand("saveOrder writes the invoice."), prompt, DEFAULT_INJECT, EVEN), false);
   });
 
   test("rare, specific words carry a match; common ones do not (table)", () => {
