@@ -49,9 +49,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env, opts: { tole
   }
 }
 
-export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean; busyTimeoutMs?: number | undefined } = {}): App {
+export function openApp(env: NodeJS.ProcessEnv = process.env, opts: { tolerateConfigErrors?: boolean; busyTimeoutMs?: number | undefined; deferHeavyMigrations?: boolean } = {}): App {
   const base = loadAppConfig(env, opts);
-  return appWith(base, openDb(base.paths.sqlite, opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}));
+  return appWith(base, openDb(base.paths.sqlite, { ...(opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}), ...(opts.deferHeavyMigrations ? { deferHeavyMigrations: true } : {}) }));
 }
 
 /** An App over an already opened store. */

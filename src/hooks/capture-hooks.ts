@@ -19,7 +19,7 @@ import type { HookIO } from "./io.js";
  * print nothing; Stop and SubagentStop must never return context).
  */
 function open(payload: Payload, io: HookIO) {
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs });
+  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
   const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
   const now = (io.now ?? Date.now)();
   const session = cleanText(str(payload, "session_id") ?? "");
@@ -39,7 +39,7 @@ export async function postToolUse(payload: Payload, io: HookIO): Promise<undefin
 /** Stop / SubagentStop without a daemon (src/capture/stop.ts). */
 export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
   if (payload.stop_hook_active === true) return undefined;
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs });
+  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
   try {
     const warning = captureStop(app.db, app.config, payload, (io.now ?? Date.now)());
     if (warning) hookLog(io.env, warning);

@@ -25,7 +25,7 @@ export const BRIEFING_TOKENS = 2_500;
  * caught up first, so the tasks and decisions of this very session are restored.
  */
 export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAnswer> {
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs });
+  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
   try {
     const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
     const now = (io.now ?? Date.now)();

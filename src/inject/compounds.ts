@@ -5,8 +5,10 @@
  * counts them as the word found. Pure.
  *
  * Precision: the rest of a compound must be a word-sized part (`COMPOUND_REST` letters or more), so
- * "base" is not found in "database", "test" not in "unittest", "port" not in "support".
+ * "base" is not found in "database", "test" not in "unittest", "port" not in "support"; and names
+ * that are one word are no compound ("java" is not in "JavaScript": src/util/identifiers.ts).
  */
+import { isUnitWord } from "../util/identifiers.js";
 
 /** The fewest letters the rest of a compound must have besides the prompt's word. */
 export const COMPOUND_REST = 6;
@@ -26,7 +28,7 @@ export function compoundStems(words: readonly string[], missing: ReadonlySet<str
     for (const s of wanted) {
       if (into.has(s)) continue;
       if (next !== undefined && s.startsWith(w) && s.length > w.length && stem(w + next) === s) into.add(s);
-      else if (w.length >= s.length + COMPOUND_REST - 1 && (headIs(w, s, stem) || tailIs(w, s, stem))) into.add(s);
+      else if (w.length >= s.length + COMPOUND_REST - 1 && !isUnitWord(w) && (headIs(w, s, stem) || tailIs(w, s, stem))) into.add(s);
     }
   }
   return into;

@@ -98,8 +98,23 @@ export function storeFileProblem(path: string, now = Date.now()): string | undef
 const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
 const UNAVAILABLE_SYSTEM = new Set(["ENOSPC", "EDQUOT", "EIO", "EROFS", "EBUSY", "EMFILE", "ENFILE", "EAGAIN"]);
 
+/**
+ * The store needs a migration too long for a hook's deadline (a text index made again); the
+ * daemon or the next command makes it. The store is fine and untouched: a capture waits in the spool.
+ */
+export class MigrationDeferredError extends Error {
+  readonly code = "MEM_MIGRATION_DEFERRED";
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {
+    super(`the store needs a long upgrade (schema ${from} → ${to}); left to the daemon or the next mem command`);
+    this.name = "MigrationDeferredError";
+  }
+}
+
 /** True for an error that leaves a capture unwritten though the store may be fine: it is kept in the spool and written later. */
 export function isStoreUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_SYSTEM.has(code));
+  return typeof code === "string" && (UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_SYSTEM.has(code) || code === "MEM_MIGRATION_DEFERRED");
 }

@@ -3,9 +3,9 @@ import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { closeSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { REDACTION_VERSION } from "../redact/redact.cjs";
-import { damageReason, isCorruptionCode, StoreDamagedError, storeFileProblem } from "./damage.js";
+import { damageReason, isCorruptionCode, MigrationDeferredError, StoreDamagedError, storeFileProblem } from "./damage.js";
 import { identityProblem, readIdentity, recordIdentity, stampStore, type Identity } from "./identity.js";
-import { MIGRATIONS } from "./migrations.js";
+import { HEAVY_MIGRATIONS, MIGRATIONS } from "./migrations.js";
 import { takeSnapshot } from "./snapshots.js";
 
 export type Db = Database.Database;
@@ -13,10 +13,15 @@ export type Db = Database.Database;
 /** The schema version an up-to-date store has (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the schema up to date; a store that holds data is copied into a snapshot first (`snapshotOf`: its file). */
-export function migrate(db: Db, snapshotOf?: string): void {
+/**
+ * Brings the schema up to date; a store that holds data is copied into a snapshot first
+ * (`snapshotOf`: its file). `deferHeavy`: a store that needs a long migration (HEAVY_MIGRATIONS)
+ * is left as it is and MigrationDeferredError thrown, before anything is written.
+ */
+export function migrate(db: Db, snapshotOf?: string, deferHeavy = false): void {
   const from = db.pragma("user_version", { simple: true }) as number;
   if (from >= MIGRATIONS.length) return;
+  if (deferHeavy && from > 0 && MIGRATIONS.slice(from).some((m) => HEAVY_MIGRATIONS.has(m))) throw new MigrationDeferredError(from, MIGRATIONS.length);
   if (from > 0 && snapshotOf) takeSnapshot(db, snapshotOf, "migration");
   // Each step takes the write lock (IMMEDIATE) before reading the version, so two processes
   // opening a fresh data home at once never run the same migration twice.
@@ -42,6 +47,8 @@ export interface OpenOptions {
   identity?: boolean;
   /** How long a statement waits for another connection's write lock before SQLITE_BUSY (default 5 s; a hook: what its deadline leaves). */
   busyTimeoutMs?: number;
+  /** A hook's open: a long migration is left to the daemon or the next command (MigrationDeferredError). */
+  deferHeavyMigrations?: boolean;
 }
 
 /**
@@ -85,7 +92,7 @@ function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void, ch
   }
   db.pragma("foreign_keys = ON");
   check(db);
-  if (!opts.readonly) migrate(db, path === ":memory:" || path === "" || opts.identity === false ? undefined : path);
+  if (!opts.readonly) migrate(db, path === ":memory:" || path === "" || opts.identity === false ? undefined : path, opts.deferHeavyMigrations === true);
   return db;
 }
 

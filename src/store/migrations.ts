@@ -169,3 +169,10 @@ export const MIGRATIONS: Migration[] = [
   // names getUserName (./chunk-idents.ts). FTS5 cannot add a column: the index is made again.
   addIdentifierWords,
 ];
+
+/**
+ * Migrations that take seconds on a large store (the text index made again: about 11 s at 100k
+ * chunks). A hook, which must answer within its deadline, leaves them to the daemon or the next
+ * command (`OpenOptions.deferHeavyMigrations`): its capture waits in the spool meanwhile.
+ */
+export const HEAVY_MIGRATIONS: ReadonlySet<Migration> = new Set([addIdentifierWords]);

@@ -27,6 +27,9 @@ const UNITS = [
   "iPad", "iPod", "iCloud", "iTunes", "eBPF", "eBay",
 ];
 const UNIT = new RegExp(UNITS.join("|"), "g");
+const UNIT_WORDS = new Set(UNITS.map((u) => u.toLowerCase()));
+/** Whether a word (lower case) is one of the names that are one word ("javascript", "mysql"): not a compound of its parts either. */
+export const isUnitWord = (word: string): boolean => UNIT_WORDS.has(word);
 /** A unit as one capitalised word, which the splitter leaves whole. */
 const asWord = (u: string) => u[0]!.toUpperCase() + u.slice(1).toLowerCase();
 

@@ -21,6 +21,8 @@ describe("a prompt's word found in a compound of the text", () => {
     ["Reports go out weekly.", "port", [], "no word-sized head"],
     ["The hostname is set by cloud-init.", "host", [], "name is too short a rest"],
     ["A kubernetesoperator restarts it.", "operator", ["oper"], "a ten-letter head"],
+    ["The JavaScript bundle is built by esbuild.", "java", [], "a name that is one word is no compound"],
+    ["The TypeScript compiler checks it.", "type", [], "nor is TypeScript about types"],
     ["Nothing joined here at all.", "joined", [], "a word found whole is not the compounds' business"],
     ["", "master", [], "an empty text"],
     ["Puppetmaster", "", [], "no prompt words"],
