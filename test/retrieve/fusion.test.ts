@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { fuse, normalise, queryTrust, standout, type FusionLeg } from "../../src/retrieve/fusion.js";
+import { fuse, normalise, queryTrust, spread, standout, TRUST_DEFAULTS, type FusionLeg } from "../../src/retrieve/fusion.js";
 
 const leg = (name: string, scored: [string, number][], weight: number, covers?: (id: string) => boolean): FusionLeg => ({
   name,
@@ -59,9 +59,10 @@ describe("standout and queryTrust", () => {
   const flat = Array.from({ length: 30 }, (_, i) => 0.5 - i * 0.001);
   const clear = [0.9, ...flat];
   const cases: { name: string; scores: number[]; trust: (q: number) => boolean }[] = [
-    { name: "a flat list earns only the floor", scores: flat, trust: (q) => q === 0.8 },
+    { name: "a flat list earns only the floor", scores: flat, trust: (q) => q === TRUST_DEFAULTS.floor && q < 0.5 },
+    { name: "a best hit half way out earns half way between the floor and the full weight", scores: [spread(flat).mean + 3 * spread(flat).sd, ...flat], trust: (q) => Math.abs(q - (TRUST_DEFAULTS.floor + 1) / 2) < 0.05 },
     { name: "a best hit far out of the rest earns the full weight", scores: clear, trust: (q) => q === 1 },
-    { name: "fewer than three scores: nothing to judge by, the floor", scores: [0.9, 0.1], trust: (q) => q === 0.8 },
+    { name: "fewer than three scores: nothing to judge by, the floor", scores: [0.9, 0.1], trust: (q) => q === TRUST_DEFAULTS.floor },
   ];
   for (const c of cases) test(c.name, () => assert.ok(c.trust(queryTrust(c.scores)), `${queryTrust(c.scores)} (standout ${standout(c.scores)})`));
 });
