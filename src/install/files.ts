@@ -149,6 +149,22 @@ export function writeFileAtomic(file: string, text: string, expected?: string, b
   }
 }
 
+/**
+ * A settings file its owner may not write (no `u+w`: made read-only on purpose, a dotfile
+ * manager's copy) is never replaced or removed, though a rename in its folder could: refused with
+ * the fix, nothing written. Through a symlink, its target's mode counts.
+ * @throws SettingsError
+ */
+export function refuseReadOnly(file: string): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    return; // absent: created
+  }
+  if ((mode & 0o200) === 0) throw new SettingsError(`refusing to change ${file}: it is read-only (mode ${(mode & 0o777).toString(8).padStart(3, "0")}); nothing was written. Make it writable (chmod u+w '${file}') and run the command again`);
+}
+
 export type Action = "install" | "uninstall";
 
 export interface ApplyReport {
@@ -231,6 +247,7 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
  * home for a file of the project at `o.root`); a file install created is recorded.
  */
 export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; now?: Date }, report: { backup: string | null; created: boolean }): void {
+  refuseReadOnly(file);
   const base = backupBase(file, o.root, o.home);
   if (o.remove) {
     removeBackedUp(file, read.text, o.now, base, o.home, report);
