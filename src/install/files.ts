@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
-import { editTopLevel } from "./json-edit.js";
+import { duplicateKey, editTopLevel } from "./json-edit.js";
 import { backupBase, backupFile, danglingLink, leftEmpty, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
@@ -216,6 +216,8 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     throw err;
   }
   const changed = result.changed || (action === "install" && !read.exists);
+  const twice = changed && read.exists ? duplicateKey(read.text) : undefined;
+  if (twice !== undefined) throw new SettingsError(`refusing to change ${file}: the key ${JSON.stringify(twice.slice(0, 80))} appears twice in one object (only the last one counts); nothing was written. Keep one of them and run the command again`);
   const text = !changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, result.settings, read.format) ?? formatSettings(result.settings, read.format)) : formatSettings(result.settings, read.format);
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
