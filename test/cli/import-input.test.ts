@@ -1,5 +1,5 @@
 /**
- * What `mem import FILE` reads: a regular file, or a pipe (`mem import <(...)`), each up to the
+ * What `mem import FILE` (and `mem query --batch FILE`) reads: a regular file, or a pipe (`mem import <(...)`), each up to the
  * cap; a device (/dev/zero would be read until memory runs out), a directory or a socket is
  * refused at once with what it is, and nothing is imported. Spawned `mem` on a temp data home.
  */
@@ -25,6 +25,14 @@ describe("mem import: what FILE may be", { skip: process.platform === "win32" ? 
       assert.equal(r.code, 1, show(r));
       assert.equal(r.stderr, `mem import: cannot read ${file}: not a regular file (${what})\n`);
       assert.ok(r.ms < 15_000, `at once (${r.ms} ms)`);
+    }
+  });
+
+  test("mem query --batch: a device or a directory is refused at once, not read as one line without end", async () => {
+    for (const [file, what] of [["/dev/zero", "a character device"], [tmp, "a directory"]] as const) {
+      const r = await runMem(["query", "--batch", file, "--project", proj], { env, timeoutMs: 20_000 });
+      assert.equal(r.code, 1, show(r));
+      assert.match(r.stderr, new RegExp(`cannot read batch file ${file}: not a regular file \\(${what}\\)`));
     }
   });
 
