@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from "ignore";
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";
 import { fileType, readRegular } from "../src/util/read-regular.cjs";
 import { pseudoDir, systemPath, within } from "../src/util/walls.cjs";
 import { followsLinks, judgeLink, type Walls } from "./walls.js";
@@ -211,13 +211,17 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
       warnings.push(`${root}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message}; skipped`);
       continue;
     }
-    if (st.isDirectory()) walk(real, real, [{ dir: real, ig: ignore().add(ignorePatterns) }], { root: real, wall: real, follow: followsLinks(real, opts.followExternalLinks ?? []) });
+    if (st.isDirectory() && wholeDisk(real)) warnings.push(`${root}: the whole file system (${real}); never walked as one root: index the folders that hold your notes`);
+    else if (st.isDirectory()) walk(real, real, [{ dir: real, ig: ignore().add(ignorePatterns) }], { root: real, wall: real, follow: followsLinks(real, opts.followExternalLinks ?? []) });
     else if (!st.isFile()) warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
     else if (systemPath(real)) warnings.push(`${root}: the system's own files (${real}); never read`);
     else add(root, real, basename(root), st, true, real); // named itself: its own wall
   }
   return { files: [...files.values()], warnings, dirs };
 }
+
+/** Is the real path `real` a file system's top (`/`, `C:\\`): every user's files, the system's own, other disks mounted under it? */
+export const wholeDisk = (real: string): boolean => parse(real).root === real;
 
 /** A Dirent's kind, for messages (no stat was made). */
 function direntType(e: Dirent): string {
@@ -265,6 +269,7 @@ export function walkDirs(root: string, ignorePatterns: string[], limit: number, 
     }
   };
   const realRoot = realpathSync(root);
+  if (wholeDisk(realRoot)) return { dirs, truncated, warnings: [`${root}: the whole file system (${realRoot}); never watched as one root`] };
   walk(realRoot, [{ dir: realRoot, ig: ignore().add(ignorePatterns) }], { root: realRoot, wall: realRoot, follow: followsLinks(realRoot, opts.followExternalLinks ?? []) });
   return { dirs, truncated, warnings };
 }

@@ -7,9 +7,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, statSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readRegular } from "../util/read-regular.cjs";
+import { systemPath } from "../util/walls.cjs";
 
 /** Files larger than this get no blob (hashing them would cost a capture hook its budget). */
 export const MAX_BLOB_BYTES = 8 * 1024 * 1024;
@@ -87,6 +88,14 @@ export interface FileState {
 
 const MISSING: FileState = { blob: null, exists: false, size: -1, mtimeMs: -1 };
 
+function systemFile(path: string): boolean {
+  try {
+    return systemPath(realpathSync(path));
+  } catch {
+    return true;
+  }
+}
+
 /** Just the stat part of a file's state (for cache keys): a stat and no read. */
 export function statFile(path: string): { exists: boolean; size: number; mtimeMs: number } {
   try {
@@ -97,11 +106,15 @@ export function statFile(path: string): { exists: boolean; size: number; mtimeMs
   }
 }
 
-/** A working-tree file's blob, size and mtime. Only regular files are read, at most `maxBytes`. */
+/**
+ * A working-tree file's blob, size and mtime. Only regular files are read, at most `maxBytes`;
+ * never the system's own (/proc, /sys, /dev, or a link into them: a memory "about"
+ * /proc/self/environ would have mem read its own environment).
+ */
 export function fileState(path: string, maxBytes = MAX_BLOB_BYTES): FileState {
   const st = statFile(path);
   if (!st.exists) return MISSING;
-  if (st.size > maxBytes) return { blob: null, ...st };
+  if (st.size > maxBytes || systemFile(path)) return { blob: null, ...st };
   const r = readRegular(path, maxBytes);
   return { blob: r.ok ? blobId(r.data) : null, ...st };
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { isQuiet } from "./quiet.js";
 import { field, safeJson } from "../render/line.js";
+import { readRegular } from "../util/read-regular.cjs";
 import { importLines, type ImportTally } from "../service/import.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -42,6 +43,18 @@ Exit status: 0 every line imported or skipped, 1 some line failed (the others ar
 
 const MAX_INPUT = 512 * 1024 * 1024;
 
+/**
+ * The file to import: a regular file of at most MAX_INPUT bytes, or a pipe (`mem import <(...)`),
+ * read up to the same cap. A device (/dev/zero, a terminal), a socket or a directory is refused
+ * with what it is: never read without end.
+ */
+async function readInput(file: string): Promise<string> {
+  if (statSync(file).isFIFO()) return readStdin(MAX_INPUT, createReadStream(file), `in ${file}`);
+  const r = readRegular(file, MAX_INPUT);
+  if (!r.ok) throw new Error(r.reason);
+  return r.data.toString("utf8");
+}
+
 export const importCommand: Command = {
   summary: "import memories from JSON lines (idempotent)",
   usage,
@@ -52,7 +65,7 @@ export const importCommand: Command = {
     const file = positionals[0]!;
     let input: string;
     try {
-      input = file === "-" ? await readStdin(MAX_INPUT) : readFileSync(file, "utf8");
+      input = file === "-" ? await readStdin(MAX_INPUT) : await readInput(file);
     } catch (err) {
       return failure("import", json, `cannot read ${field(file, 300)}: ${(err as Error).message}`, "unreadable");
     }

@@ -26,7 +26,8 @@ such file and was never indexed, fails the command (exit 1, after the other PATH
 nothing is stored for it); so does a PATH indexed before and gone now (its notes leave the index).
 Symbolic links are followed only inside PATH: a link out of it (to /etc, to /, to another
 folder) is skipped with one warning naming it, unless index.followExternalLinks in config.json
-lists PATH (never into /proc, /sys or /dev). FIFOs, sockets and devices are never read.
+lists PATH (never into /proc, /sys or /dev). FIFOs, sockets and devices are never read; the
+whole file system (/, or a link to it) is never a PATH.
 
 --stale re-indexes the recorded roots (every project's, those of --project P, or the ROOTs
 given) in which a file is new, gone or changed since they were last indexed; a root that is

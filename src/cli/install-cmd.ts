@@ -17,7 +17,7 @@ where NODE_EXTRA_CA_CERTS is set, which Node would load at every start. Not on W
 Other hooks, servers and settings are kept; each old file is backed up to <file>.bak-<time>
 and the new one written atomically. Running it again changes nothing; running it
 from a moved or reinstalled mem rewrites the paths in place. Refuses (exit 1, files untouched)
-when a file is not valid JSON or its "hooks" is not an object.
+when a file is not valid JSON, its "hooks" is not an object, or it is read-only (no u+w).
 
 Options:
 ${scopeHelp()}

@@ -3,7 +3,7 @@ import type { Command } from "./command.js";
 import { note, withQuietHelp } from "./quiet.js";
 
 /** Errors whose message says it all; another's class is printed (a TypeError is a bug to report). */
-const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError"]);
+const PLAIN = new Set(["Error", "ConfigError", "SearchError", "StoreDamagedError", "SettingsError", "ScheduleError", "MemoryError", "EmbedError", "LockPathError"]);
 
 /** Commands load lazily so `mem --help` (and later the hooks) never pay for LanceDB or models. */
 export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {

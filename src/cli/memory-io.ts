@@ -45,13 +45,13 @@ export function splitList(value: string | undefined): string[] | undefined {
 }
 
 /** Reads stdin whole, refusing more than `max` bytes. */
-export async function readStdin(max: number): Promise<string> {
+export async function readStdin(max: number, stream: AsyncIterable<unknown> = process.stdin, what = "on stdin"): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const c of process.stdin) {
+  for await (const c of stream) {
     const b = c as Buffer;
     size += b.length;
-    if (size > max) throw new MemoryError("too_large", `more than ${max.toLocaleString("en")} bytes on stdin`);
+    if (size > max) throw new MemoryError("too_large", `more than ${max.toLocaleString("en")} bytes ${what}`);
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString("utf8");

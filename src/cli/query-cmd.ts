@@ -1,4 +1,5 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync, type Stats } from "node:fs";
+import { fileType } from "../util/read-regular.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { field, safeJson } from "../render/line.js";
 import { createInterface } from "node:readline";
@@ -184,6 +185,16 @@ function jsonResults(ctx: SearchContext, results: SearchResult[], text: string) 
 }
 
 async function* batchLines(source: string): AsyncGenerator<string> {
+  if (source !== "-") {
+    // A file or a pipe; a device (/dev/zero: one line without end) or a directory is refused with what it is.
+    let st: Stats | undefined;
+    try {
+      st = statSync(source);
+    } catch {
+      // the open below says why
+    }
+    if (st && !st.isFile() && !st.isFIFO()) throw new Error(`cannot read batch file ${source}: not a regular file (${fileType(st)})`);
+  }
   const input = source === "-" ? process.stdin : createReadStream(source);
   const opened = new Promise<void>((resolve, reject) => {
     input.once("error", reject);

@@ -3,7 +3,7 @@ import { dataHome } from "../config/paths.cjs";
 import { field } from "../render/line.js";
 import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
 import { note } from "../cli/quiet.js";
-import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
+import { installToFile, refuseReadOnly, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
 import { SH, type HookTarget } from "./hooks.js";
 import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
 import { applyMcp, type McpReport } from "./mcp-files.js";
@@ -104,7 +104,10 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
   let report: ApplyReport;
   let mcp: McpReport | undefined;
   try {
-    if (withMcp) applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun: true }); // refuses an unreadable file before anything is written
+    if (withMcp) {
+      const planned = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun: true }); // refuses an unreadable file before anything is written
+      if (planned.changed && !dryRun) refuseReadOnly(planned.file); // and a read-only one
+    }
     report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });
     if (withMcp) mcp = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun });
   } catch (err) {

@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
-import { editTopLevel } from "./json-edit.js";
+import { duplicateKey, editTopLevel } from "./json-edit.js";
 import { backupBase, backupFile, danglingLink, leftEmpty, noteCreated, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
@@ -149,6 +149,22 @@ export function writeFileAtomic(file: string, text: string, expected?: string, b
   }
 }
 
+/**
+ * A settings file its owner may not write (no `u+w`: made read-only on purpose, a dotfile
+ * manager's copy) is never replaced or removed, though a rename in its folder could: refused with
+ * the fix, nothing written. Through a symlink, its target's mode counts.
+ * @throws SettingsError
+ */
+export function refuseReadOnly(file: string): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    return; // absent: created
+  }
+  if ((mode & 0o200) === 0) throw new SettingsError(`refusing to change ${file}: it is read-only (mode ${(mode & 0o777).toString(8).padStart(3, "0")}); nothing was written. Make it writable (chmod u+w '${file}') and run the command again`);
+}
+
 export type Action = "install" | "uninstall";
 
 export interface ApplyReport {
@@ -200,6 +216,8 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     throw err;
   }
   const changed = result.changed || (action === "install" && !read.exists);
+  const twice = changed && read.exists ? duplicateKey(read.text) : undefined;
+  if (twice !== undefined) throw new SettingsError(`refusing to change ${file}: the key ${JSON.stringify(twice.slice(0, 80))} appears twice in one object (only the last one counts); nothing was written. Keep one of them and run the command again`);
   const text = !changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, result.settings, read.format) ?? formatSettings(result.settings, read.format)) : formatSettings(result.settings, read.format);
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
@@ -231,6 +249,7 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
  * home for a file of the project at `o.root`); a file install created is recorded.
  */
 export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; now?: Date }, report: { backup: string | null; created: boolean }): void {
+  refuseReadOnly(file);
   const base = backupBase(file, o.root, o.home);
   if (o.remove) {
     removeBackedUp(file, read.text, o.now, base, o.home, report);

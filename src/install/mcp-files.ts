@@ -17,7 +17,7 @@ import { dataHome } from "../config/paths.cjs";
 import { danglingLink, leftEmpty } from "./backup.js";
 import { projectRoot, readSettingsFile, writeChange, type Scope, type SettingsFile, type Where } from "./files.js";
 import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
-import { editTopLevel } from "./json-edit.js";
+import { duplicateKey, editTopLevel } from "./json-edit.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
 /** Claude Code's own state file: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`. */
@@ -62,6 +62,8 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const bad = badStep(read.settings, path);
   if (bad) throw refuse(bad);
   const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path);
+  const twice = r.changed && read.exists ? duplicateKey(read.text) : undefined;
+  if (twice !== undefined) throw new SettingsError(`refusing to change ${file}: the key ${JSON.stringify(twice.slice(0, 80))} appears twice in one object (only the last one counts); nothing was written. Keep one of them and run the command again`);
   const text = !r.changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, r.config, read.format) ?? formatSettings(r.config, read.format)) : formatSettings(r.config, read.format);
   // A .mcp.json left holding nothing goes (a backup is kept) when install created it and it is no symlink.
   const home = dataHome(opts.where.env);

@@ -16,6 +16,7 @@ import { clearMarker } from "./marker.js";
 import { reindex, vectorsFor } from "./rebuild.js";
 import { EXTRA_TABLES, salvage, type Salvage, type SalvagedEvent, type SalvagedSession } from "./salvage.js";
 import { replaySpool, spoolPath } from "./spool.js";
+import { fallbackSpoolPath } from "./flags.js";
 
 export interface RepairReport {
   ok: boolean;
@@ -197,7 +198,7 @@ async function diagnoseAndRepair(env: NodeJS.ProcessEnv, base: AppConfig, daemon
     store.close();
   }
   // Before a repair changes a store that opens: a snapshot of it as it was.
-  if (recordedApp && sqlite.status === "ok" && (tables.length > 0 || existsSync(spoolPath(paths.home)) || needsScrub(recordedApp.db))) {
+  if (recordedApp && sqlite.status === "ok" && (tables.length > 0 || existsSync(spoolPath(paths.home)) || existsSync(fallbackSpoolPath(paths.home)) || needsScrub(recordedApp.db))) {
     const s = snapshotBefore(recordedApp.db, paths.sqlite, "repair", base.config.maintenance.keepSnapshots);
     if ("id" in s) snapshot = s.id;
     else notes.push(`no snapshot could be taken before the repair: ${s.error}`);

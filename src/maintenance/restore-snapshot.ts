@@ -48,11 +48,20 @@ function present(path: string): boolean {
   }
 }
 
-/** Moves the store's files (and its identity) into `dir`; returns it, or undefined when there was nothing to move. */
-function moveAside(sqlite: string, dir: string, extra: string[] = []): string | undefined {
-  const files = [...SIDE.map((s) => sqlite + s), identityPath(sqlite), ...extra].filter(present);
-  if (files.length === 0) return undefined;
+/**
+ * Moves the store's files (and its identity) into `dir`; returns it, or undefined when there was
+ * nothing to move. `keepIdentity`: the identity is copied, and stays in place until the restored
+ * store is, so that a hook in between finds the store lost (and spools its capture) instead of
+ * finding no store and no identity, a first run's, and making a new store whose WAL the restored
+ * file would then be opened with.
+ */
+function moveAside(sqlite: string, dir: string, extra: string[] = [], keepIdentity = false): string | undefined {
+  const identity = identityPath(sqlite);
+  const files = [...SIDE.map((s) => sqlite + s), ...(keepIdentity ? [] : [identity]), ...extra].filter(present);
+  const copied = keepIdentity && present(identity);
+  if (files.length === 0 && !copied) return undefined;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (copied) copyFileSync(identity, join(dir, basename(identity)));
   for (const f of files) renameSync(f, join(dir, basename(f)));
   return dir;
 }
@@ -82,7 +91,8 @@ function record(sqlite: string, reason: string): Identity {
   }
 }
 
-export async function restoreStore(env: NodeJS.ProcessEnv, what: RestoreWhat, now = Date.now()): Promise<RestoreReport> {
+/** `beforeSwap`: runs after the files in place were moved aside, just before the snapshot's copy takes their place (tests: a hook then). */
+export async function restoreStore(env: NodeJS.ProcessEnv, what: RestoreWhat, now = Date.now(), beforeSwap?: () => void): Promise<RestoreReport> {
   const started = Date.now();
   const { paths } = loadAppConfig(env, { tolerateConfigErrors: true });
   const sqlite = paths.sqlite;
@@ -107,8 +117,9 @@ export async function restoreStore(env: NodeJS.ProcessEnv, what: RestoreWhat, no
     } finally {
       db.close();
     }
-    movedAside = moveAside(sqlite, aside);
+    movedAside = moveAside(sqlite, aside, [], true);
     for (const s of SIDE) if (existsSync(work + s) && s !== "") rmSync(work + s, { force: true });
+    beforeSwap?.();
     renameSync(work, sqlite);
   } else if ("fresh" in what) {
     // Starting over: the old vectors go aside with the old store (nothing in them belongs to the new one).

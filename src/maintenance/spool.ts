@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 import { join } from "node:path";
 import { clean } from "../redact/clean.cjs";
@@ -7,7 +8,7 @@ import type { Payload } from "../hooks/contract.cjs";
 import type { HookIO } from "../hooks/io.js";
 import { alive } from "../daemon/lock.js";
 import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
-import { SPOOL_FILE } from "./flags.js";
+import { fallbackSpoolPath, SPOOL_FILE } from "./flags.js";
 
 /**
  * While the store is damaged, the capture hooks append their payload (redacted) here instead of
@@ -26,17 +27,49 @@ interface Entry {
 
 export const spoolPath = (home: string) => join(home, SPOOL_FILE);
 
-/** Appends one capture; false when the spool is full (it is never allowed to grow without bound). */
-export function spoolCapture(home: string, hook: string, payload: Payload, now: number): boolean {
-  const path = spoolPath(home);
+function append(path: string, line: string): boolean {
   try {
     if (lstatSync(path).size > MAX_SPOOL_BYTES) return false;
   } catch {
     // no spool yet
   }
-  const entry: Entry = { hook, at: now, payload: clean(payload) };
-  writePrivate(path, `${JSON.stringify(entry)}\n`, "append");
+  writePrivate(path, line, "append");
   return true;
+}
+
+/**
+ * Appends one capture; false when the spool is full (it is never allowed to grow without bound).
+ * When the data home's spool cannot be written, the capture goes to the fallback spool; throws
+ * only when neither can be written.
+ */
+export function spoolCapture(home: string, hook: string, payload: Payload, now: number): boolean {
+  const entry: Entry = { hook, at: now, payload: clean(payload) };
+  const line = `${JSON.stringify(entry)}\n`;
+  try {
+    return append(spoolPath(home), line);
+  } catch (err) {
+    const fallback = fallbackSpoolPath(home);
+    try {
+      ensurePrivateDir(join(fallback, ".."));
+      return append(fallback, line);
+    } catch {
+      throw err;
+    }
+  }
+}
+
+/** The fallback spool's lines, taken over (renamed beside it, read, removed); none when there is none. */
+function takeFallback(home: string): string[] {
+  const path = fallbackSpoolPath(home);
+  const taken = `${path}.replaying-${process.pid}`;
+  try {
+    renameSync(path, taken);
+  } catch {
+    return [];
+  }
+  const r = readRegular(taken, MAX_SPOOL_BYTES * 2);
+  rmSync(taken, { force: true });
+  return r.ok ? r.data.toString("utf8").split("\n").filter((l) => l.trim() !== "") : [];
 }
 
 type Handler = (payload: Payload, io: HookIO) => Promise<undefined>;
@@ -77,6 +110,7 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = 
     if (r.ok) lines.push(...r.data.toString("utf8").split("\n").filter((l) => l.trim() !== ""));
     else rmSync(taken, { force: true });
   }
+  lines.push(...takeFallback(home));
   if (lines.length === 0) {
     rmSync(taken, { force: true });
     return 0;

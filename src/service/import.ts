@@ -8,7 +8,7 @@ import { insertHistory, insertMemory, memoryById, memoryByKey, type HistoryRow }
 import { truncateDeep } from "../util/json-depth.cjs";
 import { notAfter } from "../util/not-after.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
-import { checkList, checkText, contentId, FILE, keyedId, TAG, type ServiceContext } from "./memory.js";
+import { checkList, checkText, contentId, FILE, importedId, keyedId, TAG, type ServiceContext } from "./memory.js";
 import { EXPLICIT_KINDS, MAX_TAGS, MemoryError } from "./types.js";
 
 /**
@@ -52,6 +52,15 @@ export function targetOf(named: string | undefined, t: ImportTarget): { project:
   if (named === undefined || named === t.project) return { project: t.project, refiled: false };
   const keep = named === GLOBAL_PROJECT ? t.keepGlobal === true : t.keepProjects === true;
   return keep ? { project: named, refiled: false } : { project: t.project, refiled: true };
+}
+
+/**
+ * Whether an id as stored would be reached by typing hex (the one id, a chunk's id: `get` looks up
+ * `X` and `mem:X` whole): bare hex, or `mem:` and hex of another length than the 24 mem writes.
+ */
+export function passesForOneId(id: string): boolean {
+  const bare = id.toLowerCase().startsWith("mem:") ? id.slice(4) : id;
+  return /^[0-9a-f]+$/i.test(bare) && !/^mem:[0-9a-f]{24}$/.test(id);
 }
 
 const KINDS = new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES]);
@@ -140,8 +149,16 @@ function importOne(ctx: ServiceContext, value: unknown, target: ImportTarget, no
   const givenId = optString(o, "id");
   if (givenId !== undefined && !ID.test(givenId)) throw new MemoryError("bad_argument", `bad id ${JSON.stringify(givenId.slice(0, 80))}`);
   const cleanKey = key === undefined ? null : cleanText(cleanText(key).slice(0, 200)); // redacted before it is cut: a cut secret is not recognised
-  const id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
-  const had = memoryById(ctx.db, id) ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
+  let id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));
+  let byId = memoryById(ctx.db, id);
+  // A line's id is kept only when it is free in this store, or this project's, and cannot pass for
+  // a one id: else the line would be skipped as present when another project holds the id, or its
+  // id would answer for another memory's shown id (in this project, or in another one's).
+  if (givenId !== undefined && ((byId && byId.project !== project) || passesForOneId(givenId))) {
+    id = cleanText(importedId(project, givenId));
+    byId = memoryById(ctx.db, id);
+  }
+  const had = byId ?? (cleanKey !== null ? memoryByKey(ctx.db, project, cleanKey) : undefined);
   if (had) return { status: had.deleted_at ? "forgotten" : "present", refiled: false, clamped: 0 };
   // A capture exported without a confidence gets none (it is read as 1), so it comes back as it was.
   const given = typeof o.confidence === "number" && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : undefined;

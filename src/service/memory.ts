@@ -44,6 +44,9 @@ export const keyedId = (project: string, key: string) => `mem:${sha(project, key
 /** The id of a memory with no key and no id of its own given to an import: its content's. */
 export const contentId = (project: string, kind: string, text: string) => `mem:${sha(project, "import", kind, text).slice(0, 24)}`;
 
+/** The id an import gives a line whose own id is another project's, or could pass for another memory's one id: the same line, the same id. */
+export const importedId = (project: string, id: string) => `mem:${sha(project, "imported id", id).slice(0, 24)}`;
+
 /** The fewest leading characters of an id that `get` (so edit and forget) resolves (the one id has 12). */
 export const MIN_ID_PREFIX = MIN_ID_CHARS;
 
@@ -152,9 +155,10 @@ export class MemoryService {
     const input = parsed.id;
     const id = input.raw;
     const missing = () => new MemoryError("not_found", `no memory ${id}`);
-    // A stored id, whole: as typed, or an explicit memory's hex given without its `mem:`.
-    const row = memoryById(this.ctx.db, id) ?? (input.hex ? memoryById(this.ctx.db, `${LEGACY_PREFIX}${input.bare}`) : undefined);
-    if (row && !this.readable(row.project)) throw missing(); // another project's: as if absent
+    // A stored id, whole: as typed, or an explicit memory's hex given without its `mem:`. Another
+    // project's is as if absent, and does not hide this project's memory whose one id it spells.
+    const mine = (r: ReturnType<typeof memoryById>) => (r && this.readable(r.project) ? r : undefined);
+    const row = mine(memoryById(this.ctx.db, id)) ?? (input.hex ? mine(memoryById(this.ctx.db, `${LEGACY_PREFIX}${input.bare}`)) : undefined);
     const into = row?.deleted_at ? mergedInto(this.ctx.db, row.id) : undefined;
     if (into !== undefined) return this.find(into, opts); // merged into another memory: that one stands for it
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
@@ -164,8 +168,7 @@ export class MemoryService {
       return m!;
     }
     const md = input.hex ? markdownMemory(this.ctx.db, input.bare) : undefined;
-    if (md && !this.readable(md.project)) throw missing();
-    if (md) return md;
+    if (md && this.readable(md.project)) return md;
     const resolved = this.resolve(input, opts.liveFirst ?? true);
     if (resolved !== undefined) return this.find(resolved, opts);
     const gone = input.hex && input.bare.length >= MIN_ID_PREFIX ? forgottenWithChunkPrefix(this.ctx.db, input.bare, this.ctx.scope?.read) : [];

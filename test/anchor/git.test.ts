@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -50,6 +50,16 @@ describe("blob ids are git's", () => {
     assert.equal(s.blob, null, "over the cap: no blob");
     assert.equal(s.size, 1024);
     assert.equal(MAX_BLOB_BYTES, 8 * 1024 * 1024);
+  });
+
+  test("the system's own files are never read, named or through a link: no blob", { skip: process.platform !== "linux" ? "Linux /proc" : false }, () => {
+    const link = join(tmp, "environ-link");
+    symlinkSync("/proc/self/environ", link);
+    for (const p of ["/proc/self/environ", "/proc/self/status", link]) {
+      const s = fileState(p);
+      assert.equal(s.exists, true, p);
+      assert.equal(s.blob, null, `${p}: not read`);
+    }
   });
 });
 

@@ -229,3 +229,23 @@ test("a note indexed, then replaced by a link out of the root: its old text leav
   assert.equal(bm25(e, "ocelot").length, 0);
   assert.equal(bm25(e, "saltsalt").length, 0);
 });
+
+test("the whole file system is never one root: `/`, or a link to it, is refused at once by the walk, the watch and mem index", { skip: process.platform === "win32" }, async () => {
+  const d = outside();
+  const link = join(d, "everything");
+  symlinkSync("/", link);
+  for (const root of ["/", link]) {
+    const dirs = walkDirs(root, [], 5);
+    assert.deepEqual(dirs.dirs, [], `${root}: no directory watched`);
+    assert.match(dirs.warnings.join("\n"), /the whole file system/);
+  }
+  const started = Date.now();
+  const w = walkSources([link], []);
+  assert.deepEqual(w.files, [], "nothing walked");
+  assert.ok(Date.now() - started < 2_000, "refused at once, not after a walk of every disk");
+  assert.match(w.warnings.join("\n"), /the whole file system \(\/\); never walked as one root/);
+  const home = join(d, "home");
+  const r = await runChild(process.execPath, [BIN, "index", link, "--json"], { env: { ...process.env, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" }, timeout: 30_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /"code":"unmatched".*the whole file system/);
+});

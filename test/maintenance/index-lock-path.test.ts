@@ -57,7 +57,7 @@ describe("index.lock that is a directory", () => {
     const r = await runMem(["index", notes], { env, cwd: tmp, timeoutMs: 30_000 });
     assert.notEqual(r.code, 0);
     assert.ok(r.ms < 10_000, `${r.ms} ms`);
-    assert.match(r.stderr, /index\.lock is a directory with files in it, not a lock file.*rm -r/);
+    assert.match(r.stderr, /^mem index: \/.*index\.lock is a directory with files in it, not a lock file.*rm -r/m, "the message, not the error's class name");
     assert.doesNotMatch(r.stderr, /pid -1|waiting for another index run/);
   });
 });
