@@ -4,6 +4,7 @@ import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pip
 import { reindexStale } from "../../indexer/reindex-stale.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { openApp } from "../app.js";
+import { snapshotIfDue } from "../store/snapshots.js";
 import { homedir } from "node:os";
 import { projectOf } from "../maintenance/roots.js";
 import { indexedProject, resolveProject, type Project } from "../project/identity.js";
@@ -142,6 +143,9 @@ export const indexCommand: Command = {
           process.stdout.write(`${safeJson({ error: { code: "unmatched", message: `nothing indexed: ${unmatched.join("; ")}` } })}\n`);
         }
       }
+      // A store the weekly job never runs on still gets a snapshot a week (and its first now).
+      const snap = snapshotIfDue(app.db, app.paths.sqlite, app.config.maintenance.keepSnapshots);
+      if (snap && "error" in snap) warn(`could not take the weekly snapshot: ${snap.error}`);
       // One line per run, whatever the number of projects; none when BM25 only was the choice.
       const skipped = summaries.find((s) => s.vector.status === "skipped");
       const note = skipped && vectorSkippedNote(app.config, skipped.vector);

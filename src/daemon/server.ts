@@ -5,6 +5,7 @@ import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import { openApp } from "../app.js";
+import { snapshotIfDue } from "../store/snapshots.js";
 import { pickEvery } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
 import { promptMode } from "../inject/for-prompt.js";
@@ -70,6 +71,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
     hookLog(opts.env, `mem serve: ${place.instead}`);
   }
   const sock = place.sock;
+  // A store the weekly job never runs on still gets a snapshot a week, before the daemon listens (about 1 s at 100k chunks).
+  const snap = snapshotIfDue(app.db, app.paths.sqlite, app.config.maintenance.keepSnapshots);
+  if (snap && "error" in snap) hookLog(opts.env, `mem serve: could not take the weekly snapshot: ${snap.error}`);
+  else if (snap) opts.log(`snapshot ${snap.id} taken`);
   // The store file as opened: a capture is never written through to one since truncated or replaced.
   const held = heldFile(app.paths.sqlite);
   const storeLost = (): string | undefined => {

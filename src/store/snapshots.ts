@@ -138,6 +138,28 @@ export function findSnapshot(sqlite: string, ref: string): Snapshot | undefined 
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
+/** How old the newest snapshot may be before the daemon or `mem index` takes one (for stores the weekly job never runs on). */
+export const SNAPSHOT_MAX_AGE_MS = 7 * 24 * 3_600_000;
+
+/**
+ * A snapshot when the store holds something and its newest snapshot is missing or older than
+ * `SNAPSHOT_MAX_AGE_MS` (a store whose weekly job is not scheduled still gets one a week, and a
+ * new one its first); older ones pruned to `keep`. Undefined when none was due.
+ */
+export function snapshotIfDue(db: Db, sqlite: string, keep: number, now = Date.now()): { id: string } | { error: string } | undefined {
+  const newest = listSnapshots(sqlite)[0];
+  if (newest && now - Date.parse(newest.takenAt) < SNAPSHOT_MAX_AGE_MS) return undefined;
+  const c = storeCounts(db);
+  if (c.events + c.chunks === 0) return undefined;
+  try {
+    const s = takeSnapshot(db, sqlite, "auto", now);
+    pruneSnapshots(sqlite, keep);
+    return { id: s.id };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
 /** A snapshot before a change (a repair), older ones pruned to `keep`; why it could not be taken instead of throwing. */
 export function snapshotBefore(db: Db, sqlite: string, reason: string, keep: number): { id: string } | { error: string } {
   try {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { openDb, SCHEMA_VERSION } from "../../src/store/db.js";
 import { noteWrites } from "../../src/store/identity.js";
-import { findSnapshot, listSnapshots, pruneSnapshots, snapshotDir, takeSnapshot } from "../../src/store/snapshots.js";
+import { findSnapshot, listSnapshots, pruneSnapshots, snapshotDir, snapshotIfDue, takeSnapshot } from "../../src/store/snapshots.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-snapshots-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -93,5 +93,45 @@ describe("snapshots", () => {
     assert.equal(s[0]!.reason, "migration");
     assert.equal(s[0]!.schemaVersion, SCHEMA_VERSION - 1);
     assert.equal(s[0]!.counts.events, 12);
+  });
+});
+
+describe("a snapshot when one is due (a store the weekly job never runs on)", () => {
+  const DAY = 24 * 3_600_000;
+  const now = Date.parse("2026-11-20T10:00:00Z");
+  const cases: { name: string; events: number; existing: number[]; due: boolean }[] = [
+    { name: "an empty store: nothing to keep", events: 0, existing: [], due: false },
+    { name: "a store with data and no snapshot: its first", events: 5, existing: [], due: true },
+    { name: "the newest snapshot a day old: not due", events: 5, existing: [8, 1], due: false },
+    { name: "the newest snapshot 6.9 days old: not due", events: 5, existing: [6.9], due: false },
+    { name: "the newest snapshot 7 days old: due", events: 5, existing: [14, 7], due: true },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const path = store(c.events);
+      const db = openDb(path);
+      try {
+        for (const ago of c.existing) takeSnapshot(db, path, "reindex", now - ago * DAY);
+        const before = listSnapshots(path).length;
+        const r = snapshotIfDue(db, path, 5, now);
+        assert.equal(r !== undefined, c.due, JSON.stringify(r));
+        assert.equal(listSnapshots(path).length, before + (c.due ? 1 : 0));
+        if (c.due) assert.equal(listSnapshots(path)[0]!.reason, "auto");
+      } finally {
+        db.close();
+      }
+    });
+  }
+
+  test("older ones are pruned to keep", () => {
+    const path = store(3);
+    const db = openDb(path);
+    try {
+      for (const ago of [40, 30, 20, 10]) takeSnapshot(db, path, "auto", now - ago * DAY);
+      assert.ok(snapshotIfDue(db, path, 2, now));
+      assert.deepEqual(listSnapshots(path).map((s) => s.takenAt), [new Date(now).toISOString(), new Date(now - 10 * DAY).toISOString()]);
+    } finally {
+      db.close();
+    }
   });
 });
