@@ -1,26 +1,22 @@
-import { createReadStream, statSync, type Stats } from "node:fs";
-import { fileType } from "../util/read-regular.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { field, safeJson } from "../render/line.js";
-import { createInterface } from "node:readline";
-import { annotateResults, staleChunks, type Annotation } from "../anchor/annotate.js";
+import { annotateResults, staleChunks } from "../anchor/annotate.js";
 import { firstHealthy } from "../embed/chain.js";
 import { refreshIfStale, type Freshness } from "../freshness/refresh.js";
 import { openApp, type App } from "../app.js";
 import { projectFromArg, searchScope, storedProjects } from "../project/scope.js";
-import { errorCode } from "./error-code.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import type { Filters } from "../retrieve/filters.js";
 import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
-import { oneId } from "../store/one-id.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { runOpen } from "./query-open.js";
+import { jsonResults, runBatch } from "./query-batch.js";
 import { BOLD, fusionLine, human } from "./query-print.js";
-import { preview, previewStems } from "../inject/preview.js";
+import { previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
 import { searchWarningLine } from "./vector-note.js";
 
@@ -168,45 +164,6 @@ function freshness(app: App, projects: string[] | undefined, quiet: boolean): { 
 /** The ids whose flag carries the ranking penalty (deleted or changed, not merely another branch). */
 const penalized = (flags: ReadonlyMap<string, { penalty: boolean }>) => new Set([...flags].filter(([, f]) => f.penalty).map(([id]) => id));
 
-/**
- * A result as printed by --json: its one id (src/store/one-id.ts), `preview` (the lines holding
- * the query's words, as the human output shows them), `stale` (the outdated/branch phrase, or
- * null) and `convergent` added.
- */
-function annotated(r: SearchResult, a: Annotation | undefined, stems: readonly string[]) {
-  return { ...r, id: oneId(r.id), duplicates: r.duplicates.map(oneId), preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
-}
-
-/** Results as --json and --batch print them for the query `text` (staleness may run `git log`: `mem query` is off the prompt's path). */
-function jsonResults(ctx: SearchContext, results: SearchResult[], text: string) {
-  const notes = annotateResults(ctx.db, results, ctx.projectRoot, Date.now(), { git: true });
-  const stems = previewStems(text);
-  return results.map((r) => annotated(r, notes.get(r.id), stems));
-}
-
-async function* batchLines(source: string): AsyncGenerator<string> {
-  if (source !== "-") {
-    // A file or a pipe; a device (/dev/zero: one line without end) or a directory is refused with what it is.
-    let st: Stats | undefined;
-    try {
-      st = statSync(source);
-    } catch {
-      // the open below says why
-    }
-    if (st && !st.isFile() && !st.isFIFO()) throw new Error(`cannot read batch file ${source}: not a regular file (${fileType(st)})`);
-  }
-  const input = source === "-" ? process.stdin : createReadStream(source);
-  const opened = new Promise<void>((resolve, reject) => {
-    input.once("error", reject);
-    if (source === "-") resolve();
-    else input.once("open", () => resolve());
-  });
-  await opened.catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read batch file ${source}: ${err.code ?? err.message}`);
-  });
-  yield* createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-}
-
 export const queryCommand: Command = {
   summary: "search memory",
   usage,
@@ -251,7 +208,7 @@ export const queryCommand: Command = {
       }
       // The files in play: what git sees changed in the project (bounded; none outside a repository).
       if (p.root && p.options.salience && app.config.salience.inPlayBoost > 0) p.options.salience.inPlay = new Map((await gitChangedFiles(p.root)).map((f) => [f, "changed in git" as const]));
-      if (p.batch !== undefined) return await runBatch(ctx, p, warn, app.config.cold);
+      if (p.batch !== undefined) return await runBatch(ctx, p.batch, (text) => searchBoth(ctx, p, text, app.config.cold), warn);
       const { res, cold } = await searchBoth(ctx, p, p.text!, app.config.cold);
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
@@ -283,42 +240,4 @@ async function searchBoth(ctx: SearchContext, p: Parsed, text: string, config: C
   pending?.catch(() => undefined); // awaited below
   const res = await search(ctx, { ...p.options, text });
   return { res, cold: await pending };
-}
-
-async function runBatch(ctx: SearchContext, p: Parsed, warn: (w: string) => void, config: Config["cold"]): Promise<number> {
-  let n = 0;
-  let bad = 0;
-  let failed = 0;
-  for await (const line of batchLines(p.batch!)) {
-    n++;
-    if (line.trim() === "") continue;
-    let q: { id?: unknown; text?: unknown };
-    try {
-      const v = JSON.parse(line) as unknown;
-      q = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as typeof q) : {}; // null, a number, a list: malformed
-    } catch {
-      q = {};
-    }
-    const id = typeof q.id === "string" || typeof q.id === "number" ? String(q.id) : null;
-    if (typeof q?.text !== "string" || q.text.trim() === "") {
-      bad++;
-      process.stdout.write(`${safeJson({ id, error: { code: "bad_line", message: `line ${n}: expected {"id": "...", "text": "..."}` } })}\n`);
-      continue;
-    }
-    let out: string;
-    try {
-      const { res, cold } = await searchBoth(ctx, p, q.text, config);
-      [...res.warnings, ...(cold?.warnings ?? [])].forEach(warn);
-      out = safeJson({ id, results: jsonResults(ctx, res.results, q.text), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, q.text)) } : {}) });
-    } catch (err) {
-      // One query's failure is its line's answer; the batch goes on.
-      failed++;
-      const e = err as Error;
-      out = safeJson({ id, error: { code: errorCode(e), message: `line ${n}: ${e.message}` } });
-    }
-    process.stdout.write(`${out}\n`);
-  }
-  if (bad > 0) process.stderr.write(`mem query --batch: ${bad} malformed line(s) answered with an error object\n`);
-  if (failed > 0) process.stderr.write(`mem query --batch: ${failed} query(ies) failed, answered with an error object\n`);
-  return bad + failed > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -23,7 +23,7 @@ export const tmp = mkdtempSync(join(tmpdir(), "mem-hc-")); // short: socket path
 export const children: ChildProcess[] = [];
 after(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  rmSync(tmp, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // a daemon a hook started may still be writing as it stops
 });
 
 export const SPY = join(tmp, "node-spy");
