@@ -126,7 +126,15 @@ export function stripPrivate(text: string): string {
 
 function redactInto(text: string, tally: Map<string, number>, keepLines = false, found?: Found, depth = 0): string {
   let out = removePrivate(text, tally, keepLines);
-  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines, found);
+  const groups = new Map<RegExp, boolean>();
+  for (const rule of RULES) {
+    if (rule.group) {
+      let pass = groups.get(rule.group);
+      if (pass === undefined) groups.set(rule.group, (pass = rule.group.test(out)));
+      if (!pass) continue;
+    }
+    out = applyRule(out, rule, tally, keepLines, found);
+  }
   const inner: Inner = (decoded, f, d) => redactInto(decoded, new Map(), false, f, d);
   return redactEncoded(out, inner, (secret, kind) => {
     bump(tally, kind);
