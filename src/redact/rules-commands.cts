@@ -37,9 +37,10 @@ const RULES: Rule[] = [
   // MinIO client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (the secret, then the access key).
   { kind: "secret", check: positional, gate: /mc/, re: /(?<![\w-])mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,128}[ \t]+\S{1,512}[ \t]+[^\s-]\S{2,255}[ \t]+(?<s>[^\s'"-][^\s'"]{2,255})/g },
   { kind: "access-key", check: positional, gate: /mc/, re: /(?<![\w-])mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,128}[ \t]+\S{1,512}[ \t]+(?<s>[^\s'"\[-][^\s'"]{2,255})(?=[ \t]+\S)/g },
-  // A value handed to a secret store: `gh secret set NAME --body X`, `aws ssm put-parameter … --value X`.
+  // A value handed to a secret store: `gh secret set NAME --body X`, `aws ssm put-parameter … --value X` (a
+  // SecureString, or a parameter whose name says secret).
   { kind: "secret", check: notPlaceholder, gate: /secret/, re: new RegExp(String.raw`(?<![\w-])(?:gh|glab)[ \t]+(?:secret|variable)[ \t]+set\b[^\n|;&]{0,256}?[ \t](?:--body|-b|--value|-v)(?:=|[ \t]+)${WORD}`, "g") },
-  { kind: "secret", check: notPlaceholder, gate: /put-parameter/, re: new RegExp(String.raw`(?<![\w-])put-parameter\b[^\n|;&]{0,512}?[ \t]--value(?:=|[ \t]+)${WORD}`, "g") },
+  { kind: "secret", check: notPlaceholder, gate: /put-parameter/, re: new RegExp(String.raw`(?<![\w-])put-parameter\b(?=[^\n]{0,1024}?(?:SecureString|--name[ =]\S{0,200}(?:pass|pwd|secret|token|key|cred|auth)))[^\n|;&]{0,512}?[ \t]--value(?:=|[ \t]+)${WORD}`, "g") },
   // `openssl passwd -6 'password'` (the hash it prints is a password hash too).
   { kind: "password", check: notPlaceholder, gate: /passwd/, re: new RegExp(String.raw`(?<![\w-])openssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S{1,64}|\w{1,10}))*[ \t]+${WORD}`, "g") },
   // An `expect` script answering a password prompt: `expect "*assword:*"` then `send "…\r"`.

@@ -5,7 +5,7 @@
  * is …"), an AWS secret key near its key id, and passwords on database command lines.
  */
 import { isPassphrase, keyKind, looksRandom, looksSecret } from "./judge.cjs";
-import { assignment, type Groups, KEY, notPlaceholder, QUOTED, type Rule, VALUE } from "./syntax.cjs";
+import { assignment, type Groups, KEY, notPlaceholder, PHRASE, QUOTED, type Rule, VALUE } from "./syntax.cjs";
 
 /** The key's kind when it names a secret and the value looks like one, as a literal (quoted, or config). */
 const namedLiteral = (s: string, g: Groups) => {
@@ -77,6 +77,8 @@ export const CONTEXT_RULES: Rule[] = [
   { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /:[ \t]*[|>]/, re: new RegExp(String.raw`:(?<=(?<![\w.-])(?<key>${KEY}):)[ \t]*[|>][-+]?[ \t]*\r?\n(?<ind>[ \t]+)(?<s>\S[^\r\n]{0,1023}(?:\r?\n\k<ind>\S[^\r\n]{0,1023}){0,63})`, "gi") },
   // A quoted value wrapped over several lines (`API_TOKEN="abc…` / `…xyz"`; a key pasted from a narrow terminal).
   { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /[:=][ \t]*["'][^"'\s]{1,1024}\r?\n/, re: new RegExp(String.raw`(?<q>["'])(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*["'])(?<s>[^\s"']{1,1024}(?:\r?\n[ \t]*[^\s"']{1,1024}){1,64})(?=\k<q>)`, "gi") },
+  // A quoted value whose quote never closes on its line (the first line of a wrapped value, a cut sentence).
+  { kind: assignment, check: namedLiteral, group: KEYWORD, gate: /[:=][ \t]*["']/, re: new RegExp(String.raw`(?<q>["'])(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*["'])(?<s>[^\s"'\\]{1,1024})(?![^\r\n"']{0,1024}\k<q>)`, "gi") },
   // Each quoted item of a list under a secret-named key: `"api_keys": ["…", "…"]`, `TOKENS=['…']`.
   {
     kind: assignment,
@@ -84,12 +86,13 @@ export const CONTEXT_RULES: Rule[] = [
     gate: /(?:pass|pwd|pw|psk|secret|token|key|auth|cred|pat)[\w.-]{0,32}["']?[ \t]*[:=][ \t]*\[/i,
     re: new RegExp(String.raw`(?<q>["'])(?<=(?<![\w.-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*\[[ \t]*(?:["'][^"'\r\n]{0,256}["'][ \t]*,[ \t]*){0,15}["'])(?<s>[^"'\r\n]{1,256})(?=\k<q>)`, "gi"),
   },
-  // A cookie in a `Cookie:` or `Set-Cookie:` header whose value looks random (a session id, a signed session).
+  // A cookie in a `Cookie:` or `Set-Cookie:` header whose value looks random (a session id, a signed session). The
+  // header is found looking back from each `name=` no further than the last colon, so the scan stays short.
   {
     kind: "cookie",
     check: (s) => s.length >= 16 && looksRandom(s),
     gate: /cookie/i,
-    re: /(?<![\w.%-])[\w.%-]{1,64}=(?<=(?:^|[\s"'{,])(?:Set-)?Cookie\\?["']?[ \t]*:[^\r\n]{0,2048})(?<s>[^;\s"',\\]{16,4096})/gi,
+    re: /(?<![\w.%-])[\w.%-]{1,64}=(?<=(?:^|[\s"'{,])(?:Set-)?Cookie\\?["']?[ \t]*:[^\r\n:]{0,4096})(?<s>[^;\s"',\\]{16,4096})/gi,
   },
   // A passphrase of several words, unquoted, to the end of its line (YAML, an env file).
   {
@@ -99,7 +102,7 @@ export const CONTEXT_RULES: Rule[] = [
     re: /(?<![\w.$-])(?<kq>["']?)[\w.-]{0,40}pass[\W_]?phrase[\w.-]{0,20}\k<kq>[ \t]*[:=][ \t]*(?<s>[^\s"'#][^\n"'#]{0,199}?)(?=[ \t]*(?:#|\r?\n|$))/gi,
   },
   // Prose: "the password is …", "passphrase was …", "the secret is …", "my token is now …".
-  { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: /(?<![\w-])pass[ -]?phrase[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+["'\u201c]?(?<s>[^\n"'\u201d.]{3,200}?)(?=["'\u201d]|\.(?:\s|$)|[ \t]*\r?\n|$)/gi },
+  { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: new RegExp(String.raw`(?<![\w-])pass[ -]?phrase[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+${PHRASE}`, "gi") },
   { kind: "password", check: proseSecret("password"), gate: /\b(?:is|was)\b/, re: new RegExp(String.raw`(?<![\w-])(?:pass(?:word|wd|phrase)|pwd|passcode)[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+${PROSE_VALUE}`, "gi") },
   { kind: "secret", check: proseSecret("secret"), gate: /\b(?:is|was)\b/, re: new RegExp(String.raw`(?<![\w-])(?:secret(?:[ \t]+(?:access[ \t]+)?key)?|api[ \t-]?key|token|credentials?)[ \t]+(?:is|was)(?:[ \t]+now)?[ \t]*:?[ \t]+${PROSE_VALUE}`, "gi") },
   // An AWS secret access key (40 base64 characters) soon after its key id, in whatever words.

@@ -6,7 +6,7 @@
  * may be a plain word.
  */
 import { isPassphrase, keyKind, looksSecret } from "./judge.cjs";
-import type { Groups, Rule } from "./syntax.cjs";
+import { type Groups, PHRASE, type Rule } from "./syntax.cjs";
 
 /** The value after the words: optionally quoted, trailing sentence punctuation left out. */
 const VALUE = String.raw`(?<q>["'\x60\u201c]?)(?<s>[^\s"'\x60\u201d]{1,256}?)(?=[.,;:)]*(?:["'\x60\u201d]|\s|$))`;
@@ -27,7 +27,7 @@ export const PROSE_RULES: Rule[] = [
   // "I changed the root password to …", "reset the password to …".
   { kind: "password", check: proseSecret("password"), group: PASSWORD_GATE, re: new RegExp(String.raw`(?<![\w-])${PASSWORD}[ \t]+(?:(?:has[ \t]+been|got|was)[ \t]+)?(?:(?:changed|set|reset|updated|rotated)[ \t]+)?to[ \t]*:?[ \t]+${VALUE}`, "gi") },
   // "use passphrase correct horse battery staple": a passphrase of words to the end of the line or sentence.
-  { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: /(?<![\w-])(?:use|using|with|enter|type)[ \t]+(?:the[ \t]+)?(?:[\w-]{1,20}[ \t]+)?pass[ -]?phrase[ \t]+["'\u201c]?(?<s>[^\n"'\u201d.]{3,200}?)(?=["'\u201d]|\.(?:\s|$)|[ \t]*\r?\n|$)/gi },
+  { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: new RegExp(String.raw`(?<![\w-])(?:use|using|with|enter|type)[ \t]+(?:the[ \t]+)?(?:[\w-]{1,20}[ \t]+)?pass[ -]?phrase[ \t]+${PHRASE}`, "gi") },
   { kind: "password", check: proseSecret("password"), group: PASSWORD_GATE, re: new RegExp(String.raw`(?<![\w-])(?:use|using|with|enter|type)[ \t]+(?:the[ \t]+)?(?:[\w-]{1,20}[ \t]+)?pass(?:word|wd)[ \t]+${VALUE}`, "gi") },
   // "user admin, pass …", "login ops / pw …".
   { kind: "password", check: proseSecret("password"), gate: /user|login/i, re: new RegExp(String.raw`(?<![\w-])(?:user(?:name)?|login)[ \t:=]+[^\s,;/]{1,64}[ \t]*[,;/]?[ \t]+(?:pass|pw|pwd)[ \t:=]+${VALUE}`, "gi") },

@@ -34,6 +34,13 @@ export const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\r\n]|\\.){1,4096})(?=")|\\"(?
 /** VALUE for a command-line flag: a bare value never starts with `-` (that is the next flag). */
 export const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!-)[^");
 export const KEY = String.raw`[\w.-]{0,48}?(?:pass|pwd|pw(?![a-z])|psk|secret|token|key|auth|cred|pat(?![a-z])|bearer)[\w.-]{0,32}`;
+/**
+ * A passphrase in a sentence: up to 12 words, ended by punctuation, the end of the line or a word that goes back to
+ * prose ("use passphrase copper falcon wander orbit for the backup": the words before "for").
+ */
+const STOP = String.raw`(?:for|to|and|then|so|but|because|until|when|if|on|in|at|the|is|was|or|from|with|by|as)(?![\w-])`;
+const PHRASE_WORD = String.raw`(?!${STOP})[^\s"'\u201d.,;:]{1,40}`;
+export const PHRASE = String.raw`["'\u201c]?(?<s>${PHRASE_WORD}(?:[ \t]+${PHRASE_WORD}){1,11})(?=[ \t]+${STOP}|["'\u201d.,;:]|[ \t]*\r?\n|[ \t]*$)`;
 /** A quoted value: `"…"`, `'…'`. */
 export const QUOTED = String.raw`(?:"(?<dq>[^"\\\r\n]{1,1024})(?=")|'(?<sq>[^'\r\n]{1,1024})(?='))`;
 /** The key an assignment is judged by: `PASS=…` is a password (`--- PASS: TestX` of go test, with a colon, is not). */

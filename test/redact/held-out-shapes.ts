@@ -15,7 +15,6 @@ const ALNUM = UPPER + LOWER + DIGITS;
 const B64 = `${ALNUM}+/`;
 const B64URL = `${ALNUM}-_`;
 const b64 = (s: string) => Buffer.from(s).toString("base64");
-const b64url = (s: string) => Buffer.from(s).toString("base64url");
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 const p = (...parts: string[]) => parts.join("");
 
@@ -134,5 +133,8 @@ export function heldOutCases(): Case[] {
   add("token wrapped over two lines inside quotes", [[`${rand(40, B64URL)}\n${rand(24, B64URL)}`, "token"]], (t) => `export API_TOKEN="${t}"\necho ok`);
   add("PGPASSWORD inside a markdown code fence", [[`${rand(6)}.${rand(6)}`, "password"]], (pw) => `## Restore\n\n\`\`\`bash\nexport PGPASSWORD=${pw}\npg_restore -d app dump.bin\n\`\`\`\n`);
   add("frontmatter with a word-and-digits password", [[`Copper.Lake${rand(2, DIGITS)}`, "password"]], (pw) => `---\ntitle: staging db\ndb_password: ${pw}\ntags: [ops]\n---\n# Staging\n`);
+  add("the first line of a wrapped quoted token, cut from the rest", [[rand(40, B64URL), "token"]], (t) => `We decided to store it as export API_TOKEN="${t} for now.`);
+  add("passphrase in prose followed by more words", [[words(4), "password"]], (pw) => `We decided to store it as: to unlock the backup, use passphrase ${pw} for now.`);
+  add("passphrase is … followed by more words", [[words(5), "password"]], (pw) => `The release key passphrase is ${pw} for the 2.x line`);
   return c;
 }

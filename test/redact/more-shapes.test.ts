@@ -42,3 +42,22 @@ describe("redact: the held-out corpus", () => {
     }
   });
 });
+
+describe("the second round's rules stay linear on hostile input", () => {
+  const MB5 = 5 * 1024 * 1024;
+  const fill = (unit: string) => unit.repeat(Math.ceil(MB5 / unit.length)).slice(0, MB5);
+  const units = [
+    "Cookie: a=", "Cookie: sessionid=abcdefghij0123456789; ", '"api_keys": ["a", ', "token='", "token: |\n  a\n", 'API_TOKEN="abc\n',
+    "use passphrase a b ", "the password for x ", "password to ", "user a, pass ", "Secret key: ", "$password = '", "| DB_PASSWORD | ",
+    '\\\\\\"password\\\\\\": \\\\\\"', '<property name="password">', "ENV API_TOKEN ", "net user a ", "sqlplus a/", "mc alias set a b c ",
+    "machine a password b ", "$6$abcdefgh$", "$2b$12$", "---- BEGIN SSH2 PRIVATE KEY ----\n", "-----BEGIN OpenVPN Static key V1-----\n",
+    'expect "password"\nsend "', "http -a u:", "knife[:token] = '", "redis://a:b/c", "pw: ", "passphrase is a b c d e f g h i j k l m n ",
+  ];
+  for (const unit of units) {
+    test(`5 MB of ${JSON.stringify(unit)}`, { timeout: 60_000 }, () => {
+      const text = fill(unit);
+      const r = redact(text);
+      assert.ok(r.text.length <= text.length + 40 * r.count);
+    });
+  }
+});
