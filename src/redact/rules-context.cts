@@ -74,11 +74,12 @@ export const CONTEXT_RULES: Rule[] = [
   // JSON escaped more than once: `\\\"password\\\": \\\"…\\\"`.
   { kind: assignment, check: namedLiteral, group: KEYWORD, gate: /\\\\/, re: new RegExp(String.raw`(?<kq>\\{2,15}["'])(?<key>${KEY})\k<kq>[ \t]*:[ \t]*\k<kq>(?<s>[^"'\\\r\n]{1,1024})(?=\\)`, "gi") },
   // A YAML block scalar under a secret-named key: `signing_secret: |` and the indented lines below it.
-  { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /:[ \t]*[|>]/, re: new RegExp(String.raw`:(?<=(?<![\w.-])(?<key>${KEY}):)[ \t]*[|>][-+]?[ \t]*\r?\n(?<ind>[ \t]+)(?<s>\S[^\r\n]{0,1023}(?:\r?\n\k<ind>\S[^\r\n]{0,1023}){0,63})`, "gi") },
+  { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /:[ \t]*[|>]/, re: new RegExp(String.raw`:[ \t]*[|>][-+]?[ \t]*\r?\n(?<=(?<![\w.-])(?<key>${KEY}):[ \t]*[|>][-+]?[ \t]*\r?\n)(?<ind>[ \t]+)(?<s>\S[^\r\n]{0,1023}(?:\r?\n\k<ind>\S[^\r\n]{0,1023}){0,63})`, "gi") },
   // A quoted value wrapped over several lines (`API_TOKEN="abc…` / `…xyz"`; a key pasted from a narrow terminal).
-  { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /[:=][ \t]*["'][^"'\s]{1,1024}\r?\n/, re: new RegExp(String.raw`(?<q>["'])(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*["'])(?<s>[^\s"']{1,1024}(?:\r?\n[ \t]*[^\s"']{1,1024}){1,64})(?=\k<q>)`, "gi") },
-  // A quoted value whose quote never closes on its line (the first line of a wrapped value, a cut sentence).
-  { kind: assignment, check: namedLiteral, group: KEYWORD, gate: /[:=][ \t]*["']/, re: new RegExp(String.raw`(?<q>["'])(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*["'])(?<s>[^\s"'\\]{1,1024})(?![^\r\n"']{0,1024}\k<q>)`, "gi") },
+  { kind: assignment, check: (s, g) => namedLiteral(s.replace(/\s+/g, ""), g), group: KEYWORD, gate: /[:=][ \t]*["'][^"'\s]{1,1024}\r?\n/, re: new RegExp(String.raw`(?<q>["'])(?<s>[^\s"']{1,1024}(?:\r?\n[ \t]*[^\s"']{1,1024}){1,64})(?=\k<q>)(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*\k<q>\k<s>)`, "gi") },
+  // A quoted value whose quote never closes on its line (the first line of a wrapped value, a cut sentence). Here and
+  // above, the key is looked for behind the value only once the value has the rare shape (so not behind every quote).
+  { kind: assignment, check: namedLiteral, group: KEYWORD, gate: /[:=][ \t]*["']/, re: new RegExp(String.raw`(?<q>["'])(?<s>[^\s"'\\]{8,1024})(?=\s|$)(?![^\r\n"']{0,1024}\k<q>)(?<=(?<![\w.$-])["']?(?<key>${KEY})["']?[ \t]*[:=][ \t]*\k<q>\k<s>)`, "gi") },
   // Each quoted item of a list under a secret-named key: `"api_keys": ["…", "…"]`, `TOKENS=['…']`.
   {
     kind: assignment,

@@ -23,19 +23,19 @@ export const PROSE_RULES: Rule[] = [
   // "the password for the prod admin account is …", "Das Passwort ist …", "is set to …".
   { kind: "password", check: proseSecret("password"), group: PASSWORD_GATE, re: new RegExp(String.raw`(?<![\w-])${PASSWORD}(?:[ \t]+(?:for|of|on|to)[ \t]+[^\n.,;:!?"']{1,60}?)?[ \t]+${IS}[ \t]*:?[ \t]+${VALUE}`, "gi") },
   // "the staging credentials are ops:…", "the deploy token was …".
-  { kind: (g) => (/cred/i.test(g.what ?? "") ? "secret" : "token"), check: proseSecret("secret"), gate: /\b(?:is|was|are|were)\b/i, re: new RegExp(String.raw`(?<![\w-])(?<what>credentials|creds|(?:access|auth|deploy|bot|api)[ \t]+token)[ \t]+${IS}[ \t]*:?[ \t]+${VALUE}`, "gi") },
+  { kind: (g) => (/cred/i.test(g.what ?? "") ? "secret" : "token"), check: proseSecret("secret"), gate: /cred|token/i, re: new RegExp(String.raw`(?<![\w-])(?<what>credentials|creds|(?:access|auth|deploy|bot|api)[ \t]+token)[ \t]+${IS}[ \t]*:?[ \t]+${VALUE}`, "gi") },
   // "I changed the root password to …", "reset the password to …".
   { kind: "password", check: proseSecret("password"), group: PASSWORD_GATE, re: new RegExp(String.raw`(?<![\w-])${PASSWORD}[ \t]+(?:(?:has[ \t]+been|got|was)[ \t]+)?(?:(?:changed|set|reset|updated|rotated)[ \t]+)?to[ \t]*:?[ \t]+${VALUE}`, "gi") },
   // "use passphrase correct horse battery staple": a passphrase of words to the end of the line or sentence.
   { kind: "password", check: (s) => isPassphrase(s), gate: /phrase/i, re: new RegExp(String.raw`(?<![\w-])(?:use|using|with|enter|type)[ \t]+(?:the[ \t]+)?(?:[\w-]{1,20}[ \t]+)?pass[ -]?phrase[ \t]+${PHRASE}`, "gi") },
   { kind: "password", check: proseSecret("password"), group: PASSWORD_GATE, re: new RegExp(String.raw`(?<![\w-])(?:use|using|with|enter|type)[ \t]+(?:the[ \t]+)?(?:[\w-]{1,20}[ \t]+)?pass(?:word|wd)[ \t]+${VALUE}`, "gi") },
   // "user admin, pass …", "login ops / pw …".
-  { kind: "password", check: proseSecret("password"), gate: /user|login/i, re: new RegExp(String.raw`(?<![\w-])(?:user(?:name)?|login)[ \t:=]+[^\s,;/]{1,64}[ \t]*[,;/]?[ \t]+(?:pass|pw|pwd)[ \t:=]+${VALUE}`, "gi") },
+  { kind: "password", check: proseSecret("password"), group: /pass|pw/i, gate: /user|login/i, re: new RegExp(String.raw`(?<![\w-])(?:user(?:name)?|login)[ \t:=]+[^\s,;/]{1,64}[ \t]*[,;/]?[ \t]+(?:pass|pw|pwd)[ \t:=]+${VALUE}`, "gi") },
   // "Secret key: …", "API token - …": a label of two or three words naming a secret, then a colon.
   {
     kind: (g) => keyKind(label(g)) ?? "secret",
     check: (s, g) => keyKind(label(g)) !== null && proseSecret("secret")(s, g),
     gate: /(?:key|token|secret|password|passphrase|credentials?)[ \t]*:/i,
-    re: new RegExp(String.raw`(?<kw>key|token|secret|password|passphrase|credentials?)(?<=(?<![\w-])(?<label>(?:[A-Za-z][\w-]{1,20}[ \t]+){1,2})\k<kw>)[ \t]*:[ \t]+${VALUE}`, "gi"),
+    re: new RegExp(String.raw`(?<kw>key|token|secret|password|passphrase|credentials?)[ \t]*:[ \t]+(?<=(?<![\w-])(?<label>(?:[A-Za-z][\w-]{1,20}[ \t]+){1,2})\k<kw>[ \t]*:[ \t]+)${VALUE}`, "gi"),
   },
 ];
