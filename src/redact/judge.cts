@@ -17,7 +17,7 @@ const PLACEHOLDER_WORDS = new Set(
     "default sample mypassword mysecret foobar notasecret xxxxxx").split(" "),
 );
 const PLACEHOLDER =
-  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}.*|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
+  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}(?:[\W_].*)?|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
 
 export function isPlaceholder(v: string): boolean {
   const t = v.trim();
@@ -38,12 +38,25 @@ const isWordy = (v: string) => /^[A-Za-z]+(?:[_.-][A-Za-z]+)*$/.test(v) && split
 const isCodePath = (v: string) => {
   if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.test(v)) return false;
   if (/^(?:[A-Z][a-z]+\.)+[A-Z][a-z]+\d{1,4}$/.test(v)) return false; // `Harbor.Falcon94`: words and digits, a password
-  return v.split(/\??\./).every((seg) => isWordy(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
+  return v.split(/\??\./).every((seg) => isCodeWord(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
+};
+/** Abbreviations without a vowel that code paths are made of. */
+const ABBREVIATIONS = new Set(
+  "cfg ctx pwd db src dst req res msg env str std hdr hdrs tmp mgr svc cnt fn cb ptr buf len url sql jwt xml html css http https smtp ssh ssl tls sdk gcp rds kms dns ts js rb py vm k8s crm cms db2 sys pkg lb ws rpc grpc nls".split(" "),
+);
+/** A segment of a code path: words that read as words (`settings`, `DB_PASSWORD`, `cfg`), not `ZkPykuQr` or `CRQ`. */
+const isCodeWord = (seg: string) => {
+  if (!isWordy(seg)) return false;
+  const words = splitWords(seg);
+  return words.every((w) => w.length === 1 || ABBREVIATIONS.has(w) || (/[aeiouy]/.test(w) && w.length >= 2)) && words.filter((w) => w.length === 2 && !ABBREVIATIONS.has(w)).length <= 1;
 };
 
 /** A file path or a URL without credentials (`/etc/app/key.pem`, `~/.aws/credentials`, `C:\keys\a.pfx`, `https://x.io/a`). */
-const isPathLike = (v: string) =>
-  /^(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]*)*$|^[A-Za-z]:\\[\w .\\-]+$|^[\w-]+(?:\/[\w.-]+)+\.[a-z]{1,5}$|^[a-z][a-z\d+.-]*:\/\/[^@\s]*$/i.test(v);
+const isPathLike = (v: string) => !hasRandomSegment(v) && PATH_LIKE.test(v);
+/** Base64 that starts with or holds a `/` (`/Kn6Ns6A65L8…`) has a segment of mixed case and digits, unlike a path. */
+const hasRandomSegment = (v: string) => v.split(/[\/\\]/).some((seg) => seg.length >= 12 && /[A-Z]/.test(seg) && /[a-z]/.test(seg) && /\d/.test(seg) && !/\./.test(seg) && shannonEntropy(seg) >= 3.3);
+const PATH_LIKE =
+  /^(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]*)*$|^[A-Za-z]:\\[\w .\\-]+$|^[\w-]+(?:\/[\w.-]+)+\.[a-z]{1,5}$|^[a-z][a-z\d+.-]*:\/\/[^@\s]*$/i;
 
 /** Random-looking: letters and digits mixed, high entropy (for prefixes that also occur in words, like `sk-`). */
 export const looksRandom = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && shannonEntropy(s) >= 3.5;

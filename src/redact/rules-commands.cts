@@ -35,7 +35,7 @@ const RULES: Rule[] = [
   // RabbitMQ: `rabbitmqctl add_user NAME PASS`, `change_password NAME PASS`.
   { kind: "password", check: positional, gate: /rabbitmqctl/, re: new RegExp(String.raw`(?<![\w-])rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S{1,128}[ \t]+${WORD}`, "g") },
   // MinIO client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (the secret, then the access key).
-  { kind: "secret", check: positional, gate: /mc/, re: /(?<![\w-])mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,128}[ \t]+\S{1,512}[ \t]+[^\s-]\S{2,255}[ \t]+(?<s>[^\s'"-][^\s'"]{2,255})/g },
+  { kind: "secret", check: (s) => !isPlaceholder(s) && s.length >= 4, gate: /mc/, re: /(?<![\w-])mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,128}[ \t]+\S{1,512}[ \t]+[^\s-]\S{2,255}[ \t]+(?<s>[^\s'"-][^\s'"]{2,255})/g },
   { kind: "access-key", check: positional, gate: /mc/, re: /(?<![\w-])mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,128}[ \t]+\S{1,512}[ \t]+(?<s>[^\s'"\[-][^\s'"]{2,255})(?=[ \t]+\S)/g },
   // A value handed to a secret store: `gh secret set NAME --body X`, `aws ssm put-parameter … --value X` (a
   // SecureString, or a parameter whose name says secret).

@@ -12,8 +12,8 @@ const namedLiteral = (s: string, g: Groups) => {
   const kind = keyKind(g.key ?? "");
   return kind !== null && looksSecret(s, true, kind, /phrase/i.test(g.key ?? ""));
 };
-/** A password that may be a plain word when it is quoted, else one that looks random. */
-const proseSecret = (kind: string) => (s: string, g: Groups) => looksSecret(s, g.q !== "", kind);
+/** A password that may be a plain word when it is quoted; letters and digits mixed count as written out too. */
+const proseSecret = (kind: string) => (s: string, g: Groups) => looksSecret(s, g.q !== "" || (s.length >= 8 && /\d/.test(s) && /[A-Za-z]/.test(s)), kind);
 
 /** Prose words that end a secret named in a sentence: trailing punctuation is not part of it. */
 const PROSE_VALUE = String.raw`(?<q>["'\x60\u201c]?)(?<s>[^\s"'\x60\u201d]{1,256}?)(?=[.,;:)]*(?:["'\x60\u201d]|\s|$))`;

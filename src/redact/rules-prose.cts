@@ -14,7 +14,7 @@ const PASSWORD = String.raw`(?:pass(?:word|wd|wort|phrase)|pwd|passcode|kennwort
 const IS = String.raw`(?:is|was|are|were|ist|war|est|es)(?:[ \t]+(?:now|still|currently))?(?:[ \t]+(?:set|changed|reset|updated)[ \t]+to)?`;
 /** Texts that name a password at all (a cheap literal scan before the patterns). */
 const PASSWORD_GATE = /[Pp](?:ass|ASS|wd|WD)|[Kk]ennwort/;
-const proseSecret = (kind: string) => (s: string, g: Groups) => looksSecret(s, g.q !== "", kind);
+const proseSecret = (kind: string) => (s: string, g: Groups) => looksSecret(s, g.q !== "" || (s.length >= 8 && /\d/.test(s) && /[A-Za-z]/.test(s)), kind);
 
 /** A label of words as a key: `Secret key` → `Secret_key`. */
 const label = (g: Groups) => `${g.label ?? ""}${g.kw ?? ""}`.replace(/[ \t]+/g, "_");

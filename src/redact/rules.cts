@@ -69,7 +69,7 @@ export const RULES: Rule[] = [
   // The password may hold one `/` (not a port and a path: `https://host:8443/@scope/pkg`).
   { kind: "url-password", check: urlPassword, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512}|[^\s\/?'"@]{0,256}\/[^\s\/?'"@]{1,256}(?=@[\w.-]+(?:[:\/]|\s|$)))(?=@)/g },
   // A token as the whole user part: `https://<token>@github.com/acme/x.git`.
-  { kind: "url-token", check: looksRandom, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
+  { kind: "url-token", check: (s) => looksRandom(s) || /^[a-f0-9]{32,}$/i.test(s), gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
   {
     kind: "authorization-header",
     check: (s) => looksSecret(s, true, "token"),

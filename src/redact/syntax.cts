@@ -31,8 +31,8 @@ export const MARK = "[REDACTED:";
  * `the key: DB_PASSWORD=…` is judged by its inner assignment.
  */
 export const VALUE = String.raw`(?:"(?<dq>(?:[^"\\\r\n]|\\.){1,4096})(?=")|\\"(?<eq>(?:[^"\\\r\n]|\\[^"\r\n]){1,4096})(?=\\")|'(?<sq>[^'\r\n]{1,4096})(?=')|(?=(?<uq>[^\s"'${"`"},;(){}\[\]<>&]{1,4096}))\k<uq>(?!\())`;
-/** VALUE for a command-line flag: a bare value never starts with `-` (that is the next flag). */
-export const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!-)[^");
+/** VALUE for a command-line flag: a bare value is not the next flag (`-v`, `--region`); a long random run may start with `-`. */
+export const FLAG_VALUE = VALUE.replace("(?=(?<uq>[^", "(?=(?<uq>(?!--?[A-Za-z][A-Za-z-]{0,40}(?:[\\s=]|$)|-(?![\\w-]{15}))[^");
 export const KEY = String.raw`[\w.-]{0,48}?(?:pass|pwd|pw(?![a-z])|psk|secret|token|key|auth|cred|pat(?![a-z])|bearer)[\w.-]{0,32}`;
 /**
  * A passphrase in a sentence: up to 12 words, ended by punctuation, the end of the line or a word that goes back to

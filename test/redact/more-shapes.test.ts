@@ -14,8 +14,8 @@ const occurrences = (k: Case) => k.secrets.reduce((n, [s]) => n + k.text.split(s
 
 describe("redact: the held-out corpus", () => {
   const cases = heldOutCases();
-  test("has at least 90 new shapes, none a text of the first corpus", () => {
-    assert.ok(new Set(cases.map((k) => k.name)).size >= 90, `${cases.length} cases`);
+  test("has at least 100 new shapes, none a text of the first corpus", () => {
+    assert.ok(new Set(cases.map((k) => k.name)).size >= 100, `${cases.length} cases`);
     const first = new Set(secretCases().map((k) => k.name));
     assert.deepEqual(cases.filter((k) => first.has(k.name)).map((k) => k.name), []);
     assert.ok(first.size + cases.length >= 250);
