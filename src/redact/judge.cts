@@ -17,7 +17,7 @@ const PLACEHOLDER_WORDS = new Set(
     "default sample mypassword mysecret foobar notasecret xxxxxx").split(" "),
 );
 const PLACEHOLDER =
-  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}.*|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
+  /^(?:\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_]\w*|%\w+%|\{\{.*\}\}|<.*>|\[[\w\s-]*\]|(.)\1*|(?:your|my)[_-].*|.*[_-]here|x{3,}(?:[\W_].*)?|\.\.\.|(?:process\.env|os\.environ|env)\b.*)$/i;
 
 export function isPlaceholder(v: string): boolean {
   const t = v.trim();
@@ -37,12 +37,26 @@ const isWordy = (v: string) => /^[A-Za-z]+(?:[_.-][A-Za-z]+)*$/.test(v) && split
  */
 const isCodePath = (v: string) => {
   if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.test(v)) return false;
-  return v.split(/\??\./).every((seg) => isWordy(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
+  if (/^(?:[A-Z][a-z]+\.)+[A-Z][a-z]+\d{1,4}$/.test(v)) return false; // `Harbor.Falcon94`: words and digits, a password
+  return v.split(/\??\./).every((seg) => isCodeWord(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
+};
+/** Abbreviations without a vowel that code paths are made of. */
+const ABBREVIATIONS = new Set(
+  "cfg ctx pwd db src dst req res msg env str std hdr hdrs tmp mgr svc cnt fn cb ptr buf len url sql jwt xml html css http https smtp ssh ssl tls sdk gcp rds kms dns ts js rb py vm k8s crm cms db2 sys pkg lb ws rpc grpc nls".split(" "),
+);
+/** A segment of a code path: words that read as words (`settings`, `DB_PASSWORD`, `cfg`), not `ZkPykuQr` or `CRQ`. */
+const isCodeWord = (seg: string) => {
+  if (!isWordy(seg)) return false;
+  const words = splitWords(seg);
+  return words.every((w) => w.length === 1 || ABBREVIATIONS.has(w) || (/[aeiouy]/.test(w) && w.length >= 2)) && words.filter((w) => w.length === 2 && !ABBREVIATIONS.has(w)).length <= 1;
 };
 
 /** A file path or a URL without credentials (`/etc/app/key.pem`, `~/.aws/credentials`, `C:\keys\a.pfx`, `https://x.io/a`). */
-const isPathLike = (v: string) =>
-  /^(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]*)*$|^[A-Za-z]:\\[\w .\\-]+$|^[\w-]+(?:\/[\w.-]+)+\.[a-z]{1,5}$|^[a-z][a-z\d+.-]*:\/\/[^@\s]*$/i.test(v);
+const isPathLike = (v: string) => !hasRandomSegment(v) && PATH_LIKE.test(v);
+/** Base64 that starts with or holds a `/` (`/Kn6Ns6A65L8…`) has a segment of mixed case and digits, unlike a path. */
+const hasRandomSegment = (v: string) => v.split(/[\/\\]/).some((seg) => seg.length >= 12 && /[A-Z]/.test(seg) && /[a-z]/.test(seg) && /\d/.test(seg) && !/\./.test(seg) && shannonEntropy(seg) >= 3.3);
+const PATH_LIKE =
+  /^(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]*)*$|^[A-Za-z]:\\[\w .\\-]+$|^[\w-]+(?:\/[\w.-]+)+\.[a-z]{1,5}$|^[a-z][a-z\d+.-]*:\/\/[^@\s]*$/i;
 
 /** Random-looking: letters and digits mixed, high entropy (for prefixes that also occur in words, like `sk-`). */
 export const looksRandom = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && shannonEntropy(s) >= 3.5;
@@ -56,12 +70,25 @@ export const looksRandom = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && 
  */
 export function looksSecret(v: string, literal: boolean, kind = "secret", spaces = false): boolean {
   if (spaces && /\s/.test(v)) return isPassphrase(v);
-  if (v.length < (kind === "password" ? 6 : 8) || /[^\x21-\x7e]/.test(v) || isPlaceholder(v) || isPathLike(v)) return false;
+  if (literal && /\s/.test(v)) return isSpacedSecret(v);
+  // Non-ASCII letters count (`Pässwört.2024`, a value in smart quotes) when some ASCII letter or digit is there too.
+  if (v.length < (kind === "password" ? 6 : 8) || /[\s\x00-\x1f\x7f]/.test(v) || (/[^\x21-\x7e]/.test(v) && !/[A-Za-z0-9]/.test(v))) return false;
+  if (isPlaceholder(v) || isPathLike(v)) return false;
   if (/^(?:0x[\da-f]+|[\d.,:_+-]+)$/i.test(v)) return false;
   if (isWordy(v)) return literal && kind === "password" && shannonEntropy(v) >= 2.5;
   if (literal) return true;
   if (isCodePath(v)) return false;
   return shannonEntropy(v) >= Math.min(3, Math.log2(v.length) - 0.5);
+}
+
+/**
+ * A quoted value with spaces under a secret-named key (`password: "Tr0ub4dor & 3 horse"`): a few words, one of them
+ * letters and digits mixed, and no prose (`"Password must have 1 digit"`, `"Enter your password"` are kept).
+ */
+function isSpacedSecret(v: string): boolean {
+  const words = v.trim().split(/\s+/);
+  if (words.length < 2 || words.length > 8 || v.length > 128 || /[(){};=<>`]/.test(v) || isPlaceholder(v)) return false;
+  return words.some((w) => w.length >= 6 && /[A-Za-z]/.test(w) && /\d/.test(w)) && !words.some((w) => PROSE_WORDS.has(w.toLowerCase()));
 }
 
 /** Several words (`correct horse battery staple`), not prose with code or a sentence (`see the vault`). */
@@ -70,7 +97,9 @@ export function isPassphrase(v: string): boolean {
   if (words.length < 2 || words.length > 12 || v.length > 200 || /[(){};=<>`]/.test(v) || isPlaceholder(v)) return false;
   return !words.some((w) => PROSE_WORDS.has(w.toLowerCase()));
 }
-const PROSE_WORDS = new Set("the a an is are was in on at of for to from with by stored kept see set via use uses used not no".split(" "));
+const PROSE_WORDS = new Set(
+  "the a an is are was in on at of for to from with by stored kept see set via use uses used not no must should be your enter has have".split(" "),
+);
 
 const NOT_SECRET_LAST = new Set(
   ("file path dir url uri name id type types length len count size expiry expires expiration exp ttl timeout " +
@@ -86,7 +115,7 @@ const PUBLIC_KEYS = new Set(
     "i18n translation locale message redis s3 ssh host pub verify verification registry idempotent range shard " +
     "config setting settings state query index join").split(" "),
 );
-const PASS_WORD = /^(?:pass|pwd)$|pass(?:word|wd|phrase)s?$|^(?:store|key|src|dest|new|old|db|admin|root|master|ssl|trust|login|ssh|pg|smb|ftp|mail|smtp|user|my|sql|ldap|bind|vnc|rdp|wifi|app|api|vault|proxy|sudo|redis|keystore|truststore)pass$/;
+const PASS_WORD = /^(?:pass|pwd|pw|psk)$|pass(?:word|wd|phrase|wort)s?$|^kennwort$|^(?:store|key|src|dest|new|old|db|admin|root|master|ssl|trust|login|ssh|pg|smb|ftp|mail|smtp|user|my|sql|ldap|bind|vnc|rdp|wifi|app|api|vault|proxy|sudo|redis|keystore|truststore)pass$/;
 
 const keyKinds = new Map<string, string | null>();
 
@@ -105,7 +134,7 @@ export const isPassphraseKey = (key: string) => /pass[\W_]?phrase/i.test(key);
 
 function computeKeyKind(key: string): string | null {
   if (/^(?:old)?pwd$/i.test(key) || key === "PASS") return null; // the shell's working directory; `--- PASS: TestX` of go test
-  const words = splitWords(key);
+  const words = splitWords(key).map((w) => (/^(?:keys|secrets|apikeys)$/.test(w) ? w.slice(0, -1) : w)); // `api_keys`
   if (words.join(" ") === "private key id") return "gcp-private-key-id"; // a service account's key id
   const last = words.at(-1) ?? "";
   if (words.length === 0 || NOT_SECRET_LAST.has(last)) return null;
@@ -113,7 +142,7 @@ function computeKeyKind(key: string): string | null {
   const qualifiedKey = (q: (w: string) => boolean) => words.some((w, i) => w === "key" && q(words[i - 1] ?? ""));
   if (has(/^secret$/) && has(/^access$/) && has(/^key$/)) return "aws-secret-access-key";
   if (has(PASS_WORD)) return "password";
-  if (has(/token$/)) return "token";
+  if (has(/token$/) || last === "pat" || last === "bearer") return "token"; // `AZURE_DEVOPS_EXT_PAT`, `--oauth2-bearer`
   if (has(/secret$/)) return "secret";
   if (has(/^api-?key$|^apikey$/) || qualifiedKey((w) => w === "api")) return "api-key";
   if (has(/^(?:access|private|account|signing|encryption|master|app|client|session|license|auth|storage)key$/)) return "secret";

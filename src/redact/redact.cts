@@ -36,9 +36,13 @@ export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs
  * a token as a URL's user, `#` in URL passwords; 4: any punctuation in a value under a secret-named key
  * (`Xk9q2.Lm4Np`), every assignment on a line, credential/auth/`*_KEY`/`SSHPASS` keys, `.pgpass` lines,
  * `define('DB_PASSWORD', …)`, name/value pairs, `az … keys list` output, passphrases with spaces, secrets named
- * in prose, an AWS secret after its key id, psql connection strings, URL-encoded text.
+ * in prose, an AWS secret after its key id, psql connection strings, URL-encoded text; 5: 31 more provider formats,
+ * OpenVPN and SSH2 keys, password hashes, cookies, PAT/pw/psk keys, values with spaces or non-ASCII letters, lists,
+ * YAML block scalars and wrapped quoted values under secret-named keys, PHP/Perl variables, Dockerfile ENV, markdown
+ * tables, XML properties, positional passwords of Windows, Oracle, RabbitMQ, MinIO and remote-admin tools, values
+ * given to secret stores, and more prose ("the password for … is", "changed … to", "use passphrase …").
  */
-export const REDACTION_VERSION = 4;
+export const REDACTION_VERSION = 5;
 
 export interface Redaction {
   text: string;
@@ -126,7 +130,15 @@ export function stripPrivate(text: string): string {
 
 function redactInto(text: string, tally: Map<string, number>, keepLines = false, found?: Found, depth = 0): string {
   let out = removePrivate(text, tally, keepLines);
-  for (const rule of RULES) out = applyRule(out, rule, tally, keepLines, found);
+  const groups = new Map<RegExp, boolean>();
+  for (const rule of RULES) {
+    if (rule.group) {
+      let pass = groups.get(rule.group);
+      if (pass === undefined) groups.set(rule.group, (pass = rule.group.test(out)));
+      if (!pass) continue;
+    }
+    out = applyRule(out, rule, tally, keepLines, found);
+  }
   const inner: Inner = (decoded, f, d) => redactInto(decoded, new Map(), false, f, d);
   return redactEncoded(out, inner, (secret, kind) => {
     bump(tally, kind);

@@ -5,15 +5,17 @@
  */
 import { CONTEXT_RULES } from "./rules-context.cjs";
 import { isBase64Credential, looksRandom, looksSecret } from "./judge.cjs";
-import { assignment, assignmentCheck, FLAG_VALUE, KEY, literalAssignment, notPlaceholder, type Rule, VALUE } from "./syntax.cjs";
+import { COMMAND_RULES } from "./rules-commands.cjs";
+import { PROSE_RULES } from "./rules-prose.cjs";
+import { VENDOR_RULES } from "./rules-vendors.cjs";
+import { assignment, assignmentCheck, cliPassword, FLAG_VALUE, KEY, literalAssignment, notPlaceholder, type Rule, VALUE } from "./syntax.cjs";
 
 export { type Groups, MARK, type Rule } from "./syntax.cjs";
 
-/** `cmd … FLAG<sep>password`: the password a command takes on a short flag (`sep` "": glued to it). */
-function cliPassword(cmds: string, flag: string, sep = "[ \\t]+", gate = new RegExp(cmds)): Rule {
-  const value = String.raw`(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))`;
-  return { kind: "password", check: notPlaceholder, gate, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
-}
+/** A command that reads a secret from its stdin (`n` names the group that says it is not a password). */
+const stdin = (n: number) => String.raw`(?:--password-stdin|chpasswd|(?<sec${n}>secrets?[ \t]+(?:create|set|put|versions[ \t]+add)))`;
+
+const urlPassword = (s: string) => notPlaceholder(s) && (!s.includes("/") || (!/^\d{0,5}\//.test(s) && looksSecret(s.replace("/", ""), true, "password")));
 
 export const RULES: Rule[] = [
   // Whole blocks first: their base64 bodies would otherwise feed other rules.
@@ -62,10 +64,12 @@ export const RULES: Rule[] = [
   { kind: "mailgun-api-key", check: looksRandom, re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
   { kind: "mailgun-api-key", gate: /-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/, re: /(?<![\w-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![\w-])/g },
   { kind: "azure-sas-signature", re: /[?&]sig=(?<s>[A-Za-z0-9%+\/]{20,512}(?:=|%3D){0,2})/gi },
+  ...VENDOR_RULES,
   // Credentials in context.
-  { kind: "url-password", check: notPlaceholder, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512})(?=@)/g },
+  // The password may hold one `/` (not a port and a path: `https://host:8443/@scope/pkg`).
+  { kind: "url-password", check: urlPassword, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:\/?#@'"\[\]]{0,256}:(?<s>[^\s\/?'"]{1,512}|[^\s\/?'"@]{0,256}\/[^\s\/?'"@]{1,256}(?=@[\w.-]+(?:[:\/]|\s|$)))(?=@)/g },
   // A token as the whole user part: `https://<token>@github.com/acme/x.git`.
-  { kind: "url-token", check: looksRandom, gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
+  { kind: "url-token", check: (s) => looksRandom(s) || /^[a-f0-9]{32,}$/i.test(s), gate: /:\/\//, re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/(?<s>[^\s:\/?#@'"\[\]]{16,256})(?=@)/g },
   {
     kind: "authorization-header",
     check: (s) => looksSecret(s, true, "token"),
@@ -73,8 +77,9 @@ export const RULES: Rule[] = [
   },
   { kind: "bearer-token", check: (s) => looksRandom(s), re: /(?<![\w-])Bearer[ \t]+(?<s>[\w.~+\/-]{16,4096}=*)/g },
   { kind: "basic-auth", check: (s) => looksSecret(s, true, "password"), re: /(?<![\w-])(?:-u|--user)[ \t]+\\?["']?(?![+%])[^\s:"'\\]{0,256}:(?<s>[^\s"'\\]{1,512})/g },
-  { kind: "password", check: notPlaceholder, re: /(?<![\w-])machine\s{1,64}\S{1,256}\s{1,64}login\s{1,64}\S{1,256}\s{1,64}password[ \t]{1,64}(?<s>\S{1,512})/g },
-  { kind: "connection-string-password", check: notPlaceholder, gate: /pwd|password/i, re: /;[ \t]{0,4}(?:password|pwd)[ \t]*=(?<s>[^;\r\n"']{1,256})/gi },
+  // `.netrc`: `machine h login u password p` (or the password before the login).
+  { kind: "password", check: notPlaceholder, gate: /machine/, re: /(?<![\w-])machine\s{1,64}\S{1,256}\s{1,64}(?:login\s{1,64}\S{1,256}\s{1,64}password[ \t]{1,64}(?<s>\S{1,512})|password[ \t]{1,64}(?<uq>\S{1,512})(?=\s{1,64}login\s))/g },
+  { kind: "connection-string-password", check: notPlaceholder, gate: /pwd|password/i, re: /;[ \t]{0,4}(?:password|pwd)[ \t]*=(?<s>\{[^}\r\n]{1,256}\}|[^;\r\n"']{1,256})/gi },
   // A Docker `config.json` (or Kubernetes dockerconfigjson) entry: `"auth": "<base64 of user:password>"`.
   { kind: "docker-auth", check: isBase64Credential, re: /(?<![\w-])\\?["']?auth\\?["']?[ \t]*[:=][ \t]*\\?["']?(?<s>[A-Za-z0-9+\/]{8,4096}={0,2})/g },
   // Passwords given to a command's short flag: `mysql -uroot -pS3cret` (glued), `sshpass -p 'S3cret'`,
@@ -90,15 +95,17 @@ export const RULES: Rule[] = [
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])-pass(?:in|out)?[ \t]+pass:(?<s>[^\s'"]{1,256})/g },
   // A secret piped or fed to a command that reads it from stdin.
-  { kind: "password", check: notPlaceholder, re: /(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}--password-stdin)|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}--password-stdin)|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}--password-stdin))/g },
+  { kind: (g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? "secret" : "password"), check: (s, g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? looksSecret(s, true) : notPlaceholder(s)), gate: /echo|printf/, re: new RegExp(String.raw`(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}?${stdin(1)})|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}?${stdin(2)})|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}?${stdin(3)}))`, "g") },
   { kind: "token", check: notPlaceholder, re: /(?<![\w-])--(?:with-token|password-stdin)[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
   { kind: "vault-token", check: looksRandom, re: /(?<![\w-])vault[ \t]+login(?:[ \t]+-\S+)*[ \t]+(?<s>[^\s'"=-][^\s'"=]{7,255})(?=\s|$)/g },
+  ...COMMAND_RULES,
   // A secret-named setting set from the command line: `aws configure set aws_secret_access_key X`,
   // `npm config set //registry.npmjs.org/:_authToken X`, `git config user.password X`.
-  { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])(?:set|config)(?:[ \t]+--?[\w-]{1,40}){0,4}[ \t]+(?:[^\s=]{0,200}?[:/.])?(?<key>${KEY})[ \t]+${VALUE}`, "gi") },
+  { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])(?:set|setx|setenv|config)(?:[ \t]+--?[\w-]{1,40}){0,4}[ \t]+(?:[^\s=]{0,200}?[:/.])?(?<key>${KEY})[ \t]+${VALUE}`, "gi") },
   // `--password xyz`, `--api-key=xyz`, `-Dx.keyStorePassword=xyz`.
   { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])--?(?=[A-Za-z])(?<key>${KEY})(?:=|[ \t]+)${FLAG_VALUE}`, "gi") },
   // `KEY=value`, `key: value`, `"key": "value"`, `key := "value"`, `'key' => 'value'`.
   { kind: assignment, check: assignmentCheck(literalAssignment), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>(?<sep>[ \t]*(?::=|=>|=(?![=>~])|:(?!:)))[ \t]*${VALUE}`, "gi") },
   ...CONTEXT_RULES,
+  ...PROSE_RULES,
 ];

@@ -1,5 +1,5 @@
 /**
- * No secret is kept, whichever way it came in. The fake-secret corpus goes through every channel mem
+ * No secret is kept, whichever way it came in. The fake-secret corpus (both rounds) goes through every channel mem
  * captures or indexes (tool calls and their outputs, Edit and Write contents, TaskCreate, TaskUpdate,
  * TodoWrite, prompts, transcripts, [MEMORY:] tags, keyword decisions, subagents, compaction
  * snapshots, session ends, markdown bodies, frontmatter, file and directory names, event logs with
@@ -19,6 +19,7 @@ import { VectorStore } from "../../src/store/vectors.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
 import { B64, rand, secretCases } from "../helpers/secrets.js";
 import { hook } from "../hooks/helpers.js";
+import { heldOutCases } from "./held-out-shapes.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-channels-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -33,8 +34,8 @@ function filesUnder(dir: string): string[] {
 const line = (type: "user" | "assistant", session: string, content: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type, sessionId: session, timestamp: "2026-11-22T10:00:00Z", message: { role: type, content }, ...extra });
 
-test("no secret of the corpus is kept or shown, through any channel", { timeout: 480_000 }, async () => {
-  const cases = secretCases();
+test("no secret of the corpus is kept or shown, through any channel", { timeout: 900_000 }, async () => {
+  const cases = [...secretCases(), ...heldOutCases()];
   const token = `ghp_${rand(36)}`;
   const home = join(tmp, "home");
   // A project whose directory name, and a notes folder whose name, hold a secret.

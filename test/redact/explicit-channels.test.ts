@@ -13,6 +13,7 @@ import { after, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { hook } from "../hooks/helpers.js";
+import { heldOutCases } from "./held-out-shapes.js";
 import { serverEnv } from "../helpers/mcp-env.js";
 import { BIN, cleanEnv, runMem, show } from "../helpers/mem-cli.js";
 import { secretCases } from "../helpers/secrets.js";
@@ -31,8 +32,8 @@ function filesUnder(dir: string): string[] {
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: { memory?: { id: string } } };
 
-test("no secret of the corpus is kept or shown through remember, MCP remember and import", { timeout: 600_000 }, async (t) => {
-  const cases = secretCases();
+test("no secret of the corpus is kept or shown through remember, MCP remember and import", { timeout: 900_000 }, async (t) => {
+  const cases = [...secretCases(), ...heldOutCases()];
   const first = (text: string) => text.split("\n").find((l) => l.trim() !== "") ?? text;
   const homes = { remember: join(tmp, "h-remember"), mcp: join(tmp, "h-mcp"), import: join(tmp, "h-import") };
   const shown: Record<keyof typeof homes, string[]> = { remember: [], mcp: [], import: [] };
