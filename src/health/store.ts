@@ -45,8 +45,8 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
   const newest = snaps[0];
   let snapshots: Check;
   if (!newest) {
-    // Not a warning on a new install: the first weekly run takes one.
-    snapshots = { name: "snapshots", status: "ok", detail: `none yet${events > 0 ? ` for ${events} events` : ""}: \`mem reindex\` takes one (\`mem schedule install\` runs it weekly)` };
+    // Not a warning on a new install: the first `mem index` takes one.
+    snapshots = { name: "snapshots", status: "ok", detail: `none yet${events > 0 ? ` for ${events} events` : ""}: the next \`mem index\` or daemon start takes one, then one a week (\`mem schedule install\` runs the weekly job)` };
   } else {
     const days = (now - Date.parse(newest.takenAt)) / DAY_MS;
     const detail = `${snaps.length} kept; newest ${newest.id}, ${age(newest.takenAt, now)} old (${newest.reason}): ${newest.counts.events} events, ${newest.counts.memories} memories`;

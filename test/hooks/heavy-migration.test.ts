@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import Database from "better-sqlite3";
+import { spoolCheck } from "../../src/health/spool.js";
 import { SPOOL_FILE } from "../../src/maintenance/flags.js";
 import { REDACTION_VERSION } from "../../src/redact/redact.cjs";
 import { isStoreUnavailable, MigrationDeferredError } from "../../src/store/damage.js";
@@ -79,12 +80,16 @@ describe("a long migration is never made by a hook", () => {
     assert.deepEqual(await hook("post-tool-use", bash("t1", "make deploy-staging"), env), { code: 0, stdout: "" });
     assert.equal(version(home), before, "the hook did not migrate");
     assert.ok(existsSync(join(home, SPOOL_FILE)), "the capture waits in the spool");
+    const waiting = spoolCheck(home);
+    assert.equal(waiting?.status, "warn", "mem doctor says captures wait");
+    assert.match(waiting!.detail, /^1 capture\(s\) wait in the spool/);
 
     openDb(join(home, "mem.sqlite")).close(); // what the daemon or the next mem command does
     assert.equal(version(home), SCHEMA_VERSION);
 
     assert.deepEqual(await hook("post-tool-use", bash("t2", "make test-integration"), env), { code: 0, stdout: "" });
     assert.ok(!existsSync(join(home, SPOOL_FILE)), "the spool was replayed");
+    assert.equal(spoolCheck(home), undefined, "nothing waits: no spool line in mem doctor");
     const db = openDb(join(home, "mem.sqlite"));
     const commands = db.prepare("SELECT text FROM events ORDER BY time").pluck().all() as string[];
     db.close();
