@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { readRegular } from "../util/read-regular.cjs";
@@ -86,7 +86,7 @@ export function listSnapshots(sqlite: string): Snapshot[] {
     const file = join(dir, `${id}.sqlite`);
     let bytes: number;
     try {
-      const st = statSync(file);
+      const st = lstatSync(file); // a link is no snapshot of ours, wherever it points (a damaged copy is listed: restore refuses it, saying so)
       if (!st.isFile()) continue;
       bytes = st.size;
     } catch {

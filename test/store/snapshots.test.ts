@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -133,5 +133,24 @@ describe("a snapshot when one is due (a store the weekly job never runs on)", ()
     } finally {
       db.close();
     }
+  });
+});
+
+describe("what is no snapshot of ours is never offered", () => {
+  test("a newer entry whose copy is a link (wherever it points) is left out of the list and of `latest`", () => {
+    const path = store(4);
+    const db = openDb(path);
+    let real: string;
+    try {
+      real = takeSnapshot(db, path, "reindex", Date.parse("2026-11-01T10:00:00Z")).id;
+    } finally {
+      db.close();
+    }
+    const dir = snapshotDir(path);
+    const manifest = (_: string) => JSON.stringify({ takenAt: "2026-11-20T10:00:00.000Z", reason: "reindex", counts: { events: 999 } });
+    symlinkSync(join(dir, `${real}.sqlite`), join(dir, "20261121T100000000Z-reindex.sqlite")); // a link to a real copy
+    writeFileSync(join(dir, "20261121T100000000Z-reindex.json"), manifest("b"));
+    assert.deepEqual(listSnapshots(path).map((s) => s.id), [real]);
+    assert.equal(findSnapshot(path, "latest")?.id, real);
   });
 });
