@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { BIN, cleanEnv, runMem, show } from "./mem-cli.js";
 
@@ -65,4 +66,17 @@ export async function uiHome(tmp: string, name: string, notes: Record<string, st
 export async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url);
   return { status: res.status, body: await res.text() };
+}
+
+/** A request straight to a server on 127.0.0.1, with headers exactly as given (fetch and a browser will not send a forged Host). */
+export function rawRequest(port: number, path: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (d: string) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }

@@ -7,11 +7,12 @@
  * forces that. Screenshots: test-output/screenshots/.
  */
 import assert from "node:assert/strict";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOTS, screenshot, skipBrowser, startBed, submit, watchPage, type Bed } from "../helpers/browser.js";
 import { jsonOf } from "../helpers/mem-cli.js";
+import { rawRequest } from "../helpers/ui-child.js";
 
 const opts = { skip: skipBrowser, timeout: 120_000 };
 
@@ -178,11 +179,11 @@ describe("mem ui in a browser: search, edit, forget, refusals", () => {
     assert.doesNotMatch(await page.content(), /zephyrine tables/);
 
     for (const host of ["evil.example", `evil.example:${bed.port}`, `127.0.0.1.evil.example:${bed.port}`, `127.0.0.1:${bed.port + 1}`]) {
-      const r = await rawGet(bed.port, `/${bed.token}/search?q=zephyrine`, host);
+      const r = await rawRequest(bed.port, `/${bed.token}/search?q=zephyrine`, { Host: host });
       assert.equal(r.status, 421, `Host: ${host}`);
       assert.doesNotMatch(r.body, /zephyrine tables/);
     }
-    assert.equal((await rawGet(bed.port, `/${bed.token}/search?q=zephyrine`, `127.0.0.1:${bed.port}`)).status, 200, "the right Host and token: answered");
+    assert.equal((await rawRequest(bed.port, `/${bed.token}/search?q=zephyrine`, { Host: `127.0.0.1:${bed.port}` })).status, 200, "the right Host and token: answered");
 
     // Another site in the same browser knows the address (token and all): it can neither read a page nor post a forget.
     const forgetUrl = bed.at("/memory/forget");
@@ -216,19 +217,6 @@ describe("mem ui in a browser: search, edit, forget, refusals", () => {
     await page.close();
   });
 });
-
-/** A GET with the Host header as given, straight to the server (a browser cannot forge Host). */
-function rawGet(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers: { Host: host } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 /** Another site: `page` at / of another port of 127.0.0.1, an empty page at any other path. */
 async function serve(page: string): Promise<{ port: number; close: () => Promise<void> }> {

@@ -5,7 +5,6 @@
  * every answer carries the security headers and no CORS header.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { resolveProject } from "../../src/project/identity.js";
 import { uiContext } from "../../src/web/context.js";
 import { openLink } from "../../src/web/guard.js";
 import { startUi, type UiServer } from "../../src/web/server.js";
+import { rawRequest } from "../helpers/ui-child.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-ui-server-")));
 const A = join(tmp, "alpha");
@@ -44,18 +44,8 @@ after(async () => {
 
 const get = (url: string, init: RequestInit = {}) => fetch(url, { redirect: "manual", ...init });
 
-/** A raw request, for headers fetch will not send as given (Host). */
-function raw(path: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: ui.port, path, method, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+/** A raw request to the explorer, for headers fetch will not send as given (Host). */
+const raw = (path: string, headers: Record<string, string>, method = "GET") => rawRequest(ui.port, path, headers, method);
 
 describe("refusals", () => {
   test("without the token, with a wrong one, or none at all: 403, and nothing of the store", async () => {
