@@ -3,19 +3,11 @@
  * raw (issue 22), config and code formats, provider tokens, and URL-encoded command lines. All values are made
  * at run time by the corpus's seeded generator; provider prefixes are split so no literal looks live.
  */
+import { ALNUM, B64, B64URL, b64, DIGITS, formEncode, HEX, LOWER, UPPER } from "./alphabets.js";
+
 export type Add = (name: string, secrets: [string, string][], text: (...s: string[]) => string) => void;
 export type Rand = (n: number, alphabet?: string) => string;
 
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const UPPER = LOWER.toUpperCase();
-const DIGITS = "0123456789";
-const HEX = "0123456789abcdef";
-const ALNUM = UPPER + LOWER + DIGITS;
-const B64 = `${ALNUM}+/`;
-const B64URL = `${ALNUM}-_`;
-const b64 = (s: string) => Buffer.from(s).toString("base64");
-/** What a query string makes of a command line: spaces as `+`, the rest percent-encoded. */
-const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 
 export function moreShapes(add: Add, rand: Rand): void {
   const uuid = () => `${rand(8, HEX)}-${rand(4, HEX)}-4${rand(3, HEX)}-a${rand(3, HEX)}-${rand(12, HEX)}`;

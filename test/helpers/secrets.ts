@@ -4,7 +4,11 @@
  */
 // All secrets below are fake, generated from a seeded PRNG at run time. Provider prefixes are split
 // ("gh" + "p_") so that no literal in this file looks like a live credential to secret scanners.
+import assert from "node:assert/strict";
+import { ALNUM, B64, B64URL, DIGITS, HEX, LOWER, UPPER } from "./alphabets.js";
 import { moreShapes } from "./secret-shapes.js";
+
+export { B64, HEX } from "./alphabets.js";
 
 let seed = 0x5eed;
 function rnd(): number {
@@ -13,13 +17,6 @@ function rnd(): number {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const UPPER = LOWER.toUpperCase();
-const DIGITS = "0123456789";
-const ALNUM = UPPER + LOWER + DIGITS;
-export const HEX = "0123456789abcdef";
-export const B64 = `${ALNUM}+/`;
-const B64URL = `${ALNUM}-_`;
 /** n random characters; from a mixed alphabet and n >= 8, always both a digit and a letter (like real tokens). */
 export function rand(n: number, alphabet = ALNUM): string {
   for (;;) {
@@ -40,6 +37,17 @@ export interface Case {
   text: string;
   /** [secret value, kind]; the expected output is `text` with every occurrence replaced by `[REDACTED:kind]`. */
   secrets: [string, string][];
+}
+
+/**
+ * What redaction must make of a case: no secret left, each occurrence replaced by `[REDACTED:kind]`
+ * and counted, the kinds named (the result of `redact(k.text)` checked).
+ */
+export function assertRedacted(k: Case, r: { text: string; count: number; kinds: string[] }): void {
+  for (const [s] of k.secrets) assert.ok(!r.text.includes(s), `secret survived in:\n${r.text}`);
+  assert.equal(r.text, k.secrets.reduce((t, [s, kind]) => t.split(s).join(`[REDACTED:${kind}]`), k.text));
+  assert.equal(r.count, k.secrets.reduce((n, [s]) => n + k.text.split(s).length - 1, 0));
+  assert.deepEqual(r.kinds, [...new Set(k.secrets.map(([, kind]) => kind))].sort());
 }
 
 export function secretCases(): Case[] {

@@ -5,17 +5,9 @@
  * literal here looks live to a secret scanner. Used by more-shapes.test.ts and fed through every channel by
  * every-channel.test.ts and explicit-channels.test.ts.
  */
+import { ALNUM, B64, B64URL, b64, DIGITS, formEncode, HEX, LOWER, UPPER } from "../helpers/alphabets.js";
 import { type Case, rand } from "../helpers/secrets.js";
 
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const UPPER = LOWER.toUpperCase();
-const DIGITS = "0123456789";
-const HEX = "0123456789abcdef";
-const ALNUM = UPPER + LOWER + DIGITS;
-const B64 = `${ALNUM}+/`;
-const B64URL = `${ALNUM}-_`;
-const b64 = (s: string) => Buffer.from(s).toString("base64");
-const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 const p = (...parts: string[]) => parts.join("");
 
 export function heldOutCases(): Case[] {
