@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { writePrivate } from "../util/private-file.cjs";
@@ -58,6 +58,17 @@ export function spoolCapture(home: string, hook: string, payload: Payload, now: 
   }
 }
 
+/** A spool file's captures (its non-empty lines), read as a replay reads them; [] for none, or for what is no regular file. */
+const spoolLines = (path: string): string[] => {
+  const r = readRegular(path, MAX_SPOOL_BYTES * 2); // a FIFO or a device is not a spool
+  return r.ok ? r.data.toString("utf8").split("\n").filter((l) => l.trim() !== "") : [];
+};
+
+/** The captures waiting, per spool file (the data home's, its fallback): what `mem doctor` reports; empty when none waits. */
+export function spooled(home: string): { path: string; captures: number }[] {
+  return [spoolPath(home), fallbackSpoolPath(home)].filter((p) => existsSync(p)).map((p) => ({ path: p, captures: spoolLines(p).length }));
+}
+
 /** The fallback spool's lines, taken over (renamed beside it, read, removed); none when there is none. */
 function takeFallback(home: string): string[] {
   const path = fallbackSpoolPath(home);
@@ -67,9 +78,9 @@ function takeFallback(home: string): string[] {
   } catch {
     return [];
   }
-  const r = readRegular(taken, MAX_SPOOL_BYTES * 2);
+  const lines = spoolLines(taken);
   rmSync(taken, { force: true });
-  return r.ok ? r.data.toString("utf8").split("\n").filter((l) => l.trim() !== "") : [];
+  return lines;
 }
 
 type Handler = (payload: Payload, io: HookIO) => Promise<undefined>;
