@@ -1,5 +1,6 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
-import { openApp } from "../app.js";
+import type { Db } from "../store/db.js";
+import { openForHook } from "./open-store.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
@@ -19,7 +20,7 @@ import type { HookIO } from "./io.js";
  * print nothing; Stop and SubagentStop must never return context).
  */
 function open(payload: Payload, io: HookIO) {
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
+  const app = openForHook(io);
   const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
   const now = (io.now ?? Date.now)();
   const session = cleanText(str(payload, "session_id") ?? "");
@@ -39,7 +40,7 @@ export async function postToolUse(payload: Payload, io: HookIO): Promise<undefin
 /** Stop / SubagentStop without a daemon (src/capture/stop.ts). */
 export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
   if (payload.stop_hook_active === true) return undefined;
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
+  const app = openForHook(io);
   try {
     const warning = captureStop(app.db, app.config, payload, (io.now ?? Date.now)());
     if (warning) hookLog(io.env, warning);
@@ -63,7 +64,7 @@ export async function preCompact(payload: Payload, io: HookIO): Promise<undefine
   return undefined;
 }
 
-export function recordSnapshot(db: ReturnType<typeof openApp>["db"], project: Clean<string>, session: Clean<string>, now: number, trigger: string): void {
+export function recordSnapshot(db: Db, project: Clean<string>, session: Clean<string>, now: number, trigger: string): void {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const state = sessions.taskState(sessions.get(session));

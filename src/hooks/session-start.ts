@@ -1,4 +1,4 @@
-import { openApp } from "../app.js";
+import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { refreshForHook } from "../freshness/refresh.js";
 import { buildBriefing } from "../brief/briefing.js";
@@ -25,7 +25,7 @@ export const BRIEFING_TOKENS = 2_500;
  * caught up first, so the tasks and decisions of this very session are restored.
  */
 export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAnswer> {
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
+  const app = openForHook(io);
   try {
     const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
     const now = (io.now ?? Date.now)();

@@ -1,4 +1,4 @@
-import { openApp } from "../app.js";
+import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { refreshForHook } from "../freshness/refresh.js";
 import { resolveProject } from "../project/identity.js";
@@ -15,7 +15,7 @@ import type { HookIO } from "./io.js";
  * roots in the background (a daemon does that itself).
  */
 export async function localMemories(req: PromptRequest, io: HookIO, refresh = false): Promise<string | undefined> {
-  const app = openApp(io.env, { tolerateConfigErrors: true, busyTimeoutMs: io.storeBusyMs, deferHeavyMigrations: true });
+  const app = openForHook(io);
   try {
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot, user: currentUserId(io.env, app.config.tiers.user) };
     const t0 = performance.now();
