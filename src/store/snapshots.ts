@@ -151,19 +151,13 @@ export function snapshotIfDue(db: Db, sqlite: string, keep: number, now = Date.n
   if (newest && now - Date.parse(newest.takenAt) < SNAPSHOT_MAX_AGE_MS) return undefined;
   const c = storeCounts(db);
   if (c.events + c.chunks === 0) return undefined;
-  try {
-    const s = takeSnapshot(db, sqlite, "auto", now);
-    pruneSnapshots(sqlite, keep);
-    return { id: s.id };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
+  return snapshotBefore(db, sqlite, "auto", keep, now);
 }
 
 /** A snapshot before a change (a repair), older ones pruned to `keep`; why it could not be taken instead of throwing. */
-export function snapshotBefore(db: Db, sqlite: string, reason: string, keep: number): { id: string } | { error: string } {
+export function snapshotBefore(db: Db, sqlite: string, reason: string, keep: number, now = Date.now()): { id: string } | { error: string } {
   try {
-    const s = takeSnapshot(db, sqlite, reason);
+    const s = takeSnapshot(db, sqlite, reason, now);
     pruneSnapshots(sqlite, keep);
     return { id: s.id };
   } catch (err) {
