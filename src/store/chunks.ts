@@ -96,6 +96,10 @@ export function projectHoldsAnything(db: Db, project: string): boolean {
   return db.prepare(sql).pluck().get(project, project, project) === 1;
 }
 
+/** A chunk's row, its identifier words (./chunk-idents.ts) last: both writers of new chunks use it. */
+const INSERT_CHUNK = `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq, idents)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 /** SQLite access for sources and chunks (FTS5 follows through triggers; identifier words, ./chunk-idents.ts, are written with the text). */
 export class ChunkStore {
   constructor(readonly db: Db) {}
@@ -139,10 +143,7 @@ export class ChunkStore {
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
       let removed = 0;
       for (const id of old.keys()) if (!wanted.has(id)) removed += del.run(id).changes;
-      const ins = this.db.prepare(
-        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq, idents)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
+      const ins = this.db.prepare(INSERT_CHUNK);
       const upd = this.db.prepare("UPDATE chunks SET start_line = ?, end_line = ?, seq = ?, kind = ?, tier = ?, tags = ?, date = ?, metadata = ? WHERE id = ?");
       let added = 0;
       let kept = 0;
@@ -189,10 +190,7 @@ export class ChunkStore {
       }
       const next = ((this.db.prepare("SELECT max(seq) FROM chunks WHERE source_id = ?").pluck().get(sourceId) as number | null) ?? -1) + 1;
       const del = this.db.prepare("DELETE FROM chunks WHERE id = ?");
-      const ins = this.db.prepare(
-        `INSERT INTO chunks (id, source_id, project, path, kind, tier, heading, start_line, end_line, text, tags, date, metadata, seq, idents)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
+      const ins = this.db.prepare(INSERT_CHUNK);
       chunks.forEach((c, i) => {
         if (del.run(c.id).changes > 0) redoVectors(this.db, c.id); // written over: its text-index entry goes, its vector is made again
         ins.run(c.id, sourceId, src.project, src.path, c.kind, c.tier, c.heading, next + i + 1, next + i + 1, c.text, JSON.stringify(c.tags), c.date, JSON.stringify(c.metadata), next + i, chunkIdents(c.heading, c.text));
