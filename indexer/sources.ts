@@ -215,9 +215,33 @@ export function walkSources(roots: string[], ignorePatterns: string[], opts: Wal
     else if (st.isDirectory()) walk(real, real, [{ dir: real, ig: ignore().add(ignorePatterns) }], { root: real, wall: real, follow: followsLinks(real, opts.followExternalLinks ?? []) });
     else if (!st.isFile()) warnings.push(`${root}: not a regular file (${fileType(st)}); skipped`);
     else if (systemPath(real)) warnings.push(`${root}: the system's own files (${real}); never read`);
-    else add(root, real, basename(root), st, true, real); // named itself: its own wall
+    else {
+      // A file named itself is its own wall, but a link named as the file is judged as the walk
+      // judges links: by its target, against the folder that holds the link.
+      const out = linkedOut(root, real, opts.followExternalLinks ?? []);
+      if (out) warnings.push(`${root}: ${out}; skipped`);
+      else if (real !== root && !kindOf(real, true)) warnings.push(`${root}: a link to ${real}, which is not a markdown (.md, .mdx) or events (.jsonl) file; skipped`);
+      else add(root, real, basename(root), st, true, real);
+    }
   }
   return { files: [...files.values()], warnings, dirs };
+}
+
+/**
+ * Why a file root named as `root` (its real path `real`) is not read when `root` is a symbolic
+ * link (or sits in a linked folder) whose target lies outside the real folder holding it, as a link
+ * met in a walk of that folder would not be followed; undefined when it may be read.
+ */
+function linkedOut(root: string, real: string, follow: readonly string[]): string | undefined {
+  let folder: string;
+  try {
+    folder = realpathSync(dirname(root));
+  } catch {
+    return undefined; // its folder went away: the read fails on its own
+  }
+  if (join(folder, basename(root)) === real) return undefined; // no link on the way
+  const verdict = judgeLink(real, { root: folder, wall: folder, follow: followsLinks(folder, follow) });
+  return verdict.follow ? undefined : verdict.why;
 }
 
 /** Is the real path `real` a file system's top (`/`, `C:\\`): every user's files, the system's own, other disks mounted under it? */

@@ -5,7 +5,7 @@
  * follows its links out (never into /proc, /sys, /dev, never to a special file).
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -248,4 +248,29 @@ test("the whole file system is never one root: `/`, or a link to it, is refused 
   const r = await runChild(process.execPath, [BIN, "index", link, "--json"], { env: { ...process.env, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" }, timeout: 30_000 });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stdout, /"code":"unmatched".*the whole file system/);
+});
+
+test("a note named on the command line that is itself a link out of its folder is not read: `mem index notes/link.md` -> /etc/shadow", { skip: process.platform === "win32" }, async () => {
+  const d = outside();
+  const etc = join(d, "etc");
+  mkdirSync(etc);
+  writeFileSync(join(etc, "shadow"), SHADOW);
+  const proj = join(d, "proj");
+  mkdirSync(join(proj, "notes"), { recursive: true });
+  writeFileSync(join(proj, "notes", "inside.md"), "# Inside\n\nThe heron note.\n");
+  symlinkSync(join(etc, "shadow"), join(proj, "notes", "link.md"));
+  symlinkSync(join(proj, "notes", "inside.md"), join(proj, "notes", "alias.md")); // a link that stays in its folder is read
+  const w = walkSources([join(proj, "notes", "link.md"), join(proj, "notes", "alias.md")], []);
+  assert.deepEqual(w.files.map((f) => f.path), [join(proj, "notes", "inside.md")]);
+  assert.match(w.warnings.join("\n"), /link\.md: a link to .*shadow, outside the root .*notes; not followed/);
+  const home = join(d, "home");
+  const childEnv = { ...process.env, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
+  const r = await runChild(process.execPath, [BIN, "index", "notes/link.md"], { env: childEnv, cwd: proj, timeout: 30_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /link\.md: .*not followed/);
+  const q = await runChild(process.execPath, [BIN, "query", "saltsalt", "--all-projects", "--json"], { env: childEnv, cwd: proj, timeout: 30_000 });
+  assert.deepEqual(JSON.parse(q.stdout).results, []);
+  // Nothing of the outside file anywhere in the data home, and no project named after its folder.
+  const grep = spawnSync("grep", ["-rla", "Zr3bQx9", home], { encoding: "utf8" });
+  assert.equal(grep.status, 1, `no file of the data home holds the outside file's text: ${grep.stdout}`);
 });
