@@ -4,14 +4,15 @@
  *
  * Which memories: `file_modified` events (the file as the edit left it); decisions, rejected
  * approaches, lessons and preferences whose `files` is not empty; explicit memories (`[MEMORY: …]`
- * tags, `mem remember`), whose text is also searched for paths. Only files that exist are anchored.
- * Relative paths resolve against the project root (the project id when it is a path). An event is
+ * tags, `mem remember`), whose text is also searched for paths. Only files that exist inside the
+ * project's root are anchored (relative paths resolve against it; the project id when it is a path). An event is
  * anchored once, when first captured: a transcript read again keeps the anchor it had.
  *
  * Cost on the capture path: per file a stat and a read of at most 8 MiB hashed in-process (no
  * git process), per repository a lookup of `.git` and a read of HEAD; at most MAX_CAPTURE_FILES
  * distinct files per capture.
  */
+import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Captured } from "../capture/captured.js";
 import { isExplicit } from "../capture/converge.js";
@@ -19,6 +20,7 @@ import type { CapturedEvent } from "../capture/types.js";
 import { clean } from "../redact/clean.cjs";
 import { anchorsOf, reanchorRows, recordAnchors, type AnchorRow } from "../store/anchors.js";
 import type { Db } from "../store/db.js";
+import { within } from "../util/walls.cjs";
 import { processCache, type AnchorCache, type Head } from "./cache.js";
 
 /** Distinct files hashed per capture, at most. */
@@ -55,8 +57,10 @@ export function anchorTargets(events: readonly CapturedEvent[], root: string | u
   const out: AnchorTarget[] = [];
   const files = new Set<string>();
   const add = (memory: string, p: string, mentioned: boolean) => {
-    const abs = isAbsolute(p) ? resolve(p) : root ? resolve(root, p) : undefined;
-    if (abs === undefined || (!files.has(abs) && files.size >= MAX_CAPTURE_FILES)) return;
+    // Only files of the project: a path outside its root (`/etc/shadow`, `../../x`) or with no root
+    // to hold it is never hashed, so no memory tells the model when a file elsewhere changes.
+    const abs = root ? resolve(root, p) : undefined;
+    if (abs === undefined || !within(abs, resolve(root!)) || (!files.has(abs) && files.size >= MAX_CAPTURE_FILES)) return;
     if (out.some((t) => t.memory === memory && t.path === abs)) return;
     files.add(abs);
     out.push({ memory, path: abs, mentioned });
@@ -81,6 +85,14 @@ function rowFor(memory: string, path: string, cache: AnchorCache, heads: Map<str
   return { memory, path, blob: s.blob ?? null, branch: head?.branch ?? null, at: now };
 }
 
+const realOr = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // not there: judged as written (and a file that is not there anchors nothing)
+  }
+};
+
 /** Anchors the events of a capture that name files and have no anchor yet. Returns the anchors recorded. */
 export function anchorCaptured(db: Db, c: Captured, cache: AnchorCache = processCache): number {
   const targets = anchorTargets(c.events, isAbsolute(c.project) ? c.project : undefined);
@@ -88,7 +100,10 @@ export function anchorCaptured(db: Db, c: Captured, cache: AnchorCache = process
   const have = anchorsOf(db, targets.map((t) => t.memory));
   const heads = new Map<string, Head | undefined>();
   // A file that is not there (an edit that failed, a path from another machine) anchors nothing.
-  const rows = targets.filter((t) => !have.has(t.memory)).flatMap((t) => rowFor(t.memory, t.path, cache, heads, c.now, true) ?? []);
+  const root = realOr(c.project);
+  const rows = targets
+    .filter((t) => !have.has(t.memory) && within(realOr(t.path), root)) // a link inside the project to a file outside it is not followed
+    .flatMap((t) => rowFor(t.memory, t.path, cache, heads, c.now, true) ?? []);
   return recordAnchors(db, clean(rows));
 }
 

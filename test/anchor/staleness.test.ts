@@ -91,6 +91,20 @@ describe("what a capture anchors (pure)", () => {
     ]);
   });
 
+  const outside: [string, string[], string | undefined, string[]][] = [
+    ["an absolute path outside the project", ["/etc/shadow"], ROOT, []],
+    ["a relative path that climbs out of it", ["../../etc/shadow"], ROOT, []],
+    ["a sibling folder sharing the root's name as a prefix", [`${ROOT}-other/a.c`], ROOT, []],
+    ["an absolute path with no project root", ["/etc/shadow"], undefined, []],
+    ["a path that climbs out and back in", ["../" + ROOT.split("/").pop() + "/src/a.c"], ROOT, [`${ROOT}/src/a.c`]],
+    ["the project's own file, absolute", [`${ROOT}/src/a.c`, "/etc/passwd"], ROOT, [`${ROOT}/src/a.c`]],
+  ];
+  for (const [name, files, root, want] of outside) {
+    test(`only the project's files are anchored: ${name}`, () => {
+      assert.deepEqual(anchorTargets([ev({ id: "m", type: "decision", files, metadata: { source: "tag" } })], root).map((t) => t.path), want);
+    });
+  }
+
   test("relative paths need a root; at most MAX_CAPTURE_FILES distinct files", () => {
     assert.deepEqual(anchorTargets([ev({ files: ["src/a.c"] })], undefined), []);
     const many = Array.from({ length: 30 }, (_, i) => ev({ id: `e${i}`, files: [`${ROOT}/f${i}.c`] }));

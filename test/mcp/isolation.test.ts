@@ -6,7 +6,8 @@
  * argument is refused; the prompt hook's tool injects nothing for B's directory.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -74,6 +75,24 @@ describe("mem mcp is bound to its session's project", () => {
     const texts = (found.structuredContent!.results as { id: string }[]).map((r) => r.id);
     assert.ok(!texts.includes(idB), text(found));
     assert.doesNotMatch(text(found), /Beta decided/);
+  });
+
+  test("remember anchors only the project's own files: a path outside it, in another project or behind a link out is never hashed", async () => {
+    const secret = join(tmp, "shadow");
+    writeFileSync(secret, "root:$6$outside$hash:19000:0:99999:7:::\n");
+    writeFileSync(join(projB, "b.ts"), "export const b = 1;\n");
+    writeFileSync(join(projA, "a.ts"), "export const a = 1;\n");
+    symlinkSync(secret, join(projA, "shadow-link"));
+    const files = [secret, join(projB, "b.ts"), "../beta/b.ts", "shadow-link", join(projA, "a.ts")];
+    const r = await a.call("remember", { text: "Alpha pins the auth settings.", kind: "decision", files });
+    assert.equal(r.isError, undefined, text(r));
+    const db = new Database(join(home, "mem.sqlite"), { readonly: true, fileMustExist: true });
+    try {
+      const paths = (db.prepare("SELECT path FROM anchors").all() as { path: string }[]).map((x) => x.path);
+      assert.deepEqual(paths, [join(projA, "a.ts")], "only alpha/a.ts is anchored");
+    } finally {
+      db.close();
+    }
   });
 
   test("get and forget of another project's id, whole or a prefix, answer as a missing id; the memory stays", async () => {
