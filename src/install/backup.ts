@@ -148,3 +148,22 @@ function forgetCreated(home: string, file: string): void {
   const files = readRecord(home);
   if (files.includes(file)) writeRecord(home, files.filter((f) => f !== file));
 }
+
+/** The entry recording that `file` held an empty `hooks` object before mem's install added to it. */
+const emptyHooksEntry = (file: string) => `hooks {} before install: ${file}`;
+
+/** Install added its hooks to an empty `hooks` the user had: uninstall leaves `"hooks": {}` in place. */
+export function noteEmptyHooks(home: string, file: string): void {
+  const files = readRecord(home).filter((f) => f !== emptyHooksEntry(file));
+  writeRecord(home, [...files, emptyHooksEntry(file)]);
+}
+
+/** Whether `file` held an empty `hooks` before mem's install (and uninstall has not run since). */
+export function hadEmptyHooks(home: string, file: string): boolean {
+  return readRecord(home).includes(emptyHooksEntry(file));
+}
+
+/** Uninstall has given the empty `hooks` back: the record of it goes. */
+export function forgetEmptyHooks(home: string, file: string): void {
+  forgetCreated(home, emptyHooksEntry(file));
+}

@@ -23,7 +23,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
-import { backupBase, backupFile, danglingLink, leftEmpty, noteCreated, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, danglingLink, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, lookalikeWarning, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -208,9 +208,12 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     if (err instanceof SettingsError) throw new SettingsError(`refusing to change ${file}: ${err.message}; nothing was written`);
     throw err;
   }
+  const home = dataHome(opts.where.env);
+  // A user's own empty `"hooks": {}` is still there after uninstall.
+  const emptyHooks = action === "install" ? isObject(read.settings.hooks) && Object.keys(read.settings.hooks).length === 0 : hadEmptyHooks(home, file);
   let result: MergeResult<InstallStatus> | MergeResult<UninstallStatus>;
   try {
-    result = action === "install" ? installHooks(read.settings, target!) : uninstallHooks(read.settings);
+    result = action === "install" ? installHooks(read.settings, target!) : uninstallHooks(read.settings, emptyHooks);
   } catch (err) {
     if (err instanceof SettingsError) throw new SettingsError(`refusing to change ${file}: ${err.message}; nothing was written`);
     throw err;
@@ -221,7 +224,6 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   const text = !changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, result.settings, read.format) ?? formatSettings(result.settings, read.format)) : formatSettings(result.settings, read.format);
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
-  const home = dataHome(opts.where.env);
   const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 ? leftEmpty(home, file) : undefined;
   const removeFile = emptied?.remove === true;
   const report: ApplyReport = {
@@ -240,6 +242,8 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   };
   if (!changed || opts.dryRun) return report;
   writeChange(file, text, read, { remove: removeFile, root: opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home, ...(opts.now ? { now: opts.now } : {}) }, report);
+  if (action === "install" && emptyHooks) noteEmptyHooks(home, file);
+  if (action === "uninstall" && emptyHooks) forgetEmptyHooks(home, file);
   return report;
 }
 

@@ -65,9 +65,10 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   const twice = r.changed && read.exists ? duplicateKey(read.text) : undefined;
   if (twice !== undefined) throw new SettingsError(`refusing to change ${file}: the key ${JSON.stringify(twice.slice(0, 80))} appears twice in one object (only the last one counts); nothing was written. Keep one of them and run the command again`);
   const text = !r.changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, r.config, read.format) ?? formatSettings(r.config, read.format)) : formatSettings(r.config, read.format);
-  // A .mcp.json left holding nothing goes (a backup is kept) when install created it and it is no symlink.
+  // A file left holding nothing (.mcp.json, or a ~/.claude.json install created) goes, a backup
+  // kept, when install created it and it is no symlink.
   const home = dataHome(opts.where.env);
-  const emptied = opts.scope === "project" && opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(home, file) : undefined;
+  const emptied = opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(home, file) : undefined;
   const removeFile = emptied?.remove === true;
   const report: McpReport = {
     action: opts.action,

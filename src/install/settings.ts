@@ -183,14 +183,15 @@ export function installHooks(settings: unknown, target: HookTarget, hooks: reado
 
 /**
  * Removes every handler of ours, the matcher groups and events this leaves empty, and `hooks`
- * itself when we emptied it. Everything else is kept as it was.
+ * itself when we emptied it, unless the user's file held an empty `hooks` before mem's install
+ * (`keepEmptyHooks`). Everything else is kept as it was.
  * @throws SettingsError when the settings or `hooks` has the wrong type.
  */
-export function uninstallHooks(settings: unknown): MergeResult<UninstallStatus> {
+export function uninstallHooks(settings: unknown, keepEmptyHooks = false): MergeResult<UninstallStatus> {
   checkTopLevel(settings);
   const out = clone(settings);
   const removed = isObject(out.hooks) ? removeOurs(out.hooks, new Set()) : [];
-  if (removed.length > 0 && isObject(out.hooks) && Object.keys(out.hooks).length === 0) delete out.hooks;
+  if (removed.length > 0 && !keepEmptyHooks && isObject(out.hooks) && Object.keys(out.hooks).length === 0) delete out.hooks;
   const changed = removed.length > 0;
   return { settings: out, changed, status: changed ? "uninstalled" : "not-installed", events: removed, added: [], updated: [], removed };
 }

@@ -96,7 +96,7 @@ describe("what a capture anchors (pure)", () => {
     ["a relative path that climbs out of it", ["../../etc/shadow"], ROOT, []],
     ["a sibling folder sharing the root's name as a prefix", [`${ROOT}-other/a.c`], ROOT, []],
     ["an absolute path with no project root", ["/etc/shadow"], undefined, []],
-    ["a path that climbs out and back in", ["../" + ROOT.split("/").pop() + "/src/a.c"], ROOT, [`${ROOT}/src/a.c`]],
+    ["a path that climbs out and back in", [`../${ROOT.split("/").pop()}/src/a.c`], ROOT, [`${ROOT}/src/a.c`]],
     ["the project's own file, absolute", [`${ROOT}/src/a.c`, "/etc/passwd"], ROOT, [`${ROOT}/src/a.c`]],
   ];
   for (const [name, files, root, want] of outside) {

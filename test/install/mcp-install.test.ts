@@ -101,7 +101,37 @@ describe("mem install: the MCP server", () => {
     assert.deepEqual(state, { projects: { [box.repo]: { mcpServers: { mem: ENTRY } } } });
     const u = await mem(["uninstall", "--scope", "local"], box.sub, box.env);
     assert.equal(u.code, 0, u.stderr);
-    assert.deepEqual(read(join(box.home, ".claude.json")), {}, "what it created is gone again");
+    assert.equal(existsSync(join(box.home, ".claude.json")), false, "the file install created, left holding nothing, is gone again");
+  });
+
+  test("user scope: a ~/.claude.json and settings.json install created are removed by uninstall; a user's own empty `\"hooks\": {}` stays byte for byte", async () => {
+    const box = sandbox();
+    const claudeJson = join(box.home, ".claude.json");
+    const i = await mem(["install"], box.sub, box.env);
+    assert.equal(i.code, 0, i.stderr);
+    assert.ok(existsSync(claudeJson));
+    const u = await mem(["uninstall"], box.sub, box.env);
+    assert.equal(u.code, 0, u.stderr);
+    assert.equal(existsSync(claudeJson), false, "not left as {}");
+    assert.equal(existsSync(join(box.home, ".claude", "settings.json")), false);
+
+    const other = sandbox();
+    const settings = join(other.home, ".claude", "settings.json");
+    mkdirSync(dirname(settings), { recursive: true });
+    for (const original of ['{\n  "model": "opus",\n  "hooks": {}\n}\n', '{ "hooks": {} }']) {
+      writeFileSync(settings, original);
+      const a = await mem(["install"], other.sub, other.env);
+      assert.equal(a.code, 0, a.stderr);
+      assert.ok(Object.keys(read(settings).hooks).length > 0, "mem's hooks went into the user's hooks");
+      const b = await mem(["uninstall"], other.sub, other.env);
+      assert.equal(b.code, 0, b.stderr);
+      assert.equal(readFileSync(settings, "utf8"), original, "the empty hooks object is the user's: kept");
+    }
+    // Without an empty hooks object before, uninstall still takes away the one install added.
+    writeFileSync(settings, '{\n  "model": "opus"\n}\n');
+    assert.equal((await mem(["install"], other.sub, other.env)).code, 0);
+    assert.equal((await mem(["uninstall"], other.sub, other.env)).code, 0);
+    assert.equal(readFileSync(settings, "utf8"), '{\n  "model": "opus"\n}\n');
   });
 
   test("project scope: <git top level>/.mcp.json; a dry run writes nothing; uninstall deletes the file it alone filled", async () => {
