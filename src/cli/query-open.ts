@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "../hooks/ca-env.js";
 import { field, safeJson } from "../render/line.js";
 import { readRunning, uiAddress, uiOpenLink } from "../web/running.js";
-import { canOpenBrowser, openBrowser } from "./browser.js";
+import { canOpenBrowser, openInBrowser } from "./browser.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 
@@ -63,9 +63,9 @@ export async function openSearchPage(home: string, params: Record<string, string
     o.say(`mem query: the explorer runs already (pid ${running.pid}, port ${running.port})`);
   }
   const url = uiAddress(home, "/search", params)!;
-  const opened = o.open && canOpenBrowser(o.env);
-  // The browser gets a link that works once and holds no token: its command line is visible to others.
-  if (opened) openBrowser(uiOpenLink(home, "/search", params, Date.now()) ?? url);
+  // The browser gets a private page that holds a link working once: no command line holds anything.
+  const link = uiOpenLink(home, "/search", params, Date.now());
+  const opened = o.open && canOpenBrowser(o.env) && link !== undefined && openInBrowser(home, link);
   o.say(opened ? "mem query: opened the search page in the browser" : "mem query: no browser to open here: open the address printed");
   return { url, ui, pid: running.pid, opened };
 }

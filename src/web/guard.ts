@@ -69,10 +69,10 @@ export function splitPath(pathname: string): { token: string; rest: string } {
 export const OPEN_LINK_MS = 60_000;
 
 /**
- * An address that opens `path` (`/search?q=…`) without holding the token: what is handed to the
- * browser's opener, whose command line any local user may read (`ps`). Signed with the token, it
- * works once, within OPEN_LINK_MS, and only redirects to the page; the token itself never appears
- * in a command line.
+ * An address that opens `path` (`/search?q=…`) without holding the token: what the private page
+ * handed to the browser's opener leads to (./open-page.ts; never the opener's command line, which
+ * any local user may read). Signed with the token, it works once, within OPEN_LINK_MS, and only
+ * redirects to the page.
  */
 export function openLink(token: string, port: number, path: string, now: number): string {
   const exp = now + OPEN_LINK_MS;
