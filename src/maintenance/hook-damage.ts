@@ -53,7 +53,8 @@ export function storeUnavailable(name: string, err: unknown, payload: Payload | 
     hookLog(env, `${name}: the memory store could not be written (${why}); the capture waits in the spool and is written by the next capture that can`);
     return true;
   }
-  if (kept === "full") hookLog(env, `${name}: the memory store could not be written (${why}) and the spool is full; this capture is lost`);
+  if (kept === "lost") return true; // said already, by keep
+  hookLog(env, `${name}: the memory store could not be written (${why}) and the spool is full; this capture is lost`);
   return false;
 }
 
