@@ -5,9 +5,9 @@
  * browser sends one. Pure but for the token file.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
+import { readPrivate } from "../util/private-place.cjs";
 
 /** 32 random bytes, URL-safe: 43 characters. */
 export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -17,14 +17,11 @@ export const newToken = (): string => randomBytes(32).toString("base64url");
 /** The data home's token file: the same token across runs, so a bookmarked address keeps working. */
 export const tokenPath = (home: string): string => join(home, "ui-token");
 
-/** The stored token, or undefined when there is none (nothing is created). */
+/** The stored token, or undefined when there is none (nothing is created): a file of the user's only, never read through a link. */
 export function storedToken(home: string): string | undefined {
-  try {
-    const t = readFileSync(tokenPath(home), "utf8").trim();
-    return TOKEN.test(t) ? t : undefined;
-  } catch {
-    return undefined;
-  }
+  const r = readPrivate(tokenPath(home), 1024);
+  const t = r.ok ? r.data.toString("utf8").trim() : "";
+  return TOKEN.test(t) ? t : undefined;
 }
 
 /** The token of `mem ui` in this data home: the stored one, or a new one stored (readable by the user only); `fresh` replaces it. */
