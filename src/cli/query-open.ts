@@ -5,7 +5,7 @@
  * Then the address is opened in the browser (when there is one) and printed.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "../hooks/ca-env.js";
@@ -74,7 +74,13 @@ export async function openSearchPage(home: string, params: Record<string, string
 function startExplorer(home: string, env: NodeJS.ProcessEnv, cwd: string): number | undefined {
   let log: number | "ignore" = "ignore";
   try {
-    log = openSync(join(home, "ui.log"), "a", 0o600);
+    // Private, never through a link, and only a file of the user's.
+    log = openSync(join(home, "ui.log"), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
+    const st = fstatSync(log);
+    if (!st.isFile() || (process.getuid && st.uid !== process.getuid())) {
+      closeSync(log);
+      log = "ignore";
+    }
   } catch {
     // no log then: the address is what matters
   }

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -153,6 +153,12 @@ describe("another account cannot plant a snapshot", { skip }, () => {
     assert.ok(checks.some((c) => c.name === "snapshots" && c.status === "warn" && c.detail.includes(plantedId)), "doctor names it");
     assert.ok(!checks.some((c) => c.fix?.includes(`restore ${plantedId}`) || (c.fix?.includes("restore latest") && c.fix.includes(plantedId))), "and never offers it as the way back");
     assert.equal(mode(b.home), 0o700, "the data home is closed again");
+
+    // The store lost (emptied): doctor's way back names the user's own snapshot, never the planted one.
+    truncateSync(join(b.home, "mem.sqlite"), 0);
+    const lost = (JSON.parse((await runMem(["doctor", "--json"], { env: b.env, cwd: b.proj })).stdout) as { checks: Check[] }).checks.find((c) => c.name === "sqlite");
+    assert.equal(lost?.status, "error", JSON.stringify(lost));
+    assert.ok(lost!.fix?.includes(own[0]!.id) && !lost!.fix.includes(plantedId), `the fix offers the user's own snapshot only: ${lost!.fix}`);
 
     const restored = await runMem(["restore", "latest", "--yes", "--json"], { env: b.env, cwd: b.proj });
     assert.equal(restored.code, 0, show(restored));
