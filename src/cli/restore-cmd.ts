@@ -29,7 +29,9 @@ Arguments:
   <snapshot id>   one of \`mem restore --list\` (a unique prefix will do)
 
 Options:
-  --list       the snapshots, newest first: id, when, why, size, what each holds
+  --list       the snapshots, newest first: id, when, why, size, what each holds; then
+               those refused, with why (another user's, writable by others, a link, a copy
+               of another store): never restored
   --fresh      start over with an empty store on purpose (the old store and its vectors are
                moved aside, never deleted)
   --adopt      keep the store file that is in place now (after you put another one there on
