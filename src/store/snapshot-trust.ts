@@ -30,16 +30,17 @@ export function snapshotDirRefusal(dir: string): string | undefined {
 
 /**
  * Why one snapshot is refused, from what `lstat` found for its copy and its manifest, the store id
- * the manifest records, and this store's id (undefined when no identity is recorded: then only the
- * owner is checked); undefined when it may be offered. Pure.
+ * the manifest records (null: taken before the store had one), and this store's id (undefined when
+ * no identity is recorded); without both ids only the owner is checked. Undefined when it may be
+ * offered. Pure.
  */
 export function snapshotRefusal(o: { file: string; copy: Stats; manifest: Stats; manifestPath: string; storeId: string | null; ours: string | undefined; uid: number | undefined }): string | undefined {
   if (o.uid !== undefined) {
     const why = fileRefusal(o.file, o.copy, o.uid) ?? fileRefusal(o.manifestPath, o.manifest, o.uid);
     if (why) return why;
   }
-  if (o.ours === undefined) return undefined;
-  if (o.storeId === null) return "its manifest names no store: it may be another store's";
+  // No id on one side: a store from before ids (a migration's snapshot of it), or no identity recorded: the owner is what can be checked.
+  if (o.ours === undefined || o.storeId === null) return undefined;
   if (o.storeId !== o.ours) return `it is a copy of another store (id ${o.storeId.slice(0, 8)}…; this store is ${o.ours.slice(0, 8)}…)`;
   return undefined;
 }
