@@ -13,7 +13,7 @@ import { socketDirCheck } from "../health/socket.js";
 import { lostCheck, redactionCheck, storeIdentityChecks } from "../health/store.js";
 import { configWarningChecks, homeCheck } from "../health/home.js";
 import { providerChecks, type ProviderHealth } from "../health/providers.js";
-import { spoolCheck } from "../health/spool.js";
+import { spoolChecks } from "../health/spool.js";
 import type { Check } from "../health/check.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { isQuiet } from "./quiet.js";
@@ -140,7 +140,7 @@ export const doctorCommand: Command = {
       else if (damage) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} is damaged: ${damage.reason}; captures are not being saved`, fix: REPAIR_FIX });
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
-      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerHealth(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env), spoolCheck(base.paths.home)].filter((c): c is Check => c !== undefined), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      checks.push(...(await lanceChecks(base.paths, app)), ...(await providerHealth(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...spoolChecks(base.paths.home), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
       const ok = !checks.some((c) => c.status === "error");
       if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
       else {

@@ -5,13 +5,13 @@
  * Then the address is opened in the browser (when there is one) and printed.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "../hooks/ca-env.js";
 import { field, safeJson } from "../render/line.js";
 import { readRunning, uiAddress, uiOpenLink } from "../web/running.js";
-import { canOpenBrowser, openBrowser } from "./browser.js";
+import { canOpenBrowser, openInBrowser } from "./browser.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 
@@ -63,9 +63,9 @@ export async function openSearchPage(home: string, params: Record<string, string
     o.say(`mem query: the explorer runs already (pid ${running.pid}, port ${running.port})`);
   }
   const url = uiAddress(home, "/search", params)!;
-  const opened = o.open && canOpenBrowser(o.env);
-  // The browser gets a link that works once and holds no token: its command line is visible to others.
-  if (opened) openBrowser(uiOpenLink(home, "/search", params, Date.now()) ?? url);
+  // The browser gets a private page that holds a link working once: no command line holds anything.
+  const link = uiOpenLink(home, "/search", params, Date.now());
+  const opened = o.open && canOpenBrowser(o.env) && link !== undefined && openInBrowser(home, link);
   o.say(opened ? "mem query: opened the search page in the browser" : "mem query: no browser to open here: open the address printed");
   return { url, ui, pid: running.pid, opened };
 }
@@ -74,7 +74,13 @@ export async function openSearchPage(home: string, params: Record<string, string
 function startExplorer(home: string, env: NodeJS.ProcessEnv, cwd: string): number | undefined {
   let log: number | "ignore" = "ignore";
   try {
-    log = openSync(join(home, "ui.log"), "a", 0o600);
+    // Private, never through a link, and only a file of the user's.
+    log = openSync(join(home, "ui.log"), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
+    const st = fstatSync(log);
+    if (!st.isFile() || (process.getuid && st.uid !== process.getuid())) {
+      closeSync(log);
+      log = "ignore";
+    }
   } catch {
     // no log then: the address is what matters
   }

@@ -3,6 +3,7 @@ import { indexLock } from "../maintenance/index-lock.js";
 import { note } from "./quiet.js";
 import { restoreStore, type RestoreReport, type RestoreWhat } from "../maintenance/restore-snapshot.js";
 import { readIdentity } from "../store/identity.js";
+import type { RefusedSnapshot } from "../store/snapshot-trust.js";
 import { findSnapshot, listSnapshots, type Snapshot } from "../store/snapshots.js";
 import { field, safeJson } from "../render/line.js";
 import { EXIT, parse, UsageError } from "./args.js";
@@ -28,7 +29,9 @@ Arguments:
   <snapshot id>   one of \`mem restore --list\` (a unique prefix will do)
 
 Options:
-  --list       the snapshots, newest first: id, when, why, size, what each holds
+  --list       the snapshots, newest first: id, when, why, size, what each holds; then
+               those refused, with why (another user's, writable by others, a link, a copy
+               of another store): never restored
   --fresh      start over with an empty store on purpose (the old store and its vectors are
                moved aside, never deleted)
   --adopt      keep the store file that is in place now (after you put another one there on
@@ -44,16 +47,14 @@ const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 const holds = (c: Snapshot["counts"]) => `${c.events} events, ${c.memories} memories, ${c.tasks} tasks, ${c.chunks} chunks`;
 
-function printList(snaps: Snapshot[], json: boolean): void {
+function printList(snaps: Snapshot[], refused: RefusedSnapshot[], json: boolean): void {
   if (json) {
-    process.stdout.write(`${safeJson({ snapshots: snaps.map(({ file: _f, ...s }) => s) })}\n`);
+    process.stdout.write(`${safeJson({ snapshots: snaps.map(({ file: _f, ...s }) => s), refused })}\n`);
     return;
   }
-  if (snaps.length === 0) {
-    process.stdout.write("no snapshots yet: the weekly `mem reindex` takes one (so do migrations and repairs)\n");
-    return;
-  }
+  if (snaps.length === 0) process.stdout.write("no snapshots yet: the weekly `mem reindex` takes one (so do migrations and repairs)\n");
   for (const s of snaps) process.stdout.write(`${s.id}  ${when(s.takenAt)}  ${s.reason}  ${mib(s.bytes)}  ${holds(s.counts)}\n`);
+  for (const r of refused) process.stdout.write(`refused  ${field(r.id, 200)}: ${field(r.why, 400)}\n`);
 }
 
 function human(r: RestoreReport): string {
@@ -78,7 +79,8 @@ export const restoreCommand: Command = {
     const json = values.json === true;
     const sqlite = homePaths(dataHome()).sqlite;
     if (values.list) {
-      printList(listSnapshots(sqlite), json);
+      const refused: RefusedSnapshot[] = [];
+      printList(listSnapshots(sqlite, refused), refused, json);
       return EXIT.ok;
     }
     let what: RestoreWhat;
@@ -95,9 +97,12 @@ export const restoreCommand: Command = {
       if (ref !== "latest" && !/^[0-9A-Za-z-]{1,64}$/.test(ref)) throw new UsageError(`a snapshot id looks like 20261127T151358123Z-reindex, got "${field(ref, 80)}"`);
       const snap = findSnapshot(sqlite, ref);
       if (!snap) {
-        const none = listSnapshots(sqlite).length === 0;
-        process.stderr.write(`mem restore: ${none ? "there are no snapshots yet" : `no snapshot ${field(ref, 80)} (\`mem restore --list\`)`}; nothing was changed\n`);
-        if (json) process.stdout.write(`${safeJson({ error: { code: "no_snapshot", message: none ? "no snapshots" : `no snapshot ${ref}` } })}\n`);
+        const refused: RefusedSnapshot[] = [];
+        const none = listSnapshots(sqlite, refused).length === 0;
+        const named = refused.find((r) => r.id === ref || (ref !== "latest" && r.id.startsWith(ref)));
+        const message = named ? `snapshot ${named.id} is refused: ${named.why}` : none ? `there are no snapshots yet${refused.length > 0 ? ` of yours (${refused.length} refused: \`mem restore --list\`)` : ""}` : `no snapshot ${ref} (\`mem restore --list\`)`;
+        process.stderr.write(`mem restore: ${field(message, 600)}; nothing was changed\n`);
+        if (json) process.stdout.write(`${safeJson({ error: { code: named ? "refused_snapshot" : "no_snapshot", message } })}\n`);
         return EXIT.failure;
       }
       what = { snapshot: snap };

@@ -9,7 +9,7 @@ import { startUi } from "../web/server.js";
 import { EXIT, int, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { note } from "./quiet.js";
-import { canOpenBrowser, openBrowser } from "./browser.js";
+import { canOpenBrowser, openInBrowser } from "./browser.js";
 
 export const DEFAULT_UI_PORT = 7077;
 
@@ -73,7 +73,8 @@ export const uiCommand: Command = {
       if (values.json) process.stdout.write(`${safeJson({ url, port: running.port, pid: running.pid, running: true })}\n`);
       else process.stdout.write(`${url}\n`);
       note(`mem ui: the explorer runs already (pid ${running.pid}, port ${running.port}); this is its address`);
-      if (wantOpen) openBrowser(uiOpenLink(dir, "/search", {}, Date.now()) ?? url);
+      const link = uiOpenLink(dir, "/search", {}, Date.now());
+      if (wantOpen && link !== undefined) openInBrowser(dir, link);
       return EXIT.ok;
     }
     const app = openApp();
@@ -98,7 +99,7 @@ export const uiCommand: Command = {
     if (values.json) process.stdout.write(`${safeJson({ url: server.url, port: server.port, pid: process.pid })}\n`);
     else process.stdout.write(`${server.url}\n`);
     note(`mem ui: serving ${home.id} on 127.0.0.1:${server.port}; Ctrl-C stops it`);
-    if (wantOpen) openBrowser(openLink(token, server.port, "/search", Date.now())); // no token on the opener's command line
+    if (wantOpen) openInBrowser(app.paths.home, openLink(token, server.port, "/search", Date.now())); // nothing secret on the opener's command line
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => resolve());
     });

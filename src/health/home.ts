@@ -23,7 +23,9 @@ export function homeCheck(app: AppConfig, env: NodeJS.ProcessEnv): Check {
 /** The data home made (private) if need be, writable, and not open to other users. */
 export function homeUsable(app: AppConfig): Check {
   try {
-    ensurePrivateDir(app.paths.home);
+    const before = modeOf(app.paths.home);
+    ensurePrivateDir(app.paths.home); // closes one of ours that was opened to others
+
     accessSync(app.paths.home, constants.W_OK);
     const probe = join(app.paths.home, `.doctor-${process.pid}`);
     writeFileSync(probe, "ok");
@@ -32,9 +34,20 @@ export function homeUsable(app: AppConfig): Check {
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
       return { name: "data home", status: "warn", detail: `${app.paths.home} is open to other users (mode ${mode.toString(8)}), and it holds what was captured from your sessions`, fix: `chmod 700 ${app.paths.home}` };
     }
+    if (process.platform !== "win32" && before !== undefined && (before & 0o077) !== 0) {
+      return { name: "data home", status: "warn", detail: `${app.paths.home} was open to other users (mode ${before.toString(8)}), and it holds what was captured from your sessions: mem closed it (mode ${mode.toString(8)})`, fix: "nothing left to do; if it opens again, look for what changes it (a chmod, a sync tool)" };
+    }
     return { name: "data home", status: "ok", detail: app.paths.home };
   } catch (err) {
     return { name: "data home", status: "error", detail: `${app.paths.home}: ${(err as Error).message}`, fix: "make it writable, or point MEM_HOME elsewhere" };
+  }
+}
+
+function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { App } from "../app.js";
 import type { Selected, Unhealthy } from "../embed/chain.js";
-import { spoolCheck } from "./spool.js";
+import { spoolChecks } from "./spool.js";
 import type { Check } from "./check.js";
 import { configWarningChecks, homeCheck } from "./home.js";
 import { hookChecks } from "./hooks.js";
@@ -32,7 +32,6 @@ export function quickChecks(app: App, where: { env: NodeJS.ProcessEnv; cwd: stri
   checks.push(...hookChecks(where));
   const socket = socketDirCheck(where.env);
   if (socket) checks.push(socket);
-  const spool = spoolCheck(app.paths.home);
-  if (spool) checks.push(spool);
+  checks.push(...spoolChecks(app.paths.home));
   return checks;
 }

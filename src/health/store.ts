@@ -1,5 +1,6 @@
 import { readIdentity } from "../store/identity.js";
-import { listSnapshots } from "../store/snapshots.js";
+import type { RefusedSnapshot } from "../store/snapshot-trust.js";
+import { listSnapshots, snapshotDir } from "../store/snapshots.js";
 import type { StoreDamagedError } from "../store/damage.js";
 import type { Db } from "../store/db.js";
 import { needsScrub, scrubbedVersion } from "../store/scrub.js";
@@ -41,7 +42,8 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
   const identity: Check = id
     ? { name: "identity", status: "ok", detail: `store ${id.storeId.slice(0, 8)}, generation ${id.generation}; ${id.counts.events} events, ${id.counts.memories} memories, ${id.counts.tasks} tasks, ${id.counts.chunks} chunks recorded ${id.updatedAt ? `at ${id.updatedAt}` : ""} (${id.reason})` }
     : { name: "identity", status: "warn", detail: "no mem.identity.json beside the store (a read-only data home?): a store lost later could not be told from a new one", fix: "run any command that writes (`mem index`): it records one" };
-  const snaps = listSnapshots(sqlite);
+  const refused: RefusedSnapshot[] = [];
+  const snaps = listSnapshots(sqlite, refused);
   const newest = snaps[0];
   let snapshots: Check;
   if (!newest) {
@@ -54,7 +56,13 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
       ? { name: "snapshots", status: "warn", detail, fix: "the weekly `mem reindex` has not run lately: `mem reindex`, and `mem schedule status`" }
       : { name: "snapshots", status: "ok", detail };
   }
-  return [identity, snapshots];
+  const planted: Check[] = refused.map((r) => ({
+    name: "snapshots",
+    status: "warn",
+    detail: `refused ${r.id}: ${r.why}; it is never restored (another account may have planted it)`,
+    fix: `look at it, then remove it (\`rm ${r.id.startsWith("/") ? r.id : `${snapshotDir(sqlite)}/${r.id}.*`}\`, as its owner or root)`,
+  }));
+  return [identity, snapshots, ...planted];
 }
 
 /** Whether what is stored was redacted under the current rules (older rules may have missed a secret). */

@@ -6,10 +6,17 @@ import { writePrivate } from "../util/private-file.cjs";
 
 /**
  * Appends one line to `<data home>/hooks.log` (rotated at 1 MiB), redacted like everything else mem keeps
- * (an error can quote its input) and on one line. Never throws: logging must never break a hook.
+ * (an error can quote its input) and on one line. When the log cannot be written (the data home is
+ * read-only, full, or not the user's), the line goes to the hook's stderr instead, which Claude
+ * Code shows in its debug output: a capture that is lost is never lost in silence. Never throws:
+ * logging must never break a hook.
  */
 export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
+  let text = "";
   try {
+    // Loaded here, not at the top: a hook that logs nothing never pays for the redaction rules.
+    const { cleanClip } = require("../redact/clean.cjs") as typeof import("../redact/clean.cjs");
+    text = cleanClip(line, 2000).replace(/\s+/g, " ");
     const home = dataHome(env);
     ensurePrivateDir(home);
     const file = join(home, "hooks.log");
@@ -18,11 +25,13 @@ export function hookLog(env: NodeJS.ProcessEnv, line: string): void {
     } catch {
       // no log yet
     }
-    // Loaded here, not at the top: a hook that logs nothing never pays for the redaction rules.
-    const { cleanClip } = require("../redact/clean.cjs") as typeof import("../redact/clean.cjs");
     // Private, never through a symlink, never blocking on a FIFO (src/util/private-file.cts).
-    writePrivate(file, `${new Date().toISOString()} ${cleanClip(line, 2000).replace(/\s+/g, " ")}\n`, "append");
+    writePrivate(file, `${new Date().toISOString()} ${text}\n`, "append");
   } catch {
-    // nowhere to log to
+    try {
+      if (text !== "") process.stderr.write(`mem: ${text}\n`);
+    } catch {
+      // nowhere to log to
+    }
   }
 }

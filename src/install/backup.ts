@@ -4,7 +4,7 @@
  * empty only when mem made it (a `{}` settings file the user had, or committed, stays).
  */
 import { createHash } from "node:crypto";
-import { constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { readRegular } from "../util/read-regular.cjs";
 import { SettingsError } from "./settings-json.js";
@@ -35,15 +35,17 @@ export function backupBase(file: string, root: string | undefined, home: string)
 
 /**
  * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; `base` defaults
- * to the file's own path); returns the backup's path.
+ * to the file's own path); returns the backup's path. The folders it makes are 0700 and the copy
+ * 0600 whatever the umask: a settings file can hold an API key in its `env`.
  */
 export function backupFile(file: string, now: Date = new Date(), base: string = file): string {
-  mkdirSync(dirname(base), { recursive: true });
+  mkdirSync(dirname(base), { recursive: true, mode: 0o700 });
   const first = `${base}.bak-${stamp(now)}`;
   for (let n = 1; ; n++) {
     const path = n === 1 ? first : `${first}-${n}`;
     try {
       copyFileSync(file, path, constants.COPYFILE_EXCL);
+      chmodSync(path, 0o600);
       return path;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;

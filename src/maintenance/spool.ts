@@ -1,8 +1,7 @@
-import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { readRegular } from "../util/read-regular.cjs";
-import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { inspectDir, privateDir, readPrivate } from "../util/private-place.cjs";
 import { writePrivate } from "../util/private-file.cjs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { clean } from "../redact/clean.cjs";
 import type { Payload } from "../hooks/contract.cjs";
 import type { HookIO } from "../hooks/io.js";
@@ -37,10 +36,19 @@ function append(path: string, line: string): boolean {
   return true;
 }
 
+/** The data home's spool could not be written, and neither could the fallback: says why both failed. */
+export class CaptureNotKept extends Error {
+  constructor(home: Error, fallback: string) {
+    super(`${home.message}; the fallback spool could not be used either: ${fallback}`);
+    this.name = "CaptureNotKept";
+  }
+}
+
 /**
  * Appends one capture; false when the spool is full (it is never allowed to grow without bound).
- * When the data home's spool cannot be written, the capture goes to the fallback spool; throws
- * only when neither can be written.
+ * When the data home's spool cannot be written, the capture goes to the fallback spool, whose
+ * directory must be a private one of ours (another account may have made it first: then it is not
+ * used); throws CaptureNotKept when neither can be written.
  */
 export function spoolCapture(home: string, hook: string, payload: Payload, now: number): boolean {
   const entry: Entry = { hook, at: now, payload: clean(payload) };
@@ -49,38 +57,69 @@ export function spoolCapture(home: string, hook: string, payload: Payload, now: 
     return append(spoolPath(home), line);
   } catch (err) {
     const fallback = fallbackSpoolPath(home);
+    const dir = privateDir(dirname(fallback));
+    if (!dir.ok) throw new CaptureNotKept(err as Error, `${dir.why}; not used`);
     try {
-      ensurePrivateDir(join(fallback, ".."));
       return append(fallback, line);
-    } catch {
-      throw err;
+    } catch (e) {
+      throw new CaptureNotKept(err as Error, (e as Error).message);
     }
   }
 }
 
-/** A spool file's captures (its non-empty lines), read as a replay reads them; [] for none, or for what is no regular file. */
-const spoolLines = (path: string): string[] => {
-  const r = readRegular(path, MAX_SPOOL_BYTES * 2); // a FIFO or a device is not a spool
-  return r.ok ? r.data.toString("utf8").split("\n").filter((l) => l.trim() !== "") : [];
-};
-
-/** The captures waiting, per spool file (the data home's, its fallback): what `mem doctor` reports; empty when none waits. */
-export function spooled(home: string): { path: string; captures: number }[] {
-  return [spoolPath(home), fallbackSpoolPath(home)].filter((p) => existsSync(p)).map((p) => ({ path: p, captures: spoolLines(p).length }));
+/** A spool file's captures (its non-empty lines), read as a replay reads them, or why it is refused (not a regular file of ours, writable by others, a link). */
+function spoolLines(path: string): { lines: string[] } | { refused: string } | undefined {
+  const r = readPrivate(path, MAX_SPOOL_BYTES * 2);
+  if (r.ok) return { lines: r.data.toString("utf8").split("\n").filter((l) => l.trim() !== "") };
+  return r.absent ? undefined : { refused: r.why };
 }
 
-/** The fallback spool's lines, taken over (renamed beside it, read, removed); none when there is none. */
+export type Spooled = { path: string; captures: number } | { path: string; refused: string };
+
+/**
+ * The captures waiting, per spool file (the data home's, its fallback), and the spool places
+ * refused (another user's directory or file, a link, one others may write): what `mem doctor`
+ * reports; empty when none waits and nothing is refused.
+ */
+export function spooled(home: string): Spooled[] {
+  const out: Spooled[] = [];
+  const fallback = fallbackSpoolPath(home);
+  const dir = inspectDir(dirname(fallback));
+  if (dir.state === "refused") out.push({ path: dirname(fallback), refused: `${dir.why}: not used, and nothing in it is read` });
+  for (const p of dir.state === "refused" ? [spoolPath(home)] : [spoolPath(home), fallback]) {
+    const r = spoolLines(p);
+    if (r) out.push("lines" in r ? { path: p, captures: r.lines.length } : { path: p, refused: `${r.refused}: not read` });
+  }
+  return out;
+}
+
+/**
+ * The fallback spool's lines, taken over (renamed beside it, read, removed); none when there is
+ * none, or when its directory or file is not a private one of ours (another account's lines are
+ * never replayed as captures).
+ */
 function takeFallback(home: string): string[] {
   const path = fallbackSpoolPath(home);
+  const dir = inspectDir(dirname(path));
+  if (dir.state !== "ours") return [];
+  if (dir.loose && !privateDir(dirname(path)).ok) return [];
   const taken = `${path}.replaying-${process.pid}`;
   try {
     renameSync(path, taken);
   } catch {
     return [];
   }
-  const lines = spoolLines(taken);
-  rmSync(taken, { force: true });
-  return lines;
+  const r = spoolLines(taken);
+  if (r && "lines" in r) {
+    rmSync(taken, { force: true });
+    return r.lines;
+  }
+  try {
+    renameSync(taken, path); // refused: left where it was, for doctor to name
+  } catch {
+    // gone meanwhile
+  }
+  return [];
 }
 
 type Handler = (payload: Payload, io: HookIO) => Promise<undefined>;
@@ -117,8 +156,8 @@ export async function replaySpool(env: NodeJS.ProcessEnv, home: string, until = 
     } catch {
       continue; // absent, or another process took it
     }
-    const r = readRegular(taken, MAX_SPOOL_BYTES * 2); // a FIFO or a device is not a spool: dropped
-    if (r.ok) lines.push(...r.data.toString("utf8").split("\n").filter((l) => l.trim() !== ""));
+    const r = spoolLines(taken); // a FIFO, a device, a link, another user's file: not a spool, dropped
+    if (r && "lines" in r) lines.push(...r.lines);
     else rmSync(taken, { force: true });
   }
   lines.push(...takeFallback(home));

@@ -4,7 +4,8 @@ import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 import type Database from "better-sqlite3";
-import { stampOf, storeCounts, type StoreCounts } from "./identity.js";
+import { readIdentity, stampOf, storeCounts, type StoreCounts } from "./identity.js";
+import { snapshotDirRefusal, snapshotRefusal, type RefusedSnapshot } from "./snapshot-trust.js";
 
 type Db = Database.Database; // not from ./db.js, which opens the store through this module
 
@@ -78,24 +79,42 @@ function listIds(dir: string): Set<string> {
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 
-/** The finished snapshots, newest first. A manifest that is not mem's, or whose copy is gone, is skipped. */
-export function listSnapshots(sqlite: string): Snapshot[] {
+/**
+ * The finished snapshots, newest first. A manifest that is not mem's, or whose copy is gone, is
+ * skipped; one that is not the user's own copy of this store (./snapshot-trust.ts) is pushed on
+ * `refused` with why, never listed.
+ */
+export function listSnapshots(sqlite: string, refused: RefusedSnapshot[] = []): Snapshot[] {
   const dir = snapshotDir(sqlite);
   const out: Snapshot[] = [];
+  const dirWhy = snapshotDirRefusal(dir);
+  if (dirWhy) {
+    refused.push({ id: dir, why: dirWhy });
+    return out;
+  }
+  const ours = readIdentity(sqlite)?.storeId;
   for (const id of listIds(dir)) {
     const file = join(dir, `${id}.sqlite`);
     let bytes: number;
+    let copy: ReturnType<typeof lstatSync>;
+    let manifest: ReturnType<typeof lstatSync>;
     try {
-      const st = lstatSync(file); // a link is no snapshot of ours, wherever it points (a damaged copy is listed: restore refuses it, saying so)
-      if (!st.isFile()) continue;
-      bytes = st.size;
+      copy = lstatSync(file); // a link is no snapshot of ours, wherever it points (a damaged copy is listed: restore refuses it, saying so)
+      manifest = lstatSync(join(dir, `${id}.json`));
+      if (!copy.isFile() && !copy.isSymbolicLink()) continue;
+      bytes = copy.size;
     } catch {
       continue;
     }
     const r = readRegular(join(dir, `${id}.json`), 64 * 1024);
-    if (!r.ok) continue;
+    if (!r.ok && !manifest.isSymbolicLink()) continue;
     try {
-      const m = JSON.parse(r.data.toString("utf8")) as Partial<Snapshot>;
+      const m = (r.ok ? JSON.parse(r.data.toString("utf8")) : {}) as Partial<Snapshot>;
+      const why = snapshotRefusal({ file, copy, manifest, manifestPath: join(dir, `${id}.json`), storeId: typeof m.storeId === "string" ? m.storeId : null, ours, uid: process.getuid?.() });
+      if (why) {
+        refused.push({ id, why });
+        continue;
+      }
       const c = (m.counts ?? {}) as Partial<StoreCounts>;
       out.push({
         id, file, bytes,

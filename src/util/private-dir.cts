@@ -5,9 +5,9 @@ import { dirname } from "node:path";
  * Creates the data home readable by its owner only (0700): it holds what was captured from the
  * user's sessions. Its parents are made as usual. An existing directory must be the user's own
  * (a data home another user made, in a shared place, would let them read what is captured and
- * plant files for mem to write through): it is refused otherwise, and write access for others is
- * taken away (`mem doctor` still warns when others can read it). CommonJS and tiny: the hook
- * entry's log uses it.
+ * plant files for mem to write through): it is refused otherwise, and one of ours that was opened to
+ * others (`chmod 755`, a loose umask) is closed again (0700): it holds what was captured. CommonJS
+ * and tiny: the hook entry's log uses it.
  */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dirname(dir), { recursive: true });
@@ -20,7 +20,7 @@ export function ensurePrivateDir(dir: string): void {
   checkOwnDir(dir);
 }
 
-/** Throws unless `dir` is a directory of this user's (a symlink to one is fine when the link is this user's or root's); removes group and other write permission. */
+/** Throws unless `dir` is a directory of this user's (a symlink to one is fine when the link is this user's or root's); removes all group and other permission. */
 export function checkOwnDir(dir: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return; // Windows: ACLs, not modes
@@ -31,5 +31,5 @@ export function checkOwnDir(dir: string): void {
   if (owner !== undefined) {
     throw new Error(`${dir} belongs to another user (uid ${owner}, you are ${uid}): mem keeps what it captures only in a directory of your own; remove it or set MEM_HOME`);
   }
-  if ((st.mode & 0o022) !== 0) chmodSync(dir, st.mode & 0o755);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, st.mode & 0o700);
 }

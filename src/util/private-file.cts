@@ -3,7 +3,8 @@ import { closeSync, constants, fchmodSync, fstatSync, openSync, renameSync, rmSy
 /**
  * Writes a file of the data home (log, marker, spool) readable by its owner only, never through
  * a symlink (O_NOFOLLOW: a link planted where the file should be is refused, not written through)
- * and only into a regular file (a FIFO there fails instead of blocking). Throws what open throws.
+ * and only into a regular file of this user's (a FIFO there fails instead of blocking; another
+ * user's file planted there is refused, never written into). Throws what open throws.
  */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -14,6 +15,8 @@ export function writePrivate(path: string, text: string, how: "append" | "replac
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) throw new Error(`${path} belongs to another user (uid ${st.uid}, you are ${uid}); not written`);
     if (process.platform !== "win32" && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
     writeSync(fd, text);
   } finally {

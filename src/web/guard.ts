@@ -5,9 +5,9 @@
  * browser sends one. Pure but for the token file.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
+import { readPrivate } from "../util/private-place.cjs";
 
 /** 32 random bytes, URL-safe: 43 characters. */
 export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -17,14 +17,11 @@ export const newToken = (): string => randomBytes(32).toString("base64url");
 /** The data home's token file: the same token across runs, so a bookmarked address keeps working. */
 export const tokenPath = (home: string): string => join(home, "ui-token");
 
-/** The stored token, or undefined when there is none (nothing is created). */
+/** The stored token, or undefined when there is none (nothing is created): a file of the user's only, never read through a link. */
 export function storedToken(home: string): string | undefined {
-  try {
-    const t = readFileSync(tokenPath(home), "utf8").trim();
-    return TOKEN.test(t) ? t : undefined;
-  } catch {
-    return undefined;
-  }
+  const r = readPrivate(tokenPath(home), 1024);
+  const t = r.ok ? r.data.toString("utf8").trim() : "";
+  return TOKEN.test(t) ? t : undefined;
 }
 
 /** The token of `mem ui` in this data home: the stored one, or a new one stored (readable by the user only); `fresh` replaces it. */
@@ -69,10 +66,10 @@ export function splitPath(pathname: string): { token: string; rest: string } {
 export const OPEN_LINK_MS = 60_000;
 
 /**
- * An address that opens `path` (`/search?q=…`) without holding the token: what is handed to the
- * browser's opener, whose command line any local user may read (`ps`). Signed with the token, it
- * works once, within OPEN_LINK_MS, and only redirects to the page; the token itself never appears
- * in a command line.
+ * An address that opens `path` (`/search?q=…`) without holding the token: what the private page
+ * handed to the browser's opener leads to (./open-page.ts; never the opener's command line, which
+ * any local user may read). Signed with the token, it works once, within OPEN_LINK_MS, and only
+ * redirects to the page.
  */
 export function openLink(token: string, port: number, path: string, now: number): string {
   const exp = now + OPEN_LINK_MS;

@@ -2,9 +2,10 @@
  * Where a running `mem ui` can be found: `<data home>/ui.json` ({port, pid}, the user's only) while
  * it runs, so `mem query --open` links into it. The token is in `ui-token` (./guard.ts).
  */
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { replacePrivate } from "../util/private-file.cjs";
+import { readPrivate } from "../util/private-place.cjs";
 import { alive as pidAlive } from "../daemon/lock.js";
 import { openLink, storedToken } from "./guard.js";
 
@@ -19,10 +20,12 @@ export function forgetRunning(home: string, pid: number): void {
   if (r?.pid === pid) rmSync(runningPath(home), { force: true });
 }
 
-/** The running explorer's port and pid; undefined when none runs (no file, a malformed one, or its process is gone). */
+/** The running explorer's port and pid; undefined when none runs (no file, a malformed one, one not the user's own, or its process is gone). */
 export function readRunning(home: string, alive: (pid: number) => boolean = pidAlive): { port: number; pid: number } | undefined {
+  const r = readPrivate(runningPath(home), 64 * 1024);
+  if (!r.ok) return undefined;
   try {
-    const v = JSON.parse(readFileSync(runningPath(home), "utf8")) as { port?: unknown; pid?: unknown };
+    const v = JSON.parse(r.data.toString("utf8")) as { port?: unknown; pid?: unknown };
     if (!Number.isInteger(v.port) || !Number.isInteger(v.pid)) return undefined;
     const port = v.port as number;
     const pid = v.pid as number;

@@ -3,9 +3,10 @@
  * running `mem ui`, or from one it starts in the background; the address loads and shows the results.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
 import { jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { get, startUiChild, uiHome, type UiChild } from "../helpers/ui-child.js";
@@ -88,4 +89,37 @@ test("mem query --open with no explorer running: one is started in the backgroun
   process.kill(j.pid, "SIGTERM");
   await until(() => !alive(j.pid), 10_000, "the explorer stopped");
   assert.ok(!existsSync(join(home, "ui.json")));
+});
+
+test("mem query --open with a browser: the opener gets a private page's file:// address, never the token or a link; the page's link works once", { skip: process.platform === "win32" ? "a POSIX opener script" : false }, async () => {
+  const { home, proj, env } = await uiHome(tmp, "opener", { "cache.md": "# Cache\n\nThe cache is warmed by the nightly zephyr job.\n" });
+  const ui = await startUiChild(env, proj);
+  children.push(ui);
+  const bin = join(tmp, "opener-bin");
+  mkdirSync(bin);
+  const record = join(tmp, "opener-args");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > ${record}\n`, { mode: 0o755 });
+  const r = await runMem(["query", "zephyr", "--open", "--json"], { env: { ...env, PATH: `${bin}:${env.PATH}`, DISPLAY: ":99" }, cwd: proj });
+  assert.equal(r.code, 0, show(r));
+  assert.equal(jsonOf<{ opened: boolean }>(r).opened, true);
+  await until(() => existsSync(record), 10_000, "the opener ran");
+  const token = readFileSync(join(home, "ui-token"), "utf8").trim();
+  const args = readFileSync(record, "utf8").trim().split("\n");
+  assert.equal(args.length, 1, args.join(" | "));
+  assert.ok(!args[0]!.includes(token) && !/sig=|https?:/.test(args[0]!), `nothing secret on the opener's command line: ${args[0]}`);
+  const page = fileURLToPath(args[0]!);
+  assert.equal(dirname(page), home, "the page is in the data home");
+  assert.equal(statSync(page).mode & 0o777, 0o600, "readable by the user only");
+  const html = readFileSync(page, "utf8");
+  assert.ok(!html.includes(token), "the page holds a one-time link, not the token");
+  const link = /url=([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, "&");
+  const first = await fetch(link, { redirect: "manual" });
+  assert.equal(first.status, 303);
+  assert.ok(first.headers.get("location")!.startsWith(`/${token}/search?`), String(first.headers.get("location")));
+  assert.equal(new URLSearchParams(first.headers.get("location")!.split("?")[1]).get("q"), "zephyr");
+  const again = await fetch(link, { redirect: "manual" });
+  assert.equal(again.status, 403, "used once: the page left behind leads to no token");
+  assert.equal(again.headers.get("location"), null);
+  assert.doesNotMatch(await again.text(), new RegExp(token));
+  await ui.stop();
 });
