@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -76,4 +76,45 @@ test("ADR records: listed by kind with status, date and authors; briefed by stat
   const b2 = await brief();
   assert.match(b2, /5\. Offer a GraphQL API \(record docs\/adr\/0005-graphql\.md: accepted/);
   assert.doesNotMatch(b2, /Kubernetes|Rejected approaches/);
+});
+
+test("a fresh clone's ADR folder is briefed from its second session without any mem index: the first SessionStart indexes it in the background", async () => {
+  const remote = join(tmp, "remote.git");
+  const author = join(tmp, "author");
+  execFileSync("git", ["init", "-q", "--bare", remote]);
+  execFileSync("git", ["init", "-q", author]);
+  mkdirSync(join(author, "docs", "decisions"), { recursive: true });
+  writeFileSync(join(author, "docs", "decisions", "0001-es256.md"), "---\nstatus: accepted\ndate: 2026-01-05\ndecision-makers: Dana\n---\n# Sign tokens with ES256\n");
+  writeFileSync(join(author, "docs", "decisions", "0002-hs256.md"), "---\nstatus: rejected\ndate: 2026-01-04\n---\n# Keep HS256 shared secrets\n");
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=Dana", "-c", "user.email=d@example.com", ...args], { cwd });
+  git(author, "add", ".");
+  git(author, "commit", "-qm", "records");
+  git(author, "push", "-q", remote, "HEAD:main");
+  const clone = join(tmp, "clone");
+  execFileSync("git", ["clone", "-q", "-b", "main", remote, clone]);
+  // A decision folder linked out of the repository is never indexed.
+  const outside = join(tmp, "outside-adr");
+  mkdirSync(outside);
+  writeFileSync(join(outside, "0001-secret.md"), "# Outside decision: lanternfish\n");
+  mkdirSync(join(clone, "doc"));
+  symlinkSync(outside, join(clone, "doc", "adr"));
+
+  const env = { ...cleanEnv(join(tmp, "claude2")), HOME: tmp, MEM_HOME: join(tmp, "home2"), MEM_WATCH: "1" };
+  const start = async (session: string) => {
+    const r = await runMem(["hook", "session-start"], { env, cwd: clone, input: JSON.stringify({ session_id: session, cwd: clone, hook_event_name: "SessionStart", source: "startup", transcript_path: join(tmp, "none.jsonl") }) });
+    assert.equal(r.code, 0, show(r));
+    return r.stdout === "" ? "" : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  };
+  await start("first");
+  let listed: Listed = { total: 0, memories: [] };
+  for (let i = 0; i < 100 && listed.total < 2; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    listed = jsonOf<Listed>(await runMem(["list", "--json"], { env, cwd: clone }));
+  }
+  assert.deepEqual(listed.memories.map((m) => [m.kind, m.record?.title]).sort(), [["decision", "Sign tokens with ES256"], ["rejected", "Keep HS256 shared secrets"]]);
+  const b = await start("second");
+  assert.match(b, /## Decisions\n- Sign tokens with ES256 \(record docs\/decisions\/0001-es256\.md: accepted, 2026-01-05, by Dana\)/);
+  assert.match(b, /## Rejected approaches\n- Keep HS256 shared secrets/);
+  const q = jsonOf<{ results: unknown[] }>(await runMem(["query", "lanternfish", "--json"], { env, cwd: clone }));
+  assert.deepEqual(q.results, [], "the linked-out folder was not indexed");
 });
