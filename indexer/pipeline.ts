@@ -21,6 +21,7 @@ import { maxChunkChars } from "./chunk-size.js";
 import type { VectorReport } from "./embed-step.js";
 import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
+import { decisionRecord } from "./decision-record.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
 import { readSource, walkSources, type SourceFile } from "./sources.js";
@@ -133,7 +134,9 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
   const { tier, layout, kind: slotKind, user } = tierOf(file.rel);
-  const kind = fm.meta.kind ?? slotKind ?? layout;
+  const record = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body }, config.index.decisionFolders);
+  const kind = record?.kind ?? fm.meta.kind ?? slotKind ?? layout;
+  const date = fm.meta.date ?? record?.date ?? null;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a
   // chunk would otherwise be split into pieces that no rule recognises. Lines keep their numbers.
   // Redacted first: a `<private>` span whose markers sit in comments (`<!-- <private> -->`) is still a span.
@@ -148,11 +151,11 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
       endLine: c.endLine,
       text: c.text,
       tags: fm.meta.tags,
-      date: fm.meta.date ?? null,
-      metadata: { layout, ...(user ? { user } : {}), ...(fm.meta.title ? { title: fm.meta.title } : {}) },
+      date,
+      metadata: { layout, ...(user ? { user } : {}), ...(fm.meta.title ? { title: fm.meta.title } : {}), ...(record ? { record } : {}) },
     };
   });
-  const metadata = { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(fm.meta.date ? { date: fm.meta.date } : {}) };
+  const metadata = { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(date ? { date } : {}), ...(record ? { record } : {}) };
   return { chunks: clean(chunks), metadata: clean(metadata), tier };
 }
 

@@ -9,6 +9,7 @@ import { lastFinishedJob } from "../store/jobs.js";
 import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
+import { recordCounts, recordMeta, recordsOf } from "../store/records.js";
 import { gitStatusSync } from "../project/in-play.js";
 import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
 import { redact } from "../redact/redact.cjs";
@@ -16,6 +17,8 @@ import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";
 import { openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
+import type { BriefDecision } from "./sections/decisions.js";
+import { shownPath } from "./render.js";
 import type { HotNote } from "./sections/notes.js";
 
 /**
@@ -81,6 +84,24 @@ function openTasks(db: Db, project: string, now: number, staleDays: number): { t
   return openTasksSection(store.openNewest(project, TASKS_READ), now, staleDays, undefined, store.openCounts(project, now - staleDays * DAY_MS));
 }
 
+/** Decision records read: more than the sections show (their "N more" lines count from recordCounts). */
+const RECORDS_READ = 300;
+
+/** The repository's decision records in force (superseded and proposed ones are not briefed), as the sections take them. */
+function records(db: Db, project: string, root: string | undefined): BriefDecision[] {
+  return recordsOf(db, project, Object.keys(MIN_CONFIDENCE), RECORDS_READ).map((r) => {
+    const m = recordMeta(r);
+    const time = m.date && !Number.isNaN(Date.parse(m.date)) ? m.date : new Date(r.indexed_at).toISOString();
+    return { type: r.kind, text: m.title ?? r.heading, time, session: "", record: { path: shownPath(r.path, root), ...(m.status ? { status: m.status } : {}), ...(m.date ? { date: m.date } : {}), authors: m.authors } };
+  });
+}
+
+const sumCounts = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+  return out;
+};
+
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
@@ -100,12 +121,15 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
     taskSection: openTasks(db, s.project, s.now, config.brief.staleTaskDays),
-    decisionTotals: events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)),
-    decisions: decisions.map(({ chunk, ...d }) => {
-      const use = uses.get(chunk);
-      const stale = flags.get(d.id)?.text;
-      return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
-    }),
+    decisionTotals: sumCounts(events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)), recordCounts(db, s.project)),
+    decisions: [
+      ...decisions.map(({ chunk, ...d }) => {
+        const use = uses.get(chunk);
+        const stale = flags.get(d.id)?.text;
+        return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
+      }),
+      ...records(db, s.project, s.root),
+    ],
     ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
     hot: hotNotes(db, s.project, config.query.includeGlobal, s.user),
     ...(play ? { inPlay: { ...play, memories: play.memories.map((m) => ({ ...m, ...(m.id && flags.get(m.id) ? { stale: flags.get(m.id)!.text } : {}) })) } } : {}),

@@ -11,7 +11,7 @@ import type { Command } from "./command.js";
 import { unknownProjectNote, withService } from "./memory-io.js";
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
-const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS])];
+const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS, "superseded", "proposed"])];
 
 const usage = `Usage: mem list [--kind K]... [--tag T]... [--source S]... [--text WORDS] [--session S]
                 [--since D] [--until D] [--project P] [--limit N] [--offset N] [--json]
@@ -19,8 +19,12 @@ const usage = `Usage: mem list [--kind K]... [--tag T]... [--source S]... [--tex
 The project's memories, newest first: explicit ones (mem remember), decisions, rejected
 approaches, learned facts and preferences (from [MEMORY:] tags and keyword markers), tasks, and
 tool events. Each with its id, kind, age, session, salience and whether the files it names
-changed since. Markdown notes are listed only with --source markdown (after the rest, by file
-and line): they are your files, edit them there (mem query searches them either way).
+changed since. Then the repository's decision records (docs/adr/…, or a note whose frontmatter
+says kind: decision), one a file, with status, date and authors: accepted ones are decisions,
+rejected ones rejected approaches, superseded or deprecated ones superseded, proposed ones
+proposed (without --source, --tag, --text, --session or dates). Other markdown notes are listed
+only with --source markdown (after the rest, by file and line): they are your files, edit them
+there (mem query searches them either way).
 
 Options:
   --kind K      ${KINDS.join(", ")}
@@ -39,7 +43,9 @@ Options:
   -h, --help    this help`;
 
 function line(m: Memory, now: number): string {
-  const where = m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
+  const where = m.record
+    ? `${field(m.path ?? "", 120)}  ${[m.record.status ?? "", m.record.date ?? "", m.record.authors.length > 0 ? `by ${m.record.authors.join(", ")}` : ""].filter(Boolean).map((x) => field(x, 120)).join(", ")}`
+    : m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
   return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
 }
 

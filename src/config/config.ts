@@ -7,6 +7,9 @@ import { dataHome, homePaths } from "./paths.cjs";
 import { inRange, rangeError, RANGES } from "./ranges.cjs";
 
 /** The package's root directory (a checkout, or where npm installed it: maybe read-only). */
+/** Where teams keep their decision records, relative to a repository: a markdown file directly inside one is a record. */
+export const DECISION_FOLDERS: readonly string[] = ["docs/adr", "docs/adrs", "docs/decisions", "doc/adr", "doc/adrs", "doc/decisions", "docs/architecture/decisions", "architecture/decisions", "adr", "adrs", "decisions"];
+
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 export type ProviderName = "ollama" | "transformers";
@@ -59,6 +62,8 @@ export interface Config {
      * is skipped with a warning. Never into /proc, /sys or /dev, never to a special file.
      */
     followExternalLinks: string[];
+    /** Folders (relative to a repository, `/`-separated) whose markdown files are decision records (indexer/decision-record.ts). */
+    decisionFolders: string[];
   };
   query: {
     k: number;
@@ -167,6 +172,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       minChunkTokens: 64,
       watch: true,
       followExternalLinks: [],
+      decisionFolders: [...DECISION_FOLDERS],
     },
     query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 },

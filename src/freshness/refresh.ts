@@ -11,6 +11,7 @@ import { lockPath } from "../daemon/paths.cjs";
 import type { Db } from "../store/db.js";
 import { listRoots } from "../store/roots.js";
 import { readRegular } from "../util/read-regular.cjs";
+import { unindexedDecisionFolders } from "./decision-folders.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 
@@ -75,12 +76,12 @@ function beingWritten(path: string): boolean {
 }
 
 /**
- * Starts `mem index --stale -q` for these projects, detached, unless one is running or started
+ * Starts `mem index --stale -q` for these projects (or, with `add`, `mem index PATHS --project P -q`), detached, unless one is running or started
  * within the cooldown. The marker (`refresh.lock`, created exclusively, so of concurrent callers
  * exactly one wins) names the process doing the work; it stays after that process ends, as the
  * time of the last start.
  */
-export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: string[] | undefined, now: number): RefreshOutcome {
+export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: string[] | undefined, now: number, add?: { project: string; paths: string[] }): RefreshOutcome {
   const path = refreshLockPath(home);
   let claimed = false;
   for (let attempt = 0; attempt < 3 && !claimed; attempt++) {
@@ -99,7 +100,8 @@ export function startRefresh(home: string, env: NodeJS.ProcessEnv, projects: str
     }
   }
   if (!claimed) return "running";
-  const args = [BIN, "index", "--stale", "-q", ...(projects ?? []).flatMap((p) => ["--project", p])];
+  // New roots (a project's decision folders) are indexed into their project; else the recorded roots that changed.
+  const args = add ? [BIN, "index", ...add.paths, "--project", add.project, "-q"] : [BIN, "index", "--stale", "-q", ...(projects ?? []).flatMap((p) => ["--project", p])];
   const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: withCaCertsBack(env) });
   child.on("error", () => undefined);
   child.unref();
@@ -142,6 +144,22 @@ export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv
   const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now, chunking: chunkingKey(o.chunks) });
   if (stale.length === 0) return { stale };
   return { stale, reindex: startRefresh(o.home, o.env, [...new Set(stale.map((s) => s.project))], o.now) };
+}
+
+/**
+ * SessionStart's use: a project's decision folders that no root covers yet (a fresh clone's
+ * docs/adr) are indexed in the background, once a cooldown like any re-index. Logged; never throws.
+ */
+export function indexDecisionFolders(db: Db, o: { home: string; env: NodeJS.ProcessEnv; project: string; root: string | undefined; folders: readonly string[]; now: number; log: (line: string) => void }): void {
+  try {
+    if (o.root === undefined || o.folders.length === 0 || refreshBusy(o.home, o.now)) return;
+    const recorded = listRoots(db).filter((r) => r.project === o.project).map((r) => r.path as string);
+    const paths = unindexedDecisionFolders(o.root, o.folders, recorded);
+    if (paths.length === 0) return;
+    if (startRefresh(o.home, o.env, undefined, o.now, { project: o.project, paths }) === "started") o.log(`decision records found in ${paths.join(", ")}: indexing them in the background`);
+  } catch (err) {
+    o.log(`looking for decision records failed: ${(err as Error).message}`);
+  }
 }
 
 /** The hooks' use: the check and the background re-index, logged; never throws (a hook never breaks the session). */

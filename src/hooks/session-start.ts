@@ -1,6 +1,6 @@
 import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
-import { refreshForHook } from "../freshness/refresh.js";
+import { indexDecisionFolders, refreshForHook } from "../freshness/refresh.js";
 import { buildBriefing } from "../brief/briefing.js";
 import { gatherBriefing } from "../brief/gather.js";
 import { captureTranscript } from "../capture/record.js";
@@ -51,6 +51,8 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     const ids = [...shown.keys()];
     recordRun(app.db, { at: now, session, project, hook: "briefing", ms: performance.now() - t0, mode: null, prompt: source, injected: briefing, ids, fates: ids.map((id, i) => ({ id, rank: i + 1, fate: "injected", why: "a hot note the briefing shows" })) }, (l) => hookLog(io.env, `session-start: ${l}`));
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
+    // A repository's decision records (docs/adr, …) no root covers yet: indexed in the background, briefed from the next session.
+    if (app.config.index.watch) indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: app.config.index.decisionFolders, now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
     // Hooks an older mem installed: the user is told (not the model), at most once a day.
     const notice = source === "startup" ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;

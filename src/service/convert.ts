@@ -3,6 +3,7 @@ import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
 import { markdownById, type MarkdownRow, type MemoryRow } from "../store/memories.js";
+import { recordMeta, type RecordRow } from "../store/records.js";
 import type { Memory, MemorySource } from "./types.js";
 
 /** Stored rows as the service's `Memory`. Pure but for the one chunk lookup of a markdown memory. */
@@ -40,6 +41,13 @@ function sourcesField(listed: unknown): { sources?: NonNullable<Memory["sources"
 export function fromMarkdown(c: MarkdownRow): Memory {
   const indexed = new Date(c.indexed_at).toISOString();
   return { id: c.id, project: c.project, kind: c.kind, text: c.text, tags: JSON.parse(c.tags) as string[], files: [c.path], source: "markdown", session: null, createdAt: c.date ?? indexed, updatedAt: indexed, path: c.path, startLine: c.start_line, endLine: c.end_line };
+}
+
+/** A decision record (its file's first chunk) as a memory: a markdown memory that carries its record. */
+export function fromRecord(r: RecordRow): Memory {
+  const indexed = new Date(r.indexed_at).toISOString();
+  const record = recordMeta(r);
+  return { id: r.chunk, project: r.project, kind: r.kind, text: r.text, tags: [], files: [r.path], source: "markdown", session: null, createdAt: r.date ?? indexed, updatedAt: indexed, path: r.path, startLine: r.start_line, endLine: r.end_line, record };
 }
 
 /** A markdown chunk as a memory, or undefined. */

@@ -14,8 +14,9 @@ import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patch
 import { mergedInto } from "../store/merge.js";
 import { forgottenWithChunkPrefix, memoryIdsWithPrefix } from "../store/memory-ids.js";
 import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId } from "../store/one-id.js";
+import { recordCounts, recordsOf } from "../store/records.js";
 import { usesOf } from "../store/salience.js";
-import { fromMarkdown, markdownMemory, toMemory } from "./convert.js";
+import { fromMarkdown, fromRecord, markdownMemory, toMemory } from "./convert.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
 
 /**
@@ -198,8 +199,9 @@ export class MemoryService {
   }
 
   /**
-   * Memories captured or put in a project, newest first, filtered and paged. Markdown notes only
-   * when `sources` names "markdown": after the events, by file and line.
+   * Memories captured or put in a project, newest first, filtered and paged; then, unless a
+   * source, session, tag, text or time filter is given, the project's decision records (one a
+   * file). Markdown notes only when `sources` names "markdown": after the events, by file and line.
    */
   list(f: ListFilter): { total: number; memories: Memory[] } {
     const limit = f.limit ?? 50;
@@ -215,6 +217,15 @@ export class MemoryService {
       const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(f.session ? { session: f.session } : {}), ...(eventSources ? { sources: eventSources } : {}), limit, offset });
       total += r.total;
       memories.push(...this.decorate(r.rows.map((e) => toMemory({ ...e, updated_at: e.updatedAt ?? null }))));
+    }
+    // Decision records (docs/adr/…) are memories of their kind: listed after the events, one a file.
+    if (f.sources === undefined && !f.session && !f.tags && !f.text && !f.since && !f.until) {
+      const kinds = f.kinds ?? [];
+      const counts = recordCounts(this.ctx.db, f.project);
+      const n = (kinds.length === 0 ? Object.values(counts) : kinds.map((k) => counts[k] ?? 0)).reduce((a, b) => a + b, 0);
+      const rows = limit > memories.length ? recordsOf(this.ctx.db, f.project, kinds, limit - memories.length, Math.max(0, offset - total)) : [];
+      total += n;
+      memories.push(...rows.map(fromRecord));
     }
     if (f.sources?.includes("markdown") && !f.session) {
       const r = markdownChunks(this.ctx.db, f.project, { ...common, limit: limit - memories.length, offset: Math.max(0, offset - total) });

@@ -3,6 +3,8 @@
  * imports another's code.
  */
 
+import type { RecordMeta } from "../store/records.js";
+
 /** Kinds a person (or the model, through a tool) may give an explicit memory. */
 export const EXPLICIT_KINDS = ["decision", "rejected", "learned", "preference", "task", "note"] as const;
 export type ExplicitKind = (typeof EXPLICIT_KINDS)[number];
@@ -39,6 +41,8 @@ export interface Memory {
    * captured, src/memory/merged.ts), oldest first; absent for a memory stated once.
    */
   sources?: { id: string; source: string; session: string | null; time: string; confidence?: number; text?: string }[];
+  /** A decision record in the repository (docs/adr/…): its status, date, authors and successor. */
+  record?: RecordMeta;
   /** Earlier versions, oldest first (get with history). */
   history?: { version: number; at: string; kind: string; text: string; tags: string[] }[];
 }

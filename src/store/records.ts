@@ -1,0 +1,62 @@
+import { asStoredRow, type CleanFields } from "../redact/clean.cjs";
+import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
+
+/**
+ * Decision records: indexed markdown files that are decisions, rejected approaches, superseded
+ * history and the like (indexer/decision-record.ts), one row a file, read from the source's
+ * metadata and its first chunk. What `mem list`, the briefing and the explorer show of them.
+ */
+export interface RecordMeta {
+  kind: string;
+  status?: string;
+  date?: string;
+  authors: string[];
+  supersededBy?: string;
+  title?: string;
+}
+
+export interface RecordRow {
+  /** The file's first chunk: the id every output shows for it. */
+  chunk: string;
+  project: string;
+  path: string;
+  kind: string;
+  heading: string;
+  text: string;
+  date: string | null;
+  start_line: number;
+  end_line: number;
+  /** The chunk's metadata as stored (JSON), holding `record`. */
+  metadata: string;
+  indexed_at: number;
+}
+
+const SELECT = `SELECT c.id AS chunk, s.project, s.path, json_extract(s.metadata, '$.kind') AS kind, c.heading, c.text, c.date, c.start_line, c.end_line, c.metadata, s.indexed_at
+  FROM sources s JOIN chunks c ON c.source_id = s.id AND c.seq = 0
+  WHERE s.project = ? AND json_extract(s.metadata, '$.record') IS NOT NULL`;
+
+const kindsIn = (kinds: readonly string[]) => (kinds.length > 0 ? ` AND json_extract(s.metadata, '$.kind') IN (${kinds.map(() => "?").join(", ")})` : "");
+
+/** A project's records of the given kinds (all kinds when none), newest date first, then by path. */
+export function recordsOf(db: Db, project: string, kinds: readonly string[], limit: number, offset = 0): CleanFields<RecordRow>[] {
+  const sql = `${SELECT}${kindsIn(kinds)} ORDER BY coalesce(c.date, '') DESC, s.path LIMIT ? OFFSET ?`;
+  return (prepared(db, sql).all(project, ...kinds, limit, offset) as RecordRow[]).map(asStoredRow);
+}
+
+/** How many records a project has of each kind. */
+export function recordCounts(db: Db, project: string): Record<string, number> {
+  const rows = prepared(db, "SELECT json_extract(metadata, '$.kind') AS kind, count(*) AS n FROM sources WHERE project = ? AND json_extract(metadata, '$.record') IS NOT NULL GROUP BY 1").all(project) as { kind: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+}
+
+/** The record a row's chunk metadata holds (a damaged value reads as a bare record of the row's kind). */
+export function recordMeta(row: Pick<RecordRow, "kind" | "metadata">): RecordMeta {
+  try {
+    const r = (JSON.parse(row.metadata) as { record?: Partial<RecordMeta> }).record;
+    if (r && typeof r === "object") return { ...r, kind: typeof r.kind === "string" ? r.kind : row.kind, authors: Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === "string") : [] };
+  } catch {
+    // fall through
+  }
+  return { kind: row.kind, authors: [] };
+}
