@@ -84,6 +84,7 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     filters: { ...(req.allProjects ? {} : { projects: searchScope(req.project, q.includeGlobal) }), ...(req.path ? { path: req.path } : {}), ...(req.tier ? { tier: req.tier } : {}), ...(req.kinds ? { kinds: req.kinds } : {}), ...(req.tags ? { tags: req.tags } : {}), ...(req.since ? { since: req.since } : {}), ...(req.until ? { until: req.until } : {}) },
     candidates: Math.max(q.candidates, k),
     rrfK: q.rrfK,
+    fusion: q.fusion,
     weights: q.weights,
     dedupeThreshold: q.dedupeThreshold,
     salience: {
