@@ -30,6 +30,7 @@ const HELP = `npm run bench:fusion [-- options]
   --legs LIST        none,use,noise,good (default all)
   --sets LIST        locomo,adr,adr2 (default all three)
   --fusion NAME      rrf or calibrated: query.fusion for the runs with a vector leg (default: mem's)
+  --rrf-k N          query.rrfK, RRF's k (default: mem's)
   --quick            one conversation (conv-30), 30 questions, 20 ADR questions, 30 off-topic prompts
   --convs LIST       LoCoMo conversations for the none/noise/good legs (default: the dev split)
   --limit N          at most N LoCoMo questions per conversation, N ADR questions
@@ -51,6 +52,7 @@ const { values: a } = parseArgs({
     legs: { type: "string", default: "none,use,noise,good" },
     sets: { type: "string", default: "locomo,adr,adr2" },
     fusion: { type: "string" },
+    "rrf-k": { type: "string" },
     quick: { type: "boolean", default: false },
     convs: { type: "string" },
     limit: { type: "string" },
@@ -97,13 +99,15 @@ const params: LegParams = { seed: num("seed", a.seed, 0)!, dims: num("dims", a.d
 const adrParams: LegParams = { ...params, goodNoise: num("adr-good-noise", a["adr-good-noise"], 0)! };
 const model = a.model!;
 const budget = num("vector-budget", a["vector-budget"], 1);
+const rrfK = num("rrf-k", a["rrf-k"], 0.001);
+const query = { ...(fusion === undefined ? {} : { fusion }), ...(rrfK === undefined ? {} : { rrfK }) };
 const config =
-  budget === undefined && fusion === undefined
+  budget === undefined && Object.keys(query).length === 0
     ? undefined
-    : { ...(budget === undefined ? {} : { daemon: { vectorBudgetMs: budget, clientBudgetMs: budget + 250 } }), ...(fusion === undefined ? {} : { query: { fusion } }) };
+    : { ...(budget === undefined ? {} : { daemon: { vectorBudgetMs: budget, clientBudgetMs: budget + 250 } }), ...(Object.keys(query).length === 0 ? {} : { query }) };
 
 log(`mem bench:fusion — node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
-log(`fusion ${fusion ?? "mem's default"}; legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"${budget === undefined ? "" : `; the daemon waits ${budget} ms for a prompt's vector`}`);
+log(`fusion ${fusion ?? "mem's default"}${rrfK === undefined ? "" : ` (rrfK ${rrfK})`}; legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"${budget === undefined ? "" : `; the daemon waits ${budget} ms for a prompt's vector`}`);
 const work = mkdtempSync(join(tmpdir(), "mem-bench-fusion-"));
 const rows: Row[] = [];
 const t0 = performance.now();

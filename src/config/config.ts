@@ -68,7 +68,7 @@ export interface Config {
      * scores. Both weigh the vector leg by its calibrated weight (src/retrieve/fusion.ts).
      */
     fusion: "rrf" | "calibrated";
-    /** RRF's constant k (query.fusion "rrf"). */
+    /** RRF's constant k (query.fusion "rrf"); 10 by default, chosen on the benchmarks' tuning halves (docs/ranking.md). */
     rrfK: number;
     weights: { bm25: number; vector: number };
     /** How many candidates each leg contributes before fusion. */
@@ -175,7 +175,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       watch: true,
       followExternalLinks: [],
     },
-    query: { k: 10, fusion: "calibrated", rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
+    query: { k: 10, fusion: "calibrated", rrfK: 10, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, inPlayBoost: 0.08, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, scanWorkerRows: 20_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },

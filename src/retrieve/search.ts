@@ -24,7 +24,6 @@ import { aboutFilesInPlay } from "./in-play.js";
 import { weakLast } from "./weak-hits.js";
 
 export type Mode = "hybrid" | "bm25" | "vector";
-export type { FusionMethod } from "./fusion.js";
 
 export interface SearchOptions {
   text: string;
@@ -104,9 +103,8 @@ export interface SearchResponse {
 }
 
 export interface FusionReport {
-  /** How the legs were combined: weighted RRF (with its k) or the calibrated convex combination. */
-  method: FusionMethod;
-  k?: number;
+  /** How the legs were combined: weighted RRF (with its `k`) or the calibrated convex combination. */
+  method: FusionMethod; k?: number;
   /** The weight each leg got for this query (BM25 the anchor, 1). */
   weights: { bm25: number; vector: number };
   /** The vector leg's calibrated weight for this store and model (the prior when never calibrated). */

@@ -410,7 +410,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.stderr, "");
     const [weighed, ...blocks] = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
-    assert.match(weighed!, /^fusion: BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
+    assert.match(weighed!, /^fusion: calibrated \(convex combination of normalised scores\); BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
     assert.match(blocks[0]!, /^1\. [0-9a-f]{12} · notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 1\.00000 = bm25 #1 \([\d.e+-]+\), vector #1 \([-\d.]+\)\n {3}score 0\.9\d+ = fused − 0\.0\d+ \(priors break ties within ±0\.1; factor 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)\)$/);
     assert.match(blocks[1]!, /^2\. [0-9a-f]{12} · \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.\d+ = vector #2 \([-\d.]+\)\n {3}score [^\n]+$/);
   });
