@@ -13,7 +13,7 @@ import { othersProfiles } from "../tiers/profiles.js";
 import { MemoryError } from "./types.js";
 
 /**
- * Search for every adapter: the hybrid search (BM25 + vectors, RRF, salience, the outdated
+ * Search for every adapter: the hybrid search (BM25 + vectors fused as query.fusion says, salience, the outdated
  * penalty) over a project and the user-global memory, results with ids, provenance and age; what
  * is shown is not reinforced (showing is not using). Forgotten memories are never found (their chunks are gone).
  */
