@@ -12,8 +12,12 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { NO_MODEL_STAMP, noModelDue, NO_MODEL_EVERY_MS } from "../../src/cli/vector-note.js";
 import { NO_MODEL_LINE, modeRan } from "../../src/retrieve/warnings.js";
-import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { get, startUiChild, type UiChild } from "../helpers/ui-child.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { serverEnv } from "../helpers/mcp-env.js";
+
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-no-model-")));
 const notes = join(tmp, "notes");
@@ -130,5 +134,22 @@ describe("the no-model line", () => {
     const plain = page.body.split(NO_MODEL_LINE).length - 1 + (page.body.split(line).length - 1);
     assert.equal(plain, 1, page.body.slice(0, 3000));
     assert.doesNotMatch(page.body, /ollama serve|ECONNREFUSED/);
+  });
+
+  test("the MCP search's warnings: the same line, no provider's error", async () => {
+    const home = join(tmp, "home-mcp");
+    const env = envFor(home);
+    assert.equal((await runMem(["index", notes, "-q"], { env, cwd: notes })).code, 0);
+    const e = { ...serverEnv(tmp, home, notes), MEM_EMBED_ORDER: "ollama,transformers", MEM_OLLAMA_HOST: `http://127.0.0.1:${port}`, MEM_MODELS_DIR: join(tmp, "models"), MEM_ALLOW_REMOTE_MODELS: "0" };
+    const client = new Client({ name: "mem-test", version: "1" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: e, cwd: notes, stderr: "pipe" }));
+    try {
+      const r = (await client.callTool({ name: "search", arguments: { query: "blue-green deploy" } })) as { structuredContent?: { legs: string[]; warnings: string[] }; isError?: boolean };
+      assert.equal(r.isError, undefined, JSON.stringify(r));
+      assert.deepEqual(r.structuredContent?.legs, ["bm25"]);
+      assert.deepEqual(r.structuredContent?.warnings, [NO_MODEL_LINE]);
+    } finally {
+      await client.close();
+    }
   });
 });
