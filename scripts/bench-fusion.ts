@@ -16,17 +16,21 @@ import { parseArgs } from "node:util";
 import { loadLocomo, locomoDir, scifactQueries, transcriptPrompts, transcriptsDir, classifyPrompt } from "./bench/locomo-data.js";
 import { locomoTurns } from "./bench/locomo-gap.js";
 import { scifactDir } from "./bench/scifact.js";
-import { adrDir, adrLeg, adrRecords, ADR_QUESTIONS, loadAdrQuestions } from "./bench/fusion-adr.js";
+import { adrDir, adrLeg, adrRecords, ADR_QUESTIONS, loadAdrQuestions, type AdrQuestion } from "./bench/fusion-adr.js";
 import { goodLeg, locomoAnswers, useLeg, useVectorsFile, type LegName, type LegParams } from "./bench/fusion-legs.js";
 import { locomoLeg, type LegRun } from "./bench/fusion-locomo.js";
 import { row, table, type Row } from "./bench/fusion-metrics.js";
 import { noiseLeg } from "./bench/vector-legs.js";
 import { existsSync } from "node:fs";
+import { adr2Dir, loadAdr2Questions } from "./bench/adr2.js";
+import { halfOf, inHalf } from "./bench/split.js";
 
 const HELP = `npm run bench:fusion [-- options]
 
   --legs LIST        none,use,noise,good (default all)
-  --sets LIST        locomo,adr (default both)
+  --sets LIST        locomo,adr,adr2 (default all three)
+  --fusion NAME      rrf or calibrated: query.fusion for the runs with a vector leg (default: mem's)
+  --rrf-k N          query.rrfK, RRF's k (default: mem's)
   --quick            one conversation (conv-30), 30 questions, 20 ADR questions, 30 off-topic prompts
   --convs LIST       LoCoMo conversations for the none/noise/good legs (default: the dev split)
   --limit N          at most N LoCoMo questions per conversation, N ADR questions
@@ -39,13 +43,16 @@ const HELP = `npm run bench:fusion [-- options]
   --vector-budget MS how long the daemon waits for the prompt's vector (default: mem's, daemon.vectorBudgetMs);
                      the hook's budget is raised to match. On a loaded machine, a late vector means BM25 alone
   --keep             keep the work folder (the stores, with the prompt hook's log of each prompt) and print its path
-Data: MEM_LOCOMO_DIR, MEM_ADR_DIR, MEM_SCIFACT_DIR, MEM_TRANSCRIPTS_DIR (default ../shared/data/*).`;
+Every set is reported whole and in its two halves (tuning, checking: scripts/bench/split.ts).
+Data: MEM_LOCOMO_DIR, MEM_ADR_DIR, MEM_ADR2_DIR, MEM_SCIFACT_DIR, MEM_TRANSCRIPTS_DIR (default ../shared/data/*).`;
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const { values: a } = parseArgs({
   options: {
     legs: { type: "string", default: "none,use,noise,good" },
-    sets: { type: "string", default: "locomo,adr" },
+    sets: { type: "string", default: "locomo,adr,adr2" },
+    fusion: { type: "string" },
+    "rrf-k": { type: "string" },
     quick: { type: "boolean", default: false },
     convs: { type: "string" },
     limit: { type: "string" },
@@ -83,7 +90,8 @@ const list = (name: string, v: string, allowed: readonly string[]) => {
   return xs;
 };
 const legs = list("legs", a.legs!, ["none", "use", "noise", "good"]) as LegName[];
-const sets = list("sets", a.sets!, ["locomo", "adr"]);
+const sets = list("sets", a.sets!, ["locomo", "adr", "adr2"]);
+const fusion = a.fusion === undefined ? undefined : list("fusion", a.fusion, ["rrf", "calibrated"])[0];
 const limit = num("limit", a.limit, 1) ?? (a.quick ? 30 : undefined);
 const adrLimit = num("limit", a.limit, 1) ?? (a.quick ? 20 : undefined);
 const offLimit = num("off-topic", a["off-topic"], 0) ?? (a.quick ? 30 : Number.POSITIVE_INFINITY);
@@ -91,17 +99,61 @@ const params: LegParams = { seed: num("seed", a.seed, 0)!, dims: num("dims", a.d
 const adrParams: LegParams = { ...params, goodNoise: num("adr-good-noise", a["adr-good-noise"], 0)! };
 const model = a.model!;
 const budget = num("vector-budget", a["vector-budget"], 1);
-const config = budget === undefined ? undefined : { daemon: { vectorBudgetMs: budget, clientBudgetMs: budget + 250 } };
+const rrfK = num("rrf-k", a["rrf-k"], 0.001);
+const query = { ...(fusion === undefined ? {} : { fusion }), ...(rrfK === undefined ? {} : { rrfK }) };
+const config =
+  budget === undefined && Object.keys(query).length === 0
+    ? undefined
+    : { ...(budget === undefined ? {} : { daemon: { vectorBudgetMs: budget, clientBudgetMs: budget + 250 } }), ...(Object.keys(query).length === 0 ? {} : { query }) };
 
 log(`mem bench:fusion — node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
-log(`legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"${budget === undefined ? "" : `; the daemon waits ${budget} ms for a prompt's vector`}`);
+log(`fusion ${fusion ?? "mem's default"}${rrfK === undefined ? "" : ` (rrfK ${rrfK})`}; legs ${legs.join(", ")}; seed ${params.seed}; noise/good ${params.dims} dims; good leg question noise ${params.goodNoise} (LoCoMo), ${adrParams.goodNoise} (ADR); served as Ollama model "${model}"${budget === undefined ? "" : `; the daemon waits ${budget} ms for a prompt's vector`}`);
 const work = mkdtempSync(join(tmpdir(), "mem-bench-fusion-"));
 const rows: Row[] = [];
 const t0 = performance.now();
 const note = (label: string, r: LegRun) => log(`  ${label}: ${r.indexed.chunks} chunks, ${r.indexed.embedded} with vectors${r.indexed.skipped ? ` (vectors skipped: ${r.indexed.skipped})` : ""}; ${r.embedded} texts embedded by the leg; ${r.late} prompt(s) past the hook's budget; ${r.seconds.toFixed(0)} s`);
+const modeName = (mode: string) => (mode === "vector" ? "vector alone" : mode === "bm25" ? "BM25 alone" : "hybrid");
+/** The rows of a set: all its questions, then its tuning and checking halves. */
 const rowsOf = (set: string, leg: string, ids: string[], r: LegRun) => {
-  for (const [mode, ranks] of r.ranks) rows.push(row(set, leg, mode === "vector" ? "vector alone" : mode === "bm25" ? "BM25 alone" : "hybrid", ids, ranks, mode === "vector" ? undefined : r.hook, mode === "vector" ? undefined : r.offTopic));
+  for (const [mode, ranks] of r.ranks) {
+    rows.push(row(set, leg, modeName(mode), ids, ranks, mode === "vector" ? undefined : r.hook, mode === "vector" ? undefined : r.offTopic));
+    for (const h of ["tuning", "checking"] as const) rows.push(row(`${set}, ${h}`, leg, modeName(mode), inHalf(ids, h), ranks, mode === "vector" ? undefined : r.hook));
+  }
 };
+
+/** One decision-record set with every leg asked for: its rows, and what BM25 alone missed. */
+async function adrSet(name: string, key: string, dir: string, questions: AdrQuestion[], off: string[]): Promise<void> {
+  const ids = questions.map((q) => q.id);
+  const para = questions.filter((q) => q.paraphrase).map((q) => q.id);
+  const lit = questions.filter((q) => !q.paraphrase).map((q) => q.id);
+  for (const leg of legs) {
+    if (leg === "use") continue; // no real vectors for the records
+    const embed = leg === "noise" ? noiseLeg(params.seed, params.dims) : leg === "good" ? goodLeg(adrRecords(dir), questions.map((q) => ({ text: q.question, answers: q.answers })), adrParams) : undefined;
+    const r = await adrLeg(dir, questions, off, { work: join(work, `${key}-${leg}`), model, config, ...(embed ? { embed } : {}) });
+    note(`${key} ${leg}`, r);
+    const label = leg === "none" ? "none" : leg === "noise" ? "noise" : `good (noise ${adrParams.goodNoise})`;
+    rowsOf(`${name} all`, label, ids, r);
+    for (const [mode, ranks] of r.ranks) {
+      const m = mode === "vector" ? "vector alone" : mode === "bm25" ? "BM25 alone" : "hybrid";
+      rows.push(row(`${name} paraphrased`, label, m, para, ranks, mode === "vector" ? undefined : r.hook));
+      rows.push(row(`${name} in the records' words`, label, m, lit, ranks, mode === "vector" ? undefined : r.hook));
+    }
+    const injected = off.filter((_, i) => r.offTopic[i]);
+    if (injected.length > 0) log(`  off-topic prompts that got something: ${injected.slice(0, 5).map((p) => JSON.stringify(p.replace(/\s+/g, " ").slice(0, 80))).join("; ")}${injected.length > 5 ? `; … ${injected.length - 5} more` : ""}`);
+    if (leg === "none") {
+      const ranks = r.ranks.get("bm25")!;
+      const firstButNothing = questions.filter((q) => ranks.get(q.id)?.r1 === 1 && r.hook.get(q.id)?.nothing);
+      log(`  BM25 alone: the hook injected nothing for ${questions.filter((q) => r.hook.get(q.id)?.nothing).length} question(s), ${firstButNothing.length} of them with an answer record ranked first by \`mem query\``);
+      const missed = questions.filter((q) => (ranks.get(q.id)?.rr ?? 0) < 1 || r.hook.get(q.id)?.recall === 0);
+      log(`  BM25 alone: ${missed.length} question(s) whose first result is no answer, or missing the injection:`);
+      for (const q of missed) {
+        const rk = ranks.get(q.id);
+        const h = r.hook.get(q.id);
+        log(`    - ${q.id} (${halfOf(q.id)})${q.paraphrase ? " (paraphrased)" : ""} "${q.question}" → wants ${q.answers.join(" | ")}; rank ${rk && rk.rr > 0 ? Math.round(1 / rk.rr) : "-"}; top ${(r.tops?.get(q.id) ?? []).join(", ") || "nothing"}; hook ${h?.nothing ? "injected nothing" : h?.recall ? "injected it" : "injected other records"}`);
+      }
+    }
+  }
+}
 
 try {
   const ldir = sets.includes("locomo") ? locomoDir() : undefined;
@@ -159,36 +211,14 @@ try {
     const off: string[] = [];
     for (let i = 0; off.length < offLimit && kinds.some((k) => i < k.length); i++) for (const k of kinds) if (i < k.length && off.length < offLimit) off.push(k[i]!);
     log(`\nDecision records (${adir}): ${adrRecords(adir).size} records, ${questions.length} questions (${questions.filter((q) => q.paraphrase).length} paraphrased), ${off.length} off-topic prompts (coding prompts of adr-questions.json, coding tasks of real transcripts${td ? "" : " [not found]"}, SciFact claims${sf ? "" : " [not found]"})`);
-    const ids = questions.map((q) => q.id);
-    const para = questions.filter((q) => q.paraphrase).map((q) => q.id);
-    const lit = questions.filter((q) => !q.paraphrase).map((q) => q.id);
-    for (const leg of legs) {
-      if (leg === "use") continue; // no real vectors for the records
-      const embed = leg === "noise" ? noiseLeg(params.seed, params.dims) : leg === "good" ? goodLeg(adrRecords(adir), questions.map((q) => ({ text: q.question, answers: q.answers })), adrParams) : undefined;
-      const r = await adrLeg(adir, questions, off, { work: join(work, `adr-${leg}`), model, config, ...(embed ? { embed } : {}) });
-      note(`adr ${leg}`, r);
-      const label = leg === "none" ? "none" : leg === "noise" ? "noise" : `good (noise ${adrParams.goodNoise})`;
-      rowsOf("ADR all", label, ids, r);
-      for (const [mode, ranks] of r.ranks) {
-        const m = mode === "vector" ? "vector alone" : mode === "bm25" ? "BM25 alone" : "hybrid";
-        rows.push(row("ADR paraphrased", label, m, para, ranks, mode === "vector" ? undefined : r.hook));
-        rows.push(row("ADR in the records' words", label, m, lit, ranks, mode === "vector" ? undefined : r.hook));
-      }
-      const injected = off.filter((_, i) => r.offTopic[i]);
-      if (injected.length > 0) log(`  off-topic prompts that got something: ${injected.slice(0, 5).map((p) => JSON.stringify(p.replace(/\s+/g, " ").slice(0, 80))).join("; ")}${injected.length > 5 ? `; … ${injected.length - 5} more` : ""}`);
-      if (leg === "none") {
-        const ranks = r.ranks.get("bm25")!;
-        const firstButNothing = questions.filter((q) => ranks.get(q.id)?.r1 === 1 && r.hook.get(q.id)?.nothing);
-        log(`  BM25 alone: the hook injected nothing for ${questions.filter((q) => r.hook.get(q.id)?.nothing).length} question(s), ${firstButNothing.length} of them with an answer record ranked first by \`mem query\``);
-        const missed = questions.filter((q) => (ranks.get(q.id)?.r5 ?? 0) === 0 || r.hook.get(q.id)?.recall === 0);
-        log(`  BM25 alone: ${missed.length} question(s) missing the top 5 or the injection:`);
-        for (const q of missed) {
-          const rk = ranks.get(q.id);
-          const h = r.hook.get(q.id);
-          log(`    - ${q.id}${q.paraphrase ? " (paraphrased)" : ""} "${q.question}" → wants ${q.answers.join(" | ")}; rank ${rk && rk.rr > 0 ? Math.round(1 / rk.rr) : "-"}; top ${(r.tops?.get(q.id) ?? []).join(", ") || "nothing"}; hook ${h?.nothing ? "injected nothing" : h?.recall ? "injected it" : "injected other records"}`);
-        }
-      }
-    }
+    await adrSet("ADR", "adr", adir, questions, off);
+  }
+  const a2dir = sets.includes("adr2") ? adr2Dir() : undefined;
+  if (sets.includes("adr2") && !a2dir) log("\nDecision records 2: skipped (../shared/data/adr-2 not found; set MEM_ADR2_DIR)");
+  if (a2dir) {
+    const questions = loadAdr2Questions(a2dir).slice(0, adrLimit);
+    log(`\nDecision records 2 (${a2dir}): ${adrRecords(join(a2dir, "corpus")).size} records, ${questions.length} questions (R@k: the share of a question's records in the first k)`);
+    await adrSet("ADR-2", "adr2", join(a2dir, "corpus"), questions, []);
   }
 
   if (rows.length === 0) log("\nNothing measured.");

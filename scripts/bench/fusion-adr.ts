@@ -17,6 +17,9 @@ export interface AdrQuestion {
   question: string;
   answers: string[];
   paraphrase: boolean;
+  /** Scored as adr-2's README does: R@k the share of the answers among the first k records (files, each once). Else: whether any answer is among the first k results. */
+  share?: boolean;
+  kind?: string;
 }
 
 /** scripts/bench/adr-questions.json (read from the source tree: it is not compiled). */
@@ -73,8 +76,7 @@ export async function adrLeg(dir: string, questions: readonly AdrQuestion[], off
       for (const q of questions) {
         const h = hits.get(q.id);
         if (!h) continue;
-        const isAnswer = (x: { path: string }) => q.answers.includes(basename(x.path));
-        m.set(q.id, { r1: h.slice(0, 1).some(isAnswer) ? 1 : 0, r5: h.slice(0, 5).some(isAnswer) ? 1 : 0, rr: reciprocalRank(h, isAnswer) });
+        m.set(q.id, q.share ? shareRanks(h, q.answers) : anyRanks(h, q.answers));
       }
       ranks.set(mode, m);
       if (mode !== "vector") for (const q of questions) tops.set(q.id, topRecords(hits.get(q.id) ?? []));
@@ -82,6 +84,19 @@ export async function adrLeg(dir: string, questions: readonly AdrQuestion[], off
     return { indexed, hook, ranks, off, late };
   });
   return { indexed: value.indexed, ranks: value.ranks, hook: value.hook, offTopic: value.off, late: value.late, embedded, seconds: (performance.now() - t0) / 1000, tops };
+}
+
+/** Whether any answer record is among the first 1 / 5 results; the first one's reciprocal rank. */
+export function anyRanks(hits: readonly { path: string }[], answers: readonly string[]): Ranks {
+  const isAnswer = (x: { path: string }) => answers.includes(basename(x.path));
+  return { r1: hits.slice(0, 1).some(isAnswer) ? 1 : 0, r5: hits.slice(0, 5).some(isAnswer) ? 1 : 0, rr: reciprocalRank(hits, isAnswer) };
+}
+
+/** adr-2's scoring: the results as records (files, each once, first 10), R@k the share of the answers among the first k, MRR the first answer's. */
+export function shareRanks(hits: readonly { path: string }[], answers: readonly string[]): Ranks {
+  const files = [...new Set(hits.map((h) => basename(h.path)))].slice(0, 10);
+  const share = (k: number) => files.slice(0, k).filter((f) => answers.includes(f)).length / answers.length;
+  return { r1: share(1), r5: share(5), rr: reciprocalRank(files, (f) => answers.includes(f)) };
 }
 
 /** The first three records a ranking shows (its results' files, each once). */

@@ -29,7 +29,7 @@ export const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : x
 
 /** The decision records (`0008-name.md`) an injected context shows, by their file name. */
 export function recordsIn(context: string): Set<string> {
-  return new Set([...context.matchAll(/\b(\d{4}-[\w.-]+?\.md):\d+/g)].map((m) => m[1]!));
+  return new Set([...context.matchAll(/\b(\d{4}-[^\s:/]+?\.md):\d+/g)].map((m) => m[1]!));
 }
 
 export interface Row {

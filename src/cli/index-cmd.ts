@@ -13,7 +13,8 @@ import { projectsOfRoot } from "../store/roots.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { progressBar } from "./progress.js";
-import { vectorSkippedNote } from "./vector-note.js";
+import { sayNoModelNow, vectorSkippedNote } from "./vector-note.js";
+import { NO_MODEL_LINE } from "../retrieve/warnings.js";
 import { field, safeJson } from "../render/line.js";
 
 const usage = `Usage: mem index [PATH...] [options]
@@ -149,7 +150,7 @@ export const indexCommand: Command = {
       // One line per run, whatever the number of projects; none when BM25 only was the choice.
       const skipped = summaries.find((s) => s.vector.status === "skipped");
       const note = skipped && vectorSkippedNote(app.config, skipped.vector);
-      if (note && !quiet) process.stderr.write(`${note}\n`);
+      if (note && !quiet && (note !== NO_MODEL_LINE || sayNoModelNow(app.paths.home))) process.stderr.write(`${note}\n`); // the no-model line once a day per data home
       // A PATH that names nothing fails the command (after the others are indexed): a typo in a job must not pass for a success.
       for (const u of unmatched) process.stderr.write(`mem index: ${u}; nothing indexed from it\n`);
       for (const m of missing) process.stderr.write(`mem index: ${m}: no such file or directory; what was indexed from it before has left the index\n`);

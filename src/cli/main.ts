@@ -37,7 +37,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 const SUMMARIES: Record<string, string> = {
   init: "create the tiered memory files: identity, state, references, your profile",
   index: "index markdown memory files and event logs (BM25 + vectors)",
-  query: "search memory: hybrid BM25 + vector, fused with RRF",
+  query: "search memory: BM25 + vector, fused (weighted RRF or calibrated: --fusion)",
   why: "what the prompt hook would inject for a prompt, and why (floor, budget)",
   ui: "the memory explorer: a local web page to search, browse, correct and trust memory",
   list: "list the project's memories: decisions, lessons, tasks, tool events, notes",

@@ -18,14 +18,18 @@ import { jsonResults, runBatch } from "./query-batch.js";
 import { BOLD, fusionLine, human } from "./query-print.js";
 import { previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
-import { searchWarningLine } from "./vector-note.js";
+import { FUSION_METHODS, type FusionMethod } from "../retrieve/fusion.js";
+import { sayNoModelNow, searchWarningLine } from "./vector-note.js";
+import { modeRan, NO_MODEL_LINE } from "../retrieve/warnings.js";
 
 const usage = `Usage: mem query "TEXT" [options]
        mem query --batch FILE|- [options]
 
 Searches the current project's memory (the git top level of the working directory, else the
-directory) plus user-global memory. Hybrid mode fuses BM25 and vector ranks with RRF; with no
-embedding provider reachable it answers from BM25 and says so on stderr. With no daemon
+directory) plus user-global memory. Hybrid mode fuses BM25 and the vector leg, the vector leg
+weighed by its calibrated weight: with weighted RRF or with the calibrated convex combination
+of scores (--fusion, query.fusion; docs/ranking.md); with no embedding model it answers from
+BM25 alone and says so once a day. With no daemon
 watching, notes changed since they were indexed are re-indexed in the background (a note on
 stderr says so; index.watch: false or MEM_WATCH=0 turns it off). Results are ranked by
 relevance, then salience (decisions before raw tool events when relevance is close), and a
@@ -36,6 +40,8 @@ query's words, picked as the prompt hook picks them ("…" where lines are left 
 Options:
   --k N              results to return (default 10, max 1000)
   --mode MODE        hybrid | bm25 | vector (default hybrid)
+  --fusion F         rrf | calibrated: how hybrid combines the legs (default: query.fusion,
+                     itself "calibrated" unless config.json says otherwise)
   --project P        search project P (a path, a stored project id, or a project's directory name)
   --all-projects     search every project
   --kind K           only chunks of this kind (repeatable)
@@ -80,6 +86,7 @@ interface Parsed {
 const OPTIONS = {
   k: { type: "string" },
   mode: { type: "string" },
+  fusion: { type: "string" },
   project: { type: "string" },
   "all-projects": { type: "boolean" },
   kind: { type: "string", multiple: true },
@@ -107,6 +114,7 @@ function parseArgv(argv: string[]) {
   if (text !== undefined && text.trim() === "") throw new UsageError("query text is empty");
   const k = int(values.k, "k", 1, 1000);
   const mode = oneOf<Mode>(values.mode, "mode", ["hybrid", "bm25", "vector"]) ?? "hybrid";
+  const fusion = oneOf<FusionMethod>(values.fusion, "fusion", FUSION_METHODS);
   const filters: Filters = {
     ...(values.kind ? { kinds: values.kind } : {}),
     ...(values.tag ? { tags: values.tag } : {}),
@@ -114,7 +122,7 @@ function parseArgv(argv: string[]) {
     ...(values.since ? { since: isoDate(values.since, "since")! } : {}),
     ...(values.until ? { until: isoDate(values.until, "until")! } : {}),
   };
-  return { values, text, k, mode, filters };
+  return { values, text, k, mode, fusion, filters };
 }
 
 function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { projects: string[] | undefined } {
@@ -135,6 +143,7 @@ function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { pro
       filters: { ...a.filters, ...(projects ? { projects } : {}) },
       candidates: Math.max(q.candidates, a.k ?? 0),
       rrfK: q.rrfK,
+      fusion: a.fusion ?? q.fusion,
       weights: q.weights,
       dedupeThreshold: q.dedupeThreshold,
       salience: { now: Date.now(), config: salienceConfig(app.config.salience), stale: (ids) => penalized(staleChunks(app.db, ids, app.projectRoot, Date.now(), { git: true })) },
@@ -187,8 +196,12 @@ export const queryCommand: Command = {
       const quiet = args.values.quiet === true;
       const warn = (w: string) => {
         const line = searchWarningLine(app.config, w);
-        if (line !== undefined && !quiet && !warned.has(line)) process.stderr.write(`${line.startsWith("BM25 only") ? "note" : "warning"}: ${line}\n`);
-        if (line !== undefined) warned.add(line);
+        if (line === undefined || warned.has(line)) return;
+        warned.add(line);
+        if (quiet) return;
+        if (line === NO_MODEL_LINE) {
+          if (sayNoModelNow(app.paths.home)) process.stderr.write(`note: ${line}\n`); // once a day per data home
+        } else process.stderr.write(`warning: ${line}\n`);
       };
       app.configWarnings.forEach(warn);
       if (p.projects && !p.projects.some((id) => new Set<string>(storedProjects(app.db)).has(id))) {
@@ -213,7 +226,7 @@ export const queryCommand: Command = {
       const warnings = [...res.warnings, ...(cold?.warnings ?? [])];
       warnings.forEach(warn);
       if (p.json) {
-        process.stdout.write(`${safeJson({ query: p.text, mode: p.options.mode, legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: [...new Set(warnings)], reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results, p.text!), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, p.text!)) } : {}) })}\n`);
+        process.stdout.write(`${safeJson({ query: p.text, mode: modeRan(res.legs), legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: jsonWarnings(app.config, warnings), reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results, p.text!), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, p.text!)) } : {}) })}\n`);
       } else {
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
@@ -240,4 +253,9 @@ async function searchBoth(ctx: SearchContext, p: Parsed, text: string, config: C
   pending?.catch(() => undefined); // awaited below
   const res = await search(ctx, { ...p.options, text });
   return { res, cold: await pending };
+}
+
+/** `--json`'s warnings: each as every surface says it (the no-model line for the vector leg's long reason), each once; a BM25-only choice says nothing. */
+export function jsonWarnings(config: Config, warnings: readonly string[]): string[] {
+  return [...new Set(warnings.map((w) => searchWarningLine(config, w)).filter((w): w is string => w !== undefined))];
 }

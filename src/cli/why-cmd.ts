@@ -7,11 +7,13 @@ import { firstHealthy } from "../embed/chain.js";
 import type { PromptContext } from "../inject/for-prompt.js";
 import { vectorNote, whyPrompt } from "../service/why.js";
 import { field, safeJson, visible } from "../render/line.js";
-import { EXIT, parse, UsageError } from "./args.js";
+import { EXIT, oneOf, parse, UsageError } from "./args.js";
+import { FUSION_METHODS, type FusionMethod } from "../retrieve/fusion.js";
 import type { Command } from "./command.js";
 import { whyText } from "./why-print.js";
+import { searchWarningLine } from "../retrieve/warnings.js";
 
-const usage = `Usage: mem why "PROMPT" [--session S] [--cwd DIR] [--json] [-q]
+const usage = `Usage: mem why "PROMPT" [--session S] [--cwd DIR] [--fusion F] [--json] [-q]
 
 Prints what the prompt hook would put before PROMPT in this project, and why: whether the hook
 skips the prompt; the search's legs and warnings; the prompt's content words (Porter stems) the
@@ -36,6 +38,8 @@ Options:
                 its current context window is left out, as the hook leaves it out
                 (default: a fresh session)
   --cwd DIR     the directory the prompt is typed in: its project is searched (default: here)
+  --fusion F    rrf | calibrated: how the search combines BM25 and the vector leg (default:
+                query.fusion, "calibrated" unless config.json says otherwise)
   --json        print the whole report as one JSON object
   -q, --quiet   print only the text that would be injected (nothing when nothing would be); with
                 --json, the JSON without warnings
@@ -44,6 +48,7 @@ Options:
 const OPTIONS = {
   session: { type: "string" },
   cwd: { type: "string" },
+  fusion: { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
 } as const;
@@ -63,7 +68,8 @@ function parseArgv(argv: string[]) {
     // reported below
   }
   if (!dir) throw new UsageError(`--cwd ${field(cwd, 300)} is not a directory`);
-  return { prompt, cwd, session: values.session, json: values.json === true, quiet: values.quiet === true };
+  const fusion = oneOf<FusionMethod>(values.fusion, "fusion", FUSION_METHODS);
+  return { prompt, cwd, fusion, session: values.session, json: values.json === true, quiet: values.quiet === true };
 }
 
 export const whyCommand: Command = {
@@ -73,11 +79,14 @@ export const whyCommand: Command = {
     const a = parseArgv(argv);
     const app = openApp();
     try {
+      if (a.fusion) app.config.query.fusion = a.fusion; // this run only: the config file is not touched
       if (!a.quiet) for (const w of app.configWarnings) process.stderr.write(`warning: ${field(w, 500)}\n`);
       let picked: ReturnType<PromptContext["pickProvider"]> | undefined;
       const pickProvider = () => (picked ??= app.providers().then((ps) => firstHealthy(ps)));
       const session = a.session ?? `mem-why-${randomUUID()}`;
       const report = await whyPrompt(app, pickProvider, { prompt: a.prompt, cwd: a.cwd, ...(a.session !== undefined ? { session: a.session } : {}) }, session);
+      // Every surface says the no-model state in the one line (nothing for a BM25-only choice).
+      report.warnings = [...new Set(report.warnings.map((w) => searchWarningLine(app.config, w)).filter((w): w is string => w !== undefined))];
       if (a.json) {
         process.stdout.write(`${safeJson(report)}\n`); // with -q too: --json is for a program, -q only quiets the rest
       } else if (a.quiet) {

@@ -9,6 +9,7 @@ import type { SalienceConfig } from "../memory/salience.js";
 import { VECTOR_STANDOUT, VECTOR_TRUST } from "../inject/floor.js";
 import { field, visible } from "../render/line.js";
 import { explainFactor, fusionLine } from "./query-print.js";
+import { isNoModel } from "../retrieve/warnings.js";
 import { WEAK_EXPLAIN } from "../retrieve/weak-hits.js";
 
 /** A number, short: four significant digits, no trailing zeros. */
@@ -74,7 +75,7 @@ export function whyText(r: WhyReport, vectorNote: string, cfg: SalienceConfig): 
     return `${out.join("\n")}\n`;
   }
   out.push("skipped: no", search(r, vectorNote));
-  for (const w of r.warnings) out.push(`warning: ${field(w, 300)}`);
+  for (const w of r.warnings) if (!isNoModel(w)) out.push(`warning: ${field(w, 300)}`); // no model: the search line says it
   const words = r.words.map((w) => (w.word === w.stem ? field(w.word, 60) : `${field(w.word, 60)} (${field(w.stem, 60)})`));
   out.push(`content words (stems): ${words.length > 0 ? words.join(", ") : "none"}`);
   const o = r.options;

@@ -67,6 +67,13 @@ export interface Config {
   };
   query: {
     k: number;
+    /**
+     * How hybrid search combines BM25 and the vector leg: "rrf", weighted reciprocal rank fusion
+     * (each leg weight × 1/(rrfK + rank)), or "calibrated", the convex combination of normalised
+     * scores. Both weigh the vector leg by its calibrated weight (src/retrieve/fusion.ts).
+     */
+    fusion: "rrf" | "calibrated";
+    /** RRF's constant k (query.fusion "rrf"); 10 by default, chosen on the benchmarks' tuning halves (docs/ranking.md). */
     rrfK: number;
     weights: { bm25: number; vector: number };
     /** How many candidates each leg contributes before fusion. */
@@ -174,7 +181,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
       followExternalLinks: [],
       decisionFolders: [...DECISION_FOLDERS],
     },
-    query: { k: 10, rrfK: 60, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
+    query: { k: 10, fusion: "calibrated", rrfK: 10, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, inPlayBoost: 0.08, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, scanWorkerRows: 20_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
@@ -263,6 +270,9 @@ function validate(c: Config): void {
   }
   for (const p of c.index.followExternalLinks) {
     if (p.trim() === "" || !(isAbsolute(p) || p === "~" || p.startsWith("~/"))) throw new ConfigError(`config: "index.followExternalLinks" takes absolute paths of roots (or ~/…), got ${JSON.stringify(p.slice(0, 200))}`);
+  }
+  if (c.query.fusion !== "rrf" && c.query.fusion !== "calibrated") {
+    throw new ConfigError(`config: "query.fusion" must be "rrf" or "calibrated", got ${JSON.stringify(String(c.query.fusion).slice(0, 100))}`);
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);

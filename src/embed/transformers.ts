@@ -128,7 +128,8 @@ export class TransformersProvider implements EmbeddingProvider {
       const probe = await extractor(["dimension probe"], { pooling: this.info.entry.pooling, normalize: false });
       return { ok: true, dims: probe.dims[probe.dims.length - 1] ?? 0, detail: `${this.model} downloaded to ${this.cfg.cacheDir}` };
     } catch (err) {
-      return { ok: false, reason: this.wrap(err, "loading").message, fix: "check network access to huggingface.co, or set MEM_MODELS_DIR to a folder holding the model" };
+      const offline = offlineReason(err, this.model, this.cfg.cacheDir);
+      return { ok: false, reason: offline ?? this.wrap(err, "loading").message, fix: "check network access to huggingface.co, or set MEM_MODELS_DIR to a folder holding the model" };
     }
   }
 
@@ -154,4 +155,19 @@ export class TransformersProvider implements EmbeddingProvider {
     if (this.ready) await disposed;
     this.ready = false;
   }
+}
+
+/** Network failures of a download: the host unknown, unreachable, refusing, or timing out. */
+const OFFLINE_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+
+/**
+ * A model load that failed because the hub could not be reached (no network, no DNS: fetch's
+ * "fetch failed" with an ENOTFOUND cause) said as what it means for the user, not as the socket
+ * error; undefined for any other failure. Pure.
+ */
+export function offlineReason(err: unknown, model: string, cacheDir: string): string | undefined {
+  const e = err as { message?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } } | null;
+  const code = e?.cause?.code ?? e?.cause?.cause?.code;
+  const offline = (typeof code === "string" && OFFLINE_CODES.has(code)) || (typeof e?.message === "string" && /^fetch failed\b/.test(e.message) && code === undefined);
+  return offline ? `model ${model} is not in ${cacheDir} and huggingface.co cannot be reached to download it (offline?)` : undefined;
 }

@@ -8,6 +8,7 @@ import type { Health } from "../embed/provider.js";
 import { field } from "../render/line.js";
 import type { Check } from "./check.js";
 import { catalogueCheck, modelCheck } from "./model.js";
+import { NO_MODEL_LINE } from "../retrieve/warnings.js";
 
 /**
  * No provider configured: BM25 only is the user's choice, a valid state, not a problem; one line
@@ -18,6 +19,20 @@ export function bm25OnlyCheck(env: NodeJS.ProcessEnv): Check {
   const where = byEnv ? `MEM_EMBED_ORDER=${field(env.MEM_EMBED_ORDER!, 40)}` : "embedding.order is empty in config.json";
   const undo = byEnv ? "unset MEM_EMBED_ORDER (or set it to ollama,transformers)" : "`mem doctor --use-vectors`";
   return { name: "embedding", status: "ok", detail: `BM25 only, by your choice (${where}): search matches words, no embedding model is used; to add one: ${undo}` };
+}
+
+/**
+ * The ways out of the no-model state, for `mem doctor`: each provider the config names with what
+ * gives it its model, and the BM25-only choice that silences the line. Pure.
+ */
+export function noModelOptions(config: AppConfig["config"]): string {
+  const e = config.embedding;
+  const ways = e.order.map((p) =>
+    p === "ollama"
+      ? `Ollama: install it, run \`ollama serve\`${e.ollama.host === "http://127.0.0.1:11434" ? "" : ` at ${e.ollama.host}`} and \`ollama pull ${e.ollama.model}\``
+      : `transformers.js: run mem once where huggingface.co is reachable (it downloads ${e.transformers.model} into ${e.transformers.cacheDir}), or copy the model folder there (models/README.md)`,
+  );
+  return `${ways.map((w, i) => `(${i + 1}) ${w}`).join("; ")}; or keep BM25 only and silence this: \`mem doctor --bm25-only\``;
 }
 
 /** A provider as asked: its name and model, and what its health check said. */
@@ -41,6 +56,6 @@ export function providerChecks(asked: readonly ProviderHealth[], configured: num
     checks.push(modelCheck(p, config.embedding.models, h.ok ? h.dims : undefined, config.index.chunkTokens));
   }
   checks.push(...catalogueCheck());
-  if (!usable) checks.push({ name: "embedding", status: "warn", detail: "no provider is usable: indexing builds BM25 only and queries answer from BM25", fix: "fix one of the providers above" });
+  if (!usable) checks.push({ name: "embedding", status: "warn", detail: NO_MODEL_LINE, fix: noModelOptions(config) });
   return checks;
 }

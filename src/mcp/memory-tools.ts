@@ -20,6 +20,7 @@ import type { Found } from "../service/search.js";
 import { coldBlock, framedLines, memoriesText, memoryJson, memoryLine, NOTICE, SEARCH_TEXT_CHARS, type FoundMemory } from "./render.js";
 import { currentUserId } from "../tiers/user.js";
 import { preview, previewStems } from "../inject/preview.js";
+import { searchWarningLine } from "../retrieve/warnings.js";
 
 const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
@@ -85,7 +86,8 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const asked = field(cleanText(a.query), 200);
         const heading = found.length === 0 ? `No memory in ${field(project.id)} matches "${asked}".` : `${found.length} memor${found.length === 1 ? "y" : "ies"} for "${asked}" in ${field(project.id)} (best first; search: ${res.legs.join(" + ")}):`;
         const warm = `${memoriesText(heading, found, now)}${refreshing ? `\n(${prose(refreshing, 500)})` : ""}`;
-        const warnings = [...(refreshing ? [refreshing] : []), ...res.warnings];
+        // The no-model state in the one line every surface says (nothing for a BM25-only choice).
+        const warnings = [...new Set([...(refreshing ? [refreshing] : []), ...res.warnings.map((w) => searchWarningLine(ctx.app.config, w)).filter((w): w is string => w !== undefined)])];
         const structured = { ...NOTICE, project: field(project.id, 1_024), legs: res.legs, warnings: warnings.map((w) => prose(w, 500)), results: found.map((m) => ({ ...memoryJson(m, now), score: m.score, preview: m.preview })) };
         if (!res.cold) return answer(warm, structured);
         const cold = memories(res.cold.results);

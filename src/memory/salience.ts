@@ -12,7 +12,7 @@
  * - Markdown notes the user wrote do not decay by default (`decayNotes`): their tier decides
  *   (hot 1.0, warm 0.8, cold 0.5).
  *
- * Retrieval multiplies the fused (RRF) score by `rankFactor` = (1 − w + w × effective) × the
+ * Retrieval multiplies the fused score (src/retrieve/fusion.ts) by `rankFactor` = (1 − w + w × effective) × the
  * staleness penalty (0.9 for a memory about a file that changed since): w = `weight` (0.25), so
  * salience moves a result by at most a quarter, enough to put a decision before a file read of
  * about the same relevance, never enough to bury a much better match.

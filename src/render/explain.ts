@@ -52,10 +52,11 @@ function explainSalience(r: Pick<SearchResult, "salience" | "kind">): string {
 
 /**
  * How fusion weighed the legs (`--explain`, `mem why`): one line, e.g.
- * `fusion: BM25 1, vector 0.47 = calibrated 0.94 × this query 50% (on 40 pseudo-queries …)`.
+ * `fusion: weighted RRF (k 10); BM25 1, vector 0.47 = calibrated 0.94 × this query 50% (on 40 …)`.
  */
 export function fusionLine(f: SearchResponse["fusion"]): string | undefined {
   if (!f) return undefined;
   const un = f.unembedded > 0 ? `; ${f.unembedded} candidate(s) with no vector yet ranked by BM25 alone` : "";
-  return `fusion: BM25 ${fmt(f.weights.bm25)}, vector ${f.weights.vector.toFixed(2)} = calibrated ${f.calibrated.toFixed(2)} × this query ${Math.round(f.query * 100)}%${f.weights.vector < 0.02 ? " (left out)" : ""}: ${prose(f.reason, 400)}${un}`;
+  const how = f.method === "rrf" ? `weighted RRF (k ${f.k ?? "?"})` : "calibrated (convex combination of normalised scores)";
+  return `fusion: ${how}; BM25 ${fmt(f.weights.bm25)}, vector ${f.weights.vector.toFixed(2)} = calibrated ${f.calibrated.toFixed(2)} × this query ${Math.round(f.query * 100)}%${f.weights.vector < 0.02 ? " (left out)" : ""}: ${prose(f.reason, 400)}${un}`;
 }

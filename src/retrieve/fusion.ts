@@ -17,16 +17,10 @@
  * yet): such an item is ranked by the other legs, not as if the missing leg had ranked it last.
  * An item a leg could have returned but did not scores 0 in that leg.
  */
-import type { Fused, LegHit } from "./rrf.js";
+import { byScore, ranksOf, rrf, type Fused, type Leg, type LegHit } from "./rrf.js";
 
-export interface FusionLeg {
-  name: string;
-  /** Best first; the leg's own scores, higher is better. */
-  hits: LegHit[];
-  /** The leg's weight for this query (0 to 1; see `vectorWeight`). */
-  weight: number;
-  /** Whether the leg could have returned this item (default: yes). */
-  covers?: (id: string) => boolean;
+/** A leg as both fusions take it: best first, the leg's own scores (higher is better), its weight for this query (0 to 1), and whether it could have returned an item (default: yes). */
+export interface FusionLeg extends Leg {
   /**
    * How its scores become 0 to 1: "ratio" (score / best: BM25, whose scores are positive and whose
    * ratios say how close two matches are) or "range" (min-max over the list: similarities). Default "range".
@@ -96,21 +90,25 @@ export function normalise(hits: readonly LegHit[], scale: "ratio" | "range" = "r
   return out;
 }
 
+/** The two ways to combine the legs (`query.fusion`, `--fusion`). */
+export type FusionMethod = "rrf" | "calibrated";
+export const FUSION_METHODS: readonly FusionMethod[] = ["rrf", "calibrated"];
+
+/**
+ * Fuses the legs by `method`: weighted RRF (./rrf.ts, constant `k`) or the calibrated convex
+ * combination (`fuse`). Either way a leg under weight 0 is left out; and when one leg is left,
+ * there is nothing to fuse: it ranks by its own normalised scores, the same for both methods (a
+ * vector leg calibrated to 0 leaves BM25's ranking exactly as it is alone).
+ */
+export function fuseBy(method: FusionMethod, legs: readonly FusionLeg[], k: number): Fused[] {
+  return method === "rrf" && legs.filter((l) => l.weight > 0).length > 1 ? rrf(legs, k) : fuse(legs);
+}
+
 /** Weighted convex fusion over the legs present for each item (see the file's comment). */
 export function fuse(all: readonly FusionLeg[]): Fused[] {
   const legs = all.filter((l) => l.weight > 0); // a leg not trusted at all adds nothing, not even its items
   const norms = legs.map((l) => normalise(l.hits, l.scale));
-  const byId = new Map<string, Fused>();
-  for (const leg of legs) {
-    const seen = new Set<string>();
-    leg.hits.forEach((hit, i) => {
-      if (seen.has(hit.id)) return;
-      seen.add(hit.id);
-      let f = byId.get(hit.id);
-      if (!f) byId.set(hit.id, (f = { id: hit.id, score: 0, legs: {} }));
-      f.legs[leg.name] = { rank: i + 1, score: hit.score };
-    });
-  }
+  const byId = ranksOf(legs);
   for (const f of byId.values()) {
     let num = 0;
     let den = 0;
@@ -122,8 +120,7 @@ export function fuse(all: readonly FusionLeg[]): Fused[] {
     });
     f.score = den > 0 ? num / den : 0;
   }
-  const bestRank = (f: Fused) => Math.min(...Object.values(f.legs).map((l) => l.rank));
-  return [...byId.values()].sort((a, b) => b.score - a.score || bestRank(a) - bestRank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return byScore(byId.values());
 }
 
 /**

@@ -13,7 +13,7 @@ import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
 import type { Fused, Leg, LegHit, LegRank } from "./rrf.js";
-import { centred, fuse, queryTrust, spread, standout } from "./fusion.js";
+import { centred, fuse, fuseBy, queryTrust, spread, standout, type FusionMethod } from "./fusion.js";
 import { calibrationsOf, hubsOf } from "../store/fusion-calibration.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
@@ -32,6 +32,8 @@ export interface SearchOptions {
   filters: Filters;
   candidates: number;
   rrfK: number;
+  /** How the legs are combined when both ran (`query.fusion`; default "calibrated"). */
+  fusion?: FusionMethod;
   weights: { bm25: number; vector: number };
   dedupeThreshold: number;
   /**
@@ -101,6 +103,8 @@ export interface SearchResponse {
 }
 
 export interface FusionReport {
+  /** How the legs were combined: weighted RRF (with its `k`) or the calibrated convex combination. */
+  method: FusionMethod; k?: number;
   /** The weight each leg got for this query (BM25 the anchor, 1). */
   weights: { bm25: number; vector: number };
   /** The vector leg's calibrated weight for this store and model (the prior when never calibrated). */
@@ -134,7 +138,6 @@ function calibratedWeight(db: Db, table: string, projects: string[] | undefined)
   return { weight, reason: cs.length === 1 ? cs[0]!.reason : `${cs.length} projects calibrated; ${cs.map((c) => `${c.project}: ${c.weight.toFixed(2)}`).join(", ")}` };
 }
 
-/** Which of `ids` have no vector in `table`. */
 /** Which candidates have a vector in the table: looked up one by one (CROSS JOIN pins the loop order; a scan of vec_rows at 100k rows cost 0.5 s a search). */
 export const EMBEDDED_SQL = "SELECT v.chunk_id FROM json_each(?) j CROSS JOIN vec_rows v ON v.table_name = ? AND v.chunk_id = j.value";
 
@@ -219,7 +222,7 @@ function salienceInputs(db: Db, rows: Map<string, ChunkRow>, s: NonNullable<Sear
   };
 }
 
-/** Hybrid search: BM25 leg + vector leg, filtered, fused by RRF (then salience, when asked), near-duplicates collapsed. */
+/** Hybrid search: BM25 leg + vector leg, filtered, fused (weighted RRF or the calibrated combination: `opts.fusion`; then salience, when asked), near-duplicates collapsed. */
 export async function search(ctx: SearchContext, opts: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const warnings: string[] = [];
@@ -299,9 +302,10 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const missing = unembedded(ctx.db, vectorInfo.table, bmLeg.hits.map((h) => h.id).filter((id) => !inVec.has(id)));
     const wv = opts.weights.vector * cal.weight * q;
     const wb = opts.weights.bm25;
-    fusion = { weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spread(scores.slice(1)) };
+    const method = opts.fusion ?? "calibrated";
+    fusion = { method, ...(method === "rrf" ? { k: opts.rrfK } : {}), weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spread(scores.slice(1)) };
     // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
-    fusedRaw = fuse([{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])]);
+    fusedRaw = fuseBy(method, [{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])], opts.rrfK);
   } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
   const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(fusedRaw, salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : fusedRaw;
   const { ranked: fused, weak } = weakLast(scored);

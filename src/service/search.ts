@@ -13,7 +13,7 @@ import { othersProfiles } from "../tiers/profiles.js";
 import { MemoryError } from "./types.js";
 
 /**
- * Search for every adapter: the hybrid search (BM25 + vectors, RRF, salience, the outdated
+ * Search for every adapter: the hybrid search (BM25 + vectors fused as query.fusion says, salience, the outdated
  * penalty) over a project and the user-global memory, results with ids, provenance and age; what
  * is shown is not reinforced (showing is not using). Forgotten memories are never found (their chunks are gone).
  */
@@ -84,6 +84,7 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     filters: { ...(req.allProjects ? {} : { projects: searchScope(req.project, q.includeGlobal) }), ...(req.path ? { path: req.path } : {}), ...(req.tier ? { tier: req.tier } : {}), ...(req.kinds ? { kinds: req.kinds } : {}), ...(req.tags ? { tags: req.tags } : {}), ...(req.since ? { since: req.since } : {}), ...(req.until ? { until: req.until } : {}) },
     candidates: Math.max(q.candidates, k),
     rrfK: q.rrfK,
+    fusion: q.fusion,
     weights: q.weights,
     dedupeThreshold: q.dedupeThreshold,
     salience: {

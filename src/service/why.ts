@@ -9,6 +9,7 @@ import { explainPrompt, type WhyReport } from "../inject/why.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import { resolveProject } from "../project/identity.js";
 import { currentUserId } from "../tiers/user.js";
+import { NO_MODEL_LINE } from "../retrieve/warnings.js";
 
 export interface WhyAsk {
   prompt: string;
@@ -41,6 +42,6 @@ export async function whyPrompt(app: App, pickProvider: PromptContext["pickProvi
 export async function vectorNote(r: WhyReport, configured: boolean, pick: PromptContext["pickProvider"], inMemory = false): Promise<string> {
   if (r.legs.includes("vector")) return inMemory ? "vectors from this process's in-memory copy of the vector table, as the daemon searches it" : "vectors from LanceDB in this process; the daemon searches its copy of the same table in memory";
   if (!configured) return "no embedding model configured: BM25 only, as the daemon";
-  if (r.mode === "bm25") return (await pick()).unhealthy.length > 0 ? "no embedding model answered (`mem doctor` says why): BM25 only, as the daemon" : "BM25 only, as the daemon";
+  if (r.mode === "bm25") return (await pick()).unhealthy.length > 0 ? NO_MODEL_LINE : "BM25 only, as the daemon";
   return "the vector leg did not run: see the warning";
 }

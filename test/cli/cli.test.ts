@@ -7,6 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { hasCommand } from "../helpers/has-command.js";
+import { NO_MODEL_LINE } from "../../src/retrieve/warnings.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 const REPO = dirname(dirname(BIN));
@@ -229,12 +230,13 @@ describe("mem CLI: indexing without an embedding provider", () => {
     assert.match(r.stderr, /--strict: exit 3, no vectors \(no embedding provider configured/, "exit 3 says why");
   });
 
-  test("BM25 only by choice: query answers from BM25 and says nothing of it on stderr; --json keeps the reason", async () => {
+  test("BM25 only by choice: query answers from BM25 and says nothing of it, on stderr or in --json's warnings; mode says bm25", async () => {
     const r = await mem(["query", "schema migrations rollback", "--json"], { home, cwd: join(proj, "src", "deep") });
     assert.equal(r.code, 0, show(r));
     assert.deepEqual(lines(r.stderr), []);
     const out = json<QueryJson>(r);
-    assert.deepEqual(out.warnings, ["vector leg skipped, answering from BM25 only: no embedding provider configured (embedding.order is empty)"]);
+    assert.deepEqual(out.warnings, []);
+    assert.equal(out.mode, "bm25", "what ran");
     assert.deepEqual(out.legs, ["bm25"]);
     assert.equal(out.vector, null);
     assert.deepEqual(out.projects, [proj, "global"]);
@@ -408,7 +410,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(r.stderr, "");
     const [weighed, ...blocks] = r.stdout.trimEnd().split("\n\n");
     assert.equal(blocks.length, 2, r.stdout);
-    assert.match(weighed!, /^fusion: BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
+    assert.match(weighed!, /^fusion: calibrated \(convex combination of normalised scores\); BM25 1(\.0+)?, vector [\d.]+ = calibrated 0\.50 × this query \d+%: never calibrated here/);
     assert.match(blocks[0]!, /^1\. [0-9a-f]{12} · notes\/db\.md:6-10 {2}\(2024-03-05\)\n {3}§ Database › Migrations\n {3}We run schema migrations with a rollback script before every deploy\.\n {3}fused 1\.00000 = bm25 #1 \([\d.e+-]+\), vector #1 \([-\d.]+\)\n {3}score 0\.9\d+ = fused − 0\.0\d+ \(priors break ties within ±0\.1; factor 0\.9\d\d: salience term 0\.9\d\d \(salience 0\.\d\d = warm note default 0\.80[^\n]*; weight 0\.25\)\)$/);
     assert.match(blocks[1]!, /^2\. [0-9a-f]{12} · \S+\.md:\d+-\d+[\s\S]*\n {3}fused 0\.\d+ = vector #2 \([-\d.]+\)\n {3}score [^\n]+$/);
   });
@@ -506,6 +508,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.ok(ol.fix!.includes("ollama serve") && ol.fix!.includes(deadUrl), ol.fix);
     const emb = d.checks.find((c: { name: string }) => c.name === "embedding")!;
     assert.equal(emb.status, "warn");
+    assert.equal(emb.detail, NO_MODEL_LINE, "doctor's summary is the line every surface says");
     assert.ok(emb.fix);
     assert.ok(d.checks.filter((c: { status: string }) => c.status !== "ok").every((c: { name: string }) => c.name === "ollama" || c.name === "embedding" || c.name.startsWith("hooks")));
     assert.equal(docHuman.code, 0, show(docHuman));
@@ -515,8 +518,8 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.equal(q.code, 0, show(q));
     const warn = lines(q.stderr);
     assert.equal(warn.length, 1, q.stderr);
-    assert.equal(warn[0], `note: BM25 only (word matching): no embedding model answered. Fix: ollama pull nomic-embed-text (Ollama must be running at ${deadUrl}), or \`mem doctor --bm25-only\` to choose BM25; \`mem doctor\` says more`);
-    assert.ok(warn[0]!.length < 220, "one short line, not every provider's error");
+    assert.equal(warn[0], `note: ${NO_MODEL_LINE}`);
+    assert.ok(warn[0]!.length <= 126, "one short line, not every provider's error");
     assert.match(q.stdout, /^1\. [0-9a-f]{12} · notes\/db\.md:6-10/);
 
     assert.equal(qv.code, 1, show(qv));

@@ -39,13 +39,14 @@ describe("-q drops notes and warnings from stderr, never the output or the exit 
   test("index, query, reindex: the 'no embedding model' note without -q, nothing on stderr with it", async () => {
     const loud = await runMem(["index", notes], { env });
     assert.equal(loud.code, 0, show(loud));
-    assert.match(loud.stderr, /vector step skipped, BM25 only: no embedding model answered/);
+    assert.match(loud.stderr, /no embedding model: search is BM25 only/);
     const ix = await runMem(["index", notes, "-q"], { env });
     assert.equal(ix.code, 0, show(ix));
     assert.equal(ix.stderr, "", show(ix));
 
+    rmSync(join(home, "no-model-said")); // said once a day: the stamp gone, the query says it again
     const q = await runMem(["query", "deploy"], { env, cwd: notes });
-    assert.match(q.stderr, /BM25 only \(word matching\): no embedding model answered/);
+    assert.match(q.stderr, /no embedding model: search is BM25 only/);
     const qq = await runMem(["query", "deploy", "-q"], { env, cwd: notes });
     assert.equal(qq.code, 0, show(qq));
     assert.match(qq.stdout, /a\.md/);

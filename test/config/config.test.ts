@@ -52,7 +52,7 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.index.minChunkTokens, 64);
     assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, scanWorkerRows: 20_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 });
     assert.equal(config.index.watch, true);
-    assert.equal(config.query.rrfK, 60);
+    assert.equal(config.query.rrfK, 10);
   });
 
   test("the transformers model cache is in the data home, never in the package", () => {

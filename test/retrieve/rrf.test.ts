@@ -1,117 +1,108 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { rrf, type Leg } from "../../src/retrieve/rrf.js";
+import { fuse, fuseBy, type FusionLeg } from "../../src/retrieve/fusion.js";
 
-const leg = (name: string, ids: string[], weight = 1): Leg => ({
+const leg = (name: string, ids: string[], weight = 1, covers?: (id: string) => boolean): Leg => ({
   name,
   weight,
   hits: ids.map((id, i) => ({ id, score: 10 - i })),
+  ...(covers ? { covers } : {}),
 });
 
-const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
+const close = (actual: number | undefined, expected: number) => assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
+const scores = (legs: Leg[], k: number) => Object.fromEntries(rrf(legs, k).map((f) => [f.id, f.score]));
+const order = (legs: Leg[], k: number) => rrf(legs, k).map((f) => f.id);
 
-describe("rrf", () => {
-  test("each leg adds weight / (k + rank) for every item, rank starting at 1", () => {
-    const fused = rrf([leg("bm25", ["a", "b", "c"]), leg("vector", ["c", "d"])], 60);
-    const score = Object.fromEntries(fused.map((f) => [f.id, f.score]));
-    close(score.a!, 1 / 61);
-    close(score.b!, 1 / 62);
-    close(score.c!, 1 / 63 + 1 / 61);
-    close(score.d!, 1 / 62);
-    assert.deepEqual(
-      fused.map((f) => f.id),
-      ["c", "a", "b", "d"],
-    );
+describe("rrf: weighted reciprocal rank fusion over the legs present", () => {
+  // Each row: the legs, k, and the scores expected: Σ over present legs of w/(k+rank), / Σ of their w, × (k+1).
+  const cases: { name: string; legs: Leg[]; k: number; want: Record<string, number> }[] = [
+    {
+      name: "each leg adds weight × 1/(k + rank), rank from 1; absent from a leg that covers it: 0 from that leg",
+      legs: [leg("bm25", ["a", "b", "c"]), leg("vector", ["c", "d"])],
+      k: 60,
+      want: { a: (61 * (1 / 61)) / 2, b: (61 * (1 / 62)) / 2, c: (61 * (1 / 63 + 1 / 61)) / 2, d: (61 * (1 / 62)) / 2 },
+    },
+    {
+      name: "the weights weigh each leg's term",
+      legs: [leg("bm25", ["a", "b"], 1), leg("vector", ["b", "a"], 0.25)],
+      k: 60,
+      want: { a: (61 * (1 / 61 + 0.25 / 62)) / 1.25, b: (61 * (1 / 62 + 0.25 / 61)) / 1.25 },
+    },
+    {
+      name: "k is honoured: a small k makes the first rank count more",
+      legs: [leg("bm25", ["a", "b"]), leg("vector", ["b", "a"])],
+      k: 1,
+      want: { a: (2 * (1 / 2 + 1 / 3)) / 2, b: (2 * (1 / 3 + 1 / 2)) / 2 },
+    },
+    {
+      name: "an item the leg cannot hold (no vector yet) is ranked by the other legs alone",
+      legs: [leg("bm25", ["fresh", "old"]), leg("vector", ["old"], 1, (id) => id !== "fresh")],
+      k: 60,
+      want: { fresh: 1, old: (61 * (1 / 62 + 1 / 61)) / 2 },
+    },
+    {
+      name: "a leg of weight 0 adds nothing, not even its items",
+      legs: [leg("bm25", ["a", "b"]), leg("vector", ["z", "a"], 0)],
+      k: 60,
+      want: { a: 1, b: 61 / 62 },
+    },
+    { name: "no legs, or empty legs: nothing", legs: [leg("bm25", []), leg("vector", [])], k: 60, want: {} },
+  ];
+  for (const c of cases) test(c.name, () => {
+    const got = scores(c.legs, c.k);
+    assert.deepEqual(Object.keys(got).sort(), Object.keys(c.want).sort());
+    for (const [id, s] of Object.entries(c.want)) close(got[id], s);
   });
 
-  test("an item found by both legs beats items found by one leg at similar ranks", () => {
-    const fused = rrf([leg("bm25", ["solo-bm25", "both"]), leg("vector", ["solo-vec", "both"])], 60);
-    assert.equal(fused[0]!.id, "both");
-    close(fused[0]!.score, 2 / 62);
+  test("an item every present leg ranked first scores 1: the 0-to-1 scale the priors expect", () => {
+    for (const k of [1, 10, 60, 1000]) close(scores([leg("bm25", ["a", "b"], 1), leg("vector", ["a", "c"], 0.4)], k).a, 1);
   });
 
-  test("weights shift the order towards the heavier leg", () => {
-    const legs = (wb: number, wv: number) => [leg("bm25", ["lexical", "x1", "x2"], wb), leg("vector", ["semantic", "y1", "y2"], wv)];
-    assert.equal(rrf(legs(1, 1), 60)[0]!.id, "lexical", "equal weights: ties go by id");
-    assert.equal(rrf(legs(1, 2), 60)[0]!.id, "semantic");
-    assert.equal(rrf(legs(3, 1), 60)[0]!.id, "lexical");
-    const weighted = rrf(legs(1, 2), 60);
-    close(weighted.find((f) => f.id === "semantic")!.score, 2 / 61);
-    // A rank-3 vector hit at weight 2 outranks a rank-1 BM25 hit at weight 1.
-    assert.ok(weighted.findIndex((f) => f.id === "y2") < weighted.findIndex((f) => f.id === "lexical"));
-  });
+  const orders: { name: string; legs: Leg[]; k: number; top: string[] }[] = [
+    { name: "found by both legs beats found by one at the same rank", legs: [leg("bm25", ["solo", "both"]), leg("vector", ["other", "both"])], k: 60, top: ["both"] },
+    { name: "a heavier vector leg wins ties of rank, and its second beats BM25's first", legs: [leg("bm25", ["lexical", "x"], 1), leg("vector", ["semantic", "y"], 2)], k: 60, top: ["semantic", "y", "lexical"] },
+    { name: "with k 60, a light leg (0.1) puts BM25's second and third above its first: ranks are all RRF sees", legs: [leg("bm25", ["win", "b", "c"], 1), leg("vector", ["c", "b", "x"], 0.1)], k: 60, top: ["b", "c", "win"] },
+    { name: "with k 1, the same light leg leaves BM25's first in place", legs: [leg("bm25", ["win", "b", "c"], 1), leg("vector", ["c", "b", "x"], 0.1)], k: 1, top: ["win"] },
+    { name: "with k 1 the first place outweighs two middle places", legs: [leg("bm25", ["top", "both"]), leg("vector", ["v1", "v2", "v3", "v4", "v5", "both"])], k: 1, top: ["top"] },
+    { name: "with k 60 two middle places outweigh one first place", legs: [leg("bm25", ["top", "both"]), leg("vector", ["v1", "v2", "v3", "v4", "v5", "both"])], k: 60, top: ["both"] },
+    { name: "a fresh chunk is not ranked as if the vector leg had put it last", legs: [leg("bm25", ["fresh", "old"]), leg("vector", ["x", "y", "old"], 1, (id) => id !== "fresh")], k: 60, top: ["fresh"] },
+    { name: "equal scores: the better best rank, then the id", legs: [leg("bm25", ["x", "y"]), leg("vector", ["y", "x"])], k: 60, top: ["x", "y"] },
+  ];
+  for (const c of orders) test(`order: ${c.name}`, () => assert.deepEqual(order(c.legs, c.k).slice(0, c.top.length), c.top));
 
-  test("a zero-weight leg still reports its ranks but adds nothing", () => {
-    const fused = rrf([leg("bm25", ["a"]), leg("vector", ["b", "a"], 0)], 60);
-    const a = fused.find((f) => f.id === "a")!;
-    const b = fused.find((f) => f.id === "b")!;
-    close(a.score, 1 / 61);
-    assert.equal(b.score, 0);
-    assert.deepEqual(a.legs.vector, { rank: 2, score: 9 });
-  });
-
-  test("the smaller k is, the more the top rank dominates", () => {
-    const legs = [leg("bm25", ["top", "both"]), leg("vector", ["v1", "v2", "v3", "v4", "v5", "both"])];
-    assert.equal(rrf(legs, 60)[0]!.id, "both", "with k=60, two mid ranks beat one first place");
-    assert.equal(rrf(legs, 1)[0]!.id, "top", "with k=1, first place wins");
-    close(rrf(legs, 1).find((f) => f.id === "both")!.score, 1 / 3 + 1 / 7);
-    close(rrf(legs, 60).find((f) => f.id === "both")!.score, 1 / 62 + 1 / 66);
-  });
-
-  test("each result reports its rank and own score in every leg that found it", () => {
-    const fused = rrf(
-      [
-        { name: "bm25", weight: 1, hits: [{ id: "a", score: 7.5 }, { id: "b", score: 3.25 }] },
-        { name: "vector", weight: 1, hits: [{ id: "b", score: 0.91 }] },
-      ],
-      60,
-    );
-    const b = fused.find((f) => f.id === "b")!;
-    assert.deepEqual(b.legs, { bm25: { rank: 2, score: 3.25 }, vector: { rank: 1, score: 0.91 } });
+  test("each result reports its rank and own score in every leg that found it; a repeated id counts once, at its best rank", () => {
+    const fused = rrf([{ name: "bm25", weight: 1, hits: [{ id: "a", score: 7.5 }, { id: "b", score: 3.25 }, { id: "a", score: 1 }] }, { name: "vector", weight: 1, hits: [{ id: "b", score: 0.91 }] }], 60);
+    assert.deepEqual(fused.find((f) => f.id === "b")!.legs, { bm25: { rank: 2, score: 3.25 }, vector: { rank: 1, score: 0.91 } });
     assert.deepEqual(fused.find((f) => f.id === "a")!.legs, { bm25: { rank: 1, score: 7.5 } });
-  });
-
-  test("an id repeated within one leg counts once, at its best rank", () => {
-    const fused = rrf([{ name: "vector", weight: 1, hits: [{ id: "a", score: 0.9 }, { id: "b", score: 0.8 }, { id: "a", score: 0.7 }] }], 60);
-    const a = fused.find((f) => f.id === "a")!;
-    close(a.score, 1 / 61);
-    assert.deepEqual(a.legs.vector, { rank: 1, score: 0.9 });
     assert.equal(fused.length, 2);
-    // Later hits keep their positional rank: b stays at rank 2.
-    assert.deepEqual(fused.find((f) => f.id === "b")!.legs.vector, { rank: 2, score: 0.8 });
   });
 
-  test("equal scores are ordered by best rank, then by id, whatever the input order", () => {
-    // Leg "wide" has weight 2, so rank 62 there is worth 2/122 = 1/61: the same as rank 1 in "narrow".
-    const filler = Array.from({ length: 61 }, (_, i) => `f${String(i).padStart(2, "0")}`);
-    const fused = rrf([leg("wide", [...filler, "a-late"], 2), leg("narrow", ["z-early"])], 60);
-    const late = fused.find((f) => f.id === "a-late")!;
-    const early = fused.find((f) => f.id === "z-early")!;
-    assert.equal(late.score, early.score);
-    assert.ok(fused.indexOf(early) < fused.indexOf(late), "the better best rank wins the tie");
-
-    const one = rrf([leg("bm25", ["x", "y"]), leg("vector", ["y", "x"])], 60);
-    const two = rrf([leg("vector", ["y", "x"]), leg("bm25", ["x", "y"])], 60);
-    assert.deepEqual(
-      one.map((f) => f.id),
-      ["x", "y"],
-    );
-    assert.deepEqual(
-      two.map((f) => f.id),
-      ["x", "y"],
-    );
+  test("the input order of the legs does not matter", () => {
+    const a = rrf([leg("bm25", ["x", "y", "z"]), leg("vector", ["z", "y"], 0.5)], 60);
+    const b = rrf([leg("vector", ["z", "y"], 0.5), leg("bm25", ["x", "y", "z"])], 60);
+    assert.deepEqual(a, b);
   });
+});
 
-  test("empty legs or no legs give no results, and an empty leg does not disturb the others", () => {
-    assert.deepEqual(rrf([], 60), []);
-    assert.deepEqual(rrf([leg("bm25", []), leg("vector", [])], 60), []);
-    const fused = rrf([leg("bm25", []), leg("vector", ["a", "b"])], 60);
-    assert.deepEqual(
-      fused.map((f) => [f.id, Object.keys(f.legs)]),
-      [
-        ["a", ["vector"]],
-        ["b", ["vector"]],
-      ],
-    );
+describe("fuseBy: the fusion chosen, and the noise-leg guarantee of both", () => {
+  const bm25: FusionLeg = { name: "bm25", weight: 1, scale: "ratio", hits: [{ id: "a", score: 9 }, { id: "b", score: 8.9 }, { id: "c", score: 2 }] };
+  const vector: FusionLeg = { name: "vector", weight: 0.6, hits: [{ id: "c", score: 0.9 }, { id: "b", score: 0.5 }, { id: "z", score: 0.1 }] };
+  const cases: { name: string; method: "rrf" | "calibrated"; legs: FusionLeg[]; same: (legs: FusionLeg[]) => unknown }[] = [
+    { name: "rrf with two legs is weighted RRF", method: "rrf", legs: [bm25, vector], same: (l) => rrf(l, 60) },
+    { name: "calibrated with two legs is the convex combination", method: "calibrated", legs: [bm25, vector], same: (l) => fuse(l) },
+    { name: "rrf with the vector leg left out (weight 0) ranks as BM25 alone", method: "rrf", legs: [bm25, { ...vector, weight: 0 }], same: () => fuse([bm25]) },
+    { name: "calibrated with the vector leg left out ranks as BM25 alone", method: "calibrated", legs: [bm25, { ...vector, weight: 0 }], same: () => fuse([bm25]) },
+    { name: "rrf with BM25 only keeps BM25's own scores", method: "rrf", legs: [bm25], same: () => fuse([bm25]) },
+  ];
+  for (const c of cases) test(c.name, () => assert.deepEqual(fuseBy(c.method, c.legs, 60), c.same(c.legs)));
+
+  test("the two fusions can disagree: the one chosen is the one used", () => {
+    const legs: FusionLeg[] = [
+      { name: "bm25", weight: 1, scale: "ratio", hits: [{ id: "a", score: 10 }, { id: "b", score: 2 }] },
+      { name: "vector", weight: 0.5, hits: [{ id: "b", score: 0.9 }, { id: "x", score: 0.85 }, { id: "y", score: 0.8 }, { id: "z", score: 0.7 }, { id: "a", score: 0.1 }] },
+    ];
+    assert.equal(fuseBy("calibrated", legs, 60)[0]!.id, "a", "calibrated: a's BM25 margin (10 against 2) carries it");
+    assert.equal(fuseBy("rrf", legs, 60)[0]!.id, "b", "rrf: ranks only, and b is first and second");
   });
 });

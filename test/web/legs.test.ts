@@ -151,7 +151,7 @@ test("legs with an embedding model: both legs' ranks and scores, the weights and
       assert.equal(got[i]!.cells[6], fmt(c.legs.vector.score));
     }
     assert.match(page.body, /legs: bm25 \+ vector/);
-    assert.match(page.body, /<p class="weights">fusion: BM25 1\.000, vector \d\.\d\d = calibrated \d\.\d\d × this query \d+%/, "the weights line, as --explain prints it");
+    assert.match(page.body, /<p class="weights">fusion: calibrated \(convex combination of normalised scores\); BM25 1\.000, vector \d\.\d\d = calibrated \d\.\d\d × this query \d+%/, "the weights line, as --explain prints it");
     assert.match(page.body, /<div class="big">ollama<\/div><div class="id">nomic-embed-text/);
     const f = why.fusion!;
     assert.ok(f, "fusion weighed the legs");
