@@ -114,4 +114,17 @@ describe("a purge leaves no forgotten text on disk", () => {
     assert.equal(r.forgotten.memories, 1);
     assert.ok(r.purged.copies.length >= 2, JSON.stringify(r.purged));
   });
+
+  test("the weekly mem reindex purges the snapshots too, the one it has just taken included", { timeout: 240_000 }, async () => {
+    const w = world("weekly");
+    const MARK = marker();
+    writeFileSync(join(w.project, "notes", "ops.md"), "# Ops\n\nDeploys go out on Tuesdays after the standup.\n");
+    const id = (await w.mem("remember", `The pager rotation spreadsheet is named ${MARK} in the shared drive.`)).stdout.trim();
+    await w.mem("index", "notes", "-q");
+    await w.mem("forget", id);
+    const r = jsonOf<{ purge: { memories: number; copies: { file: string; action: string }[] }; snapshot: { id: string } }>(await w.mem("reindex", "--json"));
+    assert.deepEqual(holding(w.home, MARK), [], "no file of the data home holds the marker");
+    assert.equal(r.purge.memories, 1);
+    assert.ok(r.purge.copies.some((c) => c.file === `snapshots/${r.snapshot.id}.sqlite` && c.action === "scrubbed"), JSON.stringify(r.purge.copies));
+  });
 });
