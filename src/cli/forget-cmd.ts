@@ -40,7 +40,7 @@ Options:
   --json        {"forgotten": {"id"} | {"project", "session", "memories"} | {"project",
                 "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors",
                 "rewritten", "wal": "truncated"|"busy", "copies": [{"file", "action":
-                "scrubbed"|"unchanged"|"dropped"|"lines removed", "why"?}]}}
+                "scrubbed"|"unchanged"|"dropped"|"kept"|"lines removed", "why"?}]}}
   -h, --help    this help
 
 Exit status: 0 done, 1 failure (no such memory, a markdown memory, not confirmed), 2 bad
@@ -101,10 +101,10 @@ export const forgetCommand: Command = {
         const { ms: _ms, ...r } = await purgeEverywhere(app, scope, now);
         out.purged = r;
         lines.push(`purged ${r.memories} forgotten memor${r.memories === 1 ? "y" : "ies"} and ${r.vectors} vector${r.vectors === 1 ? "" : "s"}${r.rewritten > 0 ? ` (${r.rewritten} other vectors written anew, so the files that held them could go)` : ""}; the WAL ${r.wal === "truncated" ? "truncated" : "is in use by another process: truncated at its next checkpoint"}`);
-        const changed = r.copies.filter((c) => c.action !== "unchanged");
-        const unchanged = r.copies.length - changed.length;
-        if (r.copies.length > 0) lines.push(`copies in the data home: ${changed.length} changed${unchanged > 0 ? `, ${unchanged} held none of it` : ""}`);
-        for (const c of changed) lines.push(`  ${c.action} ${field(c.file, 300)}${c.why ? ` (${field(c.why, 300)})` : ""}`);
+        const n = (a: string) => r.copies.filter((c) => c.action === a).length;
+        const counts = ["scrubbed", "dropped", "kept", "lines removed", "unchanged"].filter((a) => n(a) > 0).map((a) => `${n(a)} ${a === "unchanged" ? "held none of it" : a}`);
+        if (counts.length > 0) lines.push(`copies in the data home: ${counts.join(", ")}`);
+        for (const c of r.copies.filter((c) => c.action !== "unchanged")) lines.push(`  ${c.action} ${field(c.file, 300)}${c.why ? ` (${field(c.why, 300)})` : ""}`);
       } else lines.push("(the text stays in the store's files until the next purge: mem forget --purge)");
       process.stdout.write(json ? `${safeJson(out)}\n` : `${lines.join("\n")}\n`);
       return EXIT.ok;

@@ -16,7 +16,7 @@ import { type ForgetScope, looksLikeSqlite, notOurs, refreshManifest, scrubCopy 
 export interface CopyFate {
   /** The path below the data home. */
   file: string;
-  action: "scrubbed" | "unchanged" | "dropped" | "lines removed";
+  action: "scrubbed" | "unchanged" | "dropped" | "kept" | "lines removed";
   why?: string;
   /** How long purging a database copy took. */
   ms?: number;
@@ -27,11 +27,17 @@ const SIDES = ["-wal", "-shm", "-journal"];
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 const LINE_FILES = /\.(log|jsonl)$/;
 
-export function purgeCopies(paths: Pick<HomePaths, "home" | "sqlite" | "lance" | "models">, scope: ForgetScope, needles: ReadonlySet<string>, storeId: string | undefined, now = Date.now()): CopyFate[] {
+/**
+ * `fresh`: this purge removed something (a memory, a project, a session). Only then is a copy that
+ * cannot be purged dropped, since it may hold what was just removed; otherwise it is kept (a
+ * damaged store a repair set aside is not deleted by a purge that had nothing to remove).
+ */
+export function purgeCopies(paths: Pick<HomePaths, "home" | "sqlite" | "lance" | "models">, scope: ForgetScope, needles: ReadonlySet<string>, storeId: string | undefined, fresh: boolean, now = Date.now()): CopyFate[] {
   const skip = new Set([paths.sqlite, ...SIDES.map((s) => paths.sqlite + s), paths.lance, paths.models]);
   const out: CopyFate[] = [];
   const rel = (p: string) => relative(paths.home, p);
   const drop = (p: string, why: string): CopyFate => {
+    if (!fresh) return { file: rel(p), action: "kept", why: `${why}; kept, since this purge removed nothing` };
     wipe(p);
     return { file: rel(p), action: "dropped", why };
   };
@@ -84,6 +90,7 @@ export function purgeCopies(paths: Pick<HomePaths, "home" | "sqlite" | "lance" |
     const r = scrubCopy(p, scope, storeId, now);
     const manifest = p.replace(/\.sqlite$/, ".json");
     if (!r.ok) {
+      if (!fresh) return drop(p, r.why);
       if (manifest !== p) rmSync(manifest, { force: true }); // a snapshot's manifest first: a half-removed snapshot is never offered
       for (const side of SIDES) if (existsSync(p + side)) wipe(p + side);
       return drop(p, r.why);

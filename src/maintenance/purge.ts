@@ -26,7 +26,8 @@ export async function purgeEverywhere(app: Pick<App, "db" | "vectors" | "paths">
   const needles = needlesOf([...unpurgedTexts(app.db), ...(scope.texts ?? [])]);
   const r = await purge(app.db, app.vectors);
   const t0 = performance.now();
-  const copies = purgeCopies(app.paths, { events: forgottenIds(app.db), projects: scope.projects ?? [], sessions: scope.sessions ?? [] }, needles, stampOf(app.db).storeId, now);
+  const fresh = r.memories > 0 || r.vectors > 0 || (scope.projects ?? []).length > 0 || (scope.sessions ?? []).length > 0;
+  const copies = purgeCopies(app.paths, { events: forgottenIds(app.db), projects: scope.projects ?? [], sessions: scope.sessions ?? [] }, needles, stampOf(app.db).storeId, fresh, now);
   return { ...r, copies, ms: { ...r.ms, copies: Math.round(performance.now() - t0) } };
 }
 

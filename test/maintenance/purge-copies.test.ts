@@ -109,11 +109,19 @@ test("every copy in the data home is scrubbed, or dropped with its reason; nothi
   assert.equal(manifest.bytes, statSync(good.file).size);
   assert.ok(readFileSync(good.file).includes("rebuilt every Friday"), "scrubbed, not emptied");
 
-  // A second purge finds nothing to do in the copies that are left.
+  // A second purge has nothing new to remove: the copies left are unchanged, and a damaged one
+  // (a repair's backup made since) is kept, saying why, not deleted.
+  mkdirSync(join(home, "backup-20261103T000000Z"));
+  writeFileSync(join(home, "backup-20261103T000000Z", "mem.sqlite"), Buffer.concat([Buffer.from("SQLite format 3\0"), Buffer.alloc(5_000, 0x41)]));
   const again = openApp(env);
   try {
     const r2 = await purgeEverywhere(again);
-    assert.deepEqual(r2.copies.filter((c) => c.action !== "unchanged"), []);
+    assert.deepEqual(
+      r2.copies.filter((c) => c.action !== "unchanged").map((c) => [c.file, c.action]),
+      [["backup-20261103T000000Z/mem.sqlite", "kept"]],
+    );
+    assert.match(r2.copies.find((c) => c.action === "kept")!.why!, /kept, since this purge removed nothing/);
+    assert.ok(existsSync(join(home, "backup-20261103T000000Z", "mem.sqlite")));
   } finally {
     await again.close();
   }

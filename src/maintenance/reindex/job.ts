@@ -150,7 +150,7 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     r.purge.memories = purgeTombstones(ctx.db);
     r.purge.vectors = (await dropGoneVectors(ctx.db, ctx.vectors)).removed;
     // The snapshot this run took, and older ones, forget what the store forgot (src/maintenance/purge.ts).
-    const copies = purgeCopies(ctx.paths, { events: forgottenIds(ctx.db), projects: [], sessions: [] }, needles, stampOf(ctx.db).storeId, ctx.now());
+    const copies = purgeCopies(ctx.paths, { events: forgottenIds(ctx.db), projects: [], sessions: [] }, needles, stampOf(ctx.db).storeId, r.purge.memories + r.purge.vectors > 0, ctx.now());
     r.purge.copies = copies.filter((c) => c.action !== "unchanged");
   });
   await step("recomputing decay", () => {
