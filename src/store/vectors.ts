@@ -102,8 +102,15 @@ export class VectorStore {
     const touched = new Set([...gone].map((id) => fragmentOf.get(id)).filter((f) => f !== undefined));
     const keep = [...fragmentOf].filter(([id, f]) => touched.has(f) && !gone.has(id)).map(([id]) => id);
     await this.delete(name, [...gone]);
-    for (let i = 0; i < keep.length; i += 5_000) {
-      for (const rows of await this.rowsById(name, keep.slice(i, i + 5_000))) if (rows.numRows > 0) await t.mergeInsert("id").whenMatchedUpdateAll().execute(rows);
+    const present = [...gone].filter((id) => fragmentOf.has(id)).length;
+    if (keep.length > 0 && keep.length === fragmentOf.size - present) {
+      // Every fragment held one (a compacted table is one fragment): the table read once and written again in one commit.
+      const all = await t.query().select(["id", "project", "vector"]).toArrow();
+      if (all.numRows > 0) await t.mergeInsert("id").whenMatchedUpdateAll().execute(all);
+    } else {
+      for (let i = 0; i < keep.length; i += 5_000) {
+        for (const rows of await this.rowsById(name, keep.slice(i, i + 5_000))) if (rows.numRows > 0) await t.mergeInsert("id").whenMatchedUpdateAll().execute(rows);
+      }
     }
     // A delete's commit records its filter, the ids, and the newest commit is never cleaned up: one
     // more commit that names no chunk (a row with an empty id, added and deleted) comes after it.
