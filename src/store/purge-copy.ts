@@ -57,13 +57,13 @@ export function scrubCopy(file: string, scope: ForgetScope, storeId: string | un
   let db: Db | undefined;
   try {
     db = new Database(file, { fileMustExist: true, timeout: 1_000 });
+    const theirs = stampOf(db).storeId; // read before anything is written to it
+    if (storeId && theirs && theirs !== storeId) return { ok: false, why: `a copy of another store (store id ${theirs.slice(0, 12)}…, this store's is ${storeId.slice(0, 12)}…)` };
     if (existsSync(`${file}-wal`)) db.pragma("wal_checkpoint(TRUNCATE)");
     if ((db.pragma("journal_mode", { simple: true }) as string) === "wal") db.pragma("journal_mode = DELETE");
     db.pragma("journal_mode = MEMORY");
     db.pragma("temp_store = MEMORY");
     db.pragma("secure_delete = ON");
-    const theirs = stampOf(db).storeId;
-    if (storeId && theirs && theirs !== storeId) return { ok: false, why: `a copy of another store (store id ${theirs.slice(0, 12)}…, this store's is ${storeId.slice(0, 12)}…)` };
     const before = db.prepare("SELECT total_changes()").pluck().get() as number;
     forgetIn(db, scope, now);
     const changed = (db.prepare("SELECT total_changes()").pluck().get() as number) !== before;
