@@ -2,7 +2,8 @@ import type { App } from "../app.js";
 import { purge, type PurgeReport } from "../service/forget.js";
 import { stampOf } from "../store/identity.js";
 import { forgottenIds, unpurgedTexts } from "../store/purge-copy.js";
-import { needlesOf, purgeCopies, type CopyFate } from "./purge-copies.js";
+import { withholdMatching } from "../store/prompt-log.js";
+import { holdsAny, needlesOf, purgeCopies, type CopyFate } from "./purge-copies.js";
 
 /**
  * A purge that leaves forgotten text nowhere in the data home: the store, its WAL and LanceDB
@@ -24,10 +25,12 @@ export interface FullPurge extends Omit<PurgeReport, "ms"> {
 
 export async function purgeEverywhere(app: Pick<App, "db" | "vectors" | "paths">, scope: PurgeScope = {}, now = Date.now()): Promise<FullPurge> {
   const needles = needlesOf([...unpurgedTexts(app.db), ...(scope.texts ?? [])]);
+  const holds = (text: string) => holdsAny(text, needles);
+  if (needles.size > 0) withholdMatching(app.db, holds); // a prompt that quoted a forgotten memory, say
   const r = await purge(app.db, app.vectors);
   const t0 = performance.now();
   const fresh = r.memories > 0 || r.vectors > 0 || (scope.projects ?? []).length > 0 || (scope.sessions ?? []).length > 0;
-  const copies = purgeCopies(app.paths, { events: forgottenIds(app.db), projects: scope.projects ?? [], sessions: scope.sessions ?? [] }, needles, stampOf(app.db).storeId, fresh, now);
+  const copies = purgeCopies(app.paths, { events: forgottenIds(app.db), projects: scope.projects ?? [], sessions: scope.sessions ?? [], ...(needles.size > 0 ? { holds } : {}) }, needles, stampOf(app.db).storeId, fresh, now);
   return { ...r, copies, ms: { ...r.ms, copies: Math.round(performance.now() - t0) } };
 }
 

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import type { Db } from "./db.js";
 import { stampOf, storeCounts } from "./identity.js";
 import { compactText, forgetProjectRecords, forgetSessionRecord, liveIds, purgeTombstones, tombstone } from "./memories.js";
-import { forgetPromptRuns } from "./prompt-log.js";
+import { forgetPromptRuns, withholdMatching } from "./prompt-log.js";
 import { writePrivate } from "../util/private-file.cjs";
 
 /**
@@ -20,6 +20,8 @@ export interface ForgetScope {
   /** Projects forgotten whole. */
   projects: readonly string[];
   sessions: readonly { project: string; session: string }[];
+  /** True for a text that holds a forgotten one (the prompt log's prompts and answers are checked with it). */
+  holds?: (text: string) => boolean;
 }
 
 export type CopyScrub = { ok: true; changed: boolean } | { ok: false; why: string };
@@ -96,6 +98,7 @@ function forgetIn(db: Db, scope: ForgetScope, now: number): void {
     forgetPromptRuns(db, { project, session });
   }
   purgeTombstones(db);
+  if (scope.holds) withholdMatching(db, scope.holds);
 }
 
 /** A snapshot's manifest (`<id>.json` beside it) told its new size and counts; other fields kept. A manifest that cannot be read is left alone. */

@@ -73,10 +73,12 @@ describe("a purge leaves no forgotten text on disk", () => {
     await w.mem("index", "notes", "-q"); // chunks, vectors, and the store's first snapshot
     const shown = await w.prompt("s1", "which frobnicator did we choose for the staging credential rotation");
     assert.match(shown.stdout, new RegExp(MARK), "the memory was put before the prompt");
+    await w.prompt("s2", `Is "We chose the frobnicator ${MARK} for the staging credential rotation." still true?`); // a prompt quoting it
     await w.mem("reindex", "-q"); // a reindex snapshot
     const chunk = w.sql<{ id: string }>("SELECT id FROM chunks WHERE text LIKE ?", `%${MARK}%`)[0]?.id;
     assert.ok(chunk, "the memory is a chunk");
-    assert.equal(w.sql<{ n: number }>("SELECT count(*) AS n FROM prompt_runs WHERE injected LIKE ?", `%${MARK}%`)[0]!.n, 1, "the prompt log holds it");
+    assert.equal(w.sql<{ n: number }>("SELECT count(*) AS n FROM prompt_runs WHERE injected LIKE ?", `%${MARK}%`)[0]!.n, 2, "the prompt log holds what was shown");
+    assert.equal(w.sql<{ n: number }>("SELECT count(*) AS n FROM prompt_runs WHERE prompt LIKE ?", `%${MARK}%`)[0]!.n, 1, "and the prompt that quoted it");
     const snaps = readdirSync(join(w.home, "snapshots")).filter((n) => n.endsWith(".sqlite"));
     assert.ok(snaps.some((n) => n.endsWith("-auto.sqlite")) && snaps.some((n) => n.endsWith("-reindex.sqlite")), snaps.join(", "));
     const before = holding(w.home, MARK);
