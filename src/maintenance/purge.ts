@@ -1,8 +1,7 @@
 import type { App } from "../app.js";
 import { purge, type PurgeReport } from "../service/forget.js";
 import { stampOf } from "../store/identity.js";
-import { forgottenIds, unpurgedTexts } from "../store/purge-copy.js";
-import { withholdMatching } from "../store/prompt-log.js";
+import { forgottenIds, unpurgedTexts, withholdQuoted } from "../store/purge-copy.js";
 import { holdsAny, needlesOf, purgeCopies, type CopyFate } from "./purge-copies.js";
 
 /**
@@ -26,7 +25,7 @@ export interface FullPurge extends Omit<PurgeReport, "ms"> {
 export async function purgeEverywhere(app: Pick<App, "db" | "vectors" | "paths">, scope: PurgeScope = {}, now = Date.now()): Promise<FullPurge> {
   const needles = needlesOf([...unpurgedTexts(app.db), ...(scope.texts ?? [])]);
   const holds = (text: string) => holdsAny(text, needles);
-  if (needles.size > 0) withholdMatching(app.db, holds); // a prompt that quoted a forgotten memory, say
+  if (needles.size > 0) withholdQuoted(app.db, holds); // a prompt or a session summary that quoted a forgotten memory
   const r = await purge(app.db, app.vectors);
   const t0 = performance.now();
   const fresh = r.memories > 0 || r.vectors > 0 || (scope.projects ?? []).length > 0 || (scope.sessions ?? []).length > 0;

@@ -4,6 +4,7 @@ import type { Db } from "./db.js";
 import { stampOf, storeCounts } from "./identity.js";
 import { compactText, forgetProjectRecords, forgetSessionRecord, liveIds, purgeTombstones, tombstone } from "./memories.js";
 import { forgetPromptRuns, withholdMatching } from "./prompt-log.js";
+import { withholdInSessions } from "./sessions.js";
 import { writePrivate } from "../util/private-file.cjs";
 
 /**
@@ -98,7 +99,7 @@ function forgetIn(db: Db, scope: ForgetScope, now: number): void {
     forgetPromptRuns(db, { project, session });
   }
   purgeTombstones(db);
-  if (scope.holds) withholdMatching(db, scope.holds);
+  if (scope.holds) withholdQuoted(db, scope.holds);
 }
 
 /** A snapshot's manifest (`<id>.json` beside it) told its new size and counts; other fields kept. A manifest that cannot be read is left alone. */
@@ -135,4 +136,9 @@ export function unpurgedTexts(db: Db): string[] {
 /** The texts a project holds (its chunks and memories): read before the project is forgotten. */
 export function projectTexts(db: Db, project: string): string[] {
   return db.prepare("SELECT text FROM chunks WHERE project = ? UNION ALL SELECT text FROM events WHERE project = ? AND text != ''").pluck().all(project, project) as string[];
+}
+
+/** What still quotes a forgotten memory outside its own rows (the prompt log, session summaries and task lists) withheld. */
+export function withholdQuoted(db: Db, holds: (text: string) => boolean): number {
+  return withholdMatching(db, holds) + withholdInSessions(db, holds);
 }

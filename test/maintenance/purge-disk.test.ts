@@ -68,7 +68,15 @@ describe("a purge leaves no forgotten text on disk", () => {
     const w = world("one");
     const MARK = marker();
     writeFileSync(join(w.project, "notes", "build.md"), "# Build\n\nThe build uses esbuild for the hook bundle and tsc for the rest.\n");
-    const id = (await w.mem("remember", `We chose the frobnicator ${MARK} for the staging credential rotation.`)).stdout.trim();
+    // Captured from a session: the memory, and the session's summary listing the decision.
+    const transcript = join(tmp, "one", "t.jsonl");
+    const said = `[MEMORY: decision] We chose the frobnicator ${MARK} for the staging credential rotation.`;
+    writeFileSync(transcript, `${JSON.stringify({ type: "assistant", sessionId: "s0", timestamp: "2026-11-20T10:00:00Z", message: { role: "assistant", content: [{ type: "text", text: said }] } })}\n`);
+    const stop = await spawnHook("stop", JSON.stringify({ session_id: "s0", cwd: w.project, transcript_path: transcript, hook_event_name: "Stop", stop_hook_active: false }), w.env);
+    assert.equal(stop.code, 0);
+    const id = jsonOf<{ memories: { id: string; text: string }[] }>(await w.mem("list", "--json")).memories.find((m) => m.text.includes(MARK))?.id;
+    assert.ok(id, "the decision was captured");
+    assert.equal(w.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE summary LIKE ?", `%${MARK}%`)[0]!.n, 1, "the session's summary lists it");
     await w.mem("remember", "The staging credential rotation runs every Monday morning.");
     await w.mem("index", "notes", "-q"); // chunks, vectors, and the store's first snapshot
     const shown = await w.prompt("s1", "which frobnicator did we choose for the staging credential rotation");

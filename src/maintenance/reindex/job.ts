@@ -8,8 +8,8 @@ import { dropGoneVectors } from "../../service/forget.js";
 import { compactSqlite } from "../../store/compact.js";
 import { pruneSnapshots, takeSnapshot } from "../../store/snapshots.js";
 import { noteWrites, stampOf } from "../../store/identity.js";
-import { forgottenIds, unpurgedTexts } from "../../store/purge-copy.js";
-import { needlesOf, purgeCopies } from "../purge-copies.js";
+import { forgottenIds, unpurgedTexts, withholdQuoted } from "../../store/purge-copy.js";
+import { holdsAny, needlesOf, purgeCopies } from "../purge-copies.js";
 import type { Db } from "../../store/db.js";
 import { finishJob, startJob } from "../../store/jobs.js";
 import { memoryProjects, purgeTombstones } from "../../store/memories.js";
@@ -147,10 +147,12 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
   });
   await step("purging forgotten memories", async () => {
     const needles = needlesOf(unpurgedTexts(ctx.db));
+    const holds = (text: string) => holdsAny(text, needles);
+    if (needles.size > 0) withholdQuoted(ctx.db, holds);
     r.purge.memories = purgeTombstones(ctx.db);
     r.purge.vectors = (await dropGoneVectors(ctx.db, ctx.vectors)).removed;
     // The snapshot this run took, and older ones, forget what the store forgot (src/maintenance/purge.ts).
-    const copies = purgeCopies(ctx.paths, { events: forgottenIds(ctx.db), projects: [], sessions: [] }, needles, stampOf(ctx.db).storeId, r.purge.memories + r.purge.vectors > 0, ctx.now());
+    const copies = purgeCopies(ctx.paths, { events: forgottenIds(ctx.db), projects: [], sessions: [], ...(needles.size > 0 ? { holds } : {}) }, needles, stampOf(ctx.db).storeId, r.purge.memories + r.purge.vectors > 0, ctx.now());
     r.purge.copies = copies.filter((c) => c.action !== "unchanged");
   });
   await step("recomputing decay", () => {
