@@ -117,12 +117,17 @@ export function withholdInSessions(db: Db, holds: (text: string) => boolean): nu
   return n;
 }
 
-/** A stored JSON value without what `holds` matches: such items of a list dropped, such other strings emptied. The same text when nothing matched. */
-function withheldJson(json: string | null, holds: (text: string) => boolean): string | null {
+/**
+ * A stored JSON value without what `holds` matches: a list's items that quote it (a string, or an
+ * item such as a task, with a subject, content or text) dropped, other such strings emptied. The
+ * same text when nothing matched; null when it is not JSON.
+ */
+export function withheldJson(json: string | null, holds: (text: string) => boolean): string | null {
   if (json === null || !holds(json)) return json;
+  const quoted = (x: unknown) => (typeof x === "string" ? holds(x) : x !== null && typeof x === "object" && !Array.isArray(x) && isItem(x) && holds(JSON.stringify(x)));
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return holds(v) ? "" : v;
-    if (Array.isArray(v)) return v.filter((x) => !(typeof x === "string" && holds(x)) && !(x !== null && typeof x === "object" && holds(JSON.stringify(x)) && !Array.isArray(x) && isItem(x))).map(walk);
+    if (Array.isArray(v)) return v.filter((x) => !quoted(x)).map(walk);
     if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
