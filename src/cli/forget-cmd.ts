@@ -1,20 +1,23 @@
 import { confirm } from "./confirm.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
-import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
+import { purgeEverywhere, type PurgeScope } from "../maintenance/purge.js";
+import { forgetMemory, forgetProject, forgetSession } from "../service/forget.js";
+import { projectTexts } from "../store/purge-copy.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { withService } from "./memory-io.js";
 
 const usage = `Usage: mem forget ID [--purge] [--yes] [--json]
        mem forget --session S [--project P] [--purge] [--yes] [--json]
-       mem forget --project [P] [--yes] [--purge] [--json]
+       mem forget --project [P] [--yes] [--json]
        mem forget --purge [--yes] [--json]
 
 Forgets memories. A forgotten memory is gone at once from mem query, the prompt's memories, the
 SessionStart briefing, mem list, mem get and mem export, and never comes back (not from a capture
 read again, an import or a put under its key); its text stays in the store's files until it is
-purged: by --purge, or the next purge.
+purged: by --purge, or the next purge (the weekly mem reindex). Forgetting a whole project purges
+at once.
 
   ID            one memory, by its id as every output shows it (or an unambiguous start of
                 it, as mem get takes). A memory from a markdown note is deleted from its
@@ -22,16 +25,22 @@ purged: by --purge, or the next purge.
   --session S   every memory of session S in the project (here, or --project P), with the
                 session's task list and summary
   --project [P] everything of project P (default: here): its memories, tasks, session records
-                and indexed notes (the note files stay). Asks for confirmation on a terminal;
-                without one, refuses unless --yes
-  --purge       purge now: forgotten memories' text overwritten in SQLite, the text index
-                compacted, the WAL truncated, their vectors deleted from LanceDB and its old
-                versions cleaned up (alone, or after forgetting)
+                and indexed notes (the note files stay), purged at once. Asks for confirmation
+                on a terminal; without one, refuses unless --yes
+  --purge       purge now, everywhere in the data home: forgotten memories' text overwritten
+                in SQLite, the text index compacted, the WAL truncated; their vectors deleted
+                from LanceDB, the files that held them written anew and old versions removed;
+                every snapshot and other copy of the store purged the same way, or dropped
+                when it cannot be (damaged, another user's, another store's, locked); logs
+                and backups holding their text cleaned or dropped. Says which (alone, or
+                after forgetting)
 
 Options:
   --yes         never ask (only --project asks; accepted everywhere, so a script can always pass it)
   --json        {"forgotten": {"id"} | {"project", "session", "memories"} | {"project",
-                "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors"}}
+                "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors",
+                "rewritten", "wal": "truncated"|"busy", "copies": [{"file", "action":
+                "scrubbed"|"unchanged"|"dropped"|"kept"|"lines removed", "why"?}]}}
   -h, --help    this help
 
 Exit status: 0 done, 1 failure (no such memory, a markdown memory, not confirmed), 2 bad
@@ -61,6 +70,8 @@ export const forgetCommand: Command = {
       const out: Record<string, unknown> = {};
       const lines: string[] = [];
       const project = () => projectFromArg(app.db, values.project || undefined, process.cwd()).id;
+      const scope: PurgeScope & { projects: string[]; sessions: { project: string; session: string }[]; texts: string[] } = { projects: [], sessions: [], texts: [] };
+      let purging = values.purge === true;
       if (id !== undefined) {
         const forgotten = forgetMemory(app.db, svc, id, now);
         out.forgotten = forgotten;
@@ -68,6 +79,7 @@ export const forgetCommand: Command = {
       } else if (values.session !== undefined) {
         const p = project();
         const n = forgetSession(app.db, p, values.session, now);
+        scope.sessions.push({ project: p, session: values.session });
         out.forgotten = { project: p, session: values.session, memories: n };
         lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(values.session, 80)} in ${field(p)}`);
       } else if (whole) {
@@ -78,14 +90,21 @@ export const forgetCommand: Command = {
           if (json) process.stdout.write(`${safeJson({ error: { code: "not_confirmed", message: "not confirmed; nothing forgotten" } })}\n`);
           return EXIT.failure;
         }
+        scope.texts.push(...projectTexts(app.db, p)); // its notes' chunks go now: looked for in other files by the purge
         const r = forgetProject(app.db, p, now);
+        scope.projects.push(p);
+        purging = true;
         out.forgotten = { project: p, ...r };
         lines.push(`forgot project ${field(p)}: ${r.memories} memories, ${r.sources} indexed sources, ${r.tasks} tasks, ${r.sessions} session records`);
       }
-      if (values.purge) {
-        const r = await purge(app.db, app.vectors);
+      if (purging) {
+        const { ms: _ms, ...r } = await purgeEverywhere(app, scope, now);
         out.purged = r;
-        lines.push(`purged ${r.memories} forgotten memor${r.memories === 1 ? "y" : "ies"} and ${r.vectors} vector${r.vectors === 1 ? "" : "s"}`);
+        lines.push(`purged ${r.memories} forgotten memor${r.memories === 1 ? "y" : "ies"} and ${r.vectors} vector${r.vectors === 1 ? "" : "s"}${r.rewritten > 0 ? ` (${r.rewritten} other vectors written anew, so the files that held them could go)` : ""}; the WAL ${r.wal === "truncated" ? "truncated" : "is in use by another process: truncated at its next checkpoint"}`);
+        const n = (a: string) => r.copies.filter((c) => c.action === a).length;
+        const counts = ["scrubbed", "dropped", "kept", "lines removed", "unchanged"].filter((a) => n(a) > 0).map((a) => `${n(a)} ${a === "unchanged" ? "held none of it" : a}`);
+        if (counts.length > 0) lines.push(`copies in the data home: ${counts.join(", ")}`);
+        for (const c of r.copies.filter((c) => c.action !== "unchanged")) lines.push(`  ${c.action} ${field(c.file, 300)}${c.why ? ` (${field(c.why, 300)})` : ""}`);
       } else lines.push("(the text stays in the store's files until the next purge: mem forget --purge)");
       process.stdout.write(json ? `${safeJson(out)}\n` : `${lines.join("\n")}\n`);
       return EXIT.ok;

@@ -6,7 +6,8 @@ import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import type { Mode, SearchContext } from "../retrieve/search.js";
 import { isAbsolutePath } from "../util/absolute.cjs";
-import { forgetMemory, forgetProject, forgetSession, purge } from "../service/forget.js";
+import { purgeEverywhere } from "../maintenance/purge.js";
+import { forgetMemory, forgetProject, forgetSession } from "../service/forget.js";
 import { MemoryService } from "../service/memory.js";
 import { commitJson } from "../cold/render.js";
 import { searchMemories, type Found } from "../service/search.js";
@@ -14,6 +15,7 @@ import { syncReport } from "../service/sync.js";
 import { MemoryError, type MemorySource } from "../service/types.js";
 import { shown } from "../service/convert.js";
 import { oneId } from "../store/one-id.js";
+import { projectTexts } from "../store/purge-copy.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 
 /**
@@ -168,7 +170,8 @@ export class MemoryOps {
     const id = str(req, "id");
     const session = str(req, "session");
     const whole = req.wholeProject === true;
-    const purging = req.purge === true;
+    let purging = req.purge === true;
+    const scope: { projects: string[]; sessions: { project: string; session: string }[]; texts: string[] } = { projects: [], sessions: [], texts: [] };
     if ([id !== undefined, session !== undefined, whole].filter(Boolean).length > 1) throw bad("give one of id, session or wholeProject");
     if (id === undefined && session === undefined && !whole && !purging) throw bad("forget needs an id, a session, wholeProject: true or purge: true");
     const out: Record<string, unknown> = {};
@@ -176,11 +179,18 @@ export class MemoryOps {
     else if (session !== undefined) {
       const project = this.project(req).id;
       out.forgotten = { project, session, memories: forgetSession(app.db, project, session, now) };
+      scope.sessions.push({ project, session });
     } else if (whole) {
       const project = this.project(req).id;
+      scope.texts.push(...projectTexts(app.db, project));
       out.forgotten = { project, ...forgetProject(app.db, project, now) };
+      scope.projects.push(project);
+      purging = true; // a project forgotten whole is purged at once, as `mem forget --project` does
     }
-    if (purging) out.purged = await purge(app.db, app.vectors);
+    if (purging) {
+      const { ms: _ms, ...r } = await purgeEverywhere(app, scope, now);
+      out.purged = r;
+    }
     return out;
   }
 

@@ -34,42 +34,63 @@ export function forgetProject(db: Db, project: string, now: number): { memories:
   return { memories, ...forgetProjectRecords(db, project) };
 }
 
+/** What a purge of the store did, with the time each step took (ms). */
+export interface PurgeReport {
+  memories: number;
+  vectors: number;
+  /** Rows of LanceDB written again so that the fragments that held a deleted row could go. */
+  rewritten: number;
+  /** "truncated": the WAL is 0 bytes; "busy": another process was reading, so it is truncated at a later checkpoint. */
+  wal: "truncated" | "busy";
+  ms: { store: number; vectors: number; wal: number };
+}
+
 /**
  * Purges forgotten memories: their text out of SQLite (overwritten, not only unlinked), the text
  * index compacted, the WAL truncated; vectors of chunks that no longer exist deleted from every
- * LanceDB table and its old versions cleaned up.
+ * LanceDB table, the fragments that held them written anew, and old versions and files removed.
  */
-export async function purge(db: Db, vectors: () => Promise<VectorStore>): Promise<{ memories: number; vectors: number }> {
+export async function purge(db: Db, vectors: () => Promise<VectorStore>): Promise<PurgeReport> {
+  let t = performance.now();
+  const lap = () => {
+    const ms = Math.round(performance.now() - t);
+    t = performance.now();
+    return ms;
+  };
   const memories = purgeTombstones(db);
-  const { tables, removed } = await dropGoneVectors(db, vectors);
+  const storeMs = lap();
+  const { tables, removed, rewritten } = await dropGoneVectors(db, vectors);
   if (tables.length > 0) {
     const store = await vectors();
     for (const t of tables) await store.optimize(t, new Date());
   }
-  compactText(db);
-  return { memories, vectors: removed };
+  const vectorMs = lap();
+  const busy = compactText(db);
+  return { memories, vectors: removed, rewritten, wal: busy ? "busy" : "truncated", ms: { store: storeMs, vectors: vectorMs, wal: lap() } };
 }
 
 /**
  * Deletes from every LanceDB table the vectors of chunks that no longer exist (forgotten, or gone
- * with their file). Returns the tables present on disk and how many rows went; old versions, which
- * still hold the rows, are left to the caller's `optimize`.
+ * with their file), rewriting the fragments that held them (VectorStore.purgeRows). Returns the
+ * tables present on disk and how many rows went; old versions, which still hold the rows, are left
+ * to the caller's `optimize`.
  */
-export async function dropGoneVectors(db: Db, vectors: () => Promise<VectorStore>): Promise<{ tables: string[]; removed: number }> {
+export async function dropGoneVectors(db: Db, vectors: () => Promise<VectorStore>): Promise<{ tables: string[]; removed: number; rewritten: number }> {
   const state = new VecState(db);
   const tables = state.tables();
-  if (tables.length === 0) return { tables: [], removed: 0 };
+  if (tables.length === 0) return { tables: [], removed: 0, rewritten: 0 };
   const store = await vectors();
   const live = new Set(db.prepare("SELECT id FROM chunks").pluck().all() as string[]);
   const present: string[] = [];
   let removed = 0;
+  let rewritten = 0;
   for (const t of tables) {
     if (!(await store.has(t.name))) continue;
     present.push(t.name);
     const gone = (await store.ids(t.name)).filter((id) => !live.has(id));
-    if (gone.length > 0) await store.delete(t.name, gone);
+    if (gone.length > 0) rewritten += await store.purgeRows(t.name, gone);
     state.unmark(t.name, gone);
     removed += gone.length;
   }
-  return { tables: present, removed };
+  return { tables: present, removed, rewritten };
 }

@@ -190,10 +190,15 @@ export function forgetProjectRecords(db: Db, project: string): { sources: number
   }).immediate());
 }
 
-/** After deletions: the text index rebuilt compactly and the WAL truncated, so no deleted text is left in the files. */
-export function compactText(db: Db): void {
+/**
+ * After deletions: the text index rebuilt compactly and the WAL truncated, so no deleted text is
+ * left in the files. True when the checkpoint was busy (another connection reading: the WAL is
+ * truncated at a later checkpoint).
+ */
+export function compactText(db: Db): boolean {
   securely(db, () => db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')").run());
-  db.pragma("wal_checkpoint(TRUNCATE)");
+  const r = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+  return (r[0]?.busy ?? 0) !== 0;
 }
 
 /** A markdown chunk (a note's passage) with its file's indexing time. */

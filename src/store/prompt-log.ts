@@ -162,3 +162,24 @@ export function withholdForgotten(db: Db, chunkIds: readonly string[], since: nu
   }
   return n + prepared(db, "UPDATE prompt_runs SET injected = ? WHERE hook = 'briefing' AND at >= ? AND injected IS NOT NULL AND injected != ?").run(WITHHELD, since, WITHHELD).changes;
 }
+
+/**
+ * A purge's last pass over the log: a prompt or an injected text that still holds a forgotten
+ * memory's text (`holds` says; a prompt that quoted it, say) is withheld too, overwritten on disk.
+ */
+export function withholdMatching(db: Db, holds: (text: string) => boolean): number {
+  const rows = prepared(db, "SELECT id, prompt, injected FROM prompt_runs").all() as { id: number; prompt: string; injected: string | null }[];
+  const hit = rows.filter((r) => holds(r.prompt) || (r.injected !== null && holds(r.injected)));
+  if (hit.length === 0) return 0;
+  const was = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  try {
+    const put = prepared(db, "UPDATE prompt_runs SET prompt = CASE WHEN ? THEN ? ELSE prompt END, injected = CASE WHEN ? THEN ? ELSE injected END WHERE id = ?");
+    db.transaction(() => {
+      for (const r of hit) put.run(holds(r.prompt) ? 1 : 0, WITHHELD, r.injected !== null && holds(r.injected) ? 1 : 0, WITHHELD, r.id);
+    }).immediate();
+  } finally {
+    db.pragma(`secure_delete = ${was ? "ON" : "OFF"}`);
+  }
+  return hit.length;
+}

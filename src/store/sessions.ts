@@ -91,3 +91,52 @@ export function sessionDay(db: Db, session: string): string | undefined {
   const at = prepared(db, "SELECT started_at FROM sessions WHERE session = ?").pluck().get(session) as number | null | undefined;
   return typeof at === "number" && Number.isFinite(at) ? new Date(at).toISOString().slice(0, 10) : undefined;
 }
+
+/**
+ * A purge's pass over the sessions' own records: a summary or task list that still quotes a
+ * forgotten memory (`holds` says; a decision a summary listed, say) loses the items that quote it,
+ * overwritten on disk. Returns how many sessions changed.
+ */
+export function withholdInSessions(db: Db, holds: (text: string) => boolean): number {
+  const rows = db.prepare("SELECT session, summary, task_state FROM sessions WHERE summary IS NOT NULL OR task_state IS NOT NULL").all() as { session: string; summary: string | null; task_state: string | null }[];
+  const put = db.prepare("UPDATE sessions SET summary = ?, task_state = ? WHERE session = ?");
+  const was = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  let n = 0;
+  try {
+    db.transaction(() => {
+      for (const r of rows) {
+        const summary = withheldJson(r.summary, holds);
+        const tasks = withheldJson(r.task_state, holds);
+        if (summary !== r.summary || tasks !== r.task_state) n += put.run(summary, tasks, r.session).changes;
+      }
+    }).immediate();
+  } finally {
+    db.pragma(`secure_delete = ${was ? "ON" : "OFF"}`);
+  }
+  return n;
+}
+
+/**
+ * A stored JSON value without what `holds` matches: a list's items that quote it (a string, or an
+ * item such as a task, with a subject, content or text) dropped, other such strings emptied. The
+ * same text when nothing matched; null when it is not JSON.
+ */
+export function withheldJson(json: string | null, holds: (text: string) => boolean): string | null {
+  if (json === null || !holds(json)) return json;
+  const quoted = (x: unknown) => (typeof x === "string" ? holds(x) : x !== null && typeof x === "object" && !Array.isArray(x) && isItem(x) && holds(JSON.stringify(x)));
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return holds(v) ? "" : v;
+    if (Array.isArray(v)) return v.filter((x) => !quoted(x)).map(walk);
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  try {
+    return JSON.stringify(walk(JSON.parse(json)));
+  } catch {
+    return null; // not JSON: dropped whole
+  }
+}
+
+/** A list item that is one thing (a task: its subject, description), dropped whole when it quotes forgotten text. */
+const isItem = (x: object) => "subject" in x || "content" in x || "text" in x;

@@ -78,6 +78,50 @@ export class VectorStore {
     for (let i = 0; i < ids.length; i += 500) await t.delete(inList("id", ids.slice(i, i + 500)));
   }
 
+  /**
+   * Deletes rows so that they leave the files too, not only the table. A LanceDB delete only marks
+   * rows deleted, and compaction rewrites a fragment only when a tenth of it is deleted, so one
+   * forgotten row of a large fragment would stay in its data file for good. Here every fragment
+   * that held a deleted row is rewritten whole: its other rows are written again (an update, which
+   * leaves the old fragment with no live row, so it is dropped). The caller's `optimize` with a
+   * date then removes the old files and versions. Returns how many rows were written again.
+   */
+  async purgeRows(name: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const t = await this.table(name);
+    const gone = new Set(ids);
+    // A row's address is its fragment's id in the high 32 bits (with stable row ids, all read as one fragment: all rewritten).
+    const arrow = await t.query().withRowId().select(["id"]).toArrow();
+    const fragmentOf = new Map<string, bigint>();
+    for (const batch of arrow.batches) {
+      const id = batch.getChild("id")!;
+      const row = batch.getChild("_rowid")!;
+      for (let i = 0; i < batch.numRows; i++) fragmentOf.set(String(id.get(i)), BigInt(row.get(i) as bigint | number) >> 32n);
+      await breathe();
+    }
+    const touched = new Set([...gone].map((id) => fragmentOf.get(id)).filter((f) => f !== undefined));
+    const keep = [...fragmentOf].filter(([id, f]) => touched.has(f) && !gone.has(id)).map(([id]) => id);
+    await this.delete(name, [...gone]);
+    const present = [...gone].filter((id) => fragmentOf.has(id)).length;
+    if (keep.length > 0 && keep.length === fragmentOf.size - present) {
+      // Every fragment held one (a compacted table is one fragment): the table read once and written again in one commit.
+      const all = await t.query().select(["id", "project", "vector"]).toArrow();
+      if (all.numRows > 0) await t.mergeInsert("id").whenMatchedUpdateAll().execute(all);
+    } else {
+      for (let i = 0; i < keep.length; i += 5_000) {
+        for (const rows of await this.rowsById(name, keep.slice(i, i + 5_000))) if (rows.numRows > 0) await t.mergeInsert("id").whenMatchedUpdateAll().execute(rows);
+      }
+    }
+    // A delete's commit records its filter, the ids, and the newest commit is never cleaned up: one
+    // more commit that names no chunk (a row with an empty id, added and deleted) comes after it.
+    const dims = ((await t.schema()).fields.find((f) => f.name === "vector")?.type as { listSize?: number } | undefined)?.listSize ?? 0;
+    if (dims > 0) {
+      await t.add([{ id: "", project: "", vector: new Array<number>(dims).fill(0) }]);
+      await t.delete("id = ''");
+    }
+    return keep.length;
+  }
+
   async deleteProject(name: string, project: string): Promise<void> {
     await (await this.table(name)).delete(`project = ${quote(project)}`);
   }

@@ -58,7 +58,10 @@ describe("mem forget", () => {
     const done = await mem(["forget", "--project", proj, "--yes", "--json"]);
     assert.equal(done.code, 0, show(done));
     // sources: the chunks of sessions s1 and s2 and of the memories put outside a session; sessions: s1, s2
-    assert.deepEqual(jsonOf(done), { forgotten: { project: proj, memories: live, sources: 3, tasks: 0, sessions: 2 } });
+    const r = jsonOf<{ forgotten: unknown; purged: { memories: number; wal: string } }>(done);
+    assert.deepEqual(r.forgotten, { project: proj, memories: live, sources: 3, tasks: 0, sessions: 2 });
+    assert.ok(r.purged.memories >= live, "a project forgotten whole is purged at once");
+    assert.equal(r.purged.wal, "truncated");
     assert.equal(await total(proj), 0);
     assert.equal(await total(other), 1);
   });
@@ -88,11 +91,13 @@ describe("mem forget", () => {
   });
 
   test("--purge reports what it purged; bad combinations exit 2", async () => {
+    const id = (await mem(["remember", "A memory forgotten, then purged."])).stdout.trim();
+    assert.equal((await mem(["forget", id])).code, 0);
     const purged = await mem(["forget", "--purge", "--json"]);
     assert.equal(purged.code, 0, show(purged));
     const p = jsonOf<{ purged: { memories: number; vectors: number } }>(purged).purged;
-    assert.ok(p.memories >= 4, `every forgotten memory so far: ${p.memories}`);
-    assert.deepEqual(jsonOf(await mem(["forget", "--purge", "--json"])), { purged: { memories: 0, vectors: 0 } }, "nothing left to purge");
+    assert.equal(p.memories, 1, "the one forgotten since the project's purge");
+    assert.deepEqual(jsonOf(await mem(["forget", "--purge", "--json"])), { purged: { memories: 0, vectors: 0, rewritten: 0, wal: "truncated", copies: [] } }, "nothing left to purge, no copy to purge");
     for (const args of [["forget"], ["forget", "a", "b"], ["forget", "mem:x", "--session", "s"], ["forget", "--bogus"]]) {
       const r = await mem(args);
       assert.equal(r.code, 2, `${args.join(" ")}\n${show(r)}`);

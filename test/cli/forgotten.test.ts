@@ -74,7 +74,7 @@ describe("a forgotten memory is gone from every channel", () => {
     assert.equal(jsonOf<{ memory: { id: string } }>(await mem(["get", kept, "--json"])).memory.id, kept);
 
     const purged = jsonOf<{ purged: { memories: number; vectors: number } }>(await mem(["forget", "--purge", "--json"])).purged;
-    assert.deepEqual(purged, { memories: 1, vectors: 1 });
+    assert.deepEqual({ memories: purged.memories, vectors: purged.vectors }, { memories: 1, vectors: 1 });
     const files = filesUnder(home);
     assert.ok(files.some((f) => f.endsWith(".lance")), "LanceDB's files are scanned too");
     const holding = files.filter((f) => readFileSync(f).includes(word));

@@ -7,7 +7,9 @@ import { clean, cleanText } from "../../redact/clean.cjs";
 import { dropGoneVectors } from "../../service/forget.js";
 import { compactSqlite } from "../../store/compact.js";
 import { pruneSnapshots, takeSnapshot } from "../../store/snapshots.js";
-import { noteWrites } from "../../store/identity.js";
+import { noteWrites, stampOf } from "../../store/identity.js";
+import { forgottenIds, unpurgedTexts, withholdQuoted } from "../../store/purge-copy.js";
+import { holdsAny, needlesOf, purgeCopies } from "../purge-copies.js";
 import type { Db } from "../../store/db.js";
 import { finishJob, startJob } from "../../store/jobs.js";
 import { memoryProjects, purgeTombstones } from "../../store/memories.js";
@@ -87,7 +89,7 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     forgottenRoots: [],
     projects: [],
     vectors: ctx.config.embedding.order.length > 0 ? "on" : "off",
-    purge: { memories: 0, vectors: 0 },
+    purge: { memories: 0, vectors: 0, copies: [] },
     merged: 0,
     salience: { memories: 0, decaying: 0, faded: 0, floored: 0, used: 0, orphansRemoved: 0 },
     tiers: { coldAfterDays: cfg.coldAfterDays, toCold: 0, toWarm: 0, exempt: 0, stale: 0 },
@@ -144,8 +146,14 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
     problems.push(...found);
   });
   await step("purging forgotten memories", async () => {
+    const needles = needlesOf(unpurgedTexts(ctx.db));
+    const holds = (text: string) => holdsAny(text, needles);
+    if (needles.size > 0) withholdQuoted(ctx.db, holds);
     r.purge.memories = purgeTombstones(ctx.db);
     r.purge.vectors = (await dropGoneVectors(ctx.db, ctx.vectors)).removed;
+    // The snapshot this run took, and older ones, forget what the store forgot (src/maintenance/purge.ts).
+    const copies = purgeCopies(ctx.paths, { events: forgottenIds(ctx.db), projects: [], sessions: [], ...(needles.size > 0 ? { holds } : {}) }, needles, stampOf(ctx.db).storeId, r.purge.memories + r.purge.vectors > 0, ctx.now());
+    r.purge.copies = copies.filter((c) => c.action !== "unchanged");
   });
   await step("recomputing decay", () => {
     const now = ctx.now();

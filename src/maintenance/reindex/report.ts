@@ -59,7 +59,7 @@ export function renderReport(r: ReindexReport): string {
   lines.push(`  indexed: ${t.projects} project(s): ${t.indexed} file(s) indexed, ${t.unchanged} unchanged, ${t.deleted} removed; chunks ${t.added} added, ${t.removed} removed; ${t.events} captured event(s) chunked`);
   lines.push(r.vectors === "off" ? "  vectors: BM25 only, by your choice (embedding.order is empty; `mem doctor --use-vectors` undoes it)" : r.vectors === "bm25-only" ? "  vectors: BM25 only: no embedding model has answered here yet (`mem doctor` says how to add one)" : `  vectors: ${t.embedded} embedded`);
   if (r.merged > 0) lines.push(`  merged: ${r.merged} statement(s) stored twice, now part of the memory that says the same`);
-  lines.push(`  purged: ${r.purge.memories} forgotten memor${r.purge.memories === 1 ? "y" : "ies"}, ${r.purge.vectors} vector(s)`);
+  lines.push(`  purged: ${r.purge.memories} forgotten memor${r.purge.memories === 1 ? "y" : "ies"}, ${r.purge.vectors} vector(s)${r.purge.copies.length > 0 ? `; copies in the data home: ${r.purge.copies.map((c) => `${field(c.file, 300)} ${c.action}`).join(", ")}` : ""}`);
   const s = r.salience;
   lines.push(`  decay: ${s.memories} memories, ${s.decaying} decaying, ${s.faded} faded below 0.1, ${s.floored} held at the floor, ${s.used} ever used; ${s.orphansRemoved} use record(s) of gone chunks removed`);
   const ti = r.tiers;

@@ -1,3 +1,4 @@
+import type { CopyFate } from "../purge-copies.js";
 import type { SqliteCompaction } from "../../store/compact.js";
 import type { Move } from "../rotate/rotate.js";
 import type { StoreSize, TableCompaction } from "./compact.js";
@@ -18,7 +19,8 @@ export interface ReindexReport {
   projects: ProjectRun[];
   /** off: turned off (embedding.order empty); bm25-only: no model has ever answered here, and none did now. */
   vectors: "on" | "off" | "bm25-only";
-  purge: { memories: number; vectors: number };
+  /** `copies`: the snapshots and other copies in the data home the purge changed or dropped (src/maintenance/purge-copies.ts). */
+  purge: { memories: number; vectors: number; copies: CopyFate[] };
   /** Rows merged into a memory that says the same (src/capture/merge-same.ts mergeStoredTwice). */
   merged: number;
   salience: DecaySummary & { orphansRemoved: number };
