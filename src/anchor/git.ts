@@ -56,6 +56,8 @@ export function findRepo(path: string): Repo | undefined {
     } catch {
       st = undefined;
     }
+    const uid = process.getuid?.();
+    if (st && uid !== undefined && st.uid !== uid && st.uid !== 0) st = undefined; // another account's .git (/tmp/.git) is none of ours
     if (st?.isDirectory()) return { root: cur, gitDir: dotGit };
     if (st?.isFile()) {
       const r = readRegular(dotGit, 4096);

@@ -8,6 +8,7 @@
  * caller renders it. Not a git repository, no git, a repository with no commits, a shallow clone:
  * each is a status and a warning, never an error. Never called on a hook's path.
  */
+import { SAFE_GIT_CONFIG } from "../project/git-marker.js";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
@@ -168,7 +169,7 @@ function runGit(git: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
 }
 
 /** Options every call gets: no pager, no colour, quoted odd paths, no signatures, no external diff or textconv. */
-const BASE = ["--no-pager", "-c", "core.quotePath=true", "-c", "color.ui=never", "-c", "log.showSignature=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false"];
+const BASE = ["--no-pager", ...SAFE_GIT_CONFIG, "-c", "core.quotePath=true", "-c", "color.ui=never", "-c", "log.showSignature=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false"];
 
 /** `--since`/`--until` (git compares the commit date), a bare day inclusive of the whole day. */
 function dateArgs(o: Pick<GitHistoryOptions, "since" | "until">): string[] {

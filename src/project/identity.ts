@@ -1,4 +1,5 @@
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { ownGitAt } from "./git-marker.js";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 
@@ -54,7 +55,7 @@ export function resolveProject(path: string, override?: string): Project {
 /** The nearest enclosing git top level of a real directory (a `.git` directory or file), if any. */
 function gitTop(dir: string): string | undefined {
   for (let cur = dir; ; cur = dirname(cur)) {
-    if (existsSync(join(cur, ".git"))) return cur;
+    if (ownGitAt(cur)) return cur; // another account's .git (/tmp/.git) is no repository of ours
     if (dirname(cur) === cur) return undefined;
   }
 }

@@ -9,8 +9,8 @@
  * Paths are absolute. Whatever git or the store says is data: a path is only ever compared.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { ownGitAt, SAFE_GIT_CONFIG } from "./git-marker.js";
+import { dirname, isAbsolute, resolve } from "node:path";
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { cleanText } from "../redact/clean.cjs";
@@ -66,7 +66,7 @@ export function sessionFiles(db: Db, project: string, session: string, root: str
 export function repoTop(dir: string): string | undefined {
   let d = resolve(dir);
   for (let i = 0; i < 256; i++) {
-    if (existsSync(join(d, ".git"))) return d;
+    if (ownGitAt(d)) return d;
     const up = dirname(d);
     if (up === d) return undefined;
     d = up;
@@ -129,7 +129,7 @@ export interface GitStatusOptions {
 
 export const DEFAULT_GIT_STATUS: GitStatusOptions = { timeoutMs: 1_500, maxBytes: 1024 * 1024 };
 
-const statusArgs = (o: GitStatusOptions) => ["-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--branch", `--untracked-files=${o.untracked === false ? "no" : "normal"}`, "--ignore-submodules=all"];
+const statusArgs = (o: GitStatusOptions) => [...SAFE_GIT_CONFIG, "-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--branch", `--untracked-files=${o.untracked === false ? "no" : "normal"}`, "--ignore-submodules=all"];
 // No optional locks: a status run beside the user's own git commands never takes index.lock.
 const statusEnv = () => ({ ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" });
 
