@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** The editor a person set: $EDITOR, else $VISUAL, else vi. */
@@ -17,6 +17,15 @@ export function editorCommand(env: NodeJS.ProcessEnv): string {
 export function editInEditor(text: string, env: NodeJS.ProcessEnv): { text: string } | { failed: string } {
   const dir = mkdtempSync(join(tmpdir(), "mem-edit-")); // 0700
   const file = join(dir, "memory.md");
+  // A hang-up or kill while the editor runs (a closed terminal) no longer ends mem at once, which
+  // left the file behind: the editor is waited for, the `finally` below removes the file, and the
+  // signal, when Node gets to it, ends the process. The listeners stay (a CLI edits once).
+  const gone = (signal: NodeJS.Signals) => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(128 + (constants.signals[signal] ?? 1));
+  };
+  const signals: NodeJS.Signals[] = ["SIGHUP", "SIGINT", "SIGTERM"];
+  for (const sig of signals) process.once(sig, gone);
   try {
     writeFileSync(file, `${text}\n`, { mode: 0o600 });
     const editor = editorCommand(env);

@@ -14,6 +14,9 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env, os: string = plat
   return join(xdg, "mem");
 }
 
+/** The explorer's opening page in the data home (src/web/open-page.ts); a purge removes it (src/maintenance/purge-copies.ts). */
+export const OPEN_PAGE_FILE = "ui-open.html";
+
 export interface HomePaths {
   home: string;
   sqlite: string;

@@ -1,6 +1,6 @@
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import type { HomePaths } from "../config/paths.cjs";
+import { type HomePaths, OPEN_PAGE_FILE } from "../config/paths.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 import { type ForgetScope, looksLikeSqlite, notOurs, refreshManifest, scrubCopy } from "../store/purge-copy.js";
 
@@ -65,6 +65,7 @@ export function purgeCopies(paths: Pick<HomePaths, "home" | "sqlite" | "lance" |
       }
       if (!st.isFile()) continue;
       if (name.endsWith(".partial")) out.push(drop(p, "an unfinished copy"));
+      else if (dir === paths.home && name === OPEN_PAGE_FILE) out.push(drop(p, "the explorer's opening page (its link works once, for a minute): it may quote a search"));
       else if (looksLikeSqlite(p)) out.push(sqliteCopy(p));
       else {
         const side = SIDES.find((s) => name.endsWith(s));
@@ -110,7 +111,8 @@ function textFile(p: string, needles: ReadonlySet<string>, size: number): Omit<C
   const hit = (t: string) => holdsAny(t, needles);
   if (!hit(text)) return undefined;
   const refused = notOurs(p);
-  if (!refused && LINE_FILES.test(basename(p))) {
+  // A file with other names (a hard link) is never written in place: its other names are not ours to change.
+  if (!refused && LINE_FILES.test(basename(p)) && lstatSync(p).nlink === 1) {
     const lines = text.split("\n");
     const kept = lines.filter((l) => !hit(l));
     overwrite(p, kept.join("\n"));
@@ -138,11 +140,14 @@ function overwrite(p: string, text: string | undefined): void {
   }
 }
 
-/** Removes a file (overwritten with zeros first, when it is a regular file we can write) or a directory. */
+/**
+ * Removes a file (overwritten with zeros first, when it is a regular file we can write and its only
+ * name: a hard link's other names, outside the data home perhaps, keep their content) or a directory.
+ */
 function wipe(p: string): void {
   try {
     const st = lstatSync(p);
-    if (st.isFile()) overwrite(p, undefined);
+    if (st.isFile() && st.nlink === 1) overwrite(p, undefined);
   } catch {
     // not ours to write: removed as it is
   }
@@ -152,7 +157,7 @@ function wipe(p: string): void {
 /** The length of a needle: the start of a forgotten line, long enough not to be found by chance. */
 export const NEEDLE = 32;
 
-/** What to look for in other files: the first NEEDLE characters of every long enough line of each forgotten text, as written and as JSON escapes it. */
+/** What to look for in other files: the first NEEDLE characters of every long enough line of each forgotten text, as written, as JSON escapes it and as a URL quotes it. */
 export function needlesOf(texts: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const t of texts) {
@@ -161,6 +166,10 @@ export function needlesOf(texts: Iterable<string>): Set<string> {
       if (s.length < NEEDLE) continue;
       out.add(s.slice(0, NEEDLE));
       out.add(JSON.stringify(s).slice(1, NEEDLE + 1));
+      // As a URL's query quotes it (an opening link, a logged request): %-escaped, spaces as %20 or +.
+      const url = encodeURIComponent(s);
+      out.add(url.slice(0, NEEDLE));
+      out.add(url.replace(/%20/g, "+").slice(0, NEEDLE));
     }
   }
   return out;

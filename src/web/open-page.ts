@@ -8,12 +8,13 @@
  * refresh, with a plain link for a browser that does not follow it.
  */
 import { join } from "node:path";
+import { OPEN_PAGE_FILE } from "../config/paths.cjs";
 import { pathToFileURL } from "node:url";
 import { replacePrivate } from "../util/private-file.cjs";
 import { escapeHtml } from "./html.js";
 
 /** The page's place in the data home. */
-export const openPagePath = (home: string): string => join(home, "ui-open.html");
+export const openPagePath = (home: string): string => join(home, OPEN_PAGE_FILE);
 
 /** The page's HTML for an opening link (`http://127.0.0.1:PORT/open?…`). Pure. */
 export function openPageHtml(link: string): string {

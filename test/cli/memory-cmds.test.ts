@@ -4,13 +4,15 @@
  * shapes and exit statuses; bad arguments, an unknown id, a markdown memory, a 10 MB text.
  */
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import type { Memory } from "../../src/service/types.js";
 import { BIN, cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { inPty, noPty } from "../helpers/pty.js";
+import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-cmds-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -167,6 +169,23 @@ describe("mem remember, get, list, edit", () => {
     assert.equal(emptied.code, 1);
     assert.match(emptied.stderr, /the text is empty; nothing changed/);
     assert.equal((await get(id)).text, "Deploys go out on Wednesdays.");
+  });
+
+  test("a hang-up while $EDITOR runs (a closed terminal) still removes the temp file holding the memory", { skip: process.platform === "win32" }, async () => {
+    const id = (await mem(["remember", "Hangup-walrus: the ledger export runs at dawn."])).stdout.trim();
+    const temp = join(tmp, "edit-temp");
+    mkdirSync(temp, { recursive: true });
+    const started = join(tmp, "editor-started");
+    const editor = join(tmp, "slow-editor.sh");
+    writeFileSync(editor, `#!/bin/sh\ntouch "${started}"\nsleep 1\n`);
+    chmodSync(editor, 0o700);
+    const run = runMem(["edit", id, "--editor"], { env: { ...env, EDITOR: editor, TMPDIR: temp }, cwd: proj });
+    await until(() => existsSync(started), 10_000);
+    const pid = Number(execFileSync("pgrep", ["-f", `${BIN} edit ${id}`], { encoding: "utf8" }).trim().split("\n")[0]);
+    process.kill(pid, "SIGHUP");
+    const r = await run; // the old mem died of the signal here (runMem rejects), leaving the file
+    assert.ok(r.code === 0 || r.code === 129, show(r));
+    assert.deepEqual(readdirSync(temp), [], "no mem-edit-* folder is left holding the memory");
   });
 
   test("on a terminal, mem edit ID with no option opens $EDITOR", { skip: noPty }, async () => {

@@ -7,7 +7,7 @@
  * Then every byte of the data home is scanned for the forgotten text.
  */
 import assert from "node:assert/strict";
-import { chownSync, closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { chownSync, closeSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -77,6 +77,10 @@ test("every copy in the data home is scrubbed, or dropped with its reason; nothi
   writeFileSync(join(tmp, "outside.txt"), MARK);
   symlinkSync(join(tmp, "outside.txt"), join(home, "link.txt"));
   if (root) chownSync(theirs.file, 65534, 65534);
+  // The explorer's opening page, quoting a search (URL-encoded), and a hard link to a file of the user's outside.
+  writeFileSync(join(home, "ui-open.html"), `<meta http-equiv="refresh" content="0;url=http://127.0.0.1:7077/open?q=${encodeURIComponent(`We keep the ${MARK}`)}&amp;sig=x">`);
+  writeFileSync(join(tmp, "mine.txt"), `my own copy: We keep the ${MARK}\n`);
+  linkSync(join(tmp, "mine.txt"), join(home, "hard.txt"));
   assert.ok(holding(home, MARK).length >= 7, holding(home, MARK).join(", "));
 
   forgetMemory(app.db, svc, gone.id, Date.now());
@@ -95,6 +99,8 @@ test("every copy in the data home is scrubbed, or dropped with its reason; nothi
     ["before-restore-20261102T000000Z/vectors/v_hash_8.lance", /^dropped: a copy of a vector table/],
     ["hooks.log", /^lines removed: 1 line\(s\) held forgotten text$/],
     ["backups/install/claude/.claude.json", /^dropped: holds forgotten text$/],
+    ["ui-open.html", /^dropped: the explorer's opening page/],
+    ["hard.txt", /^dropped: holds forgotten text$/],
   ];
   for (const [file, want] of expected) assert.match(fate[file] ?? "(not reported)", want, file);
   assert.equal(Object.keys(fate).length, expected.length, JSON.stringify(fate, null, 2));
@@ -103,6 +109,7 @@ test("every copy in the data home is scrubbed, or dropped with its reason; nothi
   assert.equal(readFileSync(join(home, "hooks.log"), "utf8"), "2026-11-01 ok\n2026-11-03 ok\n");
   assert.ok(existsSync(join(home, "backups", "install", "claude", "settings.json")), "a backup without it is kept");
   assert.equal(readFileSync(join(tmp, "outside.txt"), "utf8"), MARK, "a link is not followed");
+  assert.equal(readFileSync(join(tmp, "mine.txt"), "utf8"), `my own copy: We keep the ${MARK}\n`, "a hard link's other name keeps its content: the data home's name is removed, not zeroed");
   assert.ok(!existsSync(damaged.file.replace(/\.sqlite$/, ".json")), "a dropped snapshot's manifest goes with it");
   const manifest = JSON.parse(readFileSync(good.file.replace(/\.sqlite$/, ".json"), "utf8")) as { counts: { memories: number }; bytes: number };
   assert.equal(manifest.counts.memories, 1, "the scrubbed snapshot's manifest counts what it holds now");

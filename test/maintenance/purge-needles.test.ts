@@ -13,15 +13,20 @@ const needles = needlesOf([FORGOTTEN, "short line\nThe staging cluster is rebuil
 const holds = (t: string) => holdsAny(t, needles);
 
 describe("needles", () => {
-  test("the start of each line of at least NEEDLE characters, as written and JSON-escaped; shorter lines give none", () => {
+  test("the start of each line of at least NEEDLE characters, as written, JSON-escaped and URL-quoted; shorter lines give none", () => {
     assert.equal(NEEDLE, 32);
-    assert.deepEqual([...needles].sort(), [FORGOTTEN.slice(0, 32), JSON.stringify(FORGOTTEN).slice(1, 33), "The staging cluster is rebuilt e"].sort());
+    const url = (t: string) => encodeURIComponent(t).slice(0, 32);
+    const plus = (t: string) => encodeURIComponent(t).replace(/%20/g, "+").slice(0, 32);
+    const second = "The staging cluster is rebuilt every Friday afternoon.";
+    assert.deepEqual([...needles].sort(), [...new Set([FORGOTTEN.slice(0, 32), JSON.stringify(FORGOTTEN).slice(1, 33), url(FORGOTTEN), plus(FORGOTTEN), second.slice(0, 32), url(second), plus(second)])].sort());
   });
 
   const cases: [string, string, boolean][] = [
     ["the text itself", FORGOTTEN, true],
     ["inside a log line", `2026-11-02 could not store ${FORGOTTEN.slice(0, 40)}…`, true],
     ["JSON-escaped, in a settings backup", JSON.stringify({ history: [{ display: FORGOTTEN }] }), true],
+    ["URL-quoted, in an opening link", `http://127.0.0.1:7077/open?q=${encodeURIComponent(FORGOTTEN)}&sig=x`, true],
+    ["URL-quoted with + for spaces", `/search?q=${encodeURIComponent(FORGOTTEN).replace(/%20/g, "+")}`, true],
     ["its second line alone", "log: The staging cluster is rebuilt every Friday", true],
     ["only its first 31 characters", FORGOTTEN.slice(0, 31), false],
     ["a short line of it", "short line", false],
