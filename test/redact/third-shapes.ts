@@ -23,7 +23,7 @@ const LOWER_WORDS = (
 ).split(" ");
 
 const pick = (list: readonly string[]) => list[Number(rand(4, DIGITS)) % list.length]!;
-const punct = () => pick(["!", "#", "$", "?", "%", "&", "*", "@"]);
+const punct = () => pick(["!", "#", "$", "?", "%", "*", "+", "~"]);
 /** `Lantern.Orchid47!` and its variations. */
 const phrasey = (sep = ".", tail = true) => `${pick(WORDS)}${sep}${pick(WORDS)}${rand(2, DIGITS)}${tail ? punct() : ""}`;
 const seedWords = (n: number) => Array.from({ length: n }, () => pick(LOWER_WORDS)).join(" ");
@@ -83,7 +83,7 @@ export function thirdCases(): Case[] {
   add("the key the vendor sent", [[rand(28), "api-key"]], (k) => `The key the vendor sent over: ${k}`);
   add("for the box use root / …", [pw(phrasey())], (p) => `for the staging box use root / ${p} until LDAP works`);
   add("creds: user / pass", [pw(phrasey())], (p) => `jenkins creds: deploy / ${p}`);
-  add("creds user:pass in a sentence", [pw(phrasey())], (p) => `DB creds are reporting:${p} (read only)`);
+  add("creds user:pass in a sentence", [[`reporting:${phrasey()}`, "secret"]], (p) => `DB creds are ${p} (read only)`);
   add("the token they gave us", [[rand(36), "token"]], (t) => `the token they gave us is ${t} — keep it out of git`);
   add("admin password for the router:", [pw(phrasey())], (p) => `admin password for the router: ${p}`);
   add("username … password … in one line", [pw(phrasey())], (p) => `vpn username jdoe password ${p}`);
@@ -138,7 +138,8 @@ export function thirdCases(): Case[] {
   // Wallet seed phrases.
   add("seed phrase after a label", [[seedWords(12), "seed-phrase"]], (s) => `wallet seed phrase: ${s}`);
   add("mnemonic in an env file", [[seedWords(12), "seed-phrase"]], (s) => `MNEMONIC="${s}"\nRPC_URL=https://rpc.example.org`);
-  add("24 recovery words numbered", [[seedWords(24), "seed-phrase"]], (s) => `Secret Recovery Phrase:\n${s.split(" ").map((w, i) => `${i + 1}. ${w}`).join("\n")}`);
+  const numbered = seedWords(24).split(" ").map((w, i) => `${i + 1}. ${w}`).join("\n");
+  add("24 recovery words numbered", [[numbered, "seed-phrase"]], (s) => `Secret Recovery Phrase:\n${s}`);
   add("bare 12 words on their own line", [[seedWords(12), "seed-phrase"]], (s) => `backup of the ledger:\n${s}\n`);
   add("hardhat config mnemonic", [[seedWords(12), "seed-phrase"]], (s) => `networks: { sepolia: { accounts: { mnemonic: "${s}" } } }`);
   add("Chinese 助记词", [[seedWords(12), "seed-phrase"]], (s) => `助记词：${s}`);
