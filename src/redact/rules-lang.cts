@@ -7,11 +7,11 @@
  * …", "the key the vendor sent over: …"). A bare value must be written like a password (eight or more characters
  * with letters and digits); a quoted one may be a plain word.
  */
-import { looksSecret } from "./judge.cjs";
+import { looksRandom, looksSecret } from "./judge.cjs";
 import type { Groups, Rule } from "./syntax.cjs";
 
-/** Password words (a password is not a passphrase here: see rules-prose.cts for those). */
-const PW = String.raw`(?:pass(?:word|wd|wort)?|pw|pwd|passcode|kennwort|mot[ \t]+de[ \t]+passe|contrase(?:ñ|n)a|clave|senha|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|adgangskode|salasana|heslo|(?:ş|s)ifre|пароль|парол(?:я|ем)|密码|密碼|口令|パスワード|暗証番号|비밀번호|parola[ \t]+d'ordine)`;
+/** Password words (not `pass` or `pwd` alone: "the prior pass", Go's `Pwd:` field; passphrases are in rules-prose.cts). */
+const PW = String.raw`(?:pass(?:word|wd|wort)|pw|passcode|kennwort|mot[ \t]+de[ \t]+passe|contrase(?:ñ|n)a|clave|senha|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|adgangskode|salasana|heslo|(?:ş|s)ifre|пароль|парол(?:я|ем)|密码|密碼|口令|パスワード|暗証番号|비밀번호|parola[ \t]+d'ordine)`;
 /** Words that name any secret: the password words, keys, tokens, credentials. */
 const SECRET = String.raw`(?:${PW}|api[ \t-]?key|key|token|secret|creds|credentials)`;
 /** Verbs that put a value after a secret's name: "is", "lautet", "est", "c'est", "es", "è", "é", "is", "är", "—". */
@@ -21,7 +21,7 @@ const VALUE = String.raw`(?<q>["'\x60\u201c\u00ab\u300c]?)(?<s>[^\s"'\x60\u201d\
 
 /** Letters and digits mixed, eight characters or more (a quoted value may be a word): written like a password. */
 const written = (kind: string) => (s: string, g: Groups) => {
-  if (g.q !== "") return looksSecret(s, true, kind);
+  if (g.q !== "" && g.q !== "\x60") return looksSecret(s, true, kind); // in backticks it is code, not a quote
   if (s.length < 8 || !/\d/.test(s) || !/[A-Za-z\u00c0-\u024f]/.test(s) || /^v?\d+(?:\.\d+)+/.test(s) || /[(){}\[\]<>;]/.test(s)) return false;
   // A reference in code (`settings.Database.Password2`) is judged as code; `Lantern.Orchid47!` is not one.
   return CODE_REF.test(s) ? looksSecret(s, false, kind) : looksSecret(s, true, kind);
@@ -37,13 +37,13 @@ const RULES: Rule[] = [
   {
     kind: "password",
     check: written("password"),
-    re: new RegExp(String.raw`(?<![\w-])(?<!-{3}[ \t])${PW}(?:[ \t]+[^\s:\uff1a=]{1,24}){0,4}?[ \t]*[:\uff1a][ \t]*${VALUE}`, "gi"),
+    re: new RegExp(String.raw`(?<![\w-])(?<!-{3}[ \t])${PW}(?:[ \t]+[^\s:\uff1a=\x60"']{1,24}){0,4}?[ \t]*[:\uff1a][ \t]*${VALUE}`, "gi"),
   },
   // `Das Kennwort für den Server lautet …`, `La contraseña es …`, `Пароль от сервера — …`, `Le mot de passe du wifi c'est …`.
   {
     kind: "password",
     check: written("password"),
-    re: new RegExp(String.raw`(?<![\w-])${PW}(?:[ \t]+[^\s:\uff1a]{1,24}){0,4}?[ \t]+${IS}[ \t]*:?[ \t]+${VALUE}`, "gi"),
+    re: new RegExp(String.raw`(?<![\w-])${PW}(?:[ \t]+[^\s:\uff1a\x60"']{1,24}){0,4}?[ \t]+${IS}[ \t]*:?[ \t]+${VALUE}`, "gi"),
   },
   // Chinese and Japanese, no spaces between words: `数据库密码是 …`, `密码为…`, `パスワードは … です`.
   { kind: "password", check: written("password"), re: new RegExp(String.raw`(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)[^\s:\uff1a\u3002]{0,10}?(?:是|为|為|は|는|은)[ \t]*${VALUE}`, "g") },
@@ -51,7 +51,7 @@ const RULES: Rule[] = [
   {
     kind: "password",
     check: written("password"),
-    re: new RegExp(String.raw`(?<![\w-])(?:login|logon|user(?:name)?|benutzer(?:name)?|usuario|utilisateur|identifiants?|zugangsdaten|creds|credentials|account|логин|use|using)[ \t]*[:\uff1a=]?[ \t]+[^\s/,;:]{1,64}(?:[ \t]*\/[ \t]*|[ \t]*[,;]?[ \t]+${PW}[ \t]*[:=\uff1a]?[ \t]*)${VALUE}`, "gi"),
+    re: new RegExp(String.raw`(?<![\w-])(?:login|logon|user(?:name)?|benutzer(?:name)?|usuario|utilisateur|identifiants?|zugangsdaten|creds|credentials|account|логин|use|using)[ \t]*[:\uff1a=]?[ \t]+[^\s/,;:\x60"']{1,64}(?:[ \t]+\/[ \t]+|[ \t]*[,;]?[ \t]+${PW}[ \t]*[:=\uff1a]?[ \t]*)${VALUE}`, "gi"),
   },
   // "the creds are app_rw with …", "credentials are svc with password …".
   {
@@ -59,11 +59,12 @@ const RULES: Rule[] = [
     check: written("password"),
     re: new RegExp(String.raw`(?<![\w-])(?:creds|credentials|login)[ \t]+(?:are|is|were|was)[ \t]+[^\s,;:]{1,64}[ \t]+(?:with|and|,|\/)[ \t]+(?:(?:the[ \t]+)?${PW}[ \t]+)?${VALUE}`, "gi"),
   },
-  // "the API key we got from the vendor is …", "the token they gave us is …", "The key the vendor sent over: …".
+  // "the API key we got from the vendor is …", "the token they gave us is …", "The key the vendor sent over: …"
+  // (a bare value must look random here: "Key functions: `register/2`" is not one).
   {
     kind: (g) => (/key/i.test(g.what ?? "") ? "api-key" : /token/i.test(g.what ?? "") ? "token" : "secret"),
-    check: written("secret"),
-    re: new RegExp(String.raw`(?<![\w-])(?<what>${SECRET})(?:[ \t]+[^\s:\uff1a.,;!?"']{1,24}){1,6}?(?:[ \t]+${IS}[ \t]*:?|[ \t]*[:\uff1a])[ \t]+${VALUE}`, "gi"),
+    check: (s, g) => written("secret")(s, g) && (/^["'\u201c\u00ab\u300c]$/.test(g.q ?? "") || looksRandom(s)),
+    re: new RegExp(String.raw`(?<![\w-])(?<what>${SECRET})(?:[ \t]+[^\s:\uff1a.,;!?"'\x60]{1,24}){1,6}?(?:[ \t]+${IS}[ \t]*:?|[ \t]*[:\uff1a])[ \t]+${VALUE}`, "gi"),
   },
 ];
 
