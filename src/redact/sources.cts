@@ -5,7 +5,7 @@
  *
  * Secret files (by name): `.env`, `.env.*` and `*.env` (not `.env.example`, `.sample`, `.template`, `.dist`),
  * `.pgpass`, `.my.cnf`, `.netrc`/`_netrc`, `.git-credentials`, `credentials` and `credentials.*` (an AWS, gcloud
- * or Terraform credentials file; not a `.md` note), private keys (`id_rsa`, `id_ed25519`, any `id_*` but `.pub`;
+ * or Terraform credentials file as data: `.json`, `.csv`, `.ini`, …; not `credentials.ts` or a note), private keys (`id_rsa`, `id_ed25519`, any `id_*` but `.pub`;
  * `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.ppk`), `secrets.yml`/`.yaml`/`.json`, `.htpasswd`,
  * `.vault-pass`, a kubeconfig (`.kube/config`), a Docker `config.json` under `.docker/`, and `.npmrc`/`.pypirc`
  * when their content holds a credential (or, read without content, always).
@@ -44,7 +44,7 @@ export function secretFileReason(path: string, content?: string): string | null 
   if (/\.pub$/i.test(base) || TEMPLATE.test(base)) return null;
   if (/^\.env(?:\..+)?$/i.test(base) || /^[\w.-]+\.env$/i.test(base)) return why();
   if (/^(?:\.pgpass|\.my\.cnf|\.netrc|_netrc|\.git-credentials|\.htpasswd|\.vault[-_]pass(?:word)?|\.boto|\.s3cfg)$/i.test(base)) return why();
-  if (/^credentials(?:\.(?!md$|mdx$|txt$|rst$|html?$)[\w.]+)?$/i.test(base)) return why();
+  if (/^credentials(?:\.(?:json|csv|ya?ml|toml|ini|cfg|conf|txt|xml|properties|db))?$/i.test(base)) return why();
   if (/^id_(?:rsa|dsa|ecdsa|ed25519|xmss)(?:[_-][\w-]+)?$/i.test(base) || /^id_[\w-]+$/.test(base)) return why();
   if (KEY_EXT.test(base)) return why();
   if (/^secrets?\.(?:ya?ml|json|toml|env)$/i.test(base)) return why();
@@ -60,7 +60,7 @@ function secretArg(words: string[]): string | null {
     if (t.startsWith("-") && !t.includes("=")) continue;
     const path = t.includes("=") && t.startsWith("-") ? t.slice(t.indexOf("=") + 1) : t;
     if (/[*?]/.test(path) && /(?:^|\/)\.env\*?$|\.env\.\*$/.test(path)) return `secret file ${path.slice(path.lastIndexOf("/") + 1)}`;
-    const why = secretFileReason(path);
+    const why = secretFileReason(path) ?? (/^[\w.~^\/-]+:[^\/]/.test(path) ? secretFileReason(path.slice(path.indexOf(":") + 1)) : null); // `HEAD:.env`
     if (why) return why;
   }
   return null;
