@@ -41,9 +41,12 @@ export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs
  * OpenVPN and SSH2 keys, password hashes, cookies, PAT/pw/psk keys, values with spaces or non-ASCII letters, lists,
  * YAML block scalars and wrapped quoted values under secret-named keys, PHP/Perl variables, Dockerfile ENV, markdown
  * tables, XML properties, positional passwords of Windows, Oracle, RabbitMQ, MinIO and remote-admin tools, values
- * given to secret stores, and more prose ("the password for … is", "changed … to", "use passphrase …").
+ * given to secret stores, and more prose ("the password for … is", "changed … to", "use passphrase …"); 6: passphrase-
+ * like values under lowercase keys, `sudo -S`, `openssl enc -k`, `(pass …)` after ssh, Oracle thin strings, prose in
+ * ten more languages and more words, quoted passphrases, values split over two lines, a table's secret column, seed
+ * phrases, recovery codes, labelled `0x` keys, presigned URL signatures; public keys are never redacted.
  */
-export const REDACTION_VERSION = 5;
+export const REDACTION_VERSION = 6;
 
 export interface Redaction {
   text: string;

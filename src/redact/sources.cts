@@ -4,9 +4,10 @@
  * that such a command ran; its content or output never reaches the redaction rules, let alone a store. Pure.
  *
  * Secret files (by name): `.env`, `.env.*` and `*.env` (not `.env.example`, `.sample`, `.template`, `.dist`),
- * `.pgpass`, `.my.cnf`, `.netrc`/`_netrc`, `.git-credentials`, `credentials` and `credentials.*` (an AWS, gcloud
- * or Terraform credentials file as data: `.json`, `.csv`, `.ini`, …; not `credentials.ts` or a note), private keys (`id_rsa`, `id_ed25519`, any `id_*` but `.pub`;
- * `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.ppk`), `secrets.yml`/`.yaml`/`.json`, `.htpasswd`,
+ * `.pgpass`, `.my.cnf`, `.netrc`/`_netrc`, `.git-credentials`, `credentials` and `credentials.*` as data (an AWS,
+ * gcloud or Terraform credentials file: `.json`, `.csv`, `.ini`, …; not `credentials.ts` or a note), private keys
+ * (`id_rsa`, `id_ed25519`, any `id_*` but `.pub`; `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.ppk`),
+ * `secrets.yml`/`.yaml`/`.json`, `.htpasswd`,
  * `.vault-pass`, a kubeconfig (`.kube/config`), a Docker `config.json` under `.docker/`, and `.npmrc`/`.pypirc`
  * when their content holds a credential (or, read without content, always).
  *

@@ -42,3 +42,21 @@ describe("redact: what must survive next to the third corpus's classes", () => {
     });
   }
 });
+
+describe("the third round's rules stay linear on hostile input", () => {
+  const MB2 = 2 * 1024 * 1024;
+  const fill = (unit: string) => unit.repeat(Math.ceil(MB2 / unit.length)).slice(0, MB2);
+  const units = [
+    "ssh a (pass ", "ssh a # pw ", "scott/tiger@", "a/b@//h:1/", "DEPLOY_TOKEN=ab\\\n", 'API_KEY = ("ab" ', "'ab' + ", "[REDACTED:token]' + '",
+    "private key 0x", "Wallet('", "?X-Amz-Signature=", "passphrase \"a b ", "password: ", "Passwort ", "mot de passe : ", "密码是", "パスワード：",
+    "login: a / ", "user a password ", "creds are a with ", "the API key we got is ", "| password |\n|---|\n| ", "| a |\n", "recovery codes:\n",
+    "1234-5678\n", "seed phrase: ", "abc def ghi ", "mnemonic \"", "echo 'a' | sudo ", "printf '%s' ", "openssl enc -k ",
+  ];
+  for (const unit of units) {
+    test(`2 MB of ${JSON.stringify(unit)}`, { timeout: 60_000 }, () => {
+      const text = fill(unit);
+      const r = redact(text);
+      assert.ok(r.text.length <= text.length + 40 * r.count);
+    });
+  }
+});
