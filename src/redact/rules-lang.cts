@@ -24,7 +24,8 @@ const written = (kind: string) => (s: string, g: Groups) => {
   if (g.q !== "" && g.q !== "\x60") return looksSecret(s, true, kind); // in backticks it is code, not a quote
   if (s.length < 8 || !/\d/.test(s) || !/[A-Za-z\u00c0-\u024f]/.test(s) || /^v?\d+(?:\.\d+)+/.test(s) || /[(){}\[\]<>;]/.test(s)) return false;
   // A reference in code (`settings.Database.Password2`) is judged as code; `Lantern.Orchid47!` is not one.
-  return CODE_REF.test(s) ? looksSecret(s, false, kind) : looksSecret(s, true, kind);
+  const code = CODE_REF.test(s) && !/^[A-Z][a-z]+\.[A-Za-z][a-z]+\d{1,4}[!?$]?$/.test(s);
+  return looksSecret(s, !code, kind);
 };
 const CODE_REF = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/;
 
@@ -37,7 +38,7 @@ const RULES: Rule[] = [
   {
     kind: "password",
     check: written("password"),
-    re: new RegExp(String.raw`(?<![\w-])(?<!-{3}[ \t])${PW}(?:[ \t]+[^\s:\uff1a=\x60"']{1,24}){0,4}?[ \t]*[:\uff1a][ \t]*${VALUE}`, "gi"),
+    re: new RegExp(String.raw`(?<![\w-])(?<!-{3}[ \t])${PW}(?:[ \t]+[^\s:\uff1a=\x60"']{1,24}){0,4}?[ \t]*[:\uff1a=][ \t]*${VALUE}`, "gi"),
   },
   // `Das Kennwort für den Server lautet …`, `La contraseña es …`, `Пароль от сервера — …`, `Le mot de passe du wifi c'est …`.
   {

@@ -100,7 +100,7 @@ export const RULES: Rule[] = [
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])-pass(?:in|out)?[ \t]+pass:(?<s>[^\s'"]{1,256})/g },
   // A secret piped or fed to a command that reads it from stdin.
   { kind: (g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? "secret" : "password"), check: (s, g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? looksSecret(s, true) : notPlaceholder(s)), gate: /echo|printf/, re: new RegExp(String.raw`(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+${FORMAT}(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}?${stdin(1)})|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}?${stdin(2)})|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}?${stdin(3)}))`, "g") },
-  { kind: "token", check: notPlaceholder, re: /(?<![\w-])--(?:with-token|password-stdin)[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
+  { kind: (g) => (g.su ? "password" : "token"), check: notPlaceholder, re: /(?:(?<![\w-])--(?:with-token|password-stdin)|(?<su>(?<![\w-])sudo\b[^\n|;&<]{0,64}?[ \t]-[A-Za-z]*S\b[^\n|;&<]{0,128}?))[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
   { kind: "vault-token", check: looksRandom, re: /(?<![\w-])vault[ \t]+login(?:[ \t]+-\S+)*[ \t]+(?<s>[^\s'"=-][^\s'"=]{7,255})(?=\s|$)/g },
   ...COMMAND_RULES,
   ...MORE_RULES,
