@@ -33,8 +33,11 @@ function linesOf(text: string): Line[] {
   return out;
 }
 
-/** The cells of a table row with their offsets in the line (a leading and a trailing `|` open and close it). */
-function cells(line: string): { text: string; at: number }[] {
+/**
+ * The cells of a table row with their offsets in the line. `edges` (from the separator row) says whether the table
+ * opens and closes its rows with `|`; then text before the first `|` (a prefix the row was quoted with) is not a cell.
+ */
+function cells(line: string, edges: { lead: boolean; trail: boolean }): { text: string; at: number }[] {
   const out: { text: string; at: number }[] = [];
   let start = 0;
   for (let i = 0; i <= line.length; i++) {
@@ -43,8 +46,8 @@ function cells(line: string): { text: string; at: number }[] {
       start = i + 1;
     }
   }
-  if (/^\s*\|/.test(line)) out.shift();
-  if (/\|\s*$/.test(line)) out.pop();
+  if (edges.lead || /^\s*\|/.test(line)) out.shift();
+  if (edges.trail || /\|\s*$/.test(line)) out.pop();
   return out;
 }
 
@@ -62,11 +65,13 @@ function tableSpans(lines: Line[], out: Span[]): void {
   for (let i = 0; i + 1 < lines.length; i++) {
     const head = lines[i]!.text;
     if (!head.includes("|") || !SEPARATOR.test(lines[i + 1]!.text)) continue;
-    const secret = cells(head).map((c) => headerKind(c.text));
+    const sep = lines[i + 1]!.text;
+    const edges = { lead: /^\s*\|/.test(sep), trail: /\|\s*$/.test(sep) };
+    const secret = cells(head, edges).map((c) => headerKind(c.text));
     if (!secret.some((k) => k !== null)) continue;
     let j = i + 2;
     for (; j < lines.length && lines[j]!.text.includes("|"); j++) {
-      const row = cells(lines[j]!.text);
+      const row = cells(lines[j]!.text, edges);
       for (const [col, kind] of secret.entries()) {
         const cell = row[col];
         if (kind === null || cell === undefined) continue;

@@ -18,7 +18,10 @@ const continued = (s: string) => /^[^\s\/:]{4,512}$/.test(s) && !isPlaceholder(s
 /** What joins two parts of one string literal: `+`, `..`, `&`, a `\` continuation, a line break, or nothing. */
 const JOIN = String.raw`[ \t]*(?:\+|\.\.|&|\\)?[ \t]*(?:\r?\n[ \t]*)?(?:\+[ \t]*)?`;
 /** A word of a seed phrase (BIP-39 words are 3 to 8 lowercase letters), optionally numbered (`1. abandon`). */
-const SEED_WORD = String.raw`(?:\d{1,2}[.):][ \t]*)?[a-z]{3,8}`;
+const SEED_WORD = String.raw`(?:\d{1,2}[.):][ \t]*)?(?!(?:the|and|for|are|was|you|not|but|then|than|with|from|this|that)(?![a-z]))[a-z]{3,8}`;
+const SEED_SEP = String.raw`(?:[ \t]+|[ \t]*\r?\n[ \t]*)`;
+/** 24, 21, 18, 15 or 12 words, the longest first (a sentence may go on after the phrase). */
+const SEED = [23, 20, 17, 14, 11].map((n) => String.raw`${SEED_WORD}(?:${SEED_SEP}${SEED_WORD}){${n}}(?![a-z])`).join("|");
 /** A mnemonic has 12, 15, 18, 21 or 24 words, none of them a short word of prose. */
 export const isSeedPhrase = (s: string) => {
   const words = s.replace(/\d{1,2}[.):]/g, " ").trim().split(/\s+/);
@@ -65,6 +68,8 @@ export const MORE_RULES: Rule[] = [
     gate: /["']/,
     re: new RegExp(String.raw`(?:#define[ \t]+|(?<![\w.$-]))(?<key>${KEY})(?:[ \t]+|[ \t]*(?::=|=|:)[ \t]*\(?[ \t]*(?:\r?\n[ \t]*)?)(?<qq>["'])(?<s>[^"'\r\n\\]{1,512})(?=\k<qq>${JOIN}["'](?<next>[^"'\r\n\\]{1,512})["'])`, "gi"),
   },
+  // `#define API_SECRET "…"` (a C macro is an assignment without `=`).
+  { kind: assignment, check: namedLiteral, gate: /#define/, re: new RegExp(String.raw`#define[ \t]+(?<key>${KEY})[ \t]+(?:"(?<dq>[^"\\\r\n]{1,1024})(?=")|'(?<sq>[^'\r\n]{1,1024})(?='))`, "gi") },
   // A literal that continues a redacted one: `[REDACTED:token]' + 'def'`, `"[REDACTED:secret]" \` / `"def"`.
   { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]["']${JOIN})["'](?<s>[^"'\r\n\\]{1,512})(?=["'])`, "g") },
   { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]["']${JOIN})["'](?<s>[^"'\r\n\\]{1,512})(?=["'])`, "g") },
@@ -84,6 +89,6 @@ export const MORE_RULES: Rule[] = [
     kind: "seed-phrase",
     check: isSeedPhrase,
     gate: /seed|mnemonic|recovery|phrase|助记词|助記詞|ニーモニック/i,
-    re: new RegExp(String.raw`(?:seed(?:[ \t]+phrase|[ \t]+words)?|mnemonic(?:[ \t]+phrase)?|recovery[ \t]+(?:phrase|words)|secret[ \t]+phrase|助记词|助記詞|ニーモニック)\\?["']?[ \t]*[:=：]?[ \t]*\\?["']?[ \t]*(?:\r?\n[ \t]*)?(?<s>${SEED_WORD}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*)${SEED_WORD}){11,23})(?![a-z])`, "gi"),
+    re: new RegExp(String.raw`(?:seed(?:[ \t]+phrase|[ \t]+words)?|mnemonic(?:[ \t]+phrase)?|recovery[ \t]+(?:phrase|words)|secret[ \t]+phrase|助记词|助記詞|ニーモニック)\\?["']?[ \t]*[:=：]?[ \t]*\\?["']?[ \t]*(?:\r?\n[ \t]*)?(?<s>${SEED})`, "gi"),
   },
 ];
