@@ -15,8 +15,11 @@ const namedLiteral = (s: string, g: Groups) => {
 };
 /** The rest of a split literal: one run without spaces, slashes or colons (not a URL, a path or a sentence). */
 const continued = (s: string) => /^[^\s\/:]{4,512}$/.test(s) && !isPlaceholder(s) && !/^[A-Za-z]+$/.test(s);
-/** What joins two parts of one string literal: `+`, `..`, `&`, a `\` continuation, a line break, or nothing. */
-const JOIN = String.raw`[ \t]*(?:\+|\.\.|&|\\)?[ \t]*(?:\r?\n[ \t]*)?(?:\+[ \t]*)?`;
+/**
+ * What joins two string literals, from the closing quote to the opening one: `+`, `..`, `&`, a `\` continuation, a
+ * line break, or nothing; quotes and breaks may be JSON-escaped (`\"abc\" \\\n \"def\"` in a stored payload).
+ */
+const JOIN = String.raw`\\?["'][ \t]*(?:\+|\.\.|&|\\{1,2})?[ \t]*(?:(?:\r?\n|\\n)[ \t]*)?(?:\+[ \t]*)?\\?["']`;
 /** A word of a seed phrase (BIP-39 words are 3 to 8 lowercase letters), optionally numbered (`1. abandon`). */
 const SEED_WORD = String.raw`(?:\d{1,2}[.):][ \t]*)?(?!(?:the|and|for|are|was|you|not|but|then|than|with|from|this|that)(?![a-z]))[a-z]{3,8}`;
 const SEED_SEP = String.raw`(?:[ \t]+|[ \t]*\r?\n[ \t]*)`;
@@ -66,13 +69,13 @@ export const MORE_RULES: Rule[] = [
     kind: assignment,
     check: (s, g) => namedLiteral(`${s}${g.next ?? ""}`, g),
     gate: /["']/,
-    re: new RegExp(String.raw`(?:#define[ \t]+|(?<![\w.$-]))(?<key>${KEY})(?:[ \t]+|[ \t]*(?::=|=|:)[ \t]*\(?[ \t]*(?:\r?\n[ \t]*)?)(?<qq>["'])(?<s>[^"'\r\n\\]{1,512})(?=\k<qq>${JOIN}["'](?<next>[^"'\r\n\\]{1,512})["'])`, "gi"),
+    re: new RegExp(String.raw`(?:#define[ \t]+|(?<![\w.$-]))(?<key>${KEY})(?:[ \t]+|[ \t]*(?::=|=|:)[ \t]*\(?[ \t]*(?:(?:\r?\n|\\n)[ \t]*)?)\\?["'](?<s>[^"'\r\n\\]{1,512})(?=${JOIN}(?<next>[^"'\r\n\\]{1,512})\\?["'])`, "gi"),
   },
   // `#define API_SECRET "…"` (a C macro is an assignment without `=`).
-  { kind: assignment, check: namedLiteral, gate: /#define/, re: new RegExp(String.raw`#define[ \t]+(?<key>${KEY})[ \t]+(?:"(?<dq>[^"\\\r\n]{1,1024})(?=")|'(?<sq>[^'\r\n]{1,1024})(?='))`, "gi") },
+  { kind: assignment, check: namedLiteral, gate: /#define/, re: new RegExp(String.raw`#define[ \t]+(?<key>${KEY})[ \t]+\\?(?:"(?<dq>[^"\\\r\n]{1,1024})(?=\\?")|'(?<sq>[^'\r\n]{1,1024})(?='))`, "gi") },
   // A literal that continues a redacted one: `[REDACTED:token]' + 'def'`, `"[REDACTED:secret]" \` / `"def"`.
-  { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]["']${JOIN})["'](?<s>[^"'\r\n\\]{1,512})(?=["'])`, "g") },
-  { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]["']${JOIN})["'](?<s>[^"'\r\n\\]{1,512})(?=["'])`, "g") },
+  { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]${JOIN})(?<s>[^"'\r\n\\]{1,512})(?=\\?["'])`, "g") },
+  { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]${JOIN})(?<s>[^"'\r\n\\]{1,512})(?=\\?["'])`, "g") },
   // A 32-byte hex key under a label that says private or secret (a bare `0x…` of 64 hex digits is a transaction
   // or block hash as often, and is kept), or given to a wallet: `new ethers.Wallet("0x…")`.
   {
