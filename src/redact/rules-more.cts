@@ -71,8 +71,8 @@ export const MORE_RULES: Rule[] = [
     gate: /["']/,
     re: new RegExp(String.raw`(?:#define[ \t]+|(?<![\w.$-]))(?<key>${KEY})(?:[ \t]+|[ \t]*(?::=|=|:)[ \t]*\(?[ \t]*(?:(?:\r?\n|\\n)[ \t]*)?)\\?["'](?<s>[^"'\r\n\\]{1,512})(?=${JOIN}(?<next>[^"'\r\n\\]{1,512})\\?["'])`, "gi"),
   },
-  // `#define API_SECRET "…"` (a C macro is an assignment without `=`).
-  { kind: assignment, check: namedLiteral, gate: /#define/, re: new RegExp(String.raw`#define[ \t]+(?<key>${KEY})[ \t]+\\?(?:"(?<dq>[^"\\\r\n]{1,1024})(?=\\?")|'(?<sq>[^'\r\n]{1,1024})(?='))`, "gi") },
+  // `#define API_SECRET "…"` (a C macro is an assignment without `=`; also without its `#`, as a tag keeps it).
+  { kind: assignment, check: namedLiteral, gate: /define/, re: new RegExp(String.raw`(?<![\w-])#?define[ \t]+(?<key>${KEY})[ \t]+\\?(?:"(?<dq>[^"\\\r\n]{1,1024})(?=\\?")|'(?<sq>[^'\r\n]{1,1024})(?='))`, "gi") },
   // A literal that continues a redacted one: `[REDACTED:token]' + 'def'`, `"[REDACTED:secret]" \` / `"def"`.
   { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]${JOIN})(?<s>[^"'\r\n\\]{1,512})(?=\\?["'])`, "g") },
   { kind: (g) => g.kind ?? "secret", check: continued, gate: /\[REDACTED:/, re: new RegExp(String.raw`(?<=\[REDACTED:(?<kind>[\w-]{1,40})\]${JOIN})(?<s>[^"'\r\n\\]{1,512})(?=\\?["'])`, "g") },

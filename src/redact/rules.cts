@@ -16,8 +16,8 @@ export { type Groups, MARK, type Rule } from "./syntax.cjs";
 
 /** A command that reads a secret from its stdin (`n` names the group that says it is not a password). */
 const stdin = (n: number) => String.raw`(?:--password-stdin|chpasswd|sudo\b[^\n|;&]{0,64}?[ \t](?:-[A-Za-z]*S\b|--stdin)|(?<sec${n}>secrets?[ \t]+(?:create|set|put|versions[ \t]+add)))`;
-/** Words before the value echoed or printed (printf's format: `printf '%s\n' 'pw'`), a few at most. */
-const FORMAT = String.raw`(?:[^|\n]{0,40}?[ \t]+)?`;
+/** Words before the value echoed or printed (printf's format: `printf '%s\n' 'pw'`, its `\n` perhaps a line break), a few at most. */
+const FORMAT = String.raw`(?:[^|]{0,40}?[ \t]+)?`;
 
 const urlPassword = (s: string) => notPlaceholder(s) && (!s.includes("/") || (!/^\d{0,5}\//.test(s) && looksSecret(s.replace("/", ""), true, "password")));
 
