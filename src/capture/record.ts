@@ -4,6 +4,7 @@ import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
 import { truncateDeep } from "../util/json-depth.cjs";
 import { extractFromLines, extractWithTasks, userPrompts } from "./extract/index.js";
+import { withholdSecrets } from "./extract/withhold.js";
 import { afterCapture } from "./after.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "./types.js";
@@ -106,9 +107,10 @@ function capture(db: Db, project: Clean<string>, session: string, now: number, l
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const key = cleanText(session);
+  // Secret files' contents and secret commands' outputs are withheld first (src/capture/extract/withhold.ts).
   // Redacted before extraction too: extractors cut long text (a command at 1,000 characters), and a
   // secret cut in two is no longer recognised by the rules, so the cut must come after redaction.
-  const input = clean(lines);
+  const input = clean(withholdSecrets(lines));
   return db.transaction(() => {
     const from = sessions.taskState(sessions.touch(key, project, now, transcriptPath));
     const { events: found, tasks, changes } = extractWithTasks(input, { session: key, ...(from ? { tasksFrom: from } : {}) });

@@ -37,7 +37,8 @@ const isWordy = (v: string) => /^[A-Za-z]+(?:[_.-][A-Za-z]+)*$/.test(v) && split
  */
 const isCodePath = (v: string) => {
   if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.test(v)) return false;
-  if (/^(?:[A-Z][a-z]+\.)+[A-Z][a-z]+\d{1,4}$/.test(v)) return false; // `Harbor.Falcon94`: words and digits, a password
+  // `Harbor.Falcon94`, `Lantern.orchid47!`: capitalised words ending in digits (and a sign), a password.
+  if (/^(?=[A-Z])(?:[A-Za-z][a-z]+\.)+[A-Za-z][a-z]+\d{1,4}[!?$]?$/.test(v)) return false;
   return v.split(/\??\./).every((seg) => isCodeWord(seg.replace(/[$!?]/g, "").replace(/\d{1,2}$/, "")) || /^\$?[a-z]$/i.test(seg));
 };
 /** Abbreviations without a vowel that code paths are made of. */
@@ -74,6 +75,7 @@ export function looksSecret(v: string, literal: boolean, kind = "secret", spaces
   // Non-ASCII letters count (`Pässwört.2024`, a value in smart quotes) when some ASCII letter or digit is there too.
   if (v.length < (kind === "password" ? 6 : 8) || /[\s\x00-\x1f\x7f]/.test(v) || (/[^\x21-\x7e]/.test(v) && !/[A-Za-z0-9]/.test(v))) return false;
   if (isPlaceholder(v) || isPathLike(v)) return false;
+  if (/^0x[\da-f]{64}$/i.test(v)) return true; // a 32-byte key (an Ethereum private key) under a secret-named key
   if (/^(?:0x[\da-f]+|[\d.,:_+-]+)$/i.test(v)) return false;
   if (isWordy(v)) return literal && kind === "password" && shannonEntropy(v) >= 2.5;
   if (literal) return true;
@@ -130,7 +132,20 @@ export function keyKind(key: string): string | null {
 }
 
 /** Does the key name a passphrase (a value of several words)? */
-export const isPassphraseKey = (key: string) => /pass[\W_]?phrase/i.test(key);
+export const isPassphraseKey = (key: string) => /pass[\W_]?phrase|(?:^|[\W_])psk$|mnemonic|seed[\W_]?phrase/i.test(key);
+
+/** SSH key types whose keys are public (`ssh-ed25519 AAAA… user@host`, `ecdsa-sha2-nistp256`, FIDO `sk-…@openssh.com`). */
+const PUBLIC_KEY_TYPE = /^(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(?:-cert-v01@openssh\.com)?(?:\s|$)/;
+
+/**
+ * A public key, never redacted: an OpenSSH public key line (its type first), or the base64 body of one (its wire
+ * format starts with the length-prefixed key type, so `AAAAC3NzaC1lZDI1NTE5…` decodes to `\0\0\0\x0bssh-ed25519`).
+ */
+export function isPublicKey(v: string): boolean {
+  if (PUBLIC_KEY_TYPE.test(v)) return true;
+  if (!/^AAAA[A-Za-z0-9+\/]{16,}={0,2}$/.test(v)) return false;
+  return /^(?:ssh-|ecdsa-|sk-)/.test(Buffer.from(v.slice(0, 40), "base64").toString("latin1").slice(4));
+}
 
 function computeKeyKind(key: string): string | null {
   if (/^(?:old)?pwd$/i.test(key) || key === "PASS") return null; // the shell's working directory; `--- PASS: TestX` of go test

@@ -20,8 +20,9 @@
  * as a literal password; words with spaces only as a passphrase. An unterminated `-----BEGIN … PRIVATE KEY-----`
  * is redacted to the end (truncated `head id_rsa` output).
  */
+import { blockSpans } from "./blocks.cjs";
 import { type Found, type Inner, redactEncoded } from "./encoded.cjs";
-import { isPassphraseKey, keyKind, looksSecret } from "./judge.cjs";
+import { isPassphraseKey, isPublicKey, keyKind, looksSecret } from "./judge.cjs";
 import { type Groups, MARK, RULES, type Rule } from "./rules.cjs";
 
 export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs";
@@ -40,9 +41,12 @@ export { isPlaceholder, keyKind, looksSecret, shannonEntropy } from "./judge.cjs
  * OpenVPN and SSH2 keys, password hashes, cookies, PAT/pw/psk keys, values with spaces or non-ASCII letters, lists,
  * YAML block scalars and wrapped quoted values under secret-named keys, PHP/Perl variables, Dockerfile ENV, markdown
  * tables, XML properties, positional passwords of Windows, Oracle, RabbitMQ, MinIO and remote-admin tools, values
- * given to secret stores, and more prose ("the password for … is", "changed … to", "use passphrase …").
+ * given to secret stores, and more prose ("the password for … is", "changed … to", "use passphrase …"); 6: passphrase-
+ * like values under lowercase keys, `sudo -S`, `openssl enc -k`, `(pass …)` after ssh, Oracle thin strings, prose in
+ * ten more languages and more words, quoted passphrases, values split over two lines, a table's secret column, seed
+ * phrases, recovery codes, labelled `0x` keys, presigned URL signatures; public keys are never redacted.
  */
-export const REDACTION_VERSION = 5;
+export const REDACTION_VERSION = 6;
 
 export interface Redaction {
   text: string;
@@ -74,7 +78,7 @@ function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLin
     const pre = match.slice(0, match.length - secret.length);
     const open = pre.lastIndexOf(MARK); // the secret would start inside an earlier replacement
     let ok = !(secret === "" || secret.includes(MARK) || (open >= 0 && !pre.includes("]", open)));
-    if (ok && rule.check && !rule.check(secret, g)) ok = false;
+    if (ok && ((rule.check && !rule.check(secret, g)) || isPublicKey(secret))) ok = false;
     if (!ok) {
       if (pre.length > 0 && budget > 0) {
         budget -= secret.length;
@@ -89,6 +93,22 @@ function applyRule(text: string, rule: Rule, tally: Map<string, number>, keepLin
     last = m.index + match.length;
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+/** Replaces the spans a block of lines gives away (src/redact/blocks.cts): a table's secret column, recovery codes, a seed phrase. */
+function applySpans(text: string, tally: Map<string, number>, keepLines: boolean, found?: Found): string {
+  const spans = blockSpans(text);
+  if (spans.length === 0) return text;
+  let out = "";
+  let last = 0;
+  for (const { start, end, kind } of spans) {
+    const secret = text.slice(start, end);
+    bump(tally, kind);
+    found?.(secret, kind);
+    out += `${text.slice(last, start)}${MARK}${kind}]${breaks(secret, keepLines)}`;
+    last = end;
+  }
+  return out + text.slice(last);
 }
 
 const PRIVATE_TAG = /<(\/?)private(?:\s[^<>]{0,200})?>/gi;
@@ -139,6 +159,7 @@ function redactInto(text: string, tally: Map<string, number>, keepLines = false,
     }
     out = applyRule(out, rule, tally, keepLines, found);
   }
+  out = applySpans(out, tally, keepLines, found);
   const inner: Inner = (decoded, f, d) => redactInto(decoded, new Map(), false, f, d);
   return redactEncoded(out, inner, (secret, kind) => {
     bump(tally, kind);
@@ -204,7 +225,7 @@ export function redactDeep<T>(value: T, opts: DeepOptions = {}): { value: T; cou
       const out = redactInto(v, tally);
       if (total(tally) > before) return out;
       const kind = key === undefined ? null : keyKind(key);
-      if (kind === null || !looksSecret(v, true, kind, isPassphraseKey(key ?? ""))) return v;
+      if (kind === null || isPublicKey(v) || !looksSecret(v, true, kind, isPassphraseKey(key ?? ""))) return v;
       bump(tally, kind);
       return `${MARK}${kind}]`;
     }

@@ -22,12 +22,12 @@ const PROSE_VALUE = String.raw`(?<q>["'\x60\u201c]?)(?<s>[^\s"'\x60\u201d]{1,256
 const KEYWORD = /pass|pwd|pw|psk|secret|token|key|auth|cred|pat/i;
 
 export const CONTEXT_RULES: Rule[] = [
-  // A `.pgpass` line: host:port:database:user:password (each field may be `*`).
+  // A `.pgpass` line: host:port:database:user:password (each field may be `*`), also quoted or inside a sentence.
   {
     kind: "password",
     check: (s) => looksSecret(s, true, "password"),
     gate: /:(?:\d{1,5}|\*):/,
-    re: /(?<![^\n])[ \t]*(?:[\w.-]{1,253}|\*|\[[\da-fA-F:]{2,45}\]):(?:\d{1,5}|\*):(?:[\w.-]{1,128}|\*):(?:[\w.@-]{1,128}|\*):(?<s>(?:[^\s:\\]|\\[:\\]){1,256})(?=[ \t]*(?:\r?\n|$))/g,
+    re: /(?<![^\s"'\x60])(?:[\w.-]{1,253}|\*|\[[\da-fA-F:]{2,45}\]):(?:\d{1,5}|\*):(?:[\w.-]{1,128}|\*):(?:[\w.@-]{1,128}|\*):(?<s>(?:[^\s:\\"'\x60]|\\[:\\]){1,256})(?=[\s"'\x60]|$)/g,
   },
   // PHP `define('DB_PASSWORD', '…')`, `putenv`/`setenv`/`set('token', '…')`, `os.environ['API_KEY'] = '…'`.
   {

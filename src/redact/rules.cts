@@ -6,6 +6,8 @@
 import { CONTEXT_RULES } from "./rules-context.cjs";
 import { isBase64Credential, looksRandom, looksSecret } from "./judge.cjs";
 import { COMMAND_RULES } from "./rules-commands.cjs";
+import { LANG_RULES } from "./rules-lang.cjs";
+import { MORE_RULES } from "./rules-more.cjs";
 import { PROSE_RULES } from "./rules-prose.cjs";
 import { VENDOR_RULES } from "./rules-vendors.cjs";
 import { assignment, assignmentCheck, cliPassword, FLAG_VALUE, KEY, literalAssignment, notPlaceholder, type Rule, VALUE } from "./syntax.cjs";
@@ -13,7 +15,9 @@ import { assignment, assignmentCheck, cliPassword, FLAG_VALUE, KEY, literalAssig
 export { type Groups, MARK, type Rule } from "./syntax.cjs";
 
 /** A command that reads a secret from its stdin (`n` names the group that says it is not a password). */
-const stdin = (n: number) => String.raw`(?:--password-stdin|chpasswd|(?<sec${n}>secrets?[ \t]+(?:create|set|put|versions[ \t]+add)))`;
+const stdin = (n: number) => String.raw`(?:--password-stdin|chpasswd|sudo\b[^\n|;&]{0,64}?[ \t](?:-[A-Za-z]*S\b|--stdin)|(?<sec${n}>secrets?[ \t]+(?:create|set|put|versions[ \t]+add)))`;
+/** Words before the value echoed or printed (printf's format: `printf '%s\n' 'pw'`, its `\n` perhaps a line break), a few at most. */
+const FORMAT = String.raw`(?:[^|]{0,40}?[ \t]+)?`;
 
 const urlPassword = (s: string) => notPlaceholder(s) && (!s.includes("/") || (!/^\d{0,5}\//.test(s) && looksSecret(s.replace("/", ""), true, "password")));
 
@@ -95,10 +99,11 @@ export const RULES: Rule[] = [
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
   { kind: "password", check: notPlaceholder, re: /(?<![\w-])-pass(?:in|out)?[ \t]+pass:(?<s>[^\s'"]{1,256})/g },
   // A secret piped or fed to a command that reads it from stdin.
-  { kind: (g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? "secret" : "password"), check: (s, g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? looksSecret(s, true) : notPlaceholder(s)), gate: /echo|printf/, re: new RegExp(String.raw`(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}?${stdin(1)})|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}?${stdin(2)})|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}?${stdin(3)}))`, "g") },
-  { kind: "token", check: notPlaceholder, re: /(?<![\w-])--(?:with-token|password-stdin)[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
+  { kind: (g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? "secret" : "password"), check: (s, g) => (g.sec1 ?? g.sec2 ?? g.sec3 ? looksSecret(s, true) : notPlaceholder(s)), gate: /echo|printf/, re: new RegExp(String.raw`(?<![\w-])(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+${FORMAT}(?:'(?<sq>[^'\r\n]{1,256})(?='[ \t]*\|[^\n]{0,256}?${stdin(1)})|"(?<dq>[^"\r\n]{1,256})(?="[ \t]*\|[^\n]{0,256}?${stdin(2)})|(?<s>[^\s'"|]{1,256})(?=[ \t]*\|[^\n]{0,256}?${stdin(3)}))`, "g") },
+  { kind: (g) => (g.su ? "password" : "token"), check: notPlaceholder, re: /(?:(?<![\w-])--(?:with-token|password-stdin)|(?<su>(?<![\w-])sudo\b[^\n|;&<]{0,64}?[ \t]-[A-Za-z]*S\b[^\n|;&<]{0,128}?))[ \t]*<<<[ \t]*(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"]{1,256}))/g },
   { kind: "vault-token", check: looksRandom, re: /(?<![\w-])vault[ \t]+login(?:[ \t]+-\S+)*[ \t]+(?<s>[^\s'"=-][^\s'"=]{7,255})(?=\s|$)/g },
   ...COMMAND_RULES,
+  ...MORE_RULES,
   // A secret-named setting set from the command line: `aws configure set aws_secret_access_key X`,
   // `npm config set //registry.npmjs.org/:_authToken X`, `git config user.password X`.
   { kind: assignment, check: assignmentCheck(() => true), re: new RegExp(String.raw`(?<![\w-])(?:set|setx|setenv|config)(?:[ \t]+--?[\w-]{1,40}){0,4}[ \t]+(?:[^\s=]{0,200}?[:/.])?(?<key>${KEY})[ \t]+${VALUE}`, "gi") },
@@ -108,4 +113,5 @@ export const RULES: Rule[] = [
   { kind: assignment, check: assignmentCheck(literalAssignment), re: new RegExp(String.raw`(?<![\w.$-])(?<kq>\\?["']|)(?=[A-Za-z_])(?<key>${KEY})\k<kq>(?<sep>[ \t]*(?::=|=>|=(?![=>~])|:(?!:)))[ \t]*${VALUE}`, "gi") },
   ...CONTEXT_RULES,
   ...PROSE_RULES,
+  ...LANG_RULES,
 ];

@@ -58,5 +58,5 @@ export const notPlaceholder = (s: string) => !isPlaceholder(s);
 /** `cmd … FLAG<sep>password`: the password a command takes on a short flag (`sep` "": glued to it). */
 export function cliPassword(cmds: string, flag: string, sep = "[ \\t]+", gate = new RegExp(cmds)): Rule {
   const value = String.raw`(?:'(?<sq>[^'\r\n]{1,256})(?=')|"(?<dq>[^"\r\n]{1,256})(?=")|(?<s>[^\s'"-][^\s'"]{0,255}))`;
-  return { kind: "password", check: notPlaceholder, gate, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b[^\n|;&]{0,512}?[ \t]${flag}${sep}${value}`, "g") };
+  return { kind: "password", check: notPlaceholder, gate, re: new RegExp(String.raw`(?<![\w-])(?:${cmds})\b(?:[^\n|;&]|\\\r?\n){0,512}?[ \t]${flag}${sep}${value}`, "g") };
 }

@@ -48,6 +48,14 @@ const SURVIVE: [group: string, text: string][] = [
   ["identifier", ".swatch { --secret-color: #ff00aa; }"],
   ["identifier", "PASSWORD_MIN_LENGTH=12\nTOKEN_TTL=3600\nSESSION_KEY_PREFIX=sess"],
   ["identifier", "onKeyDown={(e) => e.key === 'Enter' && submit()}"],
+  // Public keys: an authorized_keys line keeps its key type and body, also under a key named like a secret.
+  ["public key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq3kP9zXw2vN8LmT4rY6bH1sD0fJ7cA5eU2iO9pQxZk deploy@build-01"],
+  ["public key", "DEPLOY_KEY=ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq3kP9zXw2vN8LmT4rY6bH1sD0fJ7cA5eU2iO9pQxZk ci@acme"],
+  ["public key", 'authorized_keys: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq3kP9zXw2vN8LmT4rY6bH1sD0fJ7cA5eU2iO9pQxZk me@x"'],
+  ["public key", "ssh_pub_key: ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEx4mPle7Kd9Rw2Tq5Zn8Vb1Yc3Uf6Ho0Lj4Gs7Xa2 admin@router"],
+  ["public key", 'public_key = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQDx7Lm2Kq8Tz4Wd1Vb6Nc3Xe5Rf7Yg9Uh0Ij2Ok4Pl6 terraform"'],
+  ["public key", "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE9x2mT4vQ8bN1rL5pZ7cW3yH6dF0sJ4gA2eU9iO1kX8Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc3Vb5Nm7Q==\n-----END PUBLIC KEY-----"],
+  ["hash", "tx 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 confirmed in block 18923611"],
   // Prose about keys, with harmless values.
   ["prose", "Use key=id for the join, not key=name."],
   ["prose", "The password is wrong, try resetting it."],

@@ -5,6 +5,7 @@
 import type { CapturedEvent, EventType, TranscriptLine } from "../types.js";
 import { isObj, str } from "./messages.js";
 import { collectToolCalls, errorKind, type ToolCall, type ToolCalls, type ToolResult } from "./tool-calls.js";
+import { withheldReason } from "./withhold.js";
 
 export const MODIFY_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 export const EXPLORE_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob", "LS"]);
@@ -76,6 +77,8 @@ function toolEvent(call: ToolCall, session: string): CapturedEvent {
     const r = call.result?.toolUseResult;
     if (isObj(r) && r.interrupted === true) metadata.interrupted = true;
   }
+  const withheld = call.result ? withheldReason(call.result.text) : undefined;
+  if (withheld) metadata.withheld = withheld;
   if (call.name === "Write" && isObj(call.result?.toolUseResult)) {
     const op = str(call.result.toolUseResult.type); // "create" | "update"
     if (op) metadata.operation = op;
@@ -86,7 +89,7 @@ function toolEvent(call: ToolCall, session: string): CapturedEvent {
     time: call.msg.time,
     session,
     files: filesOf(call.name, call.input),
-    text: describeCall(call.name, call.input),
+    text: withheld ? `${describeCall(call.name, call.input)} (content not stored: ${withheld})` : describeCall(call.name, call.input),
     metadata,
   };
 }
