@@ -61,7 +61,7 @@ try {
   }
   const s = [...times].sort((a, b) => a - b);
   log(`SessionStart briefing (whole hook process): p50 ${percentile(s, 50).toFixed(0)} ms, p95 ${percentile(s, 95).toFixed(0)} ms (n=${s.length})`);
-  const named = (context.match(/\(record docs\/decisions\//g) ?? []).length;
+  const named = (context.match(/\[record docs\/decisions\//g) ?? []).length;
   log(`briefing: ${context.length} characters (budget about ${BRIEFING_TOKENS * 4} characters for ${BRIEFING_TOKENS} tokens), ${named} records named, the rest counted in "more" lines`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -3,6 +3,7 @@
  * home writable and private to the user, MEM_HOME absolute, the config's warnings.
  */
 import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
+import { closedFrom } from "../util/closed-dirs.cjs";
 import { isAbsolute, join } from "node:path";
 import type { AppConfig } from "../app.js";
 import { field } from "../render/line.js";
@@ -23,7 +24,7 @@ export function homeCheck(app: AppConfig, env: NodeJS.ProcessEnv): Check {
 /** The data home made (private) if need be, writable, and not open to other users. */
 export function homeUsable(app: AppConfig): Check {
   try {
-    const before = modeOf(app.paths.home);
+    const before = closedFrom(app.paths.home) ?? modeOf(app.paths.home); // the app may have closed it already, on opening
     ensurePrivateDir(app.paths.home); // closes one of ours that was opened to others
 
     accessSync(app.paths.home, constants.W_OK);

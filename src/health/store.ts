@@ -1,4 +1,5 @@
 import { readIdentity } from "../store/identity.js";
+import { closedFrom } from "../util/closed-dirs.cjs";
 import type { RefusedSnapshot } from "../store/snapshot-trust.js";
 import { listSnapshots, snapshotDir } from "../store/snapshots.js";
 import type { StoreDamagedError } from "../store/damage.js";
@@ -62,7 +63,9 @@ export function storeIdentityChecks(sqlite: string, events: number, now = Date.n
     detail: `refused ${r.id}: ${r.why}; it is never restored (another account may have planted it)`,
     fix: `look at it, then remove it (\`rm ${r.id.startsWith("/") ? r.id : `${snapshotDir(sqlite)}/${r.id}.*`}\`, as its owner or root)`,
   }));
-  return [identity, snapshots, ...planted];
+  const was = closedFrom(snapshotDir(sqlite));
+  const closed: Check[] = was === undefined ? [] : [{ name: "snapshots", status: "warn", detail: `${snapshotDir(sqlite)} was open to other users (mode ${was.toString(8)}), and its copies hold what was captured: mem closed it (mode 700)`, fix: "nothing left to do; if it opens again, look for what changes it (a chmod, a sync tool)" }];
+  return [identity, snapshots, ...closed, ...planted];
 }
 
 /** Whether what is stored was redacted under the current rules (older rules may have missed a secret). */

@@ -1,5 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { noteClosed } from "./closed-dirs.cjs";
 
 /**
  * Creates the data home readable by its owner only (0700): it holds what was captured from the
@@ -31,5 +32,8 @@ export function checkOwnDir(dir: string): void {
   if (owner !== undefined) {
     throw new Error(`${dir} belongs to another user (uid ${owner}, you are ${uid}): mem keeps what it captures only in a directory of your own; remove it or set MEM_HOME`);
   }
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, st.mode & 0o700);
+  if ((st.mode & 0o077) !== 0) {
+    chmodSync(dir, st.mode & 0o700);
+    noteClosed(dir, st.mode);
+  }
 }

@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
+import { noteClosed } from "./closed-dirs.cjs";
 
 /**
  * The private places mem keeps outside its data home's own checks (the fallback spool under the
@@ -56,6 +57,7 @@ export function privateDir(dir: string): PlaceVerdict {
     if (why) return { ok: false, why };
     if ((st.mode & 0o077) === 0) return { ok: true };
     chmodSync(dir, 0o700);
+    noteClosed(dir, st.mode);
     return { ok: true, tightened: `${dir} was open to other users (mode ${octal(st.mode)}); closed to 700` };
   } catch (err) {
     return { ok: false, why: `${dir}: ${(err as Error).message}` };

@@ -27,11 +27,10 @@ export interface BriefDecision {
   record?: { path: string; status?: string; date?: string; authors: string[] };
 }
 
-/** "record docs/adr/0001-x.md: accepted, 2025-03-01, by Alice, Bob" (what is known of it). */
+/** `[record docs/adr/0001-x.md · accepted · 2025-03-01 · by Alice, Bob]` (what is known of it), every part escaped as a bracket's are. */
 function recordNote(r: NonNullable<BriefDecision["record"]>): string {
   const by = r.authors.length > 0 ? `by ${r.authors.slice(0, 4).join(", ")}${r.authors.length > 4 ? ", …" : ""}` : "";
-  const about = [r.status ?? "", r.date ?? "", by].filter(Boolean).map((x) => field(x, 200));
-  return `record ${field(r.path, 200)}${about.length > 0 ? `: ${about.join(", ")}` : ""}`;
+  return bracket([`record ${field(r.path, 200)}`, ...[r.status ?? "", r.date ?? "", by].map((x) => field(x, 200))]);
 }
 
 export interface DecisionLimits {
@@ -81,7 +80,7 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
     const items = list.slice(0, limits.cap).map((d, i) => {
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
       const stale = d.stale ? ` ${bracket([field(d.stale, 300)])}` : "";
-      if (d.record) return `- ${prose(d.text, i >= limits.full && old ? 100 : 240)} (${recordNote(d.record)})${stale}`;
+      if (d.record) return `- ${prose(d.text, i >= limits.full && old ? 100 : 240)} ${recordNote(d.record)}${stale}`;
       if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
       return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });
