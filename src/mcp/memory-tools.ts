@@ -22,7 +22,7 @@ import { currentUserId } from "../tiers/user.js";
 import { preview, previewStems } from "../inject/preview.js";
 import { searchWarningLine } from "../retrieve/warnings.js";
 
-const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES])] as [string, ...string[]];
+const LIST_KINDS = [...new Set<string>([...EXPLICIT_KINDS, ...EVENT_TYPES, "superseded", "proposed"])] as [string, ...string[]];
 const LIST_SOURCES = ["explicit", "tag", "keyword", "captured"] as const;
 
 /**
