@@ -8,6 +8,7 @@ import { EXPLICIT_KINDS, type Memory, type MemorySource } from "../service/types
 import { EXIT, int, isoDate, parse, UsageError } from "./args.js";
 import { MEMORY_SHAPE } from "./get-cmd.js";
 import type { Command } from "./command.js";
+import { recordParts } from "../store/records.js";
 import { unknownProjectNote, withService } from "./memory-io.js";
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
@@ -44,7 +45,7 @@ Options:
 
 function line(m: Memory, now: number): string {
   const where = m.record
-    ? `${field(m.path ?? "", 120)}  ${[m.record.status ?? "", m.record.date ?? "", m.record.authors.length > 0 ? `by ${m.record.authors.join(", ")}` : ""].filter(Boolean).map((x) => field(x, 120)).join(", ")}`
+    ? `${field(m.path ?? "", 120)}  ${recordParts(m.record).map((x) => field(x, 120)).join(", ")}`
     : m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
   return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
 }

@@ -13,6 +13,7 @@ import { COLD, framed, type Frame } from "../render/frame.js";
 import { bracket, field, prose } from "../render/line.js";
 import { idOf } from "../service/convert.js";
 import type { Memory } from "../service/types.js";
+import { recordParts } from "../store/records.js";
 import type { TaskRow } from "../store/tasks.js";
 
 /** The frame of every tool result that carries memories or tasks. */
@@ -41,7 +42,9 @@ export type FoundMemory = Memory & { matched?: string };
 /** One memory on one line: `- [id · kind · source · where · age] text [flag]` (`[cold · id · …]` for a cold-tier one). */
 export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CHARS, cold = false): string {
   const meta = bracket([cold ? "cold" : "", idOf(m), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
-  const record = m.record ? `record: ${[m.record.status ?? "no status", m.record.date ?? "", m.record.authors.length > 0 ? `by ${m.record.authors.slice(0, 4).join(", ")}` : "", m.record.supersededBy && !(m.record.status ?? "").includes("superseded by") ? `superseded by ${m.record.supersededBy}` : ""].filter(Boolean).map((x) => field(x, 120)).join(", ")}` : "";
+  const r = m.record;
+  const successor = r?.supersededBy && !(r.status ?? "").includes("superseded by") ? [`superseded by ${r.supersededBy}`] : [];
+  const record = r ? `record: ${[...(r.status ? [] : ["no status"]), ...recordParts(r, 4), ...successor].map((x) => field(x, 120)).join(", ")}` : "";
   const extra = [record, m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
   return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;

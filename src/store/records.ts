@@ -50,6 +50,16 @@ export function recordCounts(db: Db, project: string): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
 }
 
+/**
+ * What every output says of a record after its file, each part as written: its status, its date,
+ * `by A, B` (at most `maxAuthors` names, then `…`); parts not known are left out. Pure.
+ */
+export function recordParts(r: Pick<RecordMeta, "status" | "date" | "authors">, maxAuthors = Number.POSITIVE_INFINITY): string[] {
+  const names = r.authors.slice(0, maxAuthors);
+  const by = names.length > 0 ? `by ${names.join(", ")}${r.authors.length > names.length ? ", …" : ""}` : "";
+  return [r.status ?? "", r.date ?? "", by].filter((p) => p !== "");
+}
+
 /** The record a row's chunk metadata holds (a damaged value reads as a bare record of the row's kind). */
 export function recordMeta(row: Pick<RecordRow, "kind" | "metadata">): RecordMeta {
   try {

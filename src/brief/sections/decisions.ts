@@ -1,4 +1,5 @@
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../capture/extract/same.js";
+import { recordParts } from "../../store/records.js";
 import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
 import { bracket, field, prose } from "../../render/line.js";
 import { ago, whenMade } from "../render.js";
@@ -29,8 +30,7 @@ export interface BriefDecision {
 
 /** `[record docs/adr/0001-x.md · accepted · 2025-03-01 · by Alice, Bob]` (what is known of it), every part escaped as a bracket's are. */
 function recordNote(r: NonNullable<BriefDecision["record"]>): string {
-  const by = r.authors.length > 0 ? `by ${r.authors.slice(0, 4).join(", ")}${r.authors.length > 4 ? ", …" : ""}` : "";
-  return bracket([`record ${field(r.path, 200)}`, ...[r.status ?? "", r.date ?? "", by].map((x) => field(x, 200))]);
+  return bracket([`record ${field(r.path, 200)}`, ...recordParts(r, 4).map((x) => field(x, 200))]);
 }
 
 export interface DecisionLimits {

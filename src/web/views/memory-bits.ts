@@ -10,6 +10,7 @@ import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { href, type UiRequest } from "../request.js";
 import { age, idLink } from "../show.js";
+import { recordParts } from "../../store/records.js";
 
 /** The explorer's page size: rows a listing shows at once. */
 export const PAGE = 50;
@@ -52,7 +53,7 @@ export function memoryItem(base: string, m: Memory, now: number, project: string
   const id = idOf(m);
   const where =
     m.source === "markdown"
-      ? html`<a href="${href(base, "/source", { path: m.path, project })}">${m.path}:${m.startLine}-${m.endLine}</a>${m.record ? html`<span class="record">record: ${[m.record.status ?? "", m.record.date ?? "", m.record.authors.length > 0 ? `by ${m.record.authors.join(", ")}` : ""].filter(Boolean).join(", ") || "no status"}</span>` : ""}`
+      ? html`<a href="${href(base, "/source", { path: m.path, project })}">${m.path}:${m.startLine}-${m.endLine}</a>${m.record ? html`<span class="record">record: ${recordParts(m.record).join(", ") || "no status"}</span>` : ""}`
       : html`${m.session ? sessionLink(base, m.session, project) : html`<span>no session</span>`}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}</span>` : ""}`;
   return html`<li class="item" data-id="${id}">
 <div class="meta">${idLink(base, id, project)}<span class="badge">${m.kind}</span>${age(m.createdAt, now)}<span>${m.source}</span>${where}${m.stale ? html`<span class="warn stale" title="${m.stale}">stale</span>` : ""}</div>
