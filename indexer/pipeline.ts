@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { realOr } from "../src/util/walls.cjs";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
 import type { Project } from "../src/project/identity.js";
@@ -296,9 +297,5 @@ function unmatchedReason(r: { given: string; exists: boolean; path: string }, wa
 }
 
 function walkedRoot(r: string): string {
-  try {
-    return realpathSync(r);
-  } catch {
-    return resolve(r);
-  }
+  return realOr(resolve(r));
 }

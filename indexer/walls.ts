@@ -1,7 +1,6 @@
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { systemPath, within } from "../src/util/walls.cjs";
+import { realOr, systemPath, within } from "../src/util/walls.cjs";
 
 /**
  * Where a walk of a root may go (the indexer's walk and the daemon's watch alike): inside the
@@ -37,13 +36,6 @@ export function expandHome(p: string, home: string = homedir()): string {
 /** Does the root (a real path) follow links out of it: is it, or a folder holding it, listed in `entries`? */
 export function followsLinks(realRoot: string, entries: readonly string[]): boolean {
   return entries.some((e) => {
-    const p = resolve(expandHome(e));
-    let real = p;
-    try {
-      real = realpathSync(p);
-    } catch {
-      // not there: compared as written
-    }
-    return within(realRoot, real);
+    return within(realRoot, realOr(resolve(expandHome(e)))); // not there: compared as written
   });
 }

@@ -12,7 +12,6 @@
  * git process), per repository a lookup of `.git` and a read of HEAD; at most MAX_CAPTURE_FILES
  * distinct files per capture.
  */
-import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Captured } from "../capture/captured.js";
 import { isExplicit } from "../capture/converge.js";
@@ -20,7 +19,7 @@ import type { CapturedEvent } from "../capture/types.js";
 import { clean } from "../redact/clean.cjs";
 import { anchorsOf, reanchorRows, recordAnchors, type AnchorRow } from "../store/anchors.js";
 import type { Db } from "../store/db.js";
-import { within } from "../util/walls.cjs";
+import { realOr, within } from "../util/walls.cjs";
 import { processCache, type AnchorCache, type Head } from "./cache.js";
 
 /** Distinct files hashed per capture, at most. */
@@ -85,13 +84,6 @@ function rowFor(memory: string, path: string, cache: AnchorCache, heads: Map<str
   return { memory, path, blob: s.blob ?? null, branch: head?.branch ?? null, at: now };
 }
 
-const realOr = (p: string): string => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p; // not there: judged as written (and a file that is not there anchors nothing)
-  }
-};
 
 /** Anchors the events of a capture that name files and have no anchor yet. Returns the anchors recorded. */
 export function anchorCaptured(db: Db, c: Captured, cache: AnchorCache = processCache): number {

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realOr } from "../util/walls.cjs";
 import { indexLock } from "../maintenance/index-lock.js";
 import { indexPaths, NoSourcesError, type IndexSummary } from "../../indexer/pipeline.js";
 import { reindexStale } from "../../indexer/reindex-stale.js";
@@ -57,13 +57,6 @@ function report(s: IndexSummary): string {
   return lines.join("\n");
 }
 
-const realOr = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
 
 /** The project a root is indexed into with no --project: the one it was indexed into before (only one), else by the folder rule. */
 function ownerOf(db: Db, root: string): Project {

@@ -1,4 +1,4 @@
-import { statfsSync } from "node:fs";
+import { realpathSync, statfsSync } from "node:fs";
 import { sep } from "node:path";
 
 /**
@@ -6,6 +6,15 @@ import { sep } from "node:path";
  * real path of a folder a link leads to), and never the system's own pseudo files. CommonJS and
  * tiny: ./read-regular.cts uses it, and so does the indexer.
  */
+
+/** `path`'s real path, or `path` as given when it cannot be resolved (not there, unreadable): judged as written. */
+export function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 /** Is the real path `path` the wall itself or inside it (`wall` a real path too)? */
 export function within(path: string, wall: string): boolean {
