@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { NO_MODEL_LINE } from "../../src/retrieve/warnings.js";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
 import { cleanEnv, jsonOf, REPO, runMem, show } from "../helpers/mem-cli.js";
+import { closedPort } from "../helpers/fake-ollama.js";
 
 /** What `mem query --json` and `mem index --json` print, as far as these tests read it. */
 interface Query {
@@ -42,14 +42,6 @@ function notes(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-/** A port nothing listens on: Ollama "not running". */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe("mem index: a PATH that names nothing is an error, not a quiet success", () => {
   test("a missing PATH exits 1 with the reason, and nothing is stored (no run, no root)", async () => {

@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -17,6 +16,7 @@ import { get, startUiChild, type UiChild } from "../helpers/ui-child.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { serverEnv } from "../helpers/mcp-env.js";
+import { closedPort } from "../helpers/fake-ollama.js";
 
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-no-model-")));
@@ -27,13 +27,6 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 let port = 0;
 const envFor = (home: string): NodeJS.ProcessEnv => ({ ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "ollama,transformers", MEM_OLLAMA_HOST: `http://127.0.0.1:${port}`, MEM_MODELS_DIR: join(tmp, "models") });

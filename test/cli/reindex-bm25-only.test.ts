@@ -6,23 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
+import { closedPort } from "../helpers/fake-ollama.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-reindex-bm25-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 test("no model has ever answered: mem reindex succeeds, BM25 only, in its report and its log", async () => {
   const proj = join(tmp, "proj");

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { hashVector } from "./hash-embedder.js";
 
 /**
@@ -197,4 +197,13 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       await stopped;
     },
   };
+}
+
+/** A loopback port nothing listens on: Ollama "not running". */
+export async function closedPort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
 }
