@@ -6,6 +6,10 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before } from "node:test";
 
 const has = (cmd: string): boolean => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
 
@@ -47,6 +51,31 @@ export function makeUser(): OtherUser {
     remove() {
       if (!made.delete(name)) return;
       spawnSync("userdel", [name], { stdio: "ignore" });
+    },
+  };
+}
+
+/**
+ * A test file's bed for a second account's attacks: a temp folder the account may walk into
+ * (0755, as it may into /tmp), removed when the file's tests end, and the account, made before
+ * them where it can be (see `otherUserSkip`) and removed after.
+ */
+export function attackBed(prefix: string): { tmp: string; mallory: () => OtherUser } {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  chmodSync(tmp, 0o755);
+  let user: OtherUser | undefined;
+  before(() => {
+    if (!otherUserSkip) user = makeUser();
+  });
+  after(() => {
+    user?.remove();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  return {
+    tmp,
+    mallory: () => {
+      if (!user) throw new Error(otherUserSkip || "the second account was not made");
+      return user;
     },
   };
 }

@@ -5,33 +5,23 @@
  * git config (`core.fsmonitor`) never runs as the user. Skips without root or useradd.
  */
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { resolveProject } from "../../src/project/identity.js";
 import { gitStatusSync } from "../../src/project/in-play.js";
 import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
-import { makeUser, otherUserSkip, type OtherUser } from "../helpers/other-user.js";
+import { attackBed, otherUserSkip } from "../helpers/other-user.js";
 
 const skip = otherUserSkip;
-const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-foreign-git-")));
-let mallory: OtherUser | undefined;
-before(() => {
-  if (!skip) mallory = makeUser();
-});
-after(() => {
-  mallory?.remove();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, mallory } = attackBed("mem-foreign-git-");
 
 test("a .git and decision records another account planted in a shared folder are not ours", { skip }, async () => {
   const shared = join(tmp, "shared");
   mkdirSync(shared);
-  chmodSync(tmp, 0o755);
   chmodSync(shared, 0o1777); // like /tmp
   const pwned = join(shared, "PWNED");
-  mallory!.run(`
+  mallory().run(`
     const fs = require("fs"), p = require("path"), cp = require("child_process");
     const s = ${JSON.stringify(shared)};
     cp.execFileSync("git", ["init", "-q", s]);
