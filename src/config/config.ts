@@ -153,6 +153,13 @@ export interface Config {
     /** May the model store, edit and forget memories of the user-global project ("global") through `mem mcp`? */
     globalWrites: boolean;
   };
+  /** Team memory through the repository (src/team/): where `mem share` writes, and whether mem proposes what to share. */
+  team: {
+    /** The team folder, relative to the repository ("": the first of `index.decisionFolders` the repository has, else docs/decisions). */
+    folder: string;
+    /** Say at SessionStart which decisions of the last session could be shared (never writes anything). */
+    propose: boolean;
+  };
 }
 
 export const GLOBAL_PROJECT = "global";
@@ -191,6 +198,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },
     maintenance: { coldAfterDays: 90, archiveAfterDays: 90, timeZone: "", keepSnapshots: 5 },
     mcp: { globalWrites: false },
+    team: { folder: "", propose: false },
   };
 }
 
@@ -273,6 +281,10 @@ function validate(c: Config): void {
   }
   if (c.query.fusion !== "rrf" && c.query.fusion !== "calibrated") {
     throw new ConfigError(`config: "query.fusion" must be "rrf" or "calibrated", got ${JSON.stringify(String(c.query.fusion).slice(0, 100))}`);
+  }
+  const tf = c.team.folder.trim();
+  if (tf !== "" && (isAbsolute(tf) || tf.split(/[\\/]/).includes("..") || tf.length > 200)) {
+    throw new ConfigError(`config: "team.folder" must be a folder inside the repository, relative and without "..", got ${JSON.stringify(tf.slice(0, 100))}`);
   }
   for (const p of c.embedding.order) {
     if (p !== "ollama" && p !== "transformers") throw new ConfigError(`config: unknown provider "${p}" in embedding.order`);

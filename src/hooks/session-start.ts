@@ -15,6 +15,7 @@ import { str, type Payload } from "./contract.cjs";
 import { hookLog } from "./log.cjs";
 import { installNudge } from "./install-nudge.js";
 import { recordRun } from "../inject/prompt-run.js";
+import { recordFolders } from "../team/folder.js";
 import type { HookIO } from "./io.js";
 import type { HookAnswer } from "./answer.js";
 
@@ -52,7 +53,7 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     recordRun(app.db, { at: now, session, project, hook: "briefing", ms: performance.now() - t0, mode: null, prompt: source, injected: briefing, ids, fates: ids.map((id, i) => ({ id, rank: i + 1, fate: "injected", why: "a hot note the briefing shows" })) }, (l) => hookLog(io.env, `session-start: ${l}`));
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
     // A repository's decision records (docs/adr, …) no root covers yet: indexed in the background, briefed from the next session.
-    if (app.config.index.watch) indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: app.config.index.decisionFolders, now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
+    if (app.config.index.watch) indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: recordFolders(app.config), now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
     // Hooks an older mem installed: the user is told (not the model), at most once a day.
     const notice = source === "startup" ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;
