@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { SalienceConfig } from "../memory/salience.js";
-import { parseEntry, type ModelEntry } from "../embed/catalogue.js";
+import { parseEntry, type ModelEntry } from "./catalogue.js";
 import { fileURLToPath } from "node:url";
 import { readRegular } from "../util/read-regular.cjs";
 import { dataHome, homePaths } from "./paths.cjs";
