@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CapturedEvent } from "../src/capture/types.js";
+import type { CapturedEvent } from "../src/store/event-types.js";
 import { ask } from "../src/daemon/client.cjs";
 import { resolveProject } from "../src/project/identity.js";
 import { clean, cleanText } from "../src/redact/clean.cjs";

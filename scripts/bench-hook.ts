@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { indexPaths } from "../indexer/pipeline.js";
 import { defaultConfig } from "../src/config/config.js";
 import { ask } from "../src/daemon/client.cjs";
-import { currentTarget } from "../src/install/cli.js";
+import { currentTarget } from "../src/install/target.js";
 import { OllamaProvider } from "../src/embed/ollama.js";
 import { resolveProject } from "../src/project/identity.js";
 import { openDb } from "../src/store/db.js";

@@ -6,7 +6,7 @@
  *   MEM_BENCH_LOCOMO_ONLY=1         the LoCoMo bench alone (as `npm run bench:locomo`)
  */
 import { cpus } from "node:os";
-import { loadConfig } from "../src/config/config.js";
+import { loadConfig } from "../src/config/load.js";
 import { createProviders, firstHealthy } from "../src/embed/chain.js";
 import { HashEmbedder } from "../test/helpers/hash-embedder.js";
 import { scale } from "./bench/scale.js";

@@ -1,4 +1,5 @@
-import { ConfigError, defaultConfig, loadConfig, type Config } from "./config/config.js";
+import { ConfigError, loadConfig } from "./config/load.js";
+import { defaultConfig, type Config } from "./config/config.js";
 import { dataHome, homePaths, type HomePaths } from "./config/paths.cjs";
 import { createProviders } from "./embed/chain.js";
 import type { EmbeddingProvider } from "./embed/provider.js";

@@ -1,7 +1,7 @@
 /** Spawning processes as Claude Code does (a new process, JSON on stdin), for the benchmarks. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { currentTarget } from "../../src/install/cli.js";
+import { currentTarget } from "../../src/install/target.js";
 import { commandHandlerFor, MEM_HOOKS } from "../../src/install/hooks.js";
 
 /** bin/mem.cjs of this checkout (from dist/scripts/bench/). */

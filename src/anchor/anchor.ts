@@ -15,7 +15,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Captured } from "../capture/captured.js";
 import { isExplicit } from "../capture/converge.js";
-import type { CapturedEvent } from "../capture/types.js";
+import type { CapturedEvent } from "../store/event-types.js";
 import { clean } from "../redact/clean.cjs";
 import { anchorsOf, reanchorRows, recordAnchors, type AnchorRow } from "../store/anchors.js";
 import type { Db } from "../store/db.js";

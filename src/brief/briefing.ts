@@ -1,4 +1,4 @@
-import { isOpenTask } from "../capture/extract/tasks.js";
+import { isOpenTask } from "../tasks/state.js";
 import { DEFAULT_SALIENCE, type SalienceConfig } from "../memory/salience.js";
 import { BRIEFING, frameOverhead, framed } from "../render/frame.js";
 import { bracket, field, prose } from "../render/line.js";
@@ -58,7 +58,7 @@ export interface BriefingInput {
   redact?: (s: string) => string;
 }
 
-export { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
+export { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 /** Claude Code moves hook output above 10,000 characters to a file. */
 const HARD_CAP_CHARS = 9_000;
 

@@ -11,7 +11,7 @@ import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
 import { recordCounts, recordMeta, recordsOf } from "../store/records.js";
 import { gitStatusSync } from "../project/in-play.js";
-import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
+import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 import { redact } from "../redact/redact.cjs";
 import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";

@@ -1,6 +1,6 @@
 import type { Clean } from "../redact/clean.cjs";
-import type { TaskChange } from "./extract/tasks.js";
-import type { CapturedEvent } from "./types.js";
+import type { TaskChange } from "../tasks/state.js";
+import type { CapturedEvent } from "../store/event-types.js";
 
 /**
  * One capture as the steps after it see it (capture/after.ts calls them in order: tasks, anchors,

@@ -8,7 +8,7 @@ import { memoryIdsOfChunks } from "../store/memories.js";
 import { reinforce } from "../store/salience.js";
 import type { Captured } from "./captured.js";
 import { CONFIRM_THRESHOLD, contentWords, jaccard } from "./extract/same.js";
-import { MIN_DECISION_CONFIDENCE } from "./types.js";
+import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 
 /**
  * A decision, rejected approach, learned fact or preference captured again (the same statement,

@@ -17,7 +17,7 @@ import { sessionEventsBetween } from "../store/links.js";
 import { reinforce } from "../store/salience.js";
 import type { Captured } from "./captured.js";
 import { convergentPairs, DEFAULT_CONVERGE_WINDOW_MS, eventTime, isExplicit, type Convergence } from "./converge.js";
-import type { CapturedEvent } from "./types.js";
+import type { CapturedEvent } from "../store/event-types.js";
 
 export { CONVERGENT };
 const EXPLICIT_TYPES = ["decision", "rejected", "learned", "preference", "task"];

@@ -19,7 +19,7 @@
  * `similarityThreshold`. Pure; the clock comes in as `now` (the time of events that have none).
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import type { CapturedEvent } from "./types.js";
+import type { CapturedEvent } from "../store/event-types.js";
 
 export const DEFAULT_CONVERGE_WINDOW_MS = 10 * 60_000;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;

@@ -7,7 +7,7 @@ import { extractFromLines, extractWithTasks, userPrompts } from "./extract/index
 import { withholdSecrets } from "./extract/withhold.js";
 import { afterCapture } from "./after.js";
 import { readTranscriptFrom } from "./transcript.js";
-import type { CapturedEvent, TranscriptLine } from "./types.js";
+import type { CapturedEvent, TranscriptLine } from "../store/event-types.js";
 
 /**
  * Durable capture: turns hook input into typed events and writes them to SQLite before the hook

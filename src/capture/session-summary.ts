@@ -2,7 +2,7 @@ import { clean, type Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
-import { isOpenTask, listTasks } from "./extract/tasks.js";
+import { isOpenTask, listTasks } from "../tasks/state.js";
 import { summarizeSession } from "./summary.js";
 
 /**

@@ -1,6 +1,6 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import type { Config } from "../config/config.js";
-import { str, type Payload } from "../hooks/contract.cjs";
+import { str, type Payload } from "../contract/hook.cjs";
 import { resolveProject } from "../project/identity.js";
 import { cleanText } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";

@@ -4,20 +4,7 @@
  * many tasks it left open, and when it was last active. Built at Stop and SessionEnd from the
  * session's events; the next SessionStart briefing shows the last session's. Pure.
  */
-export interface SessionSummary {
-  /** The first prompts, shortened. */
-  goal: string[];
-  filesChanged: string[];
-  /** Commands that failed and then passed: what was fixed. */
-  fixed: string[];
-  /** Commands whose last run failed. */
-  failing: string[];
-  decisions: string[];
-  openTasks: number;
-  /** ISO time of the last event. */
-  lastActivity: string;
-  events: number;
-}
+import type { SessionSummary } from "../store/sessions.js";
 
 export interface SummaryEvent {
   type: string;

@@ -6,7 +6,7 @@
 import { closeSync, readSync } from "node:fs";
 import { truncateDeep } from "../util/json-depth.cjs";
 import { openRegular } from "../util/read-regular.cjs";
-import type { TranscriptLine } from "./types.js";
+import type { TranscriptLine } from "../store/event-types.js";
 
 export interface ParsedLines {
   lines: TranscriptLine[];

@@ -1,6 +1,7 @@
 import { safeJson } from "../render/line.js";
 import { idOf, shown } from "../service/convert.js";
-import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
+import { EXPLICIT_KINDS } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import { editInEditor } from "./editor.js";
 import type { Command } from "./command.js";

@@ -1,4 +1,4 @@
-import { runInstallCommand, scopeHelp } from "../install/cli.js";
+import { runInstallCommand, scopeHelp } from "./install-run.js";
 import type { Command } from "./command.js";
 
 const usage = `Usage: mem install [--scope user|project|local] [--prompt-transport command|mcp] [--no-mcp]

@@ -1,5 +1,5 @@
 import { ago, shortSession } from "../brief/render.js";
-import { EVENT_TYPES } from "../capture/types.js";
+import { EVENT_TYPES } from "../store/event-types.js";
 import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, prose, safeJson } from "../render/line.js";

@@ -95,7 +95,7 @@ export async function unknownCommand(name: string): Promise<string> {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "hook") {
-    // Claude Code hooks: always exit 0, print only what the contract allows (src/hooks/contract.ts).
+    // Claude Code hooks: always exit 0, print only what the contract allows (src/contract/hook.cts).
     if (rest[0] === "--help" || rest[0] === "-h") {
       process.stdout.write(`${HOOK_USAGE}\n`);
       return EXIT.ok;

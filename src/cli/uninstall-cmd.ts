@@ -1,4 +1,4 @@
-import { runInstallCommand, scopeHelp } from "../install/cli.js";
+import { runInstallCommand, scopeHelp } from "./install-run.js";
 import type { Command } from "./command.js";
 
 const usage = `Usage: mem uninstall [--scope user|project|local] [--no-mcp] [--dry-run] [--json]

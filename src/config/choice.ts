@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { replacePrivate } from "../util/private-file.cjs";
 import { readRegular } from "../util/read-regular.cjs";
-import { ConfigError, MAX_CONFIG_BYTES } from "./config.js";
+import { ConfigError, MAX_CONFIG_BYTES } from "./load.js";
 
 /**
  * The user's choice of search, recorded in config.json: BM25 only (`embedding.order: []`, no

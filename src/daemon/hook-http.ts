@@ -1,7 +1,7 @@
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../hooks/contract.cjs";
+import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../contract/hook.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
 import { isAbsolutePath } from "../util/absolute.cjs";
 import { writePrivate } from "../util/private-file.cjs";

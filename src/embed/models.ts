@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../config/config.js";
 import { readRegular } from "../util/read-regular.cjs";
-import { matchModel, NO_PREFIXES, parseCatalogue, UNKNOWN_PRIORS, type ModelEntry } from "./catalogue.js";
+import { matchModel, NO_PREFIXES, parseCatalogue, UNKNOWN_PRIORS, type ModelEntry } from "../config/catalogue.js";
 
 /** The reviewed catalogue shipped with mem (top-level `models/`, never the model cache: that lives in the data home). */
 export const CATALOGUE_PATH = join(PACKAGE_ROOT, "models", "catalogue.json");

@@ -1,6 +1,6 @@
 import { Ollama } from "ollama";
 import type { OllamaConfig } from "../config/config.js";
-import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "./catalogue.js";
+import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "../config/catalogue.js";
 import { modelInfo, type ModelInfo } from "./models.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
 

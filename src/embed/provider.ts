@@ -1,6 +1,6 @@
-import type { EmbedKind, Prefixes } from "./catalogue.js";
+import type { EmbedKind, Prefixes } from "../config/catalogue.js";
 
-export type { EmbedKind, Prefixes } from "./catalogue.js";
+export type { EmbedKind, Prefixes } from "../config/catalogue.js";
 
 /**
  * The one interface every embedding provider implements (Ollama, transformers.js, test embedders).

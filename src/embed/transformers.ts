@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readRegular } from "../util/read-regular.cjs";
 import { join } from "node:path";
 import type { TransformersConfig } from "../config/config.js";
-import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "./catalogue.js";
+import { withPrefix, type EmbedKind, type ModelEntry, type Prefixes } from "../config/catalogue.js";
 import { modelInfo, type ModelInfo } from "./models.js";
 import { EmbedError, normalize, type EmbeddingProvider, type Health } from "./provider.js";
 import { loadTransformers } from "./transformers-lib.js";

@@ -1,4 +1,4 @@
-import type { ModelEntry } from "../embed/catalogue.js";
+import type { ModelEntry } from "../config/catalogue.js";
 import { CATALOGUE_PATH, describeModel, modelInfo, shippedCatalogue } from "../embed/models.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
 import { vectorTableName } from "../store/vector-table-name.js";

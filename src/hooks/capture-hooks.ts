@@ -1,8 +1,8 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import type { Db } from "../store/db.js";
 import { openForHook } from "./open-store.js";
-import { MIN_DECISION_CONFIDENCE } from "../capture/types.js";
-import { isOpenTask, listTasks } from "../capture/extract/tasks.js";
+import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
+import { isOpenTask, listTasks } from "../tasks/state.js";
 import { captureToolPayload, captureTranscript } from "../capture/record.js";
 import { updateSessionSummary } from "../capture/session-summary.js";
 import { captureStop } from "../capture/stop.js";
@@ -11,7 +11,7 @@ import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
 import { SessionStore } from "../store/sessions.js";
-import { str, type Payload } from "./contract.cjs";
+import { str, type Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./io.js";
 

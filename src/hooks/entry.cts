@@ -7,7 +7,7 @@
  * (other events, no daemon, bad input) goes on to the full runner (run.ts) with what was read.
  */
 import { writeSync } from "node:fs";
-import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
+import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
 import { dataHome } from "../config/paths.cjs";
 import { Dial } from "../daemon/client.cjs";
 import { hookLog } from "./log.cjs";

@@ -11,7 +11,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
 import { findMemHooks } from "../install/settings.js";
-import { DAEMON_HOOKS, isHookName } from "./contract.cjs";
+import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
 
 export const NUDGE_EVERY_MS = 24 * 3600_000;
 

@@ -2,7 +2,7 @@ import { dataHome } from "../config/paths.cjs";
 import { storeFlagged } from "../maintenance/flags.js";
 import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
-import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "./contract.cjs";
+import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
 import type { HookAnswer } from "./answer.js";
 import { storeBusyMs, type HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";

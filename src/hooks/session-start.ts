@@ -11,7 +11,7 @@ import { contextReset, recordInjected } from "../store/injections.js";
 import { shownHotLines } from "../brief/shown.js";
 import { SessionStore } from "../store/sessions.js";
 import { currentUserId } from "../tiers/user.js";
-import { str, type Payload } from "./contract.cjs";
+import { str, type Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import { installNudge } from "./install-nudge.js";
 import { recordRun } from "../inject/prompt-run.js";

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "./ca-env.js";
-import type { Payload } from "./contract.cjs";
+import type { Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./io.js";
 import { promptRequest, promptViaDaemon } from "./via-daemon.cjs";

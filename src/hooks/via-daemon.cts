@@ -9,7 +9,7 @@ import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
-import { HOOK_EVENTS, str, type HookName, type Payload } from "./contract.cjs";
+import { HOOK_EVENTS, str, type HookName, type Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 

@@ -21,7 +21,7 @@ import { formatInjection, type Describe } from "./format.js";
 
 import { skipReason } from "./prompt-filter.cjs";
 import { memoized } from "../util/memo.js";
-import { linePrint } from "./line-print.js";
+import { linePrint } from "../store/line-print.js";
 import { DEFAULT_SELECT } from "./select.js";
 import { piecesOf } from "./units.js";
 

@@ -7,7 +7,7 @@ import { RECALL, frameOverhead, framed } from "../render/frame.js";
 import { conceptRarity, EVEN, floorVerdict, type FloorVerdict, type Rarity } from "./floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
-import { linePrint } from "./line-print.js";
+import { linePrint } from "../store/line-print.js";
 import type { Candidate, Describe, InjectOptions } from "./types.js";
 
 export { DEFAULT_INJECT, type Candidate, type Describe, type InjectOptions } from "./types.js";

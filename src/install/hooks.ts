@@ -8,7 +8,7 @@
  * curl client asks a warm daemon without starting Node, and for every hook where the hooks must
  * not pay for NODE_EXTRA_CA_CERTS (see that script).
  */
-import { DAEMON_HOOKS, isHookName } from "../hooks/contract.cjs";
+import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
 
 export interface MemHook {
   /** Claude Code event name (case-sensitive key under `hooks`). */

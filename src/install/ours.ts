@@ -16,7 +16,7 @@
  * A handler that only mentions `mem hook <one of ours>` is a look-alike: left alone, and reported
  * (install, uninstall, doctor) so that a user with a hand-made or edited copy knows why.
  */
-import { isHookName } from "../hooks/contract.cjs";
+import { isHookName } from "../contract/hook.cjs";
 import { MARK_KEY, MARK_VALUE, memMcpHookName, PLUGIN_ROOT, PROMPT_TOOL, SH } from "./hooks.js";
 import { isObject } from "./settings-json.js";
 

@@ -1,5 +1,5 @@
 import { dataHome, homePaths } from "../config/paths.cjs";
-import type { Payload } from "../hooks/contract.cjs";
+import type { Payload } from "../contract/hook.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { damageReason, isStoreDamage, StoreDamagedError } from "../store/damage.js";
 import { openDb } from "../store/db.js";

@@ -3,7 +3,7 @@ import { inspectDir, privateDir, readPrivate } from "../util/private-place.cjs";
 import { writePrivate } from "../util/private-file.cjs";
 import { dirname, join } from "node:path";
 import { clean } from "../redact/clean.cjs";
-import type { Payload } from "../hooks/contract.cjs";
+import type { Payload } from "../contract/hook.cjs";
 import type { HookIO } from "../hooks/io.js";
 import { alive } from "../daemon/lock.js";
 import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";

@@ -19,7 +19,7 @@ import { resolveProject, type Project } from "../project/identity.js";
 import { projectToStoreIn } from "../project/scope.js";
 import { prose } from "../render/line.js";
 import { MemoryService } from "../service/memory.js";
-import { MemoryError } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { SessionStore } from "../store/sessions.js";
 import { pickSession, sessionFromEnv, type SessionSeen } from "./session.js";
 

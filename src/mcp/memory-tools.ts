@@ -5,12 +5,13 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { EVENT_TYPES } from "../capture/types.js";
+import { EVENT_TYPES } from "../store/event-types.js";
 import { cleanText } from "../redact/clean.cjs";
 import { bracket, field, prose } from "../render/line.js";
 import { forgetMemory, forgetSession } from "../service/forget.js";
 import { idOf } from "../service/convert.js";
-import { EXPLICIT_KINDS, MemoryError } from "../service/types.js";
+import { EXPLICIT_KINDS } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { gitChangedFiles } from "../project/in-play.js";
 import { searchScope } from "../project/scope.js";
 import { refreshIfStale } from "../freshness/refresh.js";

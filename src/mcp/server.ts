@@ -15,7 +15,7 @@ import { mcpContext, type McpContext } from "./context.js";
 import { registerMemoryTools } from "./memory-tools.js";
 import { blank, errorLine, INVALID_REQUEST, lineError, normalLine } from "./line-check.js";
 import { CappedLines } from "./stdio-cap.js";
-import { MemoryError } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { registerTaskTools } from "./task-tools.js";
 
 /** The largest JSON-RPC message read (a memory is at most 5,000 characters; a 10 MB one is still answered, with an error). */

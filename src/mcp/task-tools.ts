@@ -6,14 +6,14 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { contextOutput } from "../hooks/contract.cjs";
+import { contextOutput } from "../contract/hook.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
 import { promptViaDaemon } from "../hooks/via-daemon.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import { resolveProject } from "../project/identity.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
-import { MemoryError } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { TaskStore } from "../store/tasks.js";
 import { answer, args, guarded, projectOf, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { knownProjects, projectHoldsAnything, storedProjects } from "../store/chunks.js";
-import { MemoryError } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { closeMatches } from "../util/edit-distance.js";
 import type { Db } from "../store/db.js";
 import { resolveProject, type Project } from "./identity.js";

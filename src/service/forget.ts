@@ -5,7 +5,7 @@ import { VecState } from "../store/vec-state.js";
 import { forgetPromptRuns } from "../store/prompt-log.js";
 import type { VectorStore } from "../store/vectors.js";
 import type { MemoryService } from "./memory.js";
-import { MemoryError } from "./types.js";
+import { MemoryError } from "../util/memory-error.js";
 
 /**
  * Forgetting. A forgotten memory is a tombstone at once: gone from the chunks (so from search, the

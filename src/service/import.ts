@@ -1,7 +1,7 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { afterCapture } from "../capture/after.js";
 import { mergeSame } from "../capture/merge-same.js";
-import { EVENT_TYPES, type CapturedEvent } from "../capture/types.js";
+import { EVENT_TYPES, type CapturedEvent } from "../store/event-types.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import { insertHistory, insertMemory, memoryById, memoryByKey, type HistoryRow } from "../store/memories.js";
@@ -9,7 +9,8 @@ import { truncateDeep } from "../util/json-depth.cjs";
 import { notAfter } from "../util/not-after.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { checkList, checkText, contentId, FILE, importedId, keyedId, TAG, type ServiceContext } from "./memory.js";
-import { EXPLICIT_KINDS, MAX_TAGS, MemoryError } from "./types.js";
+import { EXPLICIT_KINDS, MAX_TAGS } from "./types.js";
+import { MemoryError } from "../util/memory-error.js";
 
 /**
  * Importing memories as `mem export` writes them (one `Memory` per JSON line), or in the minimal

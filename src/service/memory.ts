@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import { staleFlags } from "../anchor/staleness.js";
 import { afterCapture } from "../capture/after.js";
-import type { CapturedEvent } from "../capture/types.js";
+import type { CapturedEvent } from "../store/event-types.js";
 import type { Config } from "../config/config.js";
 import { effectiveSalience, salienceConfig } from "../memory/salience.js";
 import { clean, cleanText } from "../redact/clean.cjs";
@@ -17,7 +17,8 @@ import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId } fr
 import { recordCounts, recordsOf } from "../store/records.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, fromRecord, markdownMemory, toMemory } from "./convert.js";
-import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, MemoryError, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
+import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
+import { MemoryError } from "../util/memory-error.js";
 
 /**
  * The memory service: what the CLI, the daemon's socket and the MCP server all call (none repeats

@@ -10,7 +10,7 @@ import { coldSearch, type ColdAnswer } from "./cold.js";
 import { eventsOfChunks } from "../store/anchors.js";
 import type { Project } from "../project/identity.js";
 import { othersProfiles } from "../tiers/profiles.js";
-import { MemoryError } from "./types.js";
+import { MemoryError } from "../util/memory-error.js";
 
 /**
  * Search for every adapter: the hybrid search (BM25 + vectors fused as query.fusion says, salience, the outdated

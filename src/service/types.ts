@@ -80,18 +80,6 @@ export interface PatchInput {
 }
 
 /** What went wrong, for every adapter to report in its own way (exit status, JSON-RPC error, socket reply). */
-export type MemoryErrorCode = "not_found" | "bad_argument" | "too_large" | "markdown" | "forgotten" | "unknown_project" | "read_only";
-
-export class MemoryError extends Error {
-  override name = "MemoryError";
-  constructor(
-    readonly code: MemoryErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The longest explicit memory: a memory is a statement; a document belongs in a markdown note (mem index). */
 export const MAX_MEMORY_CHARS = 5_000;
 export const MAX_TAGS = 32;

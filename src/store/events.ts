@@ -1,5 +1,5 @@
 import { notAfter } from "../util/not-after.js";
-import type { CapturedEvent } from "../capture/types.js";
+import type { CapturedEvent } from "./event-types.js";
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 

@@ -1,4 +1,4 @@
-import { isLinePrint } from "../inject/line-print.js";
+import { isLinePrint } from "./line-print.js";
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
@@ -6,7 +6,7 @@ import { prepared } from "./statements.js";
 /**
  * What a session was shown in its current context window: chunks shown whole (a captured memory,
  * rows written before lines were recorded), and the lines shown of each markdown file (their
- * fingerprints, src/inject/line-print.ts, by the file's path as chunks hold it), so that another
+ * fingerprints, src/store/line-print.ts, by the file's path as chunks hold it), so that another
  * chunk of the same file (chunks overlap) does not show them again either.
  */
 export interface Shown {

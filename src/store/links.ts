@@ -1,4 +1,4 @@
-import type { CapturedEvent } from "../capture/types.js";
+import type { CapturedEvent } from "./event-types.js";
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import type { EventRow } from "./events.js";

@@ -1,8 +1,23 @@
-import type { TaskListState } from "../capture/extract/tasks.js";
-import type { SessionSummary } from "../capture/summary.js";
+import type { TaskListState } from "../tasks/state.js";
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
 import { prepared } from "./statements.js";
+
+/** What a session did, as src/capture/summary.ts builds it with no LLM and the next briefing shows it. */
+export interface SessionSummary {
+  /** The first prompts, shortened. */
+  goal: string[];
+  filesChanged: string[];
+  /** Commands that failed and then passed: what was fixed. */
+  fixed: string[];
+  /** Commands whose last run failed. */
+  failing: string[];
+  decisions: string[];
+  openTasks: number;
+  /** ISO time of the last event. */
+  lastActivity: string;
+  events: number;
+}
 
 export interface SessionRow {
   session: string;

@@ -1,5 +1,6 @@
-import { listTasks, type TaskChange, type TaskListState } from "../capture/extract/tasks.js";
-import type { CapturedEvent, TaskStatus } from "../capture/types.js";
+import { listTasks, type TaskChange, type TaskListState } from "../tasks/state.js";
+import type { CapturedEvent } from "./event-types.js";
+import type { TaskStatus } from "../tasks/state.js";
 import { asStoredRow, cleanText, type Clean, type CleanFields } from "../redact/clean.cjs";
 import { matchTask } from "../tasks/match.js";
 import type { Db } from "./db.js";

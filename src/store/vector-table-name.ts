@@ -5,7 +5,7 @@
  * not load apache-arrow and LanceDB (about 130 ms of a `mem query` that never reads a vector).
  */
 import { createHash } from "node:crypto";
-import { prefixTag, type Prefixes } from "../embed/catalogue.js";
+import { prefixTag, type Prefixes } from "../config/catalogue.js";
 import { cleanText } from "../redact/clean.cjs";
 
 /**

@@ -7,7 +7,7 @@
  * runs only the explorer's own script.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { MemoryError } from "../service/types.js";
+import { MemoryError } from "../util/memory-error.js";
 import { STYLE, SCRIPT } from "./assets.js";
 import type { UiContext } from "./context.js";
 import { checkOpenLink, hostAllowed, originAllowed, splitPath, tokenMatches } from "./guard.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { anchorTargets, MAX_CAPTURE_FILES, pathsInText } from "../../src/anchor/anchor.js";
 import { ago, judgeAnchors, shownPath, type AnchorView } from "../../src/anchor/staleness.js";
-import type { CapturedEvent } from "../../src/capture/types.js";
+import type { CapturedEvent } from "../../src/store/event-types.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00.000Z");
 const DAY = 86_400_000;

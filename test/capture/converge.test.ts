@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { converges, convergentPairs, pathStems, stemMatches, type ConvergeOptions } from "../../src/capture/converge.js";
-import type { CapturedEvent } from "../../src/capture/types.js";
+import type { CapturedEvent } from "../../src/store/event-types.js";
 
 const ROOT = "/home/me/app";
 const T0 = Date.parse("2026-11-20T10:00:00.000Z");

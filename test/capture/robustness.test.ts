@@ -7,7 +7,7 @@ import { extractFromLines } from "../../src/capture/extract/index.js";
 import { postToolUsePayloads } from "../../src/capture/extract/payloads.js";
 import { finalTasks } from "../../src/capture/extract/tasks.js";
 import { parseTranscriptLines, readTranscriptFrom } from "../../src/capture/transcript.js";
-import type { TranscriptLine } from "../../src/capture/types.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 import { SKIP, spotterSessions } from "./shared-data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mem-capture-bad-"));

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseTranscriptLines } from "../../src/capture/transcript.js";
-import type { TranscriptLine } from "../../src/capture/types.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 
 /** dist/test/capture/ → repository root. */
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));

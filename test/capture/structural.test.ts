@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { extractFromLines } from "../../src/capture/extract/index.js";
 import { postToolUsePayloads } from "../../src/capture/extract/payloads.js";
 import { structuralEvents, toolEventType } from "../../src/capture/extract/structural.js";
-import type { TranscriptLine } from "../../src/capture/types.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 import { load, PAYLOADS, SKIP, spotterSessions, taskSessions } from "./shared-data.js";
 
 /**

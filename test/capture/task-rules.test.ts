@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { finalTasks, replayTasks, taskEvents } from "../../src/capture/extract/tasks.js";
-import type { TranscriptLine } from "../../src/capture/types.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 
 let clock = 0;
 const at = (): string => new Date(Date.UTC(2026, 0, 1, 0, 0, clock++)).toISOString();

@@ -1,8 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { finalTasks, listTasks, replayTasks, taskEvents } from "../../src/capture/extract/tasks.js";
+import { finalTasks, replayTasks, taskEvents } from "../../src/capture/extract/tasks.js";
+import { listTasks } from "../../src/tasks/state.js";
 import { isCompactBoundary } from "../../src/capture/extract/messages.js";
-import type { TaskState, TranscriptLine } from "../../src/capture/types.js";
+import type { TaskState } from "../../src/tasks/state.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 import { load, SKIP, taskSessions, type Expected, type ExpectedTodo } from "./shared-data.js";
 
 /** Our tasks in the expected file's shape (TodoWrite items have no id there). */

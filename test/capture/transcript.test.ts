@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTranscriptLines, readTranscriptFrom, type ReadOptions } from "../../src/capture/transcript.js";
-import type { TranscriptLine } from "../../src/capture/types.js";
+import type { TranscriptLine } from "../../src/store/event-types.js";
 import { SKIP, SPOTTER, spotterSessions } from "./shared-data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mem-capture-"));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { curlCheck, hookChecks } from "../../src/health/hooks.js";
 import { hasCommand } from "../helpers/has-command.js";
-import { currentTarget } from "../../src/install/cli.js";
+import { currentTarget } from "../../src/install/target.js";
 import { installToFile, type Where } from "../../src/install/files.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-doctor-hooks-")));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { hookChecks, promptViaMcp } from "../../src/health/hooks.js";
 import { MCP_TOOLS, mcpChecks } from "../../src/cli/doctor-mcp.js";
-import { currentTarget } from "../../src/install/cli.js";
+import { currentTarget } from "../../src/install/target.js";
 import { installToFile, type Where } from "../../src/install/files.js";
 import { applyMcp } from "../../src/install/mcp-files.js";
 

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ConfigError, PACKAGE_ROOT, defaultConfig, loadConfig } from "../../src/config/config.js";
+import { ConfigError, loadConfig } from "../../src/config/load.js";
+import { PACKAGE_ROOT, defaultConfig } from "../../src/config/config.js";
 import { dataHome, homePaths } from "../../src/config/paths.cjs";
 
 let dir = "";

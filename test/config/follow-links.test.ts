@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { ConfigError, defaultConfig, loadConfig } from "../../src/config/config.js";
+import { ConfigError, loadConfig } from "../../src/config/load.js";
+import { defaultConfig } from "../../src/config/config.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mem-config-links-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, test } from "node:test";
-import { ConfigError, defaultConfig, loadConfig, PACKAGE_ROOT } from "../../src/config/config.js";
-import { matchModel, normaliseModelName, parseCatalogue, parseEntry, prefixTag, withPrefix } from "../../src/embed/catalogue.js";
+import { ConfigError, loadConfig } from "../../src/config/load.js";
+import { defaultConfig, PACKAGE_ROOT } from "../../src/config/config.js";
+import { matchModel, normaliseModelName, parseCatalogue, parseEntry, prefixTag, withPrefix } from "../../src/config/catalogue.js";
 import { CATALOGUE_PATH, describeModel, modelInfo, shippedCatalogue } from "../../src/embed/models.js";
 import { vectorTableName } from "../../src/store/vector-table-name.js";
 

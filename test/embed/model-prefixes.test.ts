@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildTinyBertModel } from "../../scripts/build-test-model.js";
-import { loadConfig } from "../../src/config/config.js";
+import { loadConfig } from "../../src/config/load.js";
 import { createProviders } from "../../src/embed/chain.js";
 import { OllamaProvider } from "../../src/embed/ollama.js";
 import type { EmbeddingProvider } from "../../src/embed/provider.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { shownHotLines } from "../../src/brief/shown.js";
-import { linePrint } from "../../src/inject/line-print.js";
+import { linePrint } from "../../src/store/line-print.js";
 import { cleanEnv, runMem } from "../helpers/mem-cli.js";
 import { hook } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
-import { parsePayload } from "../../src/hooks/contract.cjs";
+import { parsePayload } from "../../src/contract/hook.cjs";
 import { openDb } from "../../src/store/db.js";
 import { DEPTH_MARKER, MAX_JSON_DEPTH } from "../../src/util/json-depth.cjs";
 import { BIN, spawnHook } from "./helpers.js";

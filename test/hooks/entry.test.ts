@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
-import { DEADLINE_MS } from "../../src/hooks/contract.cjs";
+import { DEADLINE_MS } from "../../src/contract/hook.cjs";
 import { runChild } from "../helpers/run-child.js";
 import { spawnHook } from "./helpers.js";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { installToFile } from "../../src/install/files.js";
-import { contextOutput } from "../../src/hooks/contract.cjs";
+import { contextOutput } from "../../src/contract/hook.cjs";
 import { nudgeStamp, predatesHookClient } from "../../src/hooks/install-nudge.js";
 import { BIN, cleanEnv, REPO, runMem, show } from "../helpers/mem-cli.js";
 

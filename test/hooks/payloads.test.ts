@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { HOOK_EVENTS } from "../../src/hooks/contract.cjs";
+import { HOOK_EVENTS } from "../../src/contract/hook.cjs";
 import { openDb } from "../../src/store/db.js";
 import { PAYLOADS } from "../capture/shared-data.js";
 import { hook, spawnHook as spawnProcess } from "./helpers.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { unseen } from "../../src/inject/for-prompt.js";
-import { linePrint } from "../../src/inject/line-print.js";
+import { linePrint } from "../../src/store/line-print.js";
 import { clean } from "../../src/redact/clean.cjs";
 import type { SearchResponse, SearchResult } from "../../src/retrieve/search.js";
 import { openDb } from "../../src/store/db.js";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { socketPath } from "../../src/daemon/paths.cjs";
-import { DEADLINE_MS } from "../../src/hooks/contract.cjs";
+import { DEADLINE_MS } from "../../src/contract/hook.cjs";
 import { openDb } from "../../src/store/db.js";
 import { runChild } from "../helpers/run-child.js";
 import { BIN, spawnHook } from "./helpers.js";

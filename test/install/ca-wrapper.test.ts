@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { currentTarget } from "../../src/install/cli.js";
+import { currentTarget } from "../../src/install/target.js";
 import { commandHandlerFor, MEM_HOOKS, SH } from "../../src/install/hooks.js";
 import { withCaCertsBack as daemonEnv } from "../../src/hooks/ca-env.js";
 

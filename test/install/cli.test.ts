@@ -277,7 +277,7 @@ describe("mem install / uninstall (CLI)", () => {
 
 describe("install says when this shell's MEM_HOME is not what the hooks will use", () => {
   test("memHomeWarning (table)", async () => {
-    const { memHomeWarning } = await import("../../src/install/cli.js");
+    const { memHomeWarning } = await import("../../src/cli/install-run.js");
     const cases: [NodeJS.ProcessEnv, boolean][] = [
       [{ HOME: "/home/u" }, false],
       [{ HOME: "/home/u", MEM_HOME: "" }, false],

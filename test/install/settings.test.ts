@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MEM_HOOKS, type HookTarget } from "../../src/install/hooks.js";
-import { DEADLINE_MS, HOOK_EVENTS } from "../../src/hooks/contract.cjs";
+import { DEADLINE_MS, HOOK_EVENTS } from "../../src/contract/hook.cjs";
 import { unifiedDiff } from "../../src/install/diff.js";
 import { memHookName, shellWords } from "../../src/install/ours.js";
 import { findLookalikes, findMemHooks, installHooks, uninstallHooks } from "../../src/install/settings.js";

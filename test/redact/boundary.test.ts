@@ -8,12 +8,12 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import type { CapturedEvent } from "../../src/capture/types.js";
+import type { CapturedEvent } from "../../src/store/event-types.js";
 import { clean, cleanText, fromClean } from "../../src/redact/clean.cjs";
 import type { ChunkStore, NewChunk } from "../../src/store/chunks.js";
 import type { EventStore } from "../../src/store/events.js";
 import type { SessionStore } from "../../src/store/sessions.js";
-import { emptyTaskState } from "../../src/capture/extract/tasks.js";
+import { emptyTaskState } from "../../src/tasks/state.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 

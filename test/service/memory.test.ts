@@ -20,7 +20,7 @@ import { importLines } from "../../src/service/import.js";
 import { MemoryService, MIN_ID_PREFIX } from "../../src/service/memory.js";
 import { idOf } from "../../src/service/convert.js";
 import { eventChunkId } from "../../src/store/chunk-ids.js";
-import { MemoryError } from "../../src/service/types.js";
+import { MemoryError } from "../../src/util/memory-error.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-service-")));

@@ -15,7 +15,7 @@ import { idOf } from "../../src/service/convert.js";
 import { forgetMemory } from "../../src/service/forget.js";
 import { importLines } from "../../src/service/import.js";
 import { MemoryService } from "../../src/service/memory.js";
-import { MemoryError } from "../../src/service/types.js";
+import { MemoryError } from "../../src/util/memory-error.js";
 import { eventChunkId } from "../../src/store/chunk-ids.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-one-id-")));

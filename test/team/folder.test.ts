@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ConfigError, defaultConfig, loadConfig } from "../../src/config/config.js";
+import { ConfigError, loadConfig } from "../../src/config/load.js";
+import { defaultConfig } from "../../src/config/config.js";
 import { normalFolder, recordFolders, teamFolder } from "../../src/team/folder.js";
 
 const config = (folder: string, decisionFolders = ["docs/adr", "docs/decisions", "adr"]) => ({ index: { ...defaultConfig("/m").index, decisionFolders }, team: { folder, propose: false } });

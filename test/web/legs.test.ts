@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { openApp } from "../../src/app.js";
 import type { WhyReport } from "../../src/inject/why.js";
-import { fmt } from "../../src/render/explain.js";
+import { fmt } from "../../src/retrieve/explain.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { cleanEnv, jsonOf, runMem, show } from "../helpers/mem-cli.js";
 import { get, startUiChild, uiHome, type UiChild } from "../helpers/ui-child.js";

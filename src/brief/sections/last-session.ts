@@ -1,4 +1,4 @@
-import type { SessionSummary } from "../../capture/summary.js";
+import type { SessionSummary } from "../../store/sessions.js";
 import { field, prose } from "../../render/line.js";
 import { ago, counted, shownPath, whenMade } from "../render.js";
 import type { Section } from "./section.js";

@@ -5,13 +5,14 @@
  * together, yields each event once. Pure.
  */
 import { createHash } from "node:crypto";
-import type { CapturedEvent, TranscriptLine } from "../types.js";
+import type { CapturedEvent, TranscriptLine } from "../../store/event-types.js";
 import { extractKeywords } from "./keywords.js";
 import { isCompactionAgent, messages, str, type MessageView } from "./messages.js";
 import { structuralEvents } from "./structural.js";
 import { sameStatement } from "./same.js";
 import { extractTags, withoutTags } from "./tags.js";
-import { changeEvents, replayTasks, type TaskChange, type TaskListState } from "./tasks.js";
+import { changeEvents, replayTasks } from "./tasks.js";
+import type { TaskChange, TaskListState } from "../../tasks/state.js";
 
 export interface ExtractOptions {
   /** Session id for the events; defaults to the first `sessionId` in the lines. */
@@ -113,7 +114,8 @@ export function extractWithTasks(lines: readonly TranscriptLine[], opts: Extract
 }
 
 export { structuralEvents } from "./structural.js";
-export { finalTasks, replayTasks, taskEvents, listTasks, emptyTaskState, type TaskListState } from "./tasks.js";
+export { finalTasks, replayTasks, taskEvents } from "./tasks.js";
+export { listTasks, emptyTaskState, type TaskListState } from "../../tasks/state.js";
 export { extractKeywords } from "./keywords.js";
 export { extractTags } from "./tags.js";
 export { postToolUsePayloads } from "./payloads.js";

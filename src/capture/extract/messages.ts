@@ -4,7 +4,7 @@
  * `progress` line with `data.type:"agent_progress"` and the message in `data.message`; those are
  * yielded too, marked `viaProgress` and `sidechain`. Pure.
  */
-import type { TranscriptLine } from "../types.js";
+import type { TranscriptLine } from "../../store/event-types.js";
 
 export type Block = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * As in Claude Code (HOOKS.md §3.4–3.5): calls without a result never fired a hook, and neither
  * did user rejections, interrupts or calls cancelled because a parallel call failed: left out.
  */
-import type { TranscriptLine } from "../types.js";
+import type { TranscriptLine } from "../../store/event-types.js";
 import { collectToolCalls, errorKind } from "./tool-calls.js";
 
 export interface ReplayedToolPayload {

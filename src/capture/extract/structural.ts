@@ -2,7 +2,7 @@
  * Structural layer: one event per tool call (id = the tool_use id, exactly once), plus one
  * `error` event per failed call (id = `<tool_use id>#error`). Pure; no text interpretation.
  */
-import type { CapturedEvent, EventType, TranscriptLine } from "../types.js";
+import type { CapturedEvent, EventType, TranscriptLine } from "../../store/event-types.js";
 import { isObj, str } from "./messages.js";
 import { collectToolCalls, errorKind, type ToolCall, type ToolCalls, type ToolResult } from "./tool-calls.js";
 import { withheldReason } from "./withhold.js";

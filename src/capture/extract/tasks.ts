@@ -11,33 +11,13 @@
  * plain JSON, so a replay can be saved (e.g. at a compaction) and resumed with later lines.
  */
 import { createHash } from "node:crypto";
-import type { CapturedEvent, TaskState, TaskStatus, TranscriptLine } from "../types.js";
+import type { CapturedEvent, TranscriptLine } from "../../store/event-types.js";
+import { emptyTaskState, listTasks, type TaskChange, type TaskListState, type TaskState, type TaskStatus } from "../../tasks/state.js";
 import { isObj, messages, resultText, str, type MessageView } from "./messages.js";
-
-export interface TaskListState {
-  /** TaskCreate tasks by id. */
-  tasks: Record<string, TaskState>;
-  /** The last main-chain TodoWrite list (null before any). */
-  todos: TaskState[] | null;
-  /** Calls waiting for their result: TaskCreate (needs the id) and undo data for the others. */
-  pending: Record<string, { name: string; input: Record<string, unknown>; time: string; undo?: unknown }>;
-  /** tool_use ids already applied. */
-  applied: Record<string, true>;
-}
-
-export interface TaskChange {
-  toolUseId: string;
-  tool: string;
-  task: TaskState;
-  previousStatus?: TaskStatus;
-  by: "main" | "subagent";
-  time: string;
-}
 
 export const TASK_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "TaskCreate", "TaskUpdate", "TaskList"]);
 const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "deleted"]);
 
-export const emptyTaskState = (): TaskListState => ({ tasks: {}, todos: null, pending: {}, applied: {} });
 
 const status = (v: unknown, fallback: TaskStatus): TaskStatus =>
   typeof v === "string" && STATUSES.has(v) ? (v as TaskStatus) : fallback;
@@ -174,18 +154,6 @@ export function replayTasks(lines: readonly TranscriptLine[], from?: TaskListSta
   return { state: s, changes };
 }
 
-const byId = (a: TaskState, b: TaskState): number => {
-  const x = Number(a.id);
-  const y = Number(b.id);
-  if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-};
-
-/** The current list: TaskCreate tasks by id, then the last TodoWrite list in its order. */
-export function listTasks(s: TaskListState): TaskState[] {
-  return [...Object.values(s.tasks).sort(byId), ...(s.todos ?? [])];
-}
-
 export function finalTasks(lines: readonly TranscriptLine[], from?: TaskListState): TaskState[] {
   return listTasks(replayTasks(lines, from).state);
 }
@@ -195,8 +163,6 @@ export function taskEvents(lines: readonly TranscriptLine[], opts: { session: st
   return changeEvents(replayTasks(lines, opts.from).changes, opts.session);
 }
 
-/** Open = still to do: pending or in progress. */
-export const isOpenTask = (t: { status: string }): boolean => t.status === "pending" || t.status === "in_progress";
 
 /** The `task` events of already-replayed changes. */
 export function changeEvents(changes: readonly TaskChange[], session: string): CapturedEvent[] {

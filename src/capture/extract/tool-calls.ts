@@ -3,7 +3,7 @@
  * matched by id). Each tool_use id is kept once: a subagent's call appears both in its own file
  * and as a progress line in the main file, so callers may pass both. Pure.
  */
-import type { TranscriptLine } from "../types.js";
+import type { TranscriptLine } from "../../store/event-types.js";
 import { isObj, messages, resultText, str, type MessageView } from "./messages.js";
 
 export interface ToolResult {

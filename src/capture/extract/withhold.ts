@@ -7,7 +7,7 @@
  * are not changed.
  */
 import { commandSecrecy, secretFileReason } from "../../redact/sources.cjs";
-import type { TranscriptLine } from "../types.js";
+import type { TranscriptLine } from "../../store/event-types.js";
 import { isObj, str } from "./messages.js";
 
 /** How a withheld content begins: `[content not stored: secret file .env]`. */

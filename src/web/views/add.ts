@@ -6,7 +6,8 @@
  */
 import { projectToStoreIn } from "../../project/scope.js";
 import { idOf } from "../../service/convert.js";
-import { EXPLICIT_KINDS, MAX_MEMORY_CHARS, MemoryError } from "../../service/types.js";
+import { EXPLICIT_KINDS, MAX_MEMORY_CHARS } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import type { UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";

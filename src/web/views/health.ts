@@ -15,7 +15,7 @@ import { calibrationsOf } from "../../store/fusion-calibration.js";
 import { lastJob } from "../../store/jobs.js";
 import { promptLatencies } from "../../store/prompt-log.js";
 import { vectorTableName } from "../../store/vector-table-name.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { latencyChart } from "../chart.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html, type Part } from "../html.js";

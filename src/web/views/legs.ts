@@ -7,9 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { describeUnhealthy } from "../../embed/chain.js";
 import type { WhyCandidate, WhyReport } from "../../inject/why.js";
-import { fmt, fusionLine, what } from "../../render/explain.js";
+import { fmt, fusionLine, what } from "../../retrieve/explain.js";
 import { vectorNote, whyPrompt } from "../../service/why.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page } from "../layout.js";

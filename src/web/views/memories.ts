@@ -4,8 +4,9 @@
  * for the kinds a person looks for (decisions, rejected approaches, learned facts, preferences,
  * tasks, notes) and a link to add one.
  */
-import { EVENT_TYPES } from "../../capture/types.js";
-import { EXPLICIT_KINDS, MemoryError, type MemorySource } from "../../service/types.js";
+import { EVENT_TYPES } from "../../store/event-types.js";
+import { EXPLICIT_KINDS, type MemorySource } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";

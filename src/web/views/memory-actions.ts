@@ -6,7 +6,8 @@
  */
 import { idOf } from "../../service/convert.js";
 import { forgetMemory } from "../../service/forget.js";
-import { MemoryError, type PatchInput } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
+import type { PatchInput } from "../../service/types.js";
 import type { UiContext } from "../context.js";
 import type { Answer, Route, UiRequest } from "../request.js";
 import { href } from "../request.js";

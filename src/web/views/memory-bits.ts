@@ -4,7 +4,8 @@
  * address or a form names, and the checks of the parameters every view takes alike.
  */
 import { idOf } from "../../service/convert.js";
-import { MemoryError, type Memory } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
+import type { Memory } from "../../service/types.js";
 import type { Project } from "../../project/identity.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";

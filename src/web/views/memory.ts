@@ -5,7 +5,8 @@
  * (text, kind, tags), forget, and for an open task, done. A markdown memory is edited in its file.
  */
 import { idOf } from "../../service/convert.js";
-import { EXPLICIT_KINDS, MemoryError, type Memory } from "../../service/types.js";
+import { EXPLICIT_KINDS, type Memory } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { taskOfMemory } from "../../store/task-pages.js";
 import type { UiContext } from "../context.js";
 import { html, type Html } from "../html.js";

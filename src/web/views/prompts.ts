@@ -6,7 +6,7 @@
  */
 import type { CandidateFate, PromptRun } from "../../store/prompt-log.js";
 import { promptRun, promptRuns, WITHHELD } from "../../store/prompt-log.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";

@@ -1,5 +1,5 @@
 /** Pieces the prompt and session views share: the page offset, a time in ms, a latency, a short text. */
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { html, type Html } from "../html.js";
 import { age } from "../show.js";
 

@@ -6,11 +6,11 @@
 import { previewStems, preview } from "../../inject/preview.js";
 import { withoutKind } from "../../inject/items.js";
 import { salienceConfig } from "../../memory/salience.js";
-import { explainFactor, fmt, fusionLine, what } from "../../render/explain.js";
+import { explainFactor, fmt, fusionLine, what } from "../../retrieve/explain.js";
 import { WEAK_EXPLAIN } from "../../retrieve/weak-hits.js";
 import { oneId } from "../../store/one-id.js";
 import { searchMemories, type Found } from "../../service/search.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { SearchError, type Mode } from "../../retrieve/search.js";
 import type { TierScope } from "../../retrieve/filters.js";
 import { projectOf, type UiContext } from "../context.js";

@@ -7,7 +7,7 @@
  */
 import { eventChunkId } from "../../store/chunk-ids.js";
 import { sessionKnown, sessionsPage, sessionTimeline, type TimelineItem } from "../../store/session-pages.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";

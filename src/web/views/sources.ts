@@ -6,7 +6,7 @@
 import { oneId } from "../../store/one-id.js";
 import { rootsOf } from "../../store/roots.js";
 import { chunksOfSource, filesPerRoot, sourceFile, sourcesPage } from "../../store/source-pages.js";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import type { UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";

@@ -5,7 +5,7 @@
  */
 import { isStale } from "../../brief/sections/tasks.js";
 import type { CleanFields } from "../../redact/clean.cjs";
-import { MemoryError } from "../../service/types.js";
+import { MemoryError } from "../../util/memory-error.js";
 import { openTasksPage, recentlyClosed } from "../../store/task-pages.js";
 import { TaskStore, type TaskRow } from "../../store/tasks.js";
 import type { UiContext } from "../context.js";

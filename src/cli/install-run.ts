@@ -1,16 +1,15 @@
 /** Shared body of `mem install` and `mem uninstall`: options, the run, and the report. */
 import { dataHome } from "../config/paths.cjs";
 import { field } from "../render/line.js";
-import { EXIT, oneOf, parse, UsageError } from "../cli/args.js";
-import { note } from "../cli/quiet.js";
-import { installToFile, refuseReadOnly, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "./files.js";
-import { SH, type HookTarget } from "./hooks.js";
-import { MCP_SERVER_KEY, type McpTarget } from "./mcp-config.js";
-import { applyMcp, type McpReport } from "./mcp-files.js";
-import { SettingsError } from "./settings-json.js";
-import { currentTarget } from "./target.js";
+import { EXIT, oneOf, parse, UsageError } from "./args.js";
+import { note } from "./quiet.js";
+import { installToFile, refuseReadOnly, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "../install/files.js";
+import { SH, type HookTarget } from "../install/hooks.js";
+import { MCP_SERVER_KEY, type McpTarget } from "../install/mcp-config.js";
+import { applyMcp, type McpReport } from "../install/mcp-files.js";
+import { SettingsError } from "../install/settings-json.js";
+import { currentTarget } from "../install/target.js";
 
-export { currentTarget };
 
 /**
  * This process's node and this checkout's `bin/mem.cjs`, both absolute. Not on Windows: the hot

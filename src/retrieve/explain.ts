@@ -5,8 +5,8 @@
  */
 import { relative } from "node:path";
 import type { SalienceConfig } from "../memory/salience.js";
-import type { SearchResponse, SearchResult } from "../retrieve/search.js";
-import { field, prose, shortSession } from "./line.js";
+import type { SearchResponse, SearchResult } from "./search.js";
+import { field, prose, shortSession } from "../render/line.js";
 
 /** A leg's own score, short. */
 export function fmt(n: number): string {

@@ -1,6 +1,7 @@
 /**
- * Typed shapes for captured session events and task lists. Capture is structural (no LLM calls):
- * every event is derived from tool calls, tool results or marked-up assistant/user text.
+ * The store's event types: the shapes of captured session events (src/capture makes them,
+ * src/store keeps them). Capture is structural (no LLM calls): every event is derived from tool
+ * calls, tool results or marked-up assistant/user text. Task shapes live in src/tasks/state.ts.
  */
 
 /** A parsed transcript line: one JSON object. Fields are read defensively, never trusted. */
@@ -51,27 +52,6 @@ export interface CapturedEvent {
   /** 0..1; structural events omit it (they are facts), tags are 1.0, keywords 0.3–0.9. */
   confidence?: number;
   metadata: Record<string, unknown>;
-}
-
-/** Claude Code's statuses; `deleted` only appears in task events, never in a final list. */
-export type TaskStatus = "pending" | "in_progress" | "completed" | "deleted";
-
-export interface TaskState {
-  /**
-   * TaskCreate tasks: the id Claude Code assigned ("1", "2", …). TodoWrite items have no id of
-   * their own: `todo:<hash of content>`.
-   */
-  id: string;
-  /** TodoWrite `content` / TaskCreate `subject`. */
-  content: string;
-  status: TaskStatus;
-  activeForm?: string;
-  description?: string;
-  owner?: string;
-  blockedBy?: string[];
-  source: "TodoWrite" | "TaskTool";
-  /** Time of the line that last changed the task. */
-  updatedAt: string;
 }
 
 /** Decision-like events below this confidence are not kept as decisions ("decided to read the file"). */
