@@ -96,6 +96,14 @@ function successorOf(status: string): string | undefined {
   return (link ? link[2]! : m[1]!.trim()).slice(0, 200);
 }
 
+/** The status of a record whose file still holds a merge's conflict markers. */
+export const CONFLICT_STATUS = "unresolved merge conflict";
+
+/** Does `text` hold git's conflict markers (`<<<<<<< `, `=======`, `>>>>>>> `, each at a line's start, in that order)? Pure. */
+export function hasConflictMarkers(text: string): boolean {
+  return /^<{7}(?: |$)[\s\S]*?^={7}\r?$[\s\S]*?^>{7}(?: |$)/m.test(text);
+}
+
 export interface RecordInput {
   /** The file's absolute path. */
   path: string;
@@ -107,12 +115,22 @@ export interface RecordInput {
   extra: Record<string, unknown>;
   /** The body after the frontmatter. */
   body: string;
+  /** The whole file holds merge conflict markers (a pull that conflicted, not resolved yet). */
+  conflicted?: boolean;
+}
+
+/** What a conflicted file still says plainly: the title of its first version. */
+function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"> {
+  const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
+  return { authors: [], ...(title ? { title } : {}) };
 }
 
 /** The record a note is, or undefined when it is none. */
 export function decisionRecord(note: RecordInput, folders: readonly string[]): DecisionRecord | undefined {
   const own = note.kind !== undefined && OWN_KINDS.has(note.kind);
   if (!own && !inDecisionFolder(note.path, folders)) return undefined;
+  // Two versions in one file: neither is in force until the team resolves it; listed, marked, never briefed as current.
+  if (note.conflicted) return { ...unresolved(note), kind: "proposed", status: CONFLICT_STATUS };
   const written = one(note.extra.status) ?? statusInBody(note.body);
   // As written, its links as their text: "superseded by [3. Use Kafka](0003-use-kafka.md)" reads "superseded by 3. use kafka".
   const status = written?.split(/\r?\n/)[0]!.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[*_`]/g, "").trim().toLowerCase().slice(0, 80) || undefined;

@@ -22,7 +22,7 @@ import { maxChunkChars } from "./chunk-size.js";
 import type { VectorReport } from "./embed-step.js";
 import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
-import { decisionRecord } from "./decision-record.js";
+import { decisionRecord, hasConflictMarkers } from "./decision-record.js";
 import { recordFolders } from "../src/team/folder.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
@@ -136,7 +136,7 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
   const { tier, layout, kind: slotKind, user } = tierOf(file.rel);
-  const record = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body }, recordFolders(config));
+  const record = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body, conflicted: hasConflictMarkers(text) }, recordFolders(config));
   const kind = record?.kind ?? fm.meta.kind ?? slotKind ?? layout;
   const date = fm.meta.date ?? record?.date ?? null;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a

@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Clean } from "../src/redact/clean.cjs";
-import { listRoots } from "../src/store/roots.js";
+import { forgetRoot, listRoots } from "../src/store/roots.js";
 import { indexPaths, type IndexContext, type IndexSummary } from "./pipeline.js";
 import { markRootIndexed } from "./root-state.js";
 import { chunkingKey } from "./chunking-key.js";
-import { rootChanged, type RootRef, type StaleRoot } from "./stale.js";
+import { removedRecordFolder } from "./removed-folder.js";
+import { recordFolderGone, rootChanged, type RootRef, type StaleRoot } from "./stale.js";
+import { recordFolders } from "../src/team/folder.js";
 
 export interface StaleReport {
   /** Recorded roots looked at. */
@@ -22,7 +24,8 @@ export interface StaleReport {
  * equal to one of `paths` when given), compares it with what is stored, and re-indexes, project by
  * project, the roots where a file is new, gone or changed. A root found unchanged records the
  * check's time, so the cheap check no longer counts its directories' older changes (a swap file
- * come and gone). A root that is missing is reported and left alone: a re-index would empty it.
+ * come and gone). A root that is missing is reported and left alone: a re-index would empty it;
+ * except a record folder git removed with its last record, whose records are forgotten.
  */
 export async function reindexStale(ctx: IndexContext, filter: { projects?: string[]; paths?: string[] }): Promise<StaleReport> {
   const now = ctx.now ?? Date.now;
@@ -34,7 +37,16 @@ export async function reindexStale(ctx: IndexContext, filter: { projects?: strin
   for (const r of roots) {
     const ref = { project: r.project, path: r.path };
     if (!existsSync(r.path)) {
-      report.missing.push(ref);
+      const folders = recordFolders(ctx.config);
+      const gone = recordFolderGone(ctx.db, ref, folders);
+      if (gone !== undefined) {
+        report.stale.push({ ...ref, why: gone });
+        byProject.set(r.project, [...(byProject.get(r.project) ?? []), r.path]);
+      } else if (removedRecordFolder(r.path, folders)) {
+        forgetRoot(ctx.db, r.project, r.path); // removed from its repository, its records already forgotten: nothing of it is left
+      } else {
+        report.missing.push(ref);
+      }
       continue;
     }
     const started = now();

@@ -4,6 +4,7 @@ import { cleanText } from "../src/redact/clean.cjs";
 import type { Db } from "../src/store/db.js";
 import { chunkedWith } from "./chunking-key.js";
 import { CLOCK_SLACK_MS, dirsSeen, rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
+import { removedRecordFolder } from "./removed-folder.js";
 import { readSource, walkSources, type WalkOptions } from "./sources.js";
 
 export interface RootRef {
@@ -54,16 +55,21 @@ function chunkingChanged(db: Db, project: string, chunking: string | undefined):
  * others that moves on every second (so a large tree is covered over successive checks), and
  * their directories (an added, removed or renamed file changes its directory's mtime; an edit in
  * place changes the file's own). `partial`: some root has more sources than were looked at.
- * A missing or unreadable root is not stale here (the daemon and `mem index` report it). With
+ * A missing or unreadable root is not stale here (the daemon and `mem index` report it), unless it
+ * is one of the record `folders` git removed with its last record (`recordFolderGone`). With
  * `chunking` (the key of now), a root of a project chunked under another key is stale.
  */
-export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now: number; chunking?: string }): { stale: StaleRoot[]; partial: boolean } {
+export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now: number; chunking?: string; folders?: readonly string[] }): { stale: StaleRoot[]; partial: boolean } {
   const stale: StaleRoot[] = [];
   let partial = false;
   const each = Math.max(8, Math.floor(opts.budget / Math.max(1, roots.length)));
   for (const root of roots) {
     const st = statOf(root.path);
-    if (!st) continue;
+    if (!st) {
+      const gone = opts.folders ? recordFolderGone(db, root, opts.folders) : undefined;
+      if (gone) stale.push({ ...root, why: gone });
+      continue;
+    }
     const rechunk = chunkingChanged(db, root.project, opts.chunking);
     if (rechunk) {
       stale.push({ ...root, why: rechunk });
@@ -98,6 +104,18 @@ export function quickStale(db: Db, roots: RootRef[], opts: { budget: number; now
     if (why) stale.push({ ...root, why });
   }
   return { stale, partial };
+}
+
+/**
+ * Why a missing root is to be indexed again (its records forgotten): it is a record folder git
+ * removed from a repository still there (indexer/removed-folder.ts), and records from it are
+ * still stored. Undefined otherwise: a missing root is kept as it was indexed.
+ */
+export function recordFolderGone(db: Db, root: RootRef, folders: readonly string[]): string | undefined {
+  if (!removedRecordFolder(root.path, folders)) return undefined;
+  const range = sourcesUnderSql(root.path);
+  const any = db.prepare(`SELECT 1 FROM sources WHERE ${range.sql} LIMIT 1`).get(root.project, ...range.params);
+  return any === undefined ? undefined : `${root.path}: removed from its repository`;
 }
 
 function check(root: string, sample: Recorded[], newer: (path: string, s: Stats) => boolean): string | undefined {

@@ -15,20 +15,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BRIEFING_TOKENS } from "../src/hooks/session-start.js";
 import { percentile } from "./bench/metrics.js";
+import { decisionRecordText } from "./bench/records.js";
 import { prng } from "./prng.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mem.cjs", import.meta.url));
 const N = Number(process.env.MEM_BENCH_RECORDS ?? 500);
 const log = (s: string) => process.stdout.write(`${s}\n`);
-const WORDS = "cache queue schema token billing search upload export import worker cluster region index audit retry timeout ledger invoice report gateway".split(" ");
-
-function record(i: number, rand: () => number, edited = false): string {
-  const pick = () => WORDS[Math.floor(rand() * WORDS.length)]!;
-  const r = rand();
-  const status = r < 0.6 ? "accepted" : r < 0.75 ? "rejected" : r < 0.9 ? `superseded by ADR-${String(i + 1).padStart(4, "0")}` : "proposed";
-  const body = Array.from({ length: 6 }, () => `The ${pick()} talks to the ${pick()} through the ${pick()}; we measured it under load.`).join(" ");
-  return `---\nstatus: ${status}\ndate: 2025-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}\ndecision-makers: Dev ${i % 7}, Lead ${i % 3}\n---\n# ${i}. Use the ${pick()} for the ${pick()}${edited ? " (revised)" : ""}\n\n## Context and Problem Statement\n\n${body}\n\n## Decision Outcome\n\nChosen option: the ${pick()}, because ${body}\n`;
-}
+const record = (i: number, rand: () => number, edited = false) => decisionRecordText(i, rand, { edited });
 
 const work = mkdtempSync(join(tmpdir(), "mem-bench-records-"));
 try {

@@ -33,7 +33,8 @@ whole file system (/, or a link to it) is never a PATH.
 
 --stale re-indexes the recorded roots (every project's, those of --project P, or the ROOTs
 given) in which a file is new, gone or changed since they were last indexed; a root that is
-missing is reported and left as it is. The daemon and \`mem query\` run it in the background.
+missing is reported and left as it is, except a decision or team folder git removed from its
+repository (its records are forgotten). The daemon and \`mem query\` run it in the background.
 
 Options:
   --project NAME   store under this project (default: the git top level of each PATH, else the

@@ -135,13 +135,13 @@ export interface Freshness {
  * when one changed. Nothing when a daemon runs, or a re-index is running or started within the
  * cooldown (no stat work then either).
  */
-export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[] | undefined; now: number; chunks: ChunkOptions }): Freshness {
+export function refreshIfStale(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[] | undefined; now: number; chunks: ChunkOptions; folders?: readonly string[] }): Freshness {
   if (daemonRunning(o.home) || refreshBusy(o.home, o.now)) return { stale: [] };
   const wanted = o.projects ? new Set(o.projects) : undefined;
   const roots = listRoots(db).filter((r) => !wanted || wanted.has(r.project));
   if (roots.length === 0) return { stale: [] };
   // A project chunked by another chunker (an upgrade) counts as changed.
-  const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now, chunking: chunkingKey(o.chunks) });
+  const { stale } = quickStale(db, roots, { budget: CHECK_BUDGET, now: o.now, chunking: chunkingKey(o.chunks), ...(o.folders ? { folders: o.folders } : {}) });
   if (stale.length === 0) return { stale };
   return { stale, reindex: startRefresh(o.home, o.env, [...new Set(stale.map((s) => s.project))], o.now) };
 }
@@ -163,7 +163,7 @@ export function indexDecisionFolders(db: Db, o: { home: string; env: NodeJS.Proc
 }
 
 /** The hooks' use: the check and the background re-index, logged; never throws (a hook never breaks the session). */
-export function refreshForHook(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[]; now: number; chunks: ChunkOptions; log: (line: string) => void }): void {
+export function refreshForHook(db: Db, o: { home: string; env: NodeJS.ProcessEnv; projects: string[]; now: number; chunks: ChunkOptions; folders?: readonly string[]; log: (line: string) => void }): void {
   try {
     const f = refreshIfStale(db, o);
     if (f.reindex === "started") o.log(`${f.stale.map((s) => s.why).join("; ")}: re-indexing in the background`);

@@ -54,7 +54,7 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     // Notes edited while no daemon watched: re-indexed in the background (this briefing is not held up).
     // A repository's decision records (docs/adr, …) no root covers yet: indexed in the background, briefed from the next session.
     if (app.config.index.watch) indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: recordFolders(app.config), now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
-    if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `session-start: ${l}`) });
+    if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, folders: recordFolders(app.config), log: (l) => hookLog(io.env, `session-start: ${l}`) });
     // Hooks an older mem installed: the user is told (not the model), at most once a day.
     const notice = source === "startup" ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;
     return { context: briefing, ...(notice ? { notice } : {}) };

@@ -1,6 +1,7 @@
 import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { refreshForHook } from "../freshness/refresh.js";
+import { recordFolders } from "../team/folder.js";
 import { resolveProject } from "../project/identity.js";
 import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";
@@ -25,7 +26,7 @@ export async function localMemories(req: PromptRequest, io: HookIO, refresh = fa
     if (a) delivered(app.db, a, { session: cleanText(req.session), prompt: req.prompt, ms, mode: "bm25", at: (io.now ?? Date.now)() }, (l) => hookLog(io.env, `user-prompt-submit: ${l}`));
     if (refresh && app.config.index.watch) {
       const projects = [resolveProject(req.cwd).id, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
-      refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunks: app.config.index, log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
+      refreshForHook(app.db, { home: app.paths.home, env: io.env, projects, now: Date.now(), chunks: app.config.index, folders: recordFolders(app.config), log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });
     }
     return a?.injection?.text;
   } finally {

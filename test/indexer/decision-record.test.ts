@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { SHARED } from "../capture/shared-data.js";
-import { decisionRecord, inDecisionFolder, kindOfStatus, type RecordInput } from "../../indexer/decision-record.js";
+import { CONFLICT_STATUS, decisionRecord, hasConflictMarkers, inDecisionFolder, kindOfStatus, type RecordInput } from "../../indexer/decision-record.js";
 import { parseFrontmatter } from "../../indexer/frontmatter.js";
 import { DECISION_FOLDERS } from "../../src/config/config.js";
 
@@ -100,6 +100,26 @@ describe("what a record says", () => {
     assert.equal(r.kind, "decision");
     assert.ok(r.status!.length <= 80);
     assert.deepEqual(r.authors, ["1", "Eve", "y".repeat(80)]);
+  });
+});
+
+describe("a record with merge conflict markers", () => {
+  const CONFLICTED = "---\n<<<<<<< HEAD\nstatus: accepted\n=======\nstatus: rejected\n>>>>>>> 1a2b3c4 (Reject it)\n---\n# Cache pages\n\nCached.\n";
+  const cases: [string, string, boolean][] = [
+    ["a conflict in the front matter", CONFLICTED, true],
+    ["a conflict in the body, CRLF", "# X\r\n<<<<<<< ours\r\na\r\n=======\r\nb\r\n>>>>>>> theirs\r\n", true],
+    ["markers with no space after them are no markers", "<<<<<<<HEAD\n=======\n>>>>>>>x\n", false],
+    ["only a separator (a setext heading's rule)", "Title\n=======\n", false],
+    ["markers in the wrong order", ">>>>>>> a\n=======\n<<<<<<< b\n", false],
+    ["markers inside a line", "see <<<<<<< and\n=======\nthen >>>>>>> here\n", false],
+  ];
+  for (const [name, text, want] of cases) test(`${name}: ${want}`, () => assert.equal(hasConflictMarkers(text), want));
+  test("is listed under its first title, marked unresolved, and not in force (proposed, never briefed)", () => {
+    const n = { ...note("/r/docs/decisions/cache-pages.md", CONFLICTED), conflicted: true };
+    assert.deepEqual(decisionRecord(n, DECISION_FOLDERS), { kind: "proposed", status: CONFLICT_STATUS, authors: [], title: "Cache pages" });
+  });
+  test("a note outside the record folders stays no record", () => {
+    assert.equal(decisionRecord({ ...note("/r/notes/x.md", CONFLICTED), conflicted: true }, DECISION_FOLDERS), undefined);
   });
 });
 
