@@ -24,7 +24,7 @@ describe("slug and title", () => {
     ["日本語だけ", "memory"],
     ["../../etc/passwd", "etc-passwd"],
     ["a".repeat(70), "a".repeat(60)],
-    [`${"word ".repeat(20)}end`, "word-".repeat(11) + "word"],
+    [`${"word ".repeat(20)}end`, `${"word-".repeat(11)}word`],
   ];
   for (const [title, want] of slugs) test(`slug of ${JSON.stringify(title.slice(0, 30))}`, () => assert.equal(slugOf(title), want));
   test("a slug never passes 60 characters nor ends with a dash", () => {

@@ -58,7 +58,7 @@ describe("mem share", () => {
     const rejected = await b.remember("Running our own Postgres server: too much to operate.", "rejected");
     const r = ok(await b.mem(["share", id, rejected]));
     assert.match(r.stdout, new RegExp(`^written +${id}  docs/decisions/use-sqlite-wal-mode-for-the-store\\.md$`, "m"));
-    assert.match(r.stdout, /^written +\w+  docs\/decisions\/running-our-own-postgres-server-too-much-to-operate\.md$/m);
+    assert.match(r.stdout, /^written +\w+ {2}docs\/decisions\/running-our-own-postgres-server-too-much-to-operate\.md$/m);
     assert.match(r.stdout, /review with `git diff docs\/decisions`.*then commit/);
     assert.deepEqual(b.files(), ["running-our-own-postgres-server-too-much-to-operate.md", "use-sqlite-wal-mode-for-the-store.md"]);
     const path = join(b.folder, "use-sqlite-wal-mode-for-the-store.md");
@@ -90,8 +90,8 @@ describe("mem share", () => {
     await b.remember("The integration suite needs TZ=UTC.", "learned");
     await b.remember("Prefer small commits.", "preference");
     const dry = ok(await b.mem(["share", "--kind", "decision", "--kind", "learned", "--since", "7d", "--dry-run"]));
-    assert.match(dry.stdout, /^would write +\w{12}  docs\/decisions\/releases-are-cut-on-thursdays\.md\n {4}\| ---\n {4}\| status: accepted\n/m);
-    assert.match(dry.stdout, /would write +\w{12}  docs\/decisions\/the-integration-suite-needs-tz-utc\.md/);
+    assert.match(dry.stdout, /^would write +\w{12} {2}docs\/decisions\/releases-are-cut-on-thursdays\.md\n {4}\| ---\n {4}\| status: accepted\n/m);
+    assert.match(dry.stdout, /would write +\w{12} {2}docs\/decisions\/the-integration-suite-needs-tz-utc\.md/);
     assert.doesNotMatch(dry.stdout, /small commits/);
     assert.match(dry.stdout, /dry run: nothing written$/m);
     assert.equal(existsSync(join(b.repo, "docs")), false, "a dry run makes no folder either");
@@ -139,7 +139,7 @@ describe("mem share", () => {
     assert.equal(r.code, 1, show(r));
     assert.match(r.stdout, new RegExp(`^skipped +${event.id}  \\(a raw tool event \\(command_run\\): only decision, rejected, learned, preference, note memories are shared\\)$`, "m"));
     assert.match(r.stdout, new RegExp(`^skipped +${task}  \\(a task: only`, "m"));
-    assert.match(r.stdout, /^skipped +nosuchid00  \(no memory nosuchid00\)$/m);
+    assert.match(r.stdout, /^skipped +nosuchid00 {2}\(no memory nosuchid00\)$/m);
     assert.equal(existsSync(join(b.repo, "docs")), false);
   });
 
@@ -197,7 +197,14 @@ describe("mem share", () => {
     const cases: [string, () => void, RegExp][] = [
       ["binary", () => writeFileSync(tomb, Buffer.from([0x2d, 0x20, 0, 1, 2, 0x0a])), /FORGOTTEN\.md is not text/],
       ["huge", () => writeFileSync(tomb, `- ${memId} · x\n${"x".repeat(1024 * 1024 + 10)}`), /FORGOTTEN\.md not read: too large/],
-      ["a link", () => (writeFileSync(join(b.dir, "elsewhere.md"), `- ${memId} · x\n`), symlinkSync(join(b.dir, "elsewhere.md"), tomb)), /FORGOTTEN\.md is a link/],
+      [
+        "a link",
+        () => {
+          writeFileSync(join(b.dir, "elsewhere.md"), `- ${memId} · x\n`);
+          symlinkSync(join(b.dir, "elsewhere.md"), tomb);
+        },
+        /FORGOTTEN\.md is a link/,
+      ],
     ];
     for (const [name, make, warning] of cases) {
       rmSync(tomb, { force: true });
