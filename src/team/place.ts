@@ -54,7 +54,8 @@ export function teamPlace(root: string | undefined, config: Pick<Config, "index"
   if (f === "" || f.split("/").includes("..")) throw new TeamError(`the team folder must be a folder inside the repository, got ${JSON.stringify(rel.slice(0, 200))}`);
   const place = { root: r.real, folder: f, dir: join(r.real, ...f.split("/")) };
   checkParts(place);
-  return place;
+  // A link inside the repository (docs -> documentation) is fine; its real path is what the index knows.
+  return { ...place, dir: realOf(place.dir) ?? place.dir };
 }
 
 /** Each existing part of the folder's path: a real directory inside the root, trusted; a link must stay in the repository. */

@@ -7,7 +7,7 @@
  * linked target file, a hostile FORGOTTEN.md) is refused or skipped with a reason.
  */
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -168,6 +168,13 @@ describe("mem share", () => {
     assert.equal(open.code, 1);
     assert.match(jsonOf<{ error: { message: string } }>(open).error.message, /writable by others \(mode 777\)/);
     chmodSync(b.folder, 0o755);
+    if (process.getuid?.() === 0) {
+      chownSync(b.folder, 65534, 65534); // another account's folder (root may give it away without the account existing)
+      const theirs = await b.mem(["share", id]);
+      assert.equal(theirs.code, 1, show(theirs));
+      assert.match(theirs.stderr, /another user's or writable by others/);
+      chownSync(b.folder, 0, 0);
+    }
 
     const target = join(outside, "victim.txt");
     writeFileSync(target, "untouched\n");
