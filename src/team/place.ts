@@ -6,12 +6,12 @@
  * (a temporary file renamed over), mode 0644, never through a link, and only as plain names.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Config } from "../config/config.js";
 import { folderState, trustedDir } from "../freshness/decision-folders.js";
 import { ownGitAt } from "../project/git-marker.js";
-import { readRegular } from "../util/read-regular.cjs";
+import { openRegular, readRegular } from "../util/read-regular.cjs";
 import { within } from "../util/walls.cjs";
 import { normalFolder, teamFolder } from "./folder.js";
 import { memIdIn } from "./madr-file.js";
@@ -33,6 +33,8 @@ export interface TeamPlace {
 /** Files of a folder looked at, at most; and the largest shared file read. */
 export const MAX_FOLDER_FILES = 5_000;
 export const MAX_RECORD_BYTES = 256 * 1024;
+/** What is read of each file of the folder to find its mem-id: its frontmatter is at the top. */
+export const HEAD_BYTES = 16 * 1024;
 
 /**
  * The team folder of the repository at `root` (`folder` as given, relative to the root or an
@@ -120,12 +122,26 @@ export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number)
     } catch {
       continue;
     }
-    const r = readRegular(path, MAX_RECORD_BYTES, { within: dir });
-    if (!r.ok) continue;
-    const id = memIdIn(r.data.toString("utf8"));
+    const head = readHead(path, dir);
+    const id = head === undefined ? undefined : memIdIn(head);
     if (id !== undefined && !byMemId.has(id)) byMemId.set(id, name);
   }
   return { byMemId, taken, warnings };
+}
+
+/** The first HEAD_BYTES of a regular file inside `dir` (where a frontmatter is), or undefined. */
+function readHead(path: string, dir: string): string | undefined {
+  const opened = openRegular(path, { within: dir });
+  if (!opened.ok) return undefined;
+  try {
+    const buf = Buffer.alloc(Math.min(HEAD_BYTES, opened.size));
+    const n = readSync(opened.fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 /** The file's content when it is a regular file (not a link) of at most MAX_RECORD_BYTES; undefined when absent; an error otherwise. */

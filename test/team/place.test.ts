@@ -42,7 +42,7 @@ test("writeWhole: 0644 under any umask, a link at the name replaced and never fo
   assert.equal(readFileSync(victim, "utf8"), "untouched\n");
 });
 
-test("sharedFiles: mem-ids of regular files only; a link to a file with a mem-id is not read", () => {
+test("sharedFiles: mem-ids of regular files only (their head), however large; a link to a file with a mem-id is not read", () => {
   const dir = join(tmp, "s");
   mkdirSync(dir);
   writeFileSync(join(dir, "one.md"), '---\nmem-id: "mem:1"\n---\n# One\n');
@@ -50,7 +50,7 @@ test("sharedFiles: mem-ids of regular files only; a link to a file with a mem-id
   symlinkSync(join(tmp, "outside.md"), join(dir, "two.md"));
   writeFileSync(join(dir, "big.md"), `---\nmem-id: "mem:3"\n---\n${"x".repeat(300 * 1024)}`);
   const s = sharedFiles(dir);
-  assert.deepEqual([...s.byMemId], [["mem:1", "one.md"]]);
+  assert.deepEqual([...s.byMemId].sort(), [["mem:1", "one.md"], ["mem:3", "big.md"]], "a large file's mem-id is read from its head");
   assert.deepEqual([...s.taken].sort(), ["big.md", "one.md", "two.md"]);
-  assert.deepEqual([...sharedFiles(dir, (name) => name === "one.md").byMemId], [], "a file the caller knows is not read");
+  assert.deepEqual([...sharedFiles(dir, (name) => name === "one.md").byMemId], [["mem:3", "big.md"]], "a file the caller knows is not read");
 });
