@@ -5,6 +5,7 @@
  * can end the frontmatter or add a key. Redaction is the caller's (src/team/share.ts): what comes
  * in here is clean. Pure.
  */
+import { parse as parseYaml } from "yaml";
 import { parseFrontmatter } from "../../indexer/frontmatter.js";
 
 /** Kinds a memory may be shared as: explicit or derived statements, never tool events, prompts or tasks. */
@@ -108,10 +109,40 @@ export function renderMadr(m: MadrInput): string {
   return lines.join("\n");
 }
 
-/** The `mem-id` a file's frontmatter gives, if any (a string of at most 200 characters). Pure. */
+/**
+ * The `mem-id` a file's frontmatter gives, if any (a string of at most 200 characters): only its
+ * own line is parsed (a folder of hundreds of records is read at SessionStart), unless the
+ * frontmatter writes it in another form (a block scalar, a flow mapping). Pure.
+ */
 export function memIdIn(content: string): string | undefined {
   if (!content.startsWith("---") || !content.includes("mem-id")) return undefined;
-  const v = parseFrontmatter(content).meta.extra["mem-id"];
+  const lines = content.split(/\r?\n/, 200);
+  const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === "---" || l.trimEnd() === "..."));
+  const own = end < 0 ? undefined : lines.slice(1, end).find((l) => /^mem-id:[ \t]/.test(l));
+  let v: unknown;
+  if (own !== undefined && !/^mem-id:[ \t]*[|>&*!]/.test(own)) v = scalarOf(own.slice(own.indexOf(":") + 1).trim());
+  else v = end < 0 ? undefined : parseFrontmatter(content).meta.extra["mem-id"];
   const id = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "";
   return id !== "" && id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id) ? id : undefined;
+}
+
+/** A one-line YAML scalar's value: the usual forms read here (the yaml parser costs far more), any other by the parser. */
+function scalarOf(raw: string): unknown {
+  const dq = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(raw);
+  if (dq) {
+    try {
+      return JSON.parse(`"${dq[1]}"`) as string;
+    } catch {
+      // a YAML-only escape (\x41, \N): the parser's
+    }
+  }
+  const sq = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(raw);
+  if (sq) return sq[1]!.replaceAll("''", "'");
+  const plain = raw.replace(/\s+#.*$/, "");
+  if (/^[\w.:/@+-][^:#'"[\]{},]*$/.test(plain) && !/:\s/.test(plain)) return plain.trim();
+  try {
+    return (parseYaml(`k: ${raw}`) as Record<string, unknown> | null)?.k;
+  } catch {
+    return undefined;
+  }
 }

@@ -99,12 +99,13 @@ const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.md$/;
 /**
  * The folder's markdown files (lower-cased names) and which file holds each mem-id; regular files
  * only, bounded. `known(name, mtimeMs)`: a file the caller knows already (indexed, unchanged since)
- * and is not read.
+ * and is not read. Past `maxReads` files read, it stops: `incomplete`.
  */
-export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number) => boolean): { byMemId: Map<string, string>; taken: Set<string>; warnings: string[] } {
+export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number) => boolean, maxReads = MAX_FOLDER_FILES): { byMemId: Map<string, string>; taken: Set<string>; warnings: string[]; incomplete?: true } {
   const byMemId = new Map<string, string>();
   const taken = new Set<string>();
   const warnings: string[] = [];
+  let reads = 0;
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -122,6 +123,7 @@ export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number)
     } catch {
       continue;
     }
+    if (++reads > maxReads) return { byMemId, taken, warnings, incomplete: true };
     const head = readHead(path, dir);
     const id = head === undefined ? undefined : memIdIn(head);
     if (id !== undefined && !byMemId.has(id)) byMemId.set(id, name);

@@ -22,6 +22,8 @@ export const PROPOSED_KINDS = ["decision", "rejected", "learned"] as const;
 /** Candidates read from the previous session, at most; ids named in the line, at most. */
 const CANDIDATES = 100;
 export const MAX_NAMED = 10;
+/** Files of the team folder the index has not seen as they are now, read at most (more: no proposal this time). */
+export const MAX_UNSEEN = 64;
 
 export interface ProposalCandidate {
   /** The stored id (the mem-id a shared file carries). */
@@ -72,6 +74,8 @@ export function gatherProposal(db: Db, config: Pick<Config, "index" | "team">, p
   if (proposalOf(candidates, shared, forgotten) === undefined) return undefined;
   // Files written (or changed) since the index last read them: read, for their mem-ids.
   const seen = new Map(indexed.map((s) => [basename(s.path), s.mtimeMs]));
-  for (const id of sharedFiles(place.dir, (name, mtimeMs) => seen.get(name) === mtimeMs).byMemId.keys()) shared.add(id);
+  const unseen = sharedFiles(place.dir, (name, mtimeMs) => seen.get(name) === mtimeMs, MAX_UNSEEN);
+  if (unseen.incomplete) return undefined; // a pull the index has not read yet: no proposal rather than a slow start or a wrong one
+  for (const id of unseen.byMemId.keys()) shared.add(id);
   return proposalOf(candidates, shared, forgotten);
 }

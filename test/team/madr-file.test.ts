@@ -113,6 +113,17 @@ describe("YAML safety: nothing in a value ends the frontmatter or adds a key", (
     assert.equal(memIdIn("---\nmem-id: [a, b]\n---\n"), undefined);
     assert.equal(memIdIn('---\nmem-id: "a\\u0007b"\n---\n'), undefined);
     assert.equal(memIdIn("---\nmem-id: mem:abc\n---\n"), "mem:abc");
+    const forms: [string, string | undefined][] = [
+      ['"mem:a\\"b"  # note', 'mem:a"b'],
+      ['"\\x41\\u0042"', "AB"],
+      ["'it''s'", "it's"],
+      ["plain-id # comment", "plain-id"],
+      ["[a, b]", undefined],
+      ["{a: b}", undefined],
+      ["12345", "12345"],
+      ["|\n  block", "block"],
+    ];
+    for (const [raw, want] of forms) assert.equal(memIdIn(`---\nstatus: accepted\nmem-id: ${raw}\n---\n# T\n`), want, raw);
   });
 });
 

@@ -53,4 +53,6 @@ test("sharedFiles: mem-ids of regular files only (their head), however large; a 
   assert.deepEqual([...s.byMemId].sort(), [["mem:1", "one.md"], ["mem:3", "big.md"]], "a large file's mem-id is read from its head");
   assert.deepEqual([...s.taken].sort(), ["big.md", "one.md", "two.md"]);
   assert.deepEqual([...sharedFiles(dir, (name) => name === "one.md").byMemId], [["mem:3", "big.md"]], "a file the caller knows is not read");
+  assert.equal(sharedFiles(dir, undefined, 1).incomplete, true, "past maxReads: incomplete");
+  assert.equal(sharedFiles(dir, undefined, 2).incomplete, undefined);
 });
