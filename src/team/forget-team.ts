@@ -18,7 +18,7 @@ import { ChunkStore } from "../store/chunks.js";
 import type { Db } from "../store/db.js";
 import { memoryById } from "../store/memories.js";
 import { within } from "../util/walls.cjs";
-import { recordFolders } from "./folder.js";
+import { recordFolders, teamFolder } from "./folder.js";
 import { memIdIn, titleOf } from "./madr-file.js";
 import { currentContent, removeFile, sharedFiles, teamPlace, type TeamPlace } from "./place.js";
 import { addTombstone, TOMBSTONES } from "./tombstones.js";
@@ -88,14 +88,18 @@ export function forgetWithTeam(db: Db, svc: MemoryService, config: Pick<Config, 
   }
   const forgotten = forgetMemory(db, svc, id, now);
   if (repo === undefined) return { forgotten };
-  let place: TeamPlace;
-  try {
-    place = teamPlace(repo, config);
-  } catch {
-    return { forgotten }; // no team folder mem may touch: nothing was shared there
-  }
   const memId = cleanText(m.id);
-  const name = sharedFiles(place.dir).byMemId.get(memId);
-  if (name === undefined) return { forgotten };
-  return { forgotten, team: unshare(db, m.project, place, name, memId, titleOf(m.text), config, now) };
+  // Where it may have been shared: the team folder, then the other record folders (a --folder share).
+  const folders = [teamFolder(repo, config), ...recordFolders(config)].filter((f, i, all) => all.indexOf(f) === i);
+  for (const f of folders) {
+    let place: TeamPlace;
+    try {
+      place = teamPlace(repo, config, f);
+    } catch {
+      continue; // a folder mem may not touch: nothing was shared there
+    }
+    const name = sharedFiles(place.dir).byMemId.get(memId);
+    if (name !== undefined) return { forgotten, team: unshare(db, m.project, place, name, memId, titleOf(m.text), config, now) };
+  }
+  return { forgotten };
 }
