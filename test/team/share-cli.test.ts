@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { git } from "../helpers/git.js";
@@ -82,6 +82,13 @@ describe("mem share", () => {
         ["rejected", "rejected", day, ["Ada Lovelace <ada@example.com>"], "Running our own Postgres server: too much to operate"],
       ],
     );
+  });
+
+  test("no git identity in the repository: the account's name is the author", async () => {
+    const b = bed();
+    const id = await b.remember("Keep the changelog user-facing.", "decision");
+    ok(await b.mem(["share", id]));
+    assert.match(readFileSync(join(b.folder, "keep-the-changelog-user-facing.md"), "utf8"), new RegExp(`^decision-makers: "${userInfo().username}"$`, "m"));
   });
 
   test("by --kind and --since; a dry run prints the files and writes nothing", async () => {
