@@ -21,8 +21,8 @@ events, prompts and tasks are refused, and so is a memory listed in the folder's
 (mem forget of a shared memory adds it there).
 
   ID            a memory, by its id as mem list shows it (or any id mem get takes)
-  --kind K      instead of IDs: every memory of kind K (${SHAREABLE_KINDS.join(", ")};
-                repeatable; default all of them with --since)
+  --kind K      instead of IDs: every memory of kind K (repeatable; default with --since: all
+                of ${SHAREABLE_KINDS.join(", ")})
   --since D     with --kind or alone: made on or after D (2026-11-01), or in the last N days (7d)
   --folder F    the team folder, relative to the repository (default: team.folder in the config,
                 else the first of index.decisionFolders the repository has, else docs/decisions)
