@@ -28,8 +28,8 @@ export interface DecisionRecord {
 /** Kinds a note may give itself in its frontmatter that make it a record. */
 const OWN_KINDS: ReadonlySet<string> = new Set(["decision", "rejected", "learned", "preference", "superseded", "proposed"]);
 
-/** Files in a decision folder that are no record: its index and its templates. */
-const NOT_RECORDS = /^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.mdx?$/i;
+/** Files in a decision folder that are no record: its index, its templates and its tombstones (FORGOTTEN.md, src/team/tombstones.ts). */
+const NOT_RECORDS = /^(readme|index|template|adr-template|_template|toc|summary|forgotten)(\.[a-z]+)?\.mdx?$/i;
 
 const STATUS_WORDS: [RegExp, RecordKind][] = [
   [/^(superseded|deprecated|obsolete|replaced|retired|outdated)\b/, "superseded"],

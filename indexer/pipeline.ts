@@ -23,7 +23,7 @@ import type { VectorReport } from "./embed-step.js";
 import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
 import { decisionRecord, hasConflictMarkers } from "./decision-record.js";
-import { recordFolders } from "../src/team/folder.js";
+import { recordFolders } from "../src/config/team-folder.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
 import { readSource, walkSources, type SourceFile } from "./sources.js";

@@ -7,7 +7,7 @@ import { markRootIndexed } from "./root-state.js";
 import { chunkingKey } from "./chunking-key.js";
 import { removedRecordFolder } from "./removed-folder.js";
 import { recordFolderGone, rootChanged, type RootRef, type StaleRoot } from "./stale.js";
-import { recordFolders } from "../src/team/folder.js";
+import { recordFolders } from "../src/config/team-folder.js";
 
 export interface StaleReport {
   /** Recorded roots looked at. */

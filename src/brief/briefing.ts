@@ -9,6 +9,7 @@ import { lastSessionSection, recentWorkSection, type LastSession, type RecentEve
 import { maintenanceSection, type MaintenanceFailure } from "./sections/maintenance.js";
 import { noteSections, PROFILE_TITLE, type HotNote } from "./sections/notes.js";
 import type { Section } from "./sections/section.js";
+import { shareSection, type ShareProposal } from "./sections/share.js";
 
 /**
  * The SessionStart briefing: a projection of the project's memory within a budget, inside the
@@ -56,6 +57,8 @@ export interface BriefingInput {
    * of its text, an unterminated private key, must not take the frame and the sections after it).
    */
   redact?: (s: string) => string;
+  /** What of the last session could be shared with the team (team.propose): one line, last. */
+  proposal?: ShareProposal;
 }
 
 export { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
@@ -84,6 +87,8 @@ export function buildBriefing(input: BriefingInput): string | undefined {
   if (input.lastSession) sections.push({ ...lastSessionSection(input.lastSession, input.now, input.root), gone: "- what the last session did" });
   else if (input.recent) sections.push({ ...recentWorkSection(input.recent, input.now, input.root), gone: "- the recent work" });
   sections.push(...decided.filter((s) => s.title !== PREFERENCES));
+  const proposal = shareSection(input.proposal);
+  if (proposal) sections.push(proposal);
   return assemble(sections, Math.min(input.budgetTokens * 4, HARD_CAP_CHARS), input.redact ?? ((x) => x));
 }
 

@@ -19,6 +19,7 @@ import { openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
 import type { BriefDecision } from "./sections/decisions.js";
 import { shownPath } from "./render.js";
+import { gatherProposal } from "../team/propose.js";
 import type { HotNote } from "./sections/notes.js";
 
 /**
@@ -136,7 +137,18 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     salience: salienceConfig(config.salience),
     ...(s.root ? { root: s.root } : {}),
     ...maintenanceFailure(db),
+    ...proposalOf(db, config, s),
   };
+}
+
+/** The team proposal (team.propose): never a reason for the briefing to fail. */
+function proposalOf(db: Db, config: Config, s: BriefingScope): { proposal?: NonNullable<BriefingInput["proposal"]> } {
+  try {
+    const p = gatherProposal(db, config, s.project, s.root, s.session);
+    return p ? { proposal: p } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The last `mem reindex`, when it failed (the briefing says so until one succeeds). */

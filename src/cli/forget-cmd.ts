@@ -2,11 +2,13 @@ import { confirm } from "./confirm.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
 import { purgeEverywhere, type PurgeScope } from "../maintenance/purge.js";
-import { forgetMemory, forgetProject, forgetSession } from "../service/forget.js";
+import { forgetProject, forgetSession } from "../service/forget.js";
+import { forgetWithTeam } from "../service/forget-team.js";
+import { TeamError } from "../team/place.js";
 import { projectTexts } from "../store/purge-copy.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { withService } from "./memory-io.js";
+import { failure, withService } from "./memory-io.js";
 
 const usage = `Usage: mem forget ID [--purge] [--yes] [--json]
        mem forget --session S [--project P] [--purge] [--yes] [--json]
@@ -21,7 +23,9 @@ at once.
 
   ID            one memory, by its id as every output shows it (or an unambiguous start of
                 it, as mem get takes). A memory from a markdown note is deleted from its
-                file, then mem index
+                file, then mem index. A memory shared with mem share, or a team record (a
+                file of the team folder): its file is removed and its tombstone added to the
+                folder's FORGOTTEN.md, so it is never shared again (review and commit both)
   --session S   every memory of session S in the project (here, or --project P), with the
                 session's task list and summary
   --project [P] everything of project P (default: here): its memories, tasks, session records
@@ -40,7 +44,8 @@ Options:
   --json        {"forgotten": {"id"} | {"project", "session", "memories"} | {"project",
                 "memories", "sources", "tasks", "sessions"}, "purged"?: {"memories", "vectors",
                 "rewritten", "wal": "truncated"|"busy", "copies": [{"file", "action":
-                "scrubbed"|"unchanged"|"dropped"|"kept"|"lines removed", "why"?}]}}
+                "scrubbed"|"unchanged"|"dropped"|"kept"|"lines removed", "why"?}]},
+                "team"?: {"removed"?, "tombstone"?, "warnings"}}
   -h, --help    this help
 
 Exit status: 0 done, 1 failure (no such memory, a markdown memory, not confirmed), 2 bad
@@ -73,9 +78,20 @@ export const forgetCommand: Command = {
       const scope: PurgeScope & { projects: string[]; sessions: { project: string; session: string }[]; texts: string[] } = { projects: [], sessions: [], texts: [] };
       let purging = values.purge === true;
       if (id !== undefined) {
-        const forgotten = forgetMemory(app.db, svc, id, now);
-        out.forgotten = forgotten;
-        lines.push(`forgot ${forgotten.id}`);
+        let done: ReturnType<typeof forgetWithTeam>;
+        try {
+          done = forgetWithTeam(app.db, svc, app.config, id, now);
+        } catch (err) {
+          if (err instanceof TeamError) return failure("forget", json, err.message, "refused");
+          throw err;
+        }
+        out.forgotten = done.forgotten;
+        lines.push(`forgot ${done.forgotten.id}`);
+        if (done.team) {
+          out.team = done.team;
+          if (done.team.removed) lines.push(`removed ${field(done.team.removed, 300)} from the team folder${done.team.tombstone ? ` and added its tombstone to ${field(done.team.tombstone, 300)}` : ""}: review and commit both`);
+          for (const w of done.team.warnings) lines.push(`warning: ${field(w, 400)}`);
+        }
       } else if (values.session !== undefined) {
         const p = project();
         const n = forgetSession(app.db, p, values.session, now);

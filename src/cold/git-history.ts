@@ -67,7 +67,7 @@ const STDERR_BYTES = 4_096;
 /** Variables that would point git at another repository, index or object store than the project's. */
 const REPO_VARS = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CEILING_DIRECTORIES", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
 
-function gitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function gitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat", LC_ALL: "C" };
   for (const k of REPO_VARS) delete env[k];
   return env;

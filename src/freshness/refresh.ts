@@ -11,7 +11,7 @@ import { lockPath } from "../daemon/paths.cjs";
 import type { Db } from "../store/db.js";
 import { listRoots } from "../store/roots.js";
 import { readRegular } from "../util/read-regular.cjs";
-import { unindexedDecisionFolders } from "./decision-folders.js";
+import { unindexedDecisionFolders } from "../team/decision-folders.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 

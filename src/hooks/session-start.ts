@@ -15,7 +15,7 @@ import { str, type Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import { installNudge } from "./install-nudge.js";
 import { recordRun } from "../inject/prompt-run.js";
-import { recordFolders } from "../team/folder.js";
+import { recordFolders } from "../config/team-folder.js";
 import type { HookIO } from "./io.js";
 import type { HookAnswer } from "./answer.js";
 

@@ -1,7 +1,7 @@
 import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { refreshForHook } from "../freshness/refresh.js";
-import { recordFolders } from "../team/folder.js";
+import { recordFolders } from "../config/team-folder.js";
 import { resolveProject } from "../project/identity.js";
 import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";

@@ -70,3 +70,9 @@ export function recordMeta(row: Pick<RecordRow, "kind" | "metadata">): RecordMet
   }
   return { kind: row.kind, authors: [] };
 }
+
+/** The indexed files directly or deeper under `dir` (a real path): each one's path, mtime and the `mem-id` its frontmatter gives (src/team/). */
+export function sourcesUnder(db: Db, project: string, dir: string): { path: string; mtimeMs: number; memId: string | null }[] {
+  const from = dir.endsWith("/") ? dir : `${dir}/`;
+  return prepared(db, `SELECT path, mtime_ms AS mtimeMs, json_extract(metadata, '$."mem-id"') AS memId FROM sources WHERE project = ? AND path > ? AND path < ? LIMIT 20000`).all(project, from, `${from}\uffff`) as { path: string; mtimeMs: number; memId: string | null }[];
+}

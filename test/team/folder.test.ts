@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config/load.js";
 import { defaultConfig } from "../../src/config/config.js";
-import { normalFolder, recordFolders, teamFolder } from "../../src/team/folder.js";
+import { normalFolder, recordFolders, teamFolder } from "../../src/config/team-folder.js";
 
 const config = (folder: string, decisionFolders = ["docs/adr", "docs/decisions", "adr"]) => ({ index: { ...defaultConfig("/m").index, decisionFolders }, team: { folder, propose: false } });
 

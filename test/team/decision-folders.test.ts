@@ -1,7 +1,7 @@
 /** Which decision folders a SessionStart indexes in the background (pure): present, inside the root, not yet covered. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { foldersToIndex } from "../../src/freshness/decision-folders.js";
+import { foldersToIndex } from "../../src/team/decision-folders.js";
 
 const R = "/repo";
 const at = (path: string, real: string | null = path, trusted = true) => ({ path, state: { real: real ?? undefined, trusted } });

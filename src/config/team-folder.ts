@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config/config.js";
+import type { Config } from "./config.js";
 
 /**
  * The team folder: where `mem share` writes a memory as a MADR file, inside the repository, so

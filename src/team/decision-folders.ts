@@ -36,12 +36,13 @@ export function foldersToIndex(root: { real: string; trusted: boolean }, folders
 }
 
 /** Owned by this user or root, and writable by no one else. */
-function trustedDir(st: { uid: number; mode: number }): boolean {
+export function trustedDir(st: { uid: number; mode: number }): boolean {
   const uid = process.getuid?.();
   return uid === undefined || ((st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0);
 }
 
-function stateOf(path: string): FolderState {
+/** A folder's real path and whether it is trusted (src/team/place.ts checks the team folder with it too). */
+export function folderState(path: string): FolderState {
   try {
     const real = realpathSync(path);
     const st = statSync(real);
@@ -53,9 +54,9 @@ function stateOf(path: string): FolderState {
 
 /** The decision folders of the project at `root` that no recorded root (real paths) covers yet. */
 export function unindexedDecisionFolders(root: string, folders: readonly string[], recorded: readonly string[]): string[] {
-  const r = stateOf(root);
+  const r = folderState(root);
   if (r.real === undefined) return [];
   const realRoot = r.real;
   const candidates = folders.filter((f) => f.trim() !== "" && !f.split("/").includes("..")).map((f) => join(realRoot, f));
-  return foldersToIndex({ real: realRoot, trusted: r.trusted }, candidates.map((path) => ({ path, state: stateOf(path) })), recorded);
+  return foldersToIndex({ real: realRoot, trusted: r.trusted }, candidates.map((path) => ({ path, state: folderState(path) })), recorded);
 }
