@@ -1,12 +1,15 @@
 /**
- * Team memory, flow 1 (real git, two teammates): A decides and shares (the file `mem share`
- * writes, in the team folder, A's git name as its decision-maker), commits and pushes; B pulls.
+ * Team memory, flow 1 (real git, two teammates): A decides (`mem remember`) and shares
+ * (`mem share`: the file in the team folder, A's git name as its decision-maker), commits and
+ * pushes; B pulls.
  * B's next sessions index the team folder in the background (SessionStart: a decision folder no
  * root covers yet), and from then on B's briefing and prompt hook carry A's decision.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { gitSkip, teamRepo, writeSharedRecord } from "../helpers/team-repo.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gitSkip, teamRepo } from "../helpers/team-repo.js";
 
 const TITLE = "Sign session tokens with ES256";
 
@@ -16,16 +19,18 @@ test("A shares a decision and pushes; after B pulls, B's briefing and prompt hoo
     // B has worked in the repository before: no team decision in B's briefing yet.
     assert.doesNotMatch(await b.session("b-before"), /ES256/);
 
-    // A shares: no decision folder exists yet, so the team folder is docs/decisions.
-    const rel = writeSharedRecord(a, "docs/decisions", {
-      title: TITLE,
-      text: "Verifying services hold only the public key, so a leak of a verifier cannot mint tokens. HS256 would spread the signing secret to every service.",
-      date: "2026-11-28",
-      memId: "4f1c2a9e0b7d",
-      files: ["src/auth/jwt.ts"],
-      source: "session 3f2a9c1e 2026-11-28: moved token signing to ES256",
-    });
-    assert.equal(rel, "docs/decisions/sign-session-tokens-with-es256.md");
+    // A decides, then shares: no decision folder exists yet, so the team folder is docs/decisions.
+    const told = await a.mem(["remember", `${TITLE}. Verifying services hold only the public key, so a leak of a verifier cannot mint tokens. HS256 would spread the signing secret to every service.`, "--kind", "decision", "--files", "src/auth/jwt.ts", "--json"]);
+    assert.equal(told.code, 0, told.stderr);
+    const id = (JSON.parse(told.stdout) as { memory: { id: string } }).memory.id;
+    const shared = await a.mem(["share", id]);
+    assert.equal(shared.code, 0, shared.stderr);
+    const rel = "docs/decisions/sign-session-tokens-with-es256.md";
+    const file = readFileSync(join(a.clone, rel), "utf8");
+    assert.match(file, /^decision-makers: "Ada Lovelace <ada@example\.com>"$/m, "the author from A's git config");
+    assert.match(file, /^files: \["src\/auth\/jwt\.ts"\]$/m);
+    const date = /^date: (\d{4}-\d{2}-\d{2})$/m.exec(file)?.[1];
+    assert.ok(date, file);
     a.commitPush("Share the token signing decision");
     assert.equal(a.git("log", "-1", "--format=%an <%ae>", "--", rel), "Ada Lovelace <ada@example.com>", "the shared file arrives as A's commit");
 
@@ -35,14 +40,14 @@ test("A shares a decision and pushes; after B pulls, B's briefing and prompt hoo
     await b.sessionsUntil(async () => (await b.list()).some((m) => m.record?.title === TITLE), "A's shared record in B's index");
     const listed = (await b.list()).find((m) => m.record?.title === TITLE)!;
     assert.equal(listed.kind, "decision");
-    assert.deepEqual([listed.record?.status, listed.record?.date, listed.record?.authors], ["accepted", "2026-11-28", ["Ada Lovelace <ada@example.com>"]]);
+    assert.deepEqual([listed.record?.status, listed.record?.date, listed.record?.authors], ["accepted", date, ["Ada Lovelace <ada@example.com>"]]);
 
     const briefing = await b.session("b-next");
-    assert.match(briefing, /## Decisions\n(- .*\n)*- Sign session tokens with ES256 \[record docs\/decisions\/sign-session-tokens-with-es256\.md · accepted · 2026-11-28 · by Ada Lovelace ‹ada@example\.com>\]/);
-    assert.doesNotMatch(briefing, /3f2a9c1e|mem-id/, "provenance stays in the file, not in the briefing");
+    assert.match(briefing, new RegExp(`## Decisions\\n(- .*\\n)*- Sign session tokens with ES256 \\[record docs/decisions/sign-session-tokens-with-es256\\.md · accepted · ${date} · by Ada Lovelace ‹ada@example\\.com>\\]`));
+    assert.doesNotMatch(briefing, /mem-id|session [0-9a-f]{8}/, "provenance stays in the file, not in the briefing");
 
     const injected = await b.prompt("should the payment service verify session tokens with HS256 or ES256?", "b-work");
-    assert.match(injected, /\[[0-9a-f]+ · decision · docs\/decisions\/sign-session-tokens-with-es256\.md:\d+ · 2026-11-28\] Sign session tokens with ES256: Verifying services hold only the public key/);
+    assert.match(injected, new RegExp(`\\[[0-9a-f]+ · decision · docs/decisions/sign-session-tokens-with-es256\\.md:\\d+ · ${date}\\] Sign session tokens with ES256: Verifying services hold only the public key`));
   } finally {
     await cleanup();
   }
