@@ -1,0 +1,74 @@
+/**
+ * The team tier and the local memories it converges with (./team-converge.ts), as the outputs
+ * read them: the list, `mem get`, the briefing, the prompt's memories and `mem query` show a
+ * local memory that a team record is once, as the record, and say it is local too. Reading
+ * only: what is stored never changes.
+ */
+import { eventChunkId } from "../store/chunk-ids.js";
+import type { Db } from "../store/db.js";
+import { oneId } from "../store/one-id.js";
+import { recordMeta, type RecordMeta } from "../store/records.js";
+import { localRows, teamRecordRows } from "../store/team-sides.js";
+import { memoryKey, MERGE_KINDS } from "./same-memory.js";
+import { convergeTeam, teamStatements, type LocalSide, type TeamSide } from "./team-converge.js";
+
+/** A team record as the outputs name it. */
+export interface TeamRef {
+  /** Its first chunk's id. */
+  id: string;
+  path: string;
+  record: RecordMeta;
+}
+
+/** Team records read per project, and local memories compared with them. */
+const TEAM_READ = 2_000;
+const LOCAL_READ = 20_000;
+
+/** Keys of texts already read (a prompt's hook reads the same records again): bounded. */
+const keys = new Map<string, string | undefined>();
+function cachedKey(text: string): string | undefined {
+  if (keys.has(text)) return keys.get(text);
+  if (keys.size >= 4_000) keys.clear();
+  const k = memoryKey(text);
+  keys.set(text, k);
+  return k;
+}
+
+function teamOf(db: Db, project: string): { sides: TeamSide[]; refs: Map<string, TeamRef> } {
+  const refs = new Map<string, TeamRef>();
+  const sides = teamRecordRows(db, project, TEAM_READ).map((r): TeamSide => {
+    const record = recordMeta(r);
+    refs.set(r.chunk, { id: r.chunk, path: r.path, record });
+    return { id: r.chunk, kind: r.kind, memId: record.memId, statements: teamStatements(record.title, r.text) };
+  });
+  return { sides, refs };
+}
+
+const localSide = (project: string, l: { id: string; kind: string; text: string }): LocalSide => ({ ...l, oneId: oneId(eventChunkId(project, l.id)) });
+
+function resolved(pairs: Map<string, string>, refs: Map<string, TeamRef>): Map<string, TeamRef> {
+  const out = new Map<string, TeamRef>();
+  for (const [local, team] of pairs) out.set(local, refs.get(team)!);
+  return out;
+}
+
+/** The team record each of these local memories (of `project`) is, by the memory's stored id. */
+export function teamOfLocals(db: Db, project: string, locals: readonly { id: string; kind: string; text: string }[]): Map<string, TeamRef> {
+  if (locals.length === 0) return new Map();
+  const { sides, refs } = teamOf(db, project);
+  return resolved(convergeTeam(sides, locals.map((l) => localSide(project, l)), cachedKey), refs);
+}
+
+/** Every live local memory of the project that a team record is (local id → the record). */
+export function convergedLocals(db: Db, project: string): Map<string, TeamRef> {
+  const { sides, refs } = teamOf(db, project);
+  if (sides.length === 0) return new Map();
+  const named = sides.flatMap((s) => (s.memId ? [s.memId] : []));
+  const locals = localRows(db, project, [...MERGE_KINDS], named, LOCAL_READ).map((l) => localSide(project, l));
+  return resolved(convergeTeam(sides, locals, cachedKey), refs);
+}
+
+/** The local memories (stored ids) a team record of the project is, its record id its first chunk's. */
+export function localsOfRecord(db: Db, project: string, recordId: string): string[] {
+  return [...convergedLocals(db, project)].filter(([, t]) => t.id === recordId).map(([l]) => l);
+}
