@@ -72,7 +72,9 @@ function teamLine(m: Memory): string {
   const succ = r.supersededBy && !(r.status ?? "").includes("superseded by") ? `, superseded by ${field(r.supersededBy, 120)}` : "";
   const by = r.authors.length > 0 ? `by ${r.authors.slice(0, 4).map((a) => field(a, 80)).join(", ")}${r.authors.length > 4 ? ", …" : ""}` : "no author";
   const also = m.alsoLocal?.length ? `  also local ${m.alsoLocal.map((id) => field(id, 20)).join(" ")}` : "";
-  return `${idOf(m)}  ${field(m.kind, 12)}${status}${succ}  ${field(r.date ?? "no date", 40)}  ${by}  ${field(m.path ?? "", 160)}${also}\n   ${prose(r.title ?? m.text, 200)}`;
+  const path = m.path ?? "";
+  const rel = path.startsWith(`${m.project}/`) ? path.slice(m.project.length + 1) : path; // in the repository: from its top
+  return `${idOf(m)}  ${field(m.kind, 12)}${status}${succ}  ${field(r.date ?? "no date", 40)}  ${by}  ${field(rel, 160)}${also}\n   ${prose(r.title ?? m.text, 200)}`;
 }
 
 /** What the user reads when the project has no team record: how to get team memory. */

@@ -7,8 +7,8 @@
 import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
-import { recordMeta, type RecordMeta } from "../store/records.js";
-import { localRows, teamRecordRows } from "../store/team-sides.js";
+import { recordMeta, recordsOfChunks, type RecordMeta } from "../store/records.js";
+import { eventsOfChunks, localRows, teamRecordRows } from "../store/team-sides.js";
 import { memoryKey, MERGE_KINDS } from "./same-memory.js";
 import { convergeTeam, teamStatements, type LocalSide, type TeamSide } from "./team-converge.js";
 
@@ -71,4 +71,48 @@ export function convergedLocals(db: Db, project: string): Map<string, TeamRef> {
 /** The local memories (stored ids) a team record of the project is, its record id its first chunk's. */
 export function localsOfRecord(db: Db, project: string, recordId: string): string[] {
   return [...convergedLocals(db, project)].filter(([, t]) => t.id === recordId).map(([l]) => l);
+}
+
+/** What a search result says of its sources: parts for its line (status, date, authors, tier), and whether a team record shown beside it stands for it. */
+export interface ResultSources {
+  parts: string[];
+  /** A local memory whose team record is among the results: shown once, as the record. */
+  hidden?: true;
+}
+
+/** A record's parts: its status, date and authors (at most `maxAuthors`), and what it is besides. Pure. */
+export function recordNoteParts(r: RecordMeta, maxAuthors: number, alsoLocal: boolean): string[] {
+  const by = r.authors.length > 0 ? [`by ${r.authors.slice(0, maxAuthors).join(", ")}${r.authors.length > maxAuthors ? ", …" : ""}`] : [];
+  const succ = r.supersededBy && !(r.status ?? "").includes("superseded by") ? [`superseded by ${r.supersededBy}`] : [];
+  return [...(r.status ? [r.status] : []), ...succ, ...(r.date ? [r.date.slice(0, 10)] : []), ...by, ...(r.team ? [alsoLocal ? "team, also local" : "team"] : [])];
+}
+
+/**
+ * What the results of a search (the prompt's memories, `mem query`) say of their sources, by
+ * chunk id: a record's status, date and authors; a local memory that a team record is: hidden
+ * when that record is among the results (it is shown once, as the record, "also local"), else
+ * its record named. Results of no record and no team record are absent.
+ */
+export function resultSources(db: Db, results: readonly { id: string; path: string; project: string }[], maxAuthors = 2): Map<string, ResultSources> {
+  const out = new Map<string, ResultSources>();
+  if (results.length === 0) return out;
+  const records = recordsOfChunks(db, results.map((r) => r.id));
+  const localChunks = results.filter((r) => r.path.startsWith("session:") && !records.has(r.id));
+  const events = localChunks.length > 0 ? eventsOfChunks(db, localChunks.map((r) => r.id)) : new Map<string, { id: string; kind: string; text: string }>();
+  const shownRecords = new Set([...records.values()].map((r) => r.first));
+  const alsoLocal = new Set<string>();
+  for (const project of new Set(localChunks.map((r) => r.project))) {
+    const mine = localChunks.filter((r) => r.project === project && events.has(r.id));
+    const teams = teamOfLocals(db, project, mine.map((r) => events.get(r.id)!));
+    for (const r of mine) {
+      const t = teams.get(events.get(r.id)!.id);
+      if (t === undefined) continue;
+      if (shownRecords.has(t.id)) {
+        out.set(r.id, { parts: [], hidden: true });
+        alsoLocal.add(t.id);
+      } else out.set(r.id, { parts: [`team record ${t.path.startsWith(`${project}/`) ? t.path.slice(project.length + 1) : t.path}`, ...recordNoteParts(t.record, maxAuthors, false).filter((p) => p !== "team")] });
+    }
+  }
+  for (const [id, r] of records) out.set(id, { parts: recordNoteParts(r.record, maxAuthors, alsoLocal.has(r.first)) });
+  return out;
 }

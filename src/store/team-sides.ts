@@ -37,3 +37,11 @@ export function localRows(db: Db, project: string, kinds: readonly string[], ids
     AND (type IN (SELECT value FROM json_each(?)) OR id IN (SELECT value FROM json_each(?))) ORDER BY time DESC LIMIT ?`;
   return (prepared(db, sql).all(project, JSON.stringify(kinds), JSON.stringify(ids), limit) as LocalRow[]).map(asStoredRow);
 }
+
+/** The live memories (events) the given captured chunks are, by chunk id. */
+export function eventsOfChunks(db: Db, chunkIds: readonly string[]): Map<string, CleanFields<LocalRow>> {
+  const sql = `SELECT c.id AS chunk, e.id, e.type AS kind, e.text FROM chunks c JOIN events e ON e.id = json_extract(c.metadata, '$.eventId') AND e.project = c.project
+    WHERE c.id IN (SELECT value FROM json_each(?)) AND e.deleted_at IS NULL`;
+  const rows = prepared(db, sql).all(JSON.stringify(chunkIds)) as (LocalRow & { chunk: string })[];
+  return new Map(rows.map((r) => [r.chunk, asStoredRow({ id: r.id, kind: r.kind, text: r.text })]));
+}

@@ -32,9 +32,9 @@ test("MCP list shows a decision record with its status, date and authors; a supe
   try {
     const text = async (a: Record<string, unknown>) => ((await client.callTool({ name: "list", arguments: a })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");
     const decisions = await text({ kind: "decision" });
-    assert.match(decisions, /Use PostgreSQL for orders.*\(record: accepted, 2025-03-01, by Alice, Bob\)/);
+    assert.match(decisions, /Use PostgreSQL for orders.*\(team record: accepted, 2025-03-01, by Alice, Bob\)/);
     assert.doesNotMatch(decisions, /MongoDB/);
-    assert.match(await text({ kind: "superseded" }), /Use MongoDB for orders.*\(record: superseded by adr-0001, 2024-01-01\)/);
+    assert.match(await text({ kind: "superseded" }), /Use MongoDB for orders.*\(team record: superseded by adr-0001, 2024-01-01\)/);
   } finally {
     await client.close();
   }
