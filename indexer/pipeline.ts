@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { realOr } from "../src/util/walls.cjs";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
@@ -213,7 +213,9 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
   }
   const chunking = chunkingKey(ctx.config.index);
   // The repository whose record folders hold the team's records (none for a folder that is no repository).
-  const repo = req.project.root !== undefined && ownGitAt(req.project.root) ? req.project.root : undefined;
+  // A project named with --project (the background index, the watcher) is its git top level's path.
+  const top = req.project.root ?? (isAbsolute(project) ? project : undefined);
+  const repo = top !== undefined && ownGitAt(top) ? top : undefined;
   const before = chunkedWith(ctx.db, project);
   // Captured sessions (`session:<id>`) are chunked one event a chunk, whatever the settings: only files count.
   const rechunk = !req.full && before !== chunking && known.some((k) => !k.path.startsWith("session:"));

@@ -53,7 +53,7 @@ test("ADR records: listed by kind with status, date and authors; briefed by stat
   const decisions = jsonOf<Listed>(await mem(["list", "--kind", "decision", "--json"]));
   assert.deepEqual(decisions.memories.map((m) => m.record?.title).sort(), ["4. Use Kafka for events", "Use PostgreSQL for the order store"]);
   const text = await mem(["list", "--kind", "rejected"]);
-  assert.match(text.stdout, /rejected .*docs\/adr\/0003-own-kubernetes\.md {2}rejected, 2024-02-02, by Carol\n {3}# Run our own Kubernetes cluster/);
+  assert.match(text.stdout, /rejected .*docs\/adr\/0003-own-kubernetes\.md {2}rejected, 2024-02-02, by Carol, team\n {3}# Run our own Kubernetes cluster/);
 
   const brief = async () => {
     const r = await runMem(["hook", "session-start"], { env, cwd: repo, input: JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "SessionStart", source: "startup", transcript_path: join(tmp, "none.jsonl") }) });
