@@ -33,6 +33,12 @@ export function provenance(m: { path?: string | undefined; startLine?: number | 
   return m.session ? `session ${shortSession(m.session)}` : "no session";
 }
 
+/** A file of the project as its path from the project's folder (as provenance shows it), else whole. */
+function inProject(path: string, project: string): string {
+  const rel = isAbsolute(path) && isAbsolute(project) ? relative(project, path) : path;
+  return field(rel !== "" && !rel.startsWith("..") ? rel : path, 160);
+}
+
 /** How much of a memory's text a search result shows; a longer one shows the lines that hold the query's words. */
 export const SEARCH_TEXT_CHARS = 1_500;
 
@@ -46,7 +52,7 @@ export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CH
   const successor = r?.supersededBy && !(r.status ?? "").includes("superseded by") ? [`superseded by ${r.supersededBy}`] : [];
   const record = r ? `${r.team ? "team record" : "record"}: ${[...(r.status ? [] : ["no status"]), ...recordParts(r, 4), ...successor].map((x) => field(x, 120)).join(", ")}` : "";
   // One memory, both sources: a team record a local memory is too, or that local memory.
-  const both = m.alsoLocal?.length ? `also local: ${m.alsoLocal.map((id) => field(id, 20)).join(", ")}` : m.team ? `also a team record: ${field(m.team.id, 20)} ${field(m.team.path, 160)} (${[...(m.team.record.status ? [] : ["no status"]), ...recordParts(m.team.record, 4)].map((x) => field(x, 120)).join(", ")})` : "";
+  const both = m.alsoLocal?.length ? `also local: ${m.alsoLocal.map((id) => field(id, 20)).join(", ")}` : m.team ? `also a team record: ${field(m.team.id, 20)} ${inProject(m.team.path, m.project)} (${[...(m.team.record.status ? [] : ["no status"]), ...recordParts(m.team.record, 4)].map((x) => field(x, 120)).join(", ")})` : "";
   const extra = [record, both, m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
   return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;

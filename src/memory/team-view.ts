@@ -8,7 +8,7 @@ import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
 import { recordMeta, recordsOfChunks, type RecordMeta } from "../store/records.js";
-import { eventsOfChunks, localRows, teamRecordRows } from "../store/team-sides.js";
+import { liveEventsOfChunks, localRows, teamRecordRows } from "../store/team-sides.js";
 import { memoryKey, MERGE_KINDS } from "./same-memory.js";
 import { convergeTeam, teamStatements, type LocalSide, type TeamSide } from "./team-converge.js";
 
@@ -98,7 +98,7 @@ export function resultSources(db: Db, results: readonly { id: string; path: stri
   if (results.length === 0) return out;
   const records = recordsOfChunks(db, results.map((r) => r.id));
   const localChunks = results.filter((r) => r.path.startsWith("session:") && !records.has(r.id));
-  const events = localChunks.length > 0 ? eventsOfChunks(db, localChunks.map((r) => r.id)) : new Map<string, { id: string; kind: string; text: string }>();
+  const events = localChunks.length > 0 ? liveEventsOfChunks(db, localChunks.map((r) => r.id)) : new Map<string, { id: string; kind: string; text: string }>();
   const shownRecords = new Set([...records.values()].map((r) => r.first));
   const alsoLocal = new Set<string>();
   for (const project of new Set(localChunks.map((r) => r.project))) {

@@ -39,7 +39,7 @@ export function localRows(db: Db, project: string, kinds: readonly string[], ids
 }
 
 /** The live memories (events) the given captured chunks are, by chunk id. */
-export function eventsOfChunks(db: Db, chunkIds: readonly string[]): Map<string, CleanFields<LocalRow>> {
+export function liveEventsOfChunks(db: Db, chunkIds: readonly string[]): Map<string, CleanFields<LocalRow>> {
   const sql = `SELECT c.id AS chunk, e.id, e.type AS kind, e.text FROM chunks c JOIN events e ON e.id = json_extract(c.metadata, '$.eventId') AND e.project = c.project
     WHERE c.id IN (SELECT value FROM json_each(?)) AND e.deleted_at IS NULL`;
   const rows = prepared(db, sql).all(JSON.stringify(chunkIds)) as (LocalRow & { chunk: string })[];
