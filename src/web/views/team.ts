@@ -29,7 +29,7 @@ export const TEAM_GROUPS: readonly { key: string; title: string; kinds: (kind: s
 function item(req: UiRequest, m: Memory, param: string | undefined): Html {
   const r = m.record ?? { kind: m.kind, authors: [] };
   const id = idOf(m);
-  const rel = m.path && m.path.startsWith(`${m.project}/`) ? m.path.slice(m.project.length + 1) : (m.path ?? "");
+  const rel = m.path?.startsWith(`${m.project}/`) ? m.path.slice(m.project.length + 1) : (m.path ?? "");
   const successor = r.supersededBy && !(r.status ?? "").includes("superseded by") ? html`<span class="successor">superseded by ${r.supersededBy}</span>` : "";
   const also = m.alsoLocal?.length ? html`<span class="also-local">also local: ${m.alsoLocal.map((l) => idLink(req.base, l, param))}</span>` : "";
   return html`<li class="item" data-id="${id}" data-kind="${m.kind}">
