@@ -24,6 +24,7 @@ import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
 import { decisionRecord } from "./decision-record.js";
 import { recordFolders } from "../src/team/folder.js";
+import { recordKeys } from "../src/memory/team-converge.js";
 import { ownGitAt } from "../src/project/git-marker.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
@@ -137,7 +138,10 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
   const { tier, layout, kind: slotKind, user } = tierOf(file.rel);
-  const record = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body }, recordFolders(config), repo);
+  const found = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body }, recordFolders(config), repo);
+  // A team record keeps the keys of what it states: a local memory that says the same is the same memory (src/memory/team-converge.ts).
+  const keys = found?.team ? recordKeys(found.kind, found.title, redact(withoutComments(fm.body)).text) : [];
+  const record = found && keys.length > 0 ? { ...found, keys } : found;
   const kind = record?.kind ?? fm.meta.kind ?? slotKind ?? layout;
   const date = fm.meta.date ?? record?.date ?? null;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a

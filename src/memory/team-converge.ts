@@ -8,19 +8,19 @@
  *      one id every output shows for it (`mem share` writes the former); the kinds may differ;
  *   2. or the record states it: the record's title or its text (the body without its title
  *      heading) is the memory's statement by src/memory/same-memory.ts's rule (same kind, same
- *      words in order; conservative).
+ *      words in order; conservative). The record's side is keyed once, when it is indexed.
  * A local memory converges with at most one record: the first that names it, else the first that
  * states it, in the order the records are given. A record may stand for several local memories.
  */
+import { createHash } from "node:crypto";
 import { memoryKey, MERGE_KINDS } from "./same-memory.js";
 
 export interface TeamSide {
   /** The record's id (its first chunk's). */
   id: string;
-  kind: string;
   memId?: string | undefined;
-  /** What the record says, each alone: its title, its text (`teamStatements`). */
-  statements: readonly string[];
+  /** The keys of what the record says (`recordKeys`): stored with the record when it is indexed. */
+  keys: readonly string[];
 }
 
 export interface LocalSide {
@@ -39,22 +39,33 @@ export function teamStatements(title: string | undefined, body: string): string[
 }
 
 /**
- * Which record each converging local memory is (local id → record id). `keyOf` is
- * same-memory's `memoryKey`; a caller may pass a cached one.
+ * A statement's key: its kind and same-memory's key of its text, hashed (short and of one length,
+ * so a record keeps its keys in its metadata); undefined for a kind that never converges or a
+ * text with no word.
  */
-export function convergeTeam(team: readonly TeamSide[], locals: readonly LocalSide[], keyOf: (text: string) => string | undefined = memoryKey): Map<string, string> {
+export function statementKey(kind: string, text: string): string | undefined {
+  if (!MERGE_KINDS.has(kind)) return undefined;
+  const k = memoryKey(text);
+  return k === undefined ? undefined : createHash("sha256").update(`${kind}\0${k}`).digest("hex").slice(0, 24);
+}
+
+/** A record's keys: those of its statements (`teamStatements`), each once. */
+export function recordKeys(kind: string, title: string | undefined, body: string): string[] {
+  return [...new Set(teamStatements(title, body).flatMap((s) => statementKey(kind, s) ?? []))];
+}
+
+/**
+ * Which record each converging local memory is (local id → record id). `keyOf` is
+ * `statementKey`; a caller may pass a cached one.
+ */
+export function convergeTeam(team: readonly TeamSide[], locals: readonly LocalSide[], keyOf: (kind: string, text: string) => string | undefined = statementKey): Map<string, string> {
   const out = new Map<string, string>();
   if (team.length === 0 || locals.length === 0) return out;
   const named = new Map<string, string>();
   const stated = new Map<string, string>();
   for (const t of team) {
     if (t.memId !== undefined && t.memId !== "" && !named.has(t.memId)) named.set(t.memId, t.id);
-    if (!MERGE_KINDS.has(t.kind)) continue;
-    for (const s of t.statements) {
-      const k = keyOf(s);
-      const at = k === undefined ? undefined : `${t.kind}\0${k}`;
-      if (at !== undefined && !stated.has(at)) stated.set(at, t.id);
-    }
+    for (const k of t.keys) if (!stated.has(k)) stated.set(k, t.id);
   }
   for (const l of locals) {
     const byId = named.get(l.id) ?? named.get(l.oneId);
@@ -62,9 +73,8 @@ export function convergeTeam(team: readonly TeamSide[], locals: readonly LocalSi
       out.set(l.id, byId);
       continue;
     }
-    if (!MERGE_KINDS.has(l.kind)) continue;
-    const k = keyOf(l.text);
-    const byText = k === undefined ? undefined : stated.get(`${l.kind}\0${k}`);
+    const k = keyOf(l.kind, l.text);
+    const byText = k === undefined ? undefined : stated.get(k);
     if (byText !== undefined) out.set(l.id, byText);
   }
   return out;

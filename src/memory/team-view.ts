@@ -9,8 +9,8 @@ import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
 import { recordMeta, recordsOfChunks, type RecordMeta } from "../store/records.js";
 import { liveEventsOfChunks, localRows, teamRecordRows } from "../store/team-sides.js";
-import { memoryKey, MERGE_KINDS } from "./same-memory.js";
-import { convergeTeam, teamStatements, type LocalSide, type TeamSide } from "./team-converge.js";
+import { MERGE_KINDS } from "./same-memory.js";
+import { convergeTeam, recordKeys, statementKey, type LocalSide, type TeamSide } from "./team-converge.js";
 
 /** A team record as the outputs name it. */
 export interface TeamRef {
@@ -24,14 +24,26 @@ export interface TeamRef {
 const TEAM_READ = 2_000;
 const LOCAL_READ = 20_000;
 
-/** Keys of texts already read (a prompt's hook reads the same records again): bounded. */
+/** Keys of local statements already read (the daemon answers many prompts): bounded. */
 const keys = new Map<string, string | undefined>();
-function cachedKey(text: string): string | undefined {
-  if (keys.has(text)) return keys.get(text);
+function cachedKey(kind: string, text: string): string | undefined {
+  const at = `${kind}\0${text}`;
+  if (keys.has(at)) return keys.get(at);
   if (keys.size >= 4_000) keys.clear();
-  const k = memoryKey(text);
-  keys.set(text, k);
+  const k = statementKey(kind, text);
+  keys.set(at, k);
   return k;
+}
+
+/** The keys the indexer stored with a record (indexer/pipeline.ts), else (an index of an older mem) those of its first chunk. */
+function storedKeys(metadata: string, kind: string, title: string | undefined, text: string): string[] {
+  try {
+    const k = (JSON.parse(metadata) as { record?: { keys?: unknown } }).record?.keys;
+    if (Array.isArray(k)) return k.filter((x): x is string => typeof x === "string");
+  } catch {
+    // fall through
+  }
+  return recordKeys(kind, title, text);
 }
 
 function teamOf(db: Db, project: string): { sides: TeamSide[]; refs: Map<string, TeamRef> } {
@@ -39,7 +51,7 @@ function teamOf(db: Db, project: string): { sides: TeamSide[]; refs: Map<string,
   const sides = teamRecordRows(db, project, TEAM_READ).map((r): TeamSide => {
     const record = recordMeta(r);
     refs.set(r.chunk, { id: r.chunk, path: r.path, record });
-    return { id: r.chunk, kind: r.kind, memId: record.memId, statements: teamStatements(record.title, r.text) };
+    return { id: r.chunk, memId: record.memId, keys: storedKeys(r.metadata, r.kind, record.title, r.text) };
   });
   return { sides, refs };
 }

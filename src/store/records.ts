@@ -89,8 +89,8 @@ export function recordParts(r: Pick<RecordMeta, "status" | "date" | "authors">, 
 /** The record a row's chunk metadata holds (a damaged value reads as a bare record of the row's kind). */
 export function recordMeta(row: Pick<RecordRow, "kind" | "metadata">): RecordMeta {
   try {
-    const r = (JSON.parse(row.metadata) as { record?: Partial<RecordMeta> }).record;
-    if (r && typeof r === "object") return { ...r, kind: typeof r.kind === "string" ? r.kind : row.kind, authors: Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === "string") : [] };
+    const { keys: _keys, ...r } = (JSON.parse(row.metadata) as { record?: Partial<RecordMeta> & { keys?: unknown } }).record ?? {};
+    if (r && typeof r === "object" && Object.keys(r).length > 0) return { ...r, kind: typeof r.kind === "string" ? r.kind : row.kind, authors: Array.isArray(r.authors) ? r.authors.filter((a): a is string => typeof a === "string") : [] };
   } catch {
     // fall through
   }

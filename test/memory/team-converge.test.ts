@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decisionRecord, teamRecord } from "../../indexer/decision-record.js";
 import { parseFrontmatter } from "../../indexer/frontmatter.js";
-import { convergeTeam, teamStatements, type LocalSide, type TeamSide } from "../../src/memory/team-converge.js";
+import { convergeTeam, recordKeys, statementKey, teamStatements, type LocalSide, type TeamSide } from "../../src/memory/team-converge.js";
 import { recordNoteParts } from "../../src/memory/team-view.js";
 
 const FOLDERS = ["docs/decisions", "docs/adr"];
@@ -59,13 +59,34 @@ describe("a record's statements", () => {
   for (const [title, body, want] of cases) test(`${JSON.stringify(body)}`, () => assert.deepEqual(teamStatements(title, body), want));
 });
 
+/** A record as the indexer keys it: its kind and statements. */
+const side = (id: string, kind: string, statements: string[], memId?: string): TeamSide => ({ id, ...(memId ? { memId } : {}), keys: statements.flatMap((s) => statementKey(kind, s) ?? []) });
+
+describe("a statement's key", () => {
+  test("kind and words, hashed to one length", () => {
+    assert.equal(statementKey("decision", "We decided to use the Kafka bus"), statementKey("decision", "use Kafka bus"));
+    assert.match(statementKey("decision", "Use X")!, /^[0-9a-f]{24}$/);
+    assert.notEqual(statementKey("decision", "Use X"), statementKey("learned", "Use X"));
+  });
+  test("kinds that never converge, texts with no word: none", () => {
+    assert.equal(statementKey("superseded", "Use X"), undefined);
+    assert.equal(statementKey("task", "Use X"), undefined);
+    assert.equal(statementKey("decision", "— … —"), undefined);
+  });
+  test("a record's keys: its title's and its text's, once", () => {
+    assert.deepEqual(recordKeys("decision", "Use X", "# Use X\n\nUse X for the queue.\n"), [statementKey("decision", "Use X"), statementKey("decision", "Use X for the queue.")]);
+    assert.deepEqual(recordKeys("decision", "Same", "# Same\n\nthe same"), [statementKey("decision", "Same")]);
+    assert.deepEqual(recordKeys("proposed", "Use X", "Use X"), []);
+  });
+});
+
 describe("when a local memory is a team record", () => {
   const team: TeamSide[] = [
-    { id: "T1", kind: "decision", memId: "mem:aaa", statements: ["Use Postgres for orders"] },
-    { id: "T2", kind: "decision", statements: ["Queue choice", "We decided to use Kafka for the event bus."] },
-    { id: "T3", kind: "rejected", statements: ["Run our own Kubernetes"] },
-    { id: "T4", kind: "superseded", statements: ["Use MongoDB for events"] },
-    { id: "T5", kind: "decision", memId: "3f0c9a1b7d2e", statements: ["Something else"] },
+    side("T1", "decision", ["Use Postgres for orders"], "mem:aaa"),
+    side("T2", "decision", ["Queue choice", "We decided to use Kafka for the event bus."]),
+    side("T3", "rejected", ["Run our own Kubernetes"]),
+    side("T4", "superseded", ["Use MongoDB for events"]),
+    side("T5", "decision", ["Something else"], "3f0c9a1b7d2e"),
   ];
   const cases: [string, LocalSide, string | undefined][] = [
     ["named by its stored id", { id: "mem:aaa", oneId: "111111111111", kind: "note", text: "unrelated" }, "T1"],
@@ -81,7 +102,7 @@ describe("when a local memory is a team record", () => {
   ];
   for (const [name, local, want] of cases) test(name, () => assert.equal(convergeTeam(team, [local]).get(local.id), want));
   test("the first record that names it wins over one that states it", () => {
-    const both: TeamSide[] = [{ id: "A", kind: "decision", statements: ["Use X"] }, { id: "B", kind: "decision", memId: "m1", statements: ["Other"] }];
+    const both: TeamSide[] = [side("A", "decision", ["Use X"]), side("B", "decision", ["Other"], "m1")];
     assert.equal(convergeTeam(both, [{ id: "m1", oneId: "o", kind: "decision", text: "Use X" }]).get("m1"), "B");
   });
   test("nothing to converge with", () => {

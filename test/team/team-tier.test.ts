@@ -67,6 +67,7 @@ test("mem list --team lists the team's records; a local memory a team record nam
     ],
   );
   const pgRecord = team.memories[0]!;
+  assert.ok(!Object.hasOwn(pgRecord.record!, "keys"), "the keys a record is matched by stay inside");
   const kafkaRecord = team.memories[2]!;
   assert.deepEqual(pgRecord.alsoLocal, [pg.id], "the record the local memory was shared from: also local");
   assert.deepEqual(kafkaRecord.alsoLocal, [kafka.id], "the record that states a local memory: also local");
