@@ -25,7 +25,8 @@ export function human(r: SearchResult, i: number, root: string | undefined, expl
   const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
   // A record's status, date and authors; a local memory's team record (src/memory/team-view.ts).
-  if (sources.length > 0) lines.push(`   ${bracket(sources.map((x) => field(x, 120)))}`);
+  const told = sources.filter((x) => x !== r.date?.slice(0, 10)); // its date is in the head line already
+  if (told.length > 0) lines.push(`   ${bracket(told.map((x) => field(x, 120)))}`);
   // A memory's heading is its kind, and its text starts with it: said once, in the head line.
   const memory = r.path.startsWith("session:");
   if (r.headingPath.length > 0 && !(memory && r.headingPath.join("") === r.kind)) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);

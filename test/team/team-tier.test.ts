@@ -102,7 +102,7 @@ test("mem list --team lists the team's records; a local memory a team record nam
   // mem query: found once, as the record, with its status, date and authors.
   const q = await mem(["query", "PostgreSQL order store JSONB"]);
   assert.equal(q.code, 0, show(q));
-  assert.match(q.stdout, /\[accepted · 2026-11-28 · by Ada Lovelace .ada@example\.com> · team, also local\]/);
+  assert.match(q.stdout, /docs\/decisions\/use-postgresql\.md:\d+-\d+ {2}\(2026-11-28\)\n {3}\[accepted · by Ada Lovelace .ada@example\.com> · team, also local\]\n/, "its date said once, in the head line");
   assert.doesNotMatch(q.stdout, new RegExp(pg.id), "the local memory is not shown beside its record");
   const qj = jsonOf<{ results: { id: string; sources: string[] }[] }>(await mem(["query", "PostgreSQL order store JSONB", "--json"]));
   assert.ok(!qj.results.some((r) => r.id === pg.id));
