@@ -9,7 +9,7 @@ import type { ChunkOptions } from "./chunk-size.js";
  * vectors too). Bump the version when the chunker's output changes.
  */
 export function chunkingKey(o: ChunkOptions): string {
-  return `chunker 6: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
+  return `chunker 7: ${o.chunkTokens}/${o.overlapTokens}/${o.minChunkTokens ?? 0} tokens`;
 }
 
 /** Where the key a project was last chunked with is kept (`meta`). */

@@ -23,6 +23,10 @@ export interface DecisionRecord {
   supersededBy?: string;
   /** The first `# ` heading. */
   title?: string;
+  /** A record of the team tier: a file in a record folder of a repository (`teamRecord`). */
+  team?: true;
+  /** The local memory it was shared from (frontmatter `mem-id`, written by `mem share`): the two are one memory. */
+  memId?: string;
 }
 
 /** Kinds a note may give itself in its frontmatter that make it a record. */
@@ -125,8 +129,25 @@ function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"
   return { authors: [], ...(title ? { title } : {}) };
 }
 
+/**
+ * Whether a record is the team's: its file lies in one of the record folders (`folders`) inside
+ * the repository whose top level is `repo` (undefined: the project is no repository, so no file
+ * is the team's). A note elsewhere that only gives itself a `kind` is the user's own record.
+ */
+export function teamRecord(path: string, folders: readonly string[], repo: string | undefined): boolean {
+  if (repo === undefined || repo === "") return false;
+  const top = repo.endsWith(sep) ? repo : `${repo}${sep}`;
+  return path.startsWith(top) && inDecisionFolder(path.slice(top.length - 1), folders);
+}
+
+/** A `mem-id` as a memory id can be: one line of letters, digits and `:_.-`, at most 100 characters. */
+function memIdOf(v: unknown): string | undefined {
+  const s = one(v);
+  return s !== undefined && /^[\w:.-]{1,100}$/.test(s) ? s : undefined;
+}
+
 /** The record a note is, or undefined when it is none. */
-export function decisionRecord(note: RecordInput, folders: readonly string[]): DecisionRecord | undefined {
+export function decisionRecord(note: RecordInput, folders: readonly string[], repo?: string): DecisionRecord | undefined {
   const own = note.kind !== undefined && OWN_KINDS.has(note.kind);
   if (!own && !inDecisionFolder(note.path, folders)) return undefined;
   // Two versions in one file: neither is in force until the team resolves it; listed, marked, never briefed as current.
@@ -140,5 +161,7 @@ export function decisionRecord(note: RecordInput, folders: readonly string[]): D
   const date = note.date ?? dateInBody(note.body);
   const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
   const successor = status !== undefined && kind === "superseded" ? successorOf(written!) : undefined;
-  return { kind, ...(status !== undefined ? { status } : {}), ...(date ? { date } : {}), authors, ...(successor ? { supersededBy: successor } : {}), ...(title ? { title } : {}) };
+  const memId = memIdOf(note.extra["mem-id"]);
+  const team = teamRecord(note.path, folders, repo);
+  return { kind, ...(status !== undefined ? { status } : {}), ...(date ? { date } : {}), authors, ...(successor ? { supersededBy: successor } : {}), ...(title ? { title } : {}), ...(team ? { team: true as const } : {}), ...(memId ? { memId } : {}) };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { realOr } from "../src/util/walls.cjs";
 import type { Config } from "../src/config/config.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
@@ -24,6 +24,8 @@ import { vectorPass } from "./vector-pass.js";
 import { eventText, parseEventLines } from "./events.js";
 import { decisionRecord, hasConflictMarkers } from "./decision-record.js";
 import { recordFolders } from "../src/config/team-folder.js";
+import { recordKeys } from "../src/memory/team-converge.js";
+import { ownGitAt } from "../src/project/git-marker.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
 import { readSource, walkSources, type SourceFile } from "./sources.js";
@@ -87,7 +89,7 @@ const sha = (...parts: string[]) => createHash("sha256").update(parts.join("\0")
  * (text, heading, kind, tags, event metadata such as files, session and id, frontmatter keys and
  * values) comes out clean. Exported for tests.
  */
-export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: string, project: string, config: Config, warn: (m: string) => void): { chunks: Clean<NewChunk[]>; metadata: Clean<Record<string, unknown>>; tier: string } {
+export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: string, project: string, config: Config, warn: (m: string) => void, repo?: string): { chunks: Clean<NewChunk[]>; metadata: Clean<Record<string, unknown>>; tier: string } {
   const seen = new Map<string, number>();
   const idOf = (heading: string, body: string) => {
     const key = sha(heading, body);
@@ -136,7 +138,10 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
   const fm = parseFrontmatter(text);
   if (fm.warning) warn(`${file.path}: ${fm.warning}`);
   const { tier, layout, kind: slotKind, user } = tierOf(file.rel);
-  const record = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body, conflicted: hasConflictMarkers(text) }, recordFolders(config));
+  const found = decisionRecord({ path: file.path, ...(fm.meta.kind ? { kind: fm.meta.kind } : {}), ...(fm.meta.date ? { date: fm.meta.date } : {}), extra: fm.meta.extra, body: fm.body, conflicted: hasConflictMarkers(text) }, recordFolders(config), repo);
+  // A team record keeps the keys of what it states: a local memory that says the same is the same memory (src/memory/team-converge.ts).
+  const keys = found?.team ? recordKeys(found.kind, found.title, redact(withoutComments(fm.body)).text) : [];
+  const record = found && keys.length > 0 ? { ...found, keys } : found;
   const kind = record?.kind ?? fm.meta.kind ?? slotKind ?? layout;
   const date = fm.meta.date ?? record?.date ?? null;
   // The whole body is redacted before it is cut: a private key or a <private> block longer than a
@@ -211,6 +216,10 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
     else warn(w);
   }
   const chunking = chunkingKey(ctx.config.index);
+  // The repository whose record folders hold the team's records (none for a folder that is no repository).
+  // A project named with --project (the background index, the watcher) is its git top level's path.
+  const top = req.project.root ?? (isAbsolute(project) ? project : undefined);
+  const repo = top !== undefined && ownGitAt(top) ? top : undefined;
   const before = chunkedWith(ctx.db, project);
   // Captured sessions (`session:<id>`) are chunked one event a chunk, whatever the settings: only files count.
   const rechunk = !req.full && before !== chunking && known.some((k) => !k.path.startsWith("session:"));
@@ -239,7 +248,7 @@ export async function indexPaths(ctx: IndexContext, req: IndexRequest): Promise<
       files.unchanged++;
       return;
     }
-    const parsed = chunksOf(file, read.text, project, ctx.config, warn);
+    const parsed = chunksOf(file, read.text, project, ctx.config, warn, repo);
     const r = store.replaceSource(
       clean({ project, path, kind: file.kind, tier: parsed.tier, size: file.size, mtimeMs: file.mtimeMs, hash, metadata: parsed.metadata }),
       parsed.chunks,

@@ -10,6 +10,7 @@ import { usesOf } from "../store/salience.js";
 import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
 import { recordCounts, recordMeta, recordsOf } from "../store/records.js";
+import { teamOfLocals } from "../team/view.js";
 import { gitStatusSync } from "../project/in-play.js";
 import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 import { redact } from "../redact/redact.cjs";
@@ -89,11 +90,12 @@ function openTasks(db: Db, project: string, now: number, staleDays: number): { t
 const RECORDS_READ = 300;
 
 /** The repository's decision records in force (superseded and proposed ones are not briefed), as the sections take them. */
-function records(db: Db, project: string, root: string | undefined): BriefDecision[] {
+function records(db: Db, project: string, root: string | undefined, alsoLocal: ReadonlySet<string>): BriefDecision[] {
   return recordsOf(db, project, Object.keys(MIN_CONFIDENCE), RECORDS_READ).map((r) => {
     const m = recordMeta(r);
     const time = m.date && !Number.isNaN(Date.parse(m.date)) ? m.date : new Date(r.indexed_at).toISOString();
-    return { type: r.kind, text: m.title ?? r.heading, time, session: "", record: { path: shownPath(r.path, root), ...(m.status ? { status: m.status } : {}), ...(m.date ? { date: m.date } : {}), authors: m.authors } };
+    const tier = { ...(m.team ? { team: true as const } : {}), ...(alsoLocal.has(r.chunk) ? { alsoLocal: true as const } : {}) };
+    return { type: r.kind, text: m.title ?? r.heading, time, session: "", record: { path: shownPath(r.path, root), ...(m.status ? { status: m.status } : {}), ...(m.date ? { date: m.date } : {}), authors: m.authors, ...tier } };
   });
 }
 
@@ -106,7 +108,10 @@ const sumCounts = (a: Record<string, number>, b: Record<string, number>): Record
 export function gatherBriefing(db: Db, config: Config, s: BriefingScope): BriefingInput {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
-  const decisions = events.decisionsOf(s.project, MIN_CONFIDENCE, PER_KIND).map((d) => ({ ...d, chunk: eventChunkId(s.project, d.id) }));
+  const read = events.decisionsOf(s.project, MIN_CONFIDENCE, PER_KIND).map((d) => ({ ...d, chunk: eventChunkId(s.project, d.id) }));
+  // A local decision a team record is too is briefed once, as the record ("also local").
+  const team = teamOfLocals(db, s.project, read.map((d) => ({ id: d.id, kind: d.type, text: d.text })));
+  const decisions = read.filter((d) => !team.has(d.id));
   const uses = usesOf(db, decisions.map((d) => d.chunk));
   // Possibly outdated: checked for the decisions the briefing can show (the used and the newest), not all of them.
   const usesOfD = (d: { chunk: string }) => uses.get(d.chunk)?.uses ?? 0;
@@ -122,14 +127,15 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     tasks: [],
     // The project's task registry: every session's tasks until some session closes them.
     taskSection: openTasks(db, s.project, s.now, config.brief.staleTaskDays),
-    decisionTotals: sumCounts(events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)), recordCounts(db, s.project)),
+    // The local decisions briefed as their team record are counted once, as the record.
+    decisionTotals: sumCounts(sumCounts(events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)), Object.fromEntries(Object.keys(MIN_CONFIDENCE).map((k) => [k, -read.filter((d) => d.type === k && team.has(d.id)).length]))), recordCounts(db, s.project)),
     decisions: [
       ...decisions.map(({ chunk, ...d }) => {
         const use = uses.get(chunk);
         const stale = flags.get(d.id)?.text;
         return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };
       }),
-      ...records(db, s.project, s.root),
+      ...records(db, s.project, s.root, new Set([...team.values()].map((t) => t.id))),
     ],
     ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
     hot: hotNotes(db, s.project, config.query.includeGlobal, s.user),

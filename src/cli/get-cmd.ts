@@ -9,6 +9,10 @@ export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "
                 "confidence"?, "salience"?, "uses"?, "stale"?; a memory stated more than once
                 (remembered and captured): "sources": [{"id", "source", "session", "time",
                 "confidence"?, "text"?}]; a markdown memory: "path", "startLine", "endLine";
+                a decision record: "record": {"kind", "status"?, "date"?, "authors",
+                "supersededBy"?, "title"?, "team"?, "memId"?}, and a team record a local
+                memory states too: "alsoLocal": [ID, ...]; that local memory: "team": {"id",
+                "path", "record"};
                 with --history: "history": [{"version", "at", "kind", "text", "tags"}]}`;
 
 const usage = `Usage: mem get ID [--history] [--json]

@@ -16,6 +16,7 @@ const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS, "supersede
 
 const usage = `Usage: mem list [--kind K]... [--tag T]... [--source S]... [--text WORDS] [--session S]
                 [--since D] [--until D] [--project P] [--limit N] [--offset N] [--json]
+       mem list --team [--kind K]... [--project P] [--limit N] [--offset N] [--json]
 
 The project's memories, newest first: explicit ones (mem remember), decisions, rejected
 approaches, learned facts and preferences (from [MEMORY:] tags and keyword markers), tasks, and
@@ -25,9 +26,15 @@ says kind: decision), one a file, with status, date and authors: accepted ones a
 rejected ones rejected approaches, superseded or deprecated ones superseded, proposed ones
 proposed (without --source, --tag, --text, --session or dates). Other markdown notes are listed
 only with --source markdown (after the rest, by file and line): they are your files, edit them
-there (mem query searches them either way).
+there (mem query searches them either way). A local memory that a team record states (or that
+\`mem share\` wrote as one) is listed once, as the record, "also local".
+
+--team lists the team's memory only: the records in the repository's record folders (the team
+folder and the decision folders, docs/decisions, docs/adr, …), one a file, with id, kind, status,
+date, authors, file and title, newest first. Teammates share them with \`mem share\` and git.
 
 Options:
+  --team        only the team's records (combines with --kind, --limit, --offset, --json)
   --kind K      ${KINDS.join(", ")}
                 (repeatable; with --source markdown any kind a note's frontmatter gives)
   --tag T       only memories carrying tag T (repeatable; all must match)
@@ -43,12 +50,35 @@ Options:
                 ${MEMORY_SHAPE}
   -h, --help    this help`;
 
+/** What a record's line says after its file: status, date, authors, whether it is the team's and local too. */
+function recordWhere(m: Memory): string {
+  const r = m.record!;
+  const also = m.alsoLocal?.length ? [`also local ${m.alsoLocal.map((id) => field(id, 20)).join(" ")}`] : [];
+  return `${field(m.path ?? "", 120)}  ${[...recordParts(r).map((x) => field(x, 120)), ...(r.team ? ["team"] : []), ...also].join(", ")}`;
+}
+
 function line(m: Memory, now: number): string {
   const where = m.record
-    ? `${field(m.path ?? "", 120)}  ${recordParts(m.record).map((x) => field(x, 120)).join(", ")}`
+    ? recordWhere(m)
     : m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
-  return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}`;
+  const team = m.team ? `\n   (also a team record: ${field(m.team.path, 120)}${m.team.record.status ? `, ${field(m.team.record.status, 60)}` : ""})` : "";
+  return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}${team}`;
 }
+
+/** A team record on one line: id, kind and status, date, authors, file; then its title. */
+function teamLine(m: Memory): string {
+  const r = m.record ?? { kind: m.kind, authors: [] };
+  const status = r.status && r.status !== m.kind ? ` (${field(r.status, 60)})` : "";
+  const succ = r.supersededBy && !(r.status ?? "").includes("superseded by") ? `, superseded by ${field(r.supersededBy, 120)}` : "";
+  const by = r.authors.length > 0 ? `by ${r.authors.slice(0, 4).map((a) => field(a, 80)).join(", ")}${r.authors.length > 4 ? ", …" : ""}` : "no author";
+  const also = m.alsoLocal?.length ? `  also local ${m.alsoLocal.map((id) => field(id, 20)).join(" ")}` : "";
+  const path = m.path ?? "";
+  const rel = path.startsWith(`${m.project}/`) ? path.slice(m.project.length + 1) : path; // in the repository: from its top
+  return `${idOf(m)}  ${field(m.kind, 12)}${status}${succ}  ${field(r.date ?? "no date", 40)}  ${by}  ${field(rel, 160)}${also}\n   ${prose(r.title ?? m.text, 200)}`;
+}
+
+/** What the user reads when the project has no team record: how to get team memory. */
+export const NO_TEAM = "The team's memory is the decision records in the repository: share a memory with `mem share ID` (it writes a file to the team folder, docs/decisions by default, for review and commit), or keep ADRs in docs/decisions or docs/adr; SessionStart indexes them, or run `mem index docs/decisions`.";
 
 export const listCommand: Command = {
   summary: "list the project's memories: decisions, lessons, tasks, tool events, notes",
@@ -66,6 +96,7 @@ export const listCommand: Command = {
       limit: { type: "string" },
       offset: { type: "string" },
       json: { type: "boolean" },
+      team: { type: "boolean" },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     for (const s of values.source ?? []) if (!(SOURCES as readonly string[]).includes(s)) throw new UsageError(`--source must be one of ${SOURCES.join(", ")}, got "${s}"`);
@@ -79,6 +110,8 @@ export const listCommand: Command = {
     const since = isoDate(values.since, "since");
     const until = isoDate(values.until, "until");
     const json = values.json === true;
+    const team = values.team === true;
+    if (team && (sources || values.tag || values.text || values.session || since || until)) throw new UsageError("--team combines with --kind, --project, --limit, --offset and --json only");
     return withService("list", json, ({ app, svc }) => {
       const project = projectFromArg(app.db, values.project, process.cwd()).id;
       const now = Date.now();
@@ -91,6 +124,7 @@ export const listCommand: Command = {
         ...(values.session ? { session: values.session } : {}),
         ...(since ? { since } : {}),
         ...(until ? { until } : {}),
+        ...(team ? { team } : {}),
         limit,
         offset,
       });
@@ -98,12 +132,17 @@ export const listCommand: Command = {
         process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...shown(m), time: m.createdAt })) })}\n`);
         return EXIT.ok;
       }
+      if (memories.length === 0 && team) {
+        process.stdout.write(`no team records${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
+        if (offset === 0 && total === 0) process.stdout.write(`${NO_TEAM}\n`);
+        return EXIT.ok;
+      }
       if (memories.length === 0) {
         process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
         note(unknownProjectNote(app.db, project) ?? "");
         return EXIT.ok;
       }
-      for (const m of memories) process.stdout.write(`${line(m, now)}\n`);
+      for (const m of memories) process.stdout.write(`${team ? teamLine(m) : line(m, now)}\n`);
       if (offset + memories.length < total) process.stdout.write(`… ${total - offset - memories.length} more (--offset ${offset + memories.length})\n`);
       return EXIT.ok;
     });

@@ -7,6 +7,7 @@ import { MemoryError } from "../util/memory-error.js";
 import type { Memory } from "../service/types.js";
 import { EXIT, UsageError } from "./args.js";
 import { projectHoldsAnything } from "../store/chunks.js";
+import { recordParts } from "../store/records.js";
 import type { Db } from "../store/db.js";
 
 /**
@@ -65,6 +66,10 @@ export function renderMemory(m: Memory, now: number, full = false): string {
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);
   if (m.stale) lines.push(`   (${field(m.stale, 200)})`);
+  if (m.record) lines.push(`   ${m.record.team ? "team record" : "record"}: ${[...(m.record.status ? [] : ["no status"]), ...recordParts(m.record, 8), ...(m.record.supersededBy && !(m.record.status ?? "").includes("superseded by") ? [`superseded by ${m.record.supersededBy}`] : [])].map((x) => field(x, 120)).join(", ")}`);
+  // One memory, both sources: the team record and the local memory it stands for.
+  if (m.alsoLocal?.length) lines.push(`   also local: ${m.alsoLocal.map((id) => field(id, 20)).join(", ")} (mem get ID shows it)`);
+  if (m.team) lines.push(`   also a team record: ${m.team.id} ${field(m.team.path, 300)} (${[...(m.team.record.status ? [] : ["no status"]), ...recordParts(m.team.record, 8)].map((x) => field(x, 120)).join(", ")})`);
   if (m.sources) {
     const each = m.sources.map((e) => `${field(e.source, 10)}${e.session ? ` in session ${field(e.session, 40)}` : ""} ${ago(e.time, now)}`);
     lines.push(`   stated ${m.sources.length} times (confidence ${m.confidence ?? 1}): ${full ? each.join("; ") : each.slice(0, 3).join("; ")}${!full && each.length > 3 ? "; …" : ""}`);

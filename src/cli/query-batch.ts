@@ -6,6 +6,7 @@
 import { createReadStream, statSync, type Stats } from "node:fs";
 import { createInterface } from "node:readline";
 import { annotateResults, type Annotation } from "../anchor/annotate.js";
+import { resultSources, type ResultSources } from "../team/view.js";
 import { preview, previewStems } from "../inject/preview.js";
 import { safeJson } from "../render/line.js";
 import type { SearchContext, SearchResponse, SearchResult } from "../retrieve/search.js";
@@ -21,15 +22,18 @@ import { coldJson } from "./query-cold.js";
  * the query's words, as the human output shows them), `stale` (the outdated/branch phrase, or
  * null) and `convergent` added.
  */
-function annotated(r: SearchResult, a: Annotation | undefined, stems: readonly string[]) {
-  return { ...r, id: oneId(r.id), duplicates: r.duplicates.map(oneId), preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true };
+function annotated(r: SearchResult, a: Annotation | undefined, stems: readonly string[], s: ResultSources | undefined) {
+  return { ...r, id: oneId(r.id), duplicates: r.duplicates.map(oneId), preview: preview(r, stems), stale: a?.stale?.text ?? null, convergent: a?.convergent === true, sources: s?.parts ?? [] };
 }
 
 /** Results as --json and --batch print them for the query `text` (staleness may run `git log`: `mem query` is off the prompt's path). */
 export function jsonResults(ctx: SearchContext, results: SearchResult[], text: string) {
-  const notes = annotateResults(ctx.db, results, ctx.projectRoot, Date.now(), { git: true });
+  // A local memory whose team record is among the results is left out: the record stands for it ("also local").
+  const sources = resultSources(ctx.db, results, 8);
+  const once = results.filter((r) => !sources.get(r.id)?.hidden);
+  const notes = annotateResults(ctx.db, once, ctx.projectRoot, Date.now(), { git: true });
   const stems = previewStems(text);
-  return results.map((r) => annotated(r, notes.get(r.id), stems));
+  return once.map((r) => annotated(r, notes.get(r.id), stems, sources.get(r.id)));
 }
 
 async function* batchLines(source: string): AsyncGenerator<string> {

@@ -15,6 +15,7 @@ import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { runOpen } from "./query-open.js";
 import { jsonResults, runBatch } from "./query-batch.js";
+import { resultSources } from "../team/view.js";
 import { BOLD, fusionLine, human } from "./query-print.js";
 import { previewStems } from "../inject/preview.js";
 import type { Command } from "./command.js";
@@ -228,12 +229,17 @@ export const queryCommand: Command = {
       if (p.json) {
         process.stdout.write(`${safeJson({ query: p.text, mode: modeRan(res.legs), legs: res.legs, projects: p.projects ?? "all", vector: res.vector ?? null, fusion: res.fusion ?? null, warnings: jsonWarnings(app.config, warnings), reindex: fresh ? { roots: fresh.roots, status: fresh.status } : null, results: jsonResults(ctx, res.results, p.text!), ...(cold ? { cold: coldJson(cold, jsonResults(ctx, cold.results, p.text!)) } : {}) })}\n`);
       } else {
+        // A local memory whose team record is among the results is shown once, as the record.
+        const sources = resultSources(app.db, [...res.results, ...(cold?.results ?? [])], 4);
+        const once = (rs: SearchResult[]) => rs.filter((r) => !sources.get(r.id)?.hidden);
+        res.results = once(res.results);
+        if (cold) cold.results = once(cold.results);
         const all = [...res.results, ...(cold?.results ?? [])];
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
         // The words that matched in bold, on a terminal only (NO_COLOR turns it off).
         const mark = process.stdout.isTTY === true && !process.env.NO_COLOR ? BOLD : undefined;
         const shown = { stems: previewStems(p.text!), mark };
-        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), shown);
+        const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), shown, sources.get(r.id)?.parts);
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
         const weighed = p.explain ? fusionLine(res.fusion) : undefined;
         process.stdout.write(`${weighed ? `${weighed}\n\n` : ""}${warm}\n${cold ? `\n${coldText(cold, res.results.length, print)}\n` : ""}`);

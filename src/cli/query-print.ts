@@ -2,7 +2,7 @@
 import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { markMatches, preview } from "../inject/preview.js";
-import { field, prose } from "../render/line.js";
+import { bracket, field, prose } from "../render/line.js";
 import { explainFactor, fmt, what } from "../retrieve/explain.js";
 export { explainFactor, fusionLine, what } from "../retrieve/explain.js";
 import type { SearchResult } from "../retrieve/search.js";
@@ -19,11 +19,14 @@ export interface PreviewOf {
 /** Bold, for a terminal: `mem query`'s matched words. */
 export const BOLD = (w: string) => `\u001b[1m${w}\u001b[22m`;
 
-export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }): string {
+export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }, sources: readonly string[] = []): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
   const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
   const lines = [head];
+  // A record's status, date and authors; a local memory's team record (src/team/view.ts).
+  const told = sources.filter((x) => x !== r.date?.slice(0, 10)); // its date is in the head line already
+  if (told.length > 0) lines.push(`   ${bracket(told.map((x) => field(x, 120)))}`);
   // A memory's heading is its kind, and its text starts with it: said once, in the head line.
   const memory = r.path.startsWith("session:");
   if (r.headingPath.length > 0 && !(memory && r.headingPath.join("") === r.kind)) lines.push(`   § ${field(r.headingPath.join(" › "), 300)}`);

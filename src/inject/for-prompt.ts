@@ -18,6 +18,7 @@ import type { StaleFlag } from "../anchor/staleness.js";
 import { othersProfiles } from "../tiers/profiles.js";
 import { currentUserId } from "../tiers/user.js";
 import { formatInjection, type Describe } from "./format.js";
+import { resultSources, type ResultSources } from "../team/view.js";
 
 import { skipReason } from "./prompt-filter.cjs";
 import { memoized } from "../util/memo.js";
@@ -86,6 +87,8 @@ export interface PromptCandidates {
   note: (id: string) => string | undefined;
   /** The vector leg as fusion weighed it (the floor's calibrated similarity), when it ran. */
   vector?: Describe["vector"];
+  /** What each result says of its sources (a record's status, date, authors). */
+  sources?: ReadonlyMap<string, ResultSources>;
 }
 
 /** The mode the daemon searches a prompt in: hybrid when an embedding provider answers, else BM25. */
@@ -107,6 +110,8 @@ export interface PromptSearch {
   note: (id: string) => string | undefined;
   /** The files in play the ranking lifted memories about. */
   inPlay: FilesInPlay;
+  /** What each result says of its sources (a record's status, date, authors; a local memory its team record shown beside it stands for). */
+  sources: ReadonlyMap<string, ResultSources>;
 }
 
 /** Options of a prompt's search that `mem why` may change: how long the vector leg may take (default: `daemon.vectorBudgetMs`; null: no limit). */
@@ -135,7 +140,7 @@ export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode:
   const { response, seen, partly } = unseen(res, shownIn(ctx.db, session));
   // Another user's profile is not put before this user's prompt as if it were theirs.
   const others = othersProfiles(ctx.db, response.results.filter((r) => r.tier === "hot").map((r) => r.id), "user" in ctx ? ctx.user : currentUserId(process.env, ctx.config.tiers.user));
-  return { response, seen, others, partly, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay };
+  return { response, seen, others, partly, terms: queryTerms(req.prompt), note: (id) => flags.get(id)?.text, inPlay, sources: resultSources(ctx.db, response.results) };
 }
 
 /**
@@ -186,18 +191,18 @@ export async function promptCandidates(ctx: PromptContext, req: PromptRequest, m
 }
 
 /** Why the hook leaves a result of the prompt's search out before the floor, if it does. */
-export function excludedBy(s: PromptSearch, id: string): "already shown in this session" | "another user's profile" | undefined {
-  return s.seen.has(id) ? "already shown in this session" : s.others.has(id) ? "another user's profile" : undefined;
+export function excludedBy(s: Pick<PromptSearch, "seen" | "others" | "sources">, id: string): "already shown in this session" | "another user's profile" | "its team record is shown" | undefined {
+  return s.seen.has(id) ? "already shown in this session" : s.others.has(id) ? "another user's profile" : s.sources.get(id)?.hidden ? "its team record is shown" : undefined;
 }
 
 /** The search's results the floor and the selection choose among. */
 export function candidatesOf(s: PromptSearch): PromptCandidates {
   const f = s.response.fusion;
-  return { results: s.response.results.filter((r) => excludedBy(s, r.id) === undefined), terms: s.terms, note: s.note, ...(f ? { vector: { weight: f.weights.vector, spread: f.spread } } : {}) };
+  return { results: s.response.results.filter((r) => excludedBy(s, r.id) === undefined), terms: s.terms, note: s.note, sources: s.sources, ...(f ? { vector: { weight: f.weights.vector, spread: f.spread } } : {}) };
 }
 
 /** What the injection knows beside the candidates (their flags, the day a session began), as the hook gives it. */
-export const promptDescribe = (db: Db, found: Pick<PromptCandidates, "note" | "vector">): Describe => ({ note: found.note, sessionDay: (s) => sessionDay(db, s), rarity: storeRarity(db), ...(found.vector ? { vector: found.vector } : {}) });
+export const promptDescribe = (db: Db, found: Pick<PromptCandidates, "note" | "vector" | "sources">): Describe => ({ note: found.note, sessionDay: (s) => sessionDay(db, s), rarity: storeRarity(db), ...(found.vector ? { vector: found.vector } : {}), ...(found.sources ? { sources: (id: string) => found.sources!.get(id)?.parts } : {}) });
 
 /**
  * The memories to put before a prompt (the daemon's answer, and the hook's in-process fallback):

@@ -1,6 +1,6 @@
 /**
  * How a memory item reads in the prompt's context:
- * `- [<short id> · <kind> · <where>] [<flag>] <heading>: <text>`. Nothing is said twice (a
+ * `- [<short id> · <kind> · <record's status · date · by authors · team> · <where>] [<flag>] <heading>: <text>`. Nothing is said twice (a
  * heading or a leading "kind:" that only repeats the kind is left out; a file's heading is shown
  * on its first item only) and nothing that says nothing (a markdown passage's kind when it is
  * the catch-all "note"). Every field is redacted and rendered on one line with markup defused
@@ -57,7 +57,11 @@ export function withoutKind(body: string, kind: string): string {
 export function itemPrefix(c: Candidate, line: number, heading: boolean, redact: (s: string) => string, d: Describe): string {
   // "note", the kind of a markdown passage nothing classifies, says nothing: left out.
   const kind = c.kind === "note" && sessionOf(c) === undefined ? [] : [field(redact(c.kind), 40)];
-  const meta = bracket([field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...where(c, line, redact, d)]);
+  // A record's status, date and authors, each a field of its own (stored text, rendered as such).
+  const sources = (d.sources?.(c.id) ?? []).map((p) => field(redact(p), 60));
+  // Its day said once: a record's date is among its sources.
+  const at = where(c, line, redact, d).filter((x, i) => i === 0 || !sources.includes(x));
+  const meta = bracket([field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...sources, ...at]);
   const last = c.headingPath[c.headingPath.length - 1];
   const head = heading && last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() ? `${field(redact(last), 120)}: ` : "";
   const flag = d.note?.(c.id);

@@ -25,6 +25,8 @@ export interface Describe {
   rarity?: Rarity;
   /** The vector leg as fusion weighed it for this prompt (src/retrieve/search.ts FusionReport): the floor's calibrated similarity. */
   vector?: { weight: number; spread: { mean: number; sd: number; n?: number } };
+  /** What a result says of its sources after its kind: a record's status, date, authors, "team" (src/team/view.ts resultSources). */
+  sources?: (id: string) => readonly string[] | undefined;
   /** The day (YYYY-MM-DD) a session began, when known. */
   sessionDay?: (session: string) => string | undefined;
 }

@@ -162,6 +162,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         since: isoDate.optional().describe("From this date on."),
         until: isoDate.optional().describe("Before this date."),
         text: z.string().min(1).max(500).optional().describe("Words every listed memory contains."),
+        team: z.boolean().optional().describe("Only the team's decision records (the repository's record folders), with status, date and authors; combines with kind."),
         limit: z.number().int().min(1).max(200).optional().describe("At most this many (default 20)."),
         offset: z.number().int().min(0).optional().describe("Skip this many (paging)."),
         ...globalArg("List"),
@@ -173,7 +174,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         const project = projectOf(ctx, a);
         const limit = a.limit ?? 20;
         const offset = a.offset ?? 0;
-        const r = ctx.service.list({ project: project.id, ...(a.kind ? { kinds: [a.kind] } : {}), ...(a.tag ? { tags: [a.tag] } : {}), ...(a.source ? { sources: [a.source] } : {}), ...(a.session ? { session: a.session } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.text ? { text: a.text } : {}), limit, offset });
+        const r = ctx.service.list({ project: project.id, ...(a.kind ? { kinds: [a.kind] } : {}), ...(a.tag ? { tags: [a.tag] } : {}), ...(a.source ? { sources: [a.source] } : {}), ...(a.session ? { session: a.session } : {}), ...(a.since ? { since: a.since } : {}), ...(a.until ? { until: a.until } : {}), ...(a.text ? { text: a.text } : {}), ...(a.team ? { team: true } : {}), limit, offset });
         const now = ctx.now();
         const more = offset + r.memories.length < r.total ? ` (${r.total - offset - r.memories.length} more: offset ${offset + r.memories.length})` : "";
         const heading = r.memories.length === 0 ? `No memories in ${field(project.id)} match (${r.total} in all with these filters).` : `${r.memories.length} of ${r.total} memories in ${field(project.id)}, newest first${more}:`;

@@ -13,7 +13,7 @@ import { COLD, framed, type Frame } from "../render/frame.js";
 import { bracket, field, prose } from "../render/line.js";
 import { idOf } from "../service/convert.js";
 import type { Memory } from "../service/types.js";
-import { recordParts } from "../store/records.js";
+import { recordParts, type RecordMeta } from "../store/records.js";
 import type { TaskRow } from "../store/tasks.js";
 
 /** The frame of every tool result that carries memories or tasks. */
@@ -33,6 +33,12 @@ export function provenance(m: { path?: string | undefined; startLine?: number | 
   return m.session ? `session ${shortSession(m.session)}` : "no session";
 }
 
+/** A file of the project as its path from the project's folder (as provenance shows it), else whole. */
+function inProject(path: string, project: string): string {
+  const rel = isAbsolute(path) && isAbsolute(project) ? relative(project, path) : path;
+  return field(rel !== "" && !rel.startsWith("..") ? rel : path, 160);
+}
+
 /** How much of a memory's text a search result shows; a longer one shows the lines that hold the query's words. */
 export const SEARCH_TEXT_CHARS = 1_500;
 
@@ -44,8 +50,10 @@ export function memoryLine(m: FoundMemory, now: number, maxText = SEARCH_TEXT_CH
   const meta = bracket([cold ? "cold" : "", idOf(m), field(m.kind, 40), field(m.source, 20), provenance(m), ago(m.createdAt, now)]);
   const r = m.record;
   const successor = r?.supersededBy && !(r.status ?? "").includes("superseded by") ? [`superseded by ${r.supersededBy}`] : [];
-  const record = r ? `record: ${[...(r.status ? [] : ["no status"]), ...recordParts(r, 4), ...successor].map((x) => field(x, 120)).join(", ")}` : "";
-  const extra = [record, m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
+  const record = r ? `${r.team ? "team record" : "record"}: ${[...(r.status ? [] : ["no status"]), ...recordParts(r, 4), ...successor].map((x) => field(x, 120)).join(", ")}` : "";
+  // One memory, both sources: a team record a local memory is too, or that local memory.
+  const both = m.alsoLocal?.length ? `also local: ${m.alsoLocal.map((id) => field(id, 20)).join(", ")}` : m.team ? `also a team record: ${field(m.team.id, 20)} ${inProject(m.team.path, m.project)} (${[...(m.team.record.status ? [] : ["no status"]), ...recordParts(m.team.record, 4)].map((x) => field(x, 120)).join(", ")})` : "";
+  const extra = [record, both, m.sources ? `stated ${m.sources.length} times: ${[...new Set(m.sources.map((e) => field(e.source, 20)))].join(", ")}` : "", m.tags.length > 0 ? `tags: ${m.tags.map((t) => field(t, 64)).join(", ")}` : "", m.files.length > 0 && m.source !== "markdown" ? `files: ${m.files.slice(0, 8).map((f) => field(f, 160)).join(", ")}` : "", m.stale ? field(m.stale, 160) : ""].filter(Boolean);
   const text = m.matched !== undefined && prose(m.text).length > maxText ? prose(m.matched, maxText) : prose(m.text, maxText);
   return `- ${meta} ${text}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
@@ -95,8 +103,17 @@ export function memoryJson(m: Memory, now: number): Record<string, unknown> {
     stale: m.stale ? field(m.stale, 300) : null,
     ...(m.confidence !== undefined ? { confidence: m.confidence } : {}),
     ...(m.sources ? { sources: m.sources.map((e) => ({ id: field(e.id, 200), source: field(e.source, 20), session: e.session === null ? null : field(e.session, 200), time: field(e.time, 40), ...(e.confidence !== undefined ? { confidence: e.confidence } : {}), ...(e.text !== undefined ? { text: prose(e.text) } : {}) })) } : {}),
+    ...(m.record ? { record: recordJson(m.record) } : {}),
+    ...(m.alsoLocal?.length ? { alsoLocal: m.alsoLocal.map((id) => field(id, 20)) } : {}),
+    ...(m.team ? { team: { id: field(m.team.id, 20), path: field(m.team.path, 1_024), record: recordJson(m.team.record) } } : {}),
     ...(m.history ? { history: m.history.map((h) => ({ version: h.version, at: field(h.at, 40), kind: field(h.kind, 40), text: prose(h.text), tags: h.tags.map((t) => field(t, 64)) })) } : {}),
   };
+}
+
+/** A record's status, date, authors and successor as structured content, every value rendered. */
+function recordJson(r: RecordMeta): Record<string, unknown> {
+  const opt = (k: string, v: string | undefined, n: number) => (v !== undefined ? { [k]: field(v, n) } : {});
+  return { kind: field(r.kind, 40), ...opt("status", r.status, 80), ...opt("date", r.date, 40), authors: r.authors.map((a) => field(a, 80)), ...opt("supersededBy", r.supersededBy, 200), ...opt("title", r.title, 200), team: r.team === true };
 }
 
 /** The first field of structured content that carries stored text. */

@@ -17,6 +17,7 @@ import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId } fr
 import { recordCounts, recordsOf } from "../store/records.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, fromRecord, markdownMemory, toMemory } from "./convert.js";
+import { listSources, withSources } from "./team.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
 import { MemoryError } from "../util/memory-error.js";
 
@@ -75,6 +76,8 @@ export function checkList(v: unknown, what: string, max: number, item: RegExp): 
 }
 export const TAG = /^[\p{L}\p{N}_.:/#+-]{1,64}$/u;
 export const FILE = /^[^\0\n\r]{1,1024}$/;
+
+const withLocals = (m: Memory, ids: string[]): Memory => (ids.length > 0 ? { ...m, alsoLocal: ids } : m);
 
 export class MemoryService {
   private readonly now: () => number;
@@ -165,12 +168,12 @@ export class MemoryService {
     if (into !== undefined) return this.find(into, opts); // merged into another memory: that one stands for it
     if (row?.deleted_at) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (row) {
-      const [m] = this.decorate([toMemory(row)]);
+      const [m] = this.decorate([withSources(this.ctx.db, toMemory(row))]);
       if (opts.history) m!.history = historyOf(this.ctx.db, row.id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
       return m!;
     }
     const md = input.hex ? markdownMemory(this.ctx.db, input.bare) : undefined;
-    if (md && this.readable(md.project)) return md;
+    if (md && this.readable(md.project)) return withSources(this.ctx.db, md);
     const resolved = this.resolve(input, opts.liveFirst ?? true);
     if (resolved !== undefined) return this.find(resolved, opts);
     const gone = input.hex && input.bare.length >= MIN_ID_PREFIX ? forgottenWithChunkPrefix(this.ctx.db, input.bare, this.ctx.scope?.read) : [];
@@ -210,23 +213,27 @@ export class MemoryService {
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MemoryError("bad_argument", "limit must be an integer from 1 to 1000");
     if (!Number.isInteger(offset) || offset < 0) throw new MemoryError("bad_argument", "offset must be a whole number");
     if (!this.readable(f.project)) throw new MemoryError("unknown_project", `no project ${JSON.stringify(f.project.slice(0, 200))} here`);
+    if (f.team) return this.teamList(f, limit, offset);
     const eventSources = f.sources?.filter((s) => s !== "markdown");
+    // A local memory a team record is too is listed once, as the record (src/service/team.ts).
+    const recordsToo = f.sources === undefined && !f.session && !f.tags && !f.text && !f.since && !f.until;
+    const both = recordsToo ? listSources(this.ctx.db, f.project) : undefined;
     const common = { ...(f.kinds ? { kinds: f.kinds } : {}), ...(f.tags ? { tags: f.tags } : {}), ...(f.text ? { text: f.text } : {}), ...(f.since ? { since: f.since } : {}), ...(f.until ? { until: f.until } : {}) };
     let total = 0;
     const memories: Memory[] = [];
     if (eventSources === undefined || eventSources.length > 0) {
-      const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(f.session ? { session: f.session } : {}), ...(eventSources ? { sources: eventSources } : {}), limit, offset });
+      const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(f.session ? { session: f.session } : {}), ...(eventSources ? { sources: eventSources } : {}), ...(both ? { exclude: both.hidden } : {}), limit, offset });
       total += r.total;
       memories.push(...this.decorate(r.rows.map((e) => toMemory({ ...e, updated_at: e.updatedAt ?? null }))));
     }
     // Decision records (docs/adr/…) are memories of their kind: listed after the events, one a file.
-    if (f.sources === undefined && !f.session && !f.tags && !f.text && !f.since && !f.until) {
+    if (recordsToo) {
       const kinds = f.kinds ?? [];
       const counts = recordCounts(this.ctx.db, f.project);
       const n = (kinds.length === 0 ? Object.values(counts) : kinds.map((k) => counts[k] ?? 0)).reduce((a, b) => a + b, 0);
       const rows = limit > memories.length ? recordsOf(this.ctx.db, f.project, kinds, limit - memories.length, Math.max(0, offset - total)) : [];
       total += n;
-      memories.push(...rows.map(fromRecord));
+      memories.push(...rows.map((r) => withLocals(fromRecord(r), both!.alsoLocal(r.chunk))));
     }
     if (f.sources?.includes("markdown") && !f.session) {
       const r = markdownChunks(this.ctx.db, f.project, { ...common, limit: limit - memories.length, offset: Math.max(0, offset - total) });
@@ -234,6 +241,15 @@ export class MemoryService {
       memories.push(...r.rows.map(fromMarkdown));
     }
     return { total, memories };
+  }
+
+  /** The project's team records (of `kinds`, all when none), newest first, each with the local memories it stands for. */
+  private teamList(f: ListFilter, limit: number, offset: number): { total: number; memories: Memory[] } {
+    const kinds = f.kinds ?? [];
+    const counts = recordCounts(this.ctx.db, f.project, true);
+    const total = (kinds.length === 0 ? Object.values(counts) : kinds.map((k) => counts[k] ?? 0)).reduce((a, b) => a + b, 0);
+    const both = listSources(this.ctx.db, f.project);
+    return { total, memories: recordsOf(this.ctx.db, f.project, kinds, limit, offset, true).map((r) => withLocals(fromRecord(r), both.alsoLocal(r.chunk))) };
   }
 
   /** Edits an explicit or captured memory (its previous version kept); a markdown memory is edited in its file. */

@@ -11,6 +11,7 @@ import { eventsOfChunks } from "../store/anchors.js";
 import type { Project } from "../project/identity.js";
 import { othersProfiles } from "../tiers/profiles.js";
 import { MemoryError } from "../util/memory-error.js";
+import { resultSources } from "../team/view.js";
 
 /**
  * Search for every adapter: the hybrid search (BM25 + vectors fused as query.fusion says, salience, the outdated
@@ -107,6 +108,11 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     if (others.size > 0) res.results = res.results.filter((r) => !others.has(r.id));
   }
   const cold = await coldPending;
+  // A local memory whose team record is among the results is shown once, as the record (src/team/view.ts).
+  const sources = resultSources(app.db, [...res.results, ...(cold?.results ?? [])]);
+  const once = (rs: SearchResult[]) => rs.filter((r) => !sources.get(r.id)?.hidden);
+  res.results = once(res.results);
+  if (cold) cold.results = once(cold.results);
   const shown = [...res.results, ...(cold?.results ?? [])].map((r) => r.id);
   const events = eventsOfChunks(app.db, shown);
   const found = (r: SearchResult): Found => ({ ...r, stale: flags.get(r.id)?.text ?? null, memoryId: events.get(r.id)?.event ?? r.id });

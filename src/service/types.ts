@@ -43,6 +43,10 @@ export interface Memory {
   sources?: { id: string; source: string; session: string | null; time: string; confidence?: number; text?: string }[];
   /** A decision record in the repository (docs/adr/…): its status, date, authors and successor. */
   record?: RecordMeta;
+  /** A team record that local memories are too (src/memory/team-converge.ts): their ids. */
+  alsoLocal?: string[];
+  /** A local memory that a team record is too: the record (its id, file, status, date, authors). */
+  team?: { id: string; path: string; record: RecordMeta };
   /** Earlier versions, oldest first (get with history). */
   history?: { version: number; at: string; kind: string; text: string; tags: string[] }[];
 }
@@ -69,6 +73,8 @@ export interface ListFilter {
   until?: string;
   /** Words every listed memory contains (case-insensitive). */
   text?: string;
+  /** Only the team tier's records (files in the repository's record folders). */
+  team?: boolean;
   limit?: number;
   offset?: number;
 }

@@ -205,9 +205,13 @@ export class EventStore {
   }
 
   /** Captured memories of a project, newest first, filtered; `total` counts all that match. */
-  list(project: string, f: { kinds?: readonly string[]; session?: string; source?: string; sources?: readonly string[]; tags?: readonly string[]; text?: string; since?: string; until?: string; limit: number; offset?: number }): { total: number; rows: Clean<StoredEvent[]> } {
+  list(project: string, f: { kinds?: readonly string[]; session?: string; source?: string; sources?: readonly string[]; tags?: readonly string[]; text?: string; since?: string; until?: string; exclude?: readonly string[]; limit: number; offset?: number }): { total: number; rows: Clean<StoredEvent[]> } {
     const where = ["project = ?", "deleted_at IS NULL"];
     const params: unknown[] = [project];
+    if (f.exclude && f.exclude.length > 0) {
+      where.push("id NOT IN (SELECT value FROM json_each(?))");
+      params.push(JSON.stringify(f.exclude));
+    }
     if (f.kinds && f.kinds.length > 0) {
       where.push(`type IN (${f.kinds.map(() => "?").join(", ")})`);
       params.push(...f.kinds);

@@ -5,6 +5,7 @@ import { href } from "./request.js";
 export const VIEWS: readonly { path: string; label: string }[] = [
   { path: "/search", label: "Search" },
   { path: "/memories", label: "Memories" },
+  { path: "/team", label: "Team" },
   { path: "/tasks", label: "Tasks" },
   { path: "/sessions", label: "Sessions" },
   { path: "/prompts", label: "Prompts" },

@@ -11,6 +11,7 @@ import { sourceRoute, sourcesRoute } from "./views/sources.js";
 import { taskDoneRoute, tasksRoute } from "./views/tasks.js";
 import { promptRoute, promptsRoute } from "./views/prompts.js";
 import { sessionRoute, sessionsRoute } from "./views/sessions.js";
+import { teamRoute } from "./views/team.js";
 
 export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ["/search", searchRoute],
@@ -19,6 +20,7 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ["/memory", memoryRoute],
   ["/memory/edit", editRoute],
   ["/memory/forget", forgetRoute],
+  ["/team", teamRoute],
   ["/tasks", tasksRoute],
   ["/task/done", taskDoneRoute],
   ["/sources", sourcesRoute],

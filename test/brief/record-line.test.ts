@@ -9,12 +9,14 @@ import { decisionSections } from "../../src/brief/sections/decisions.js";
 import { DEFAULT_SALIENCE } from "../../src/memory/salience.js";
 
 const NOW = Date.parse("2026-11-28T12:00:00Z");
-const line = (record: { path: string; status?: string; date?: string; authors: string[] }, text = "Use ES256") =>
+const line = (record: { path: string; status?: string; date?: string; authors: string[]; team?: true; alsoLocal?: true }, text = "Use ES256") =>
   decisionSections([{ type: "decision", text, time: "2026-11-01T00:00:00Z", session: "", record }], NOW, DEFAULT_SALIENCE)[0]!.items[0]!;
 
 const cases: [string, Parameters<typeof line>[0], string][] = [
   ["all that is known", { path: "docs/adr/0001-x.md", status: "accepted", date: "2026-01-05", authors: ["Alice", "Bob"] }, "- Use ES256 [record docs/adr/0001-x.md · accepted · 2026-01-05 · by Alice, Bob]"],
   ["no status, no date, no authors", { path: "notes/tabs.md", authors: [] }, "- Use ES256 [record notes/tabs.md]"],
+  ["a team record", { path: "docs/decisions/use-x.md", status: "accepted", date: "2026-11-28", authors: ["Ada"], team: true }, "- Use ES256 [team record docs/decisions/use-x.md · accepted · 2026-11-28 · by Ada]"],
+  ["a team record a local memory is too", { path: "docs/decisions/use-x.md", status: "accepted", authors: [], team: true, alsoLocal: true }, "- Use ES256 [team record docs/decisions/use-x.md · accepted · also local]"],
   ["more than four authors", { path: "a.md", authors: ["A", "B", "C", "D", "E"] }, "- Use ES256 [record a.md · by A, B, C, D, …]"],
 ];
 for (const [name, record, want] of cases) test(name, () => assert.equal(line(record), want));

@@ -53,7 +53,7 @@ test("ADR records: listed by kind with status, date and authors; briefed by stat
   const decisions = jsonOf<Listed>(await mem(["list", "--kind", "decision", "--json"]));
   assert.deepEqual(decisions.memories.map((m) => m.record?.title).sort(), ["4. Use Kafka for events", "Use PostgreSQL for the order store"]);
   const text = await mem(["list", "--kind", "rejected"]);
-  assert.match(text.stdout, /rejected .*docs\/adr\/0003-own-kubernetes\.md {2}rejected, 2024-02-02, by Carol\n {3}# Run our own Kubernetes cluster/);
+  assert.match(text.stdout, /rejected .*docs\/adr\/0003-own-kubernetes\.md {2}rejected, 2024-02-02, by Carol, team\n {3}# Run our own Kubernetes cluster/);
 
   const brief = async () => {
     const r = await runMem(["hook", "session-start"], { env, cwd: repo, input: JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "SessionStart", source: "startup", transcript_path: join(tmp, "none.jsonl") }) });
@@ -61,9 +61,9 @@ test("ADR records: listed by kind with status, date and authors; briefed by stat
     return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
   };
   const b = await brief();
-  assert.match(b, /## Decisions\n(- .*\n)*- Use PostgreSQL for the order store \[record docs\/adr\/0001-use-postgres\.md · accepted · 2025-03-01 · by Alice, Bob\]/);
-  assert.match(b, /- 4\. Use Kafka for events \[record docs\/adr\/0004-use-kafka\.md · accepted · 2024-05-05\]/);
-  assert.match(b, /## Rejected approaches\n- Run our own Kubernetes cluster \[record docs\/adr\/0003-own-kubernetes\.md · rejected · 2024-02-02 · by Carol\]/);
+  assert.match(b, /## Decisions\n(- .*\n)*- Use PostgreSQL for the order store \[team record docs\/adr\/0001-use-postgres\.md · accepted · 2025-03-01 · by Alice, Bob\]/);
+  assert.match(b, /- 4\. Use Kafka for events \[team record docs\/adr\/0004-use-kafka\.md · accepted · 2024-05-05\]/);
+  assert.match(b, /## Rejected approaches\n- Run our own Kubernetes cluster \[team record docs\/adr\/0003-own-kubernetes\.md · rejected · 2024-02-02 · by Carol\]/);
   assert.doesNotMatch(b, /MongoDB|GraphQL/, "superseded and proposed records are not briefed as current");
 
   // The team accepts the proposal and drops the rejected record: the next index follows the files.
@@ -74,7 +74,7 @@ test("ADR records: listed by kind with status, date and authors; briefed by stat
   assert.equal(after2.total, 4);
   assert.equal(after2.memories.find((m) => m.record?.title === "5. Offer a GraphQL API")?.kind, "decision");
   const b2 = await brief();
-  assert.match(b2, /5\. Offer a GraphQL API \[record docs\/adr\/0005-graphql\.md · accepted/);
+  assert.match(b2, /5\. Offer a GraphQL API \[team record docs\/adr\/0005-graphql\.md · accepted/);
   assert.doesNotMatch(b2, /Kubernetes|Rejected approaches/);
 });
 
@@ -113,7 +113,7 @@ test("a fresh clone's ADR folder is briefed from its second session without any 
   }
   assert.deepEqual(listed.memories.map((m) => [m.kind, m.record?.title]).sort(), [["decision", "Sign tokens with ES256"], ["rejected", "Keep HS256 shared secrets"]]);
   const b = await start("second");
-  assert.match(b, /## Decisions\n- Sign tokens with ES256 \[record docs\/decisions\/0001-es256\.md · accepted · 2026-01-05 · by Dana\]/);
+  assert.match(b, /## Decisions\n- Sign tokens with ES256 \[team record docs\/decisions\/0001-es256\.md · accepted · 2026-01-05 · by Dana\]/);
   assert.match(b, /## Rejected approaches\n- Keep HS256 shared secrets/);
   const q = jsonOf<{ results: unknown[] }>(await runMem(["query", "lanternfish", "--json"], { env, cwd: clone }));
   assert.deepEqual(q.results, [], "the linked-out folder was not indexed");

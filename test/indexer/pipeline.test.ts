@@ -499,7 +499,7 @@ describe("projects", () => {
     const texts = embedder.texts;
     const rechunked = await e.run({ roots: ["mem"], project: "alpha", providers: [embedder] });
     assert.equal(rechunked.files.indexed, 7, "unchanged files too");
-    assert.ok(rechunked.warnings.some((w) => w.startsWith("chunking changed since this project was last indexed (chunker 6: 400/80/64 tokens → chunker 6: 8/0/0 tokens)")), rechunked.warnings.join("\n"));
+    assert.ok(rechunked.warnings.some((w) => w.startsWith("chunking changed since this project was last indexed (chunker 7: 400/80/64 tokens → chunker 7: 8/0/0 tokens)")), rechunked.warnings.join("\n"));
     assert.ok(rechunked.chunks.total > alpha.length, "smaller chunks → more of them");
     const now = idsOf(chunkRows(e.db, "alpha"));
     for (const id of events) assert.ok(now.includes(id), "chunks that come out the same keep their ids");

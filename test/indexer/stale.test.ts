@@ -152,7 +152,7 @@ describe("mem index --stale: the full check", () => {
     // As a store indexed by the chunker before: the comment in the chunk, the key of then.
     e.db.prepare("UPDATE chunks SET text = '<!-- a template''s hint -->' || char(10) || text").run();
     e.db.prepare("UPDATE meta SET value = 'chunker 3: 400/80/64 tokens' WHERE key = 'chunking:p1'").run();
-    assert.match(quickStale(e.db, [ref], { budget: 256, now: Date.now(), chunking: now }).stale[0]?.why ?? "", /^chunking changed since it was indexed \(chunker 3: 400\/80\/64 tokens → chunker 6/);
+    assert.match(quickStale(e.db, [ref], { budget: 256, now: Date.now(), chunking: now }).stale[0]?.why ?? "", /^chunking changed since it was indexed \(chunker 3: 400\/80\/64 tokens → chunker 7/);
     assert.equal(quickStale(e.db, [ref], { budget: 256, now: Date.now() }).stale.length, 0, "not checked without the key of now");
     const r = await reindexStale({ db: e.db, config: e.config, providers: [], vectors: e.vectors }, {});
     assert.equal(r.runs.length, 1, "mem index --stale runs");

@@ -67,7 +67,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     const search = by.get("search")!.inputSchema as { required?: string[]; properties: Record<string, { type?: string; maximum?: number }> };
     assert.deepEqual(search.required, ["query"]);
     assert.deepEqual([search.properties.k!.type, search.properties.k!.maximum], ["integer", 100]);
-    assert.deepEqual(Object.keys(by.get("list")!.inputSchema.properties ?? {}).sort(), ["global", "kind", "limit", "offset", "session", "since", "source", "tag", "text", "until"]);
+    assert.deepEqual(Object.keys(by.get("list")!.inputSchema.properties ?? {}).sort(), ["global", "kind", "limit", "offset", "session", "since", "source", "tag", "team", "text", "until"]);
     for (const t of tools) assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name}: no argument beyond its own`);
     assert.equal(by.get("forget")!.annotations?.destructiveHint, true);
     assert.equal(by.get("search")!.annotations?.readOnlyHint, true);

@@ -25,12 +25,16 @@ export interface BriefDecision {
   /** "possibly outdated: src/auth.c changed 3 d ago", when its files changed since. */
   stale?: string;
   /** A decision record in the repository (docs/adr/…): shown with its file, status, date and authors rather than a session. */
-  record?: { path: string; status?: string; date?: string; authors: string[] };
+  record?: { path: string; status?: string; date?: string; authors: string[]; team?: true; alsoLocal?: true };
 }
 
-/** `[record docs/adr/0001-x.md · accepted · 2025-03-01 · by Alice, Bob]` (what is known of it), every part escaped as a bracket's are. */
+/**
+ * `[record docs/adr/0001-x.md · accepted · 2025-03-01 · by Alice, Bob]` (what is known of it),
+ * `[team record …]` for the team's (and `· also local` when a local memory is the same one), every
+ * part escaped as a bracket's are.
+ */
 function recordNote(r: NonNullable<BriefDecision["record"]>): string {
-  return bracket([`record ${field(r.path, 200)}`, ...recordParts(r, 4).map((x) => field(x, 200))]);
+  return bracket([`${r.team ? "team record" : "record"} ${field(r.path, 200)}`, ...recordParts(r, 4).map((x) => field(x, 200)), ...(r.alsoLocal ? ["also local"] : [])]);
 }
 
 export interface DecisionLimits {

@@ -13,7 +13,8 @@ import { html, type Html } from "../html.js";
 import { page } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
 import { serviceFor } from "../scope.js";
-import { age } from "../show.js";
+import { age, idLink } from "../show.js";
+import { recordParts } from "../../store/records.js";
 import { projectParam, sessionLink, shownProject } from "./memory-bits.js";
 
 /** What the edit form holds when it comes back with an error: what was typed, kept. */
@@ -62,6 +63,10 @@ function details(base: string, m: Memory, param: string | undefined, now: number
   if (m.tags.length) rows.push(html`<tr><th>tags</th><td>${m.tags.map((t) => html`<a class="badge" href="${href(base, "/memories", { tag: t, project: param })}">${t}</a> `)}</td></tr>`);
   if (m.files.length) rows.push(html`<tr><th>files</th><td><ul class="files">${m.files.map((f) => html`<li><code>${f}</code></li>`)}</ul></td></tr>`);
   rows.push(html`<tr><th>project</th><td><code>${m.project}</code></td></tr>`);
+  // One memory, both sources: a team record and the local memory it stands for.
+  if (m.record) rows.push(html`<tr><th>${m.record.team ? "team record" : "record"}</th><td>${recordParts(m.record).join(", ") || "no status"}${m.record.supersededBy ? `, superseded by ${m.record.supersededBy}` : ""}</td></tr>`);
+  if (m.alsoLocal?.length) rows.push(html`<tr><th>also local</th><td>${m.alsoLocal.map((l) => idLink(base, l, param))}</td></tr>`);
+  if (m.team) rows.push(html`<tr><th>also a team record</th><td>${idLink(base, m.team.id, param)} <a href="${href(base, "/source", { path: m.team.path, project: param })}"><code>${m.team.path}</code></a> ${recordParts(m.team.record).join(", ")}</td></tr>`);
   if (m.sources?.length) {
     const each = m.sources.map((s) => html`<li>${s.source}${s.session ? html` in ${sessionLink(base, s.session, param)}` : ""} ${age(s.time, now)}${s.confidence !== undefined ? `, confidence ${s.confidence}` : ""}${s.text ? html`: <span class="text">${s.text}</span>` : ""}</li>`);
     rows.push(html`<tr><th>stated ${m.sources.length} times</th><td><ol class="statements">${each}</ol></td></tr>`);
