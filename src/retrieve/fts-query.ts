@@ -3,7 +3,6 @@
  * inert), stop words dropped, OR-joined so partial matches rank by BM25. Pure.
  */
 import { identifierParts } from "../util/identifiers.js";
-import { spellingVariants } from "./spelling.js";
 import { alternativesOf } from "./vocabulary.js";
 
 const STOP = new Set(
@@ -23,9 +22,8 @@ export function queryTerms(text: string): string[] {
 /**
  * What the search looks for, word by word: each of the text's terms with the other forms it
  * stands for, the term first. Its other forms are its alternatives in the vocabulary of the trade
- * (./vocabulary.ts: "postgres" also finds "PostgreSQL", "sg" "security group", "chose" "choose"),
- * its other spelling (./spelling.ts: "licence" also finds "license") and, for an identifier,
- * its words ("getUserName" also finds "get user name", "get_user_name").
+ * (./vocabulary.ts: "postgres" also finds "PostgreSQL", "sg" "security group", "chose" "choose")
+ * and, for an identifier, its words ("getUserName" also finds "get user name", "get_user_name").
  * Every form belongs to one word only: a form that is itself a term of the text, or another
  * term's form already, is not repeated. The words of an identifier that is no term (inside a
  * snake_case name: "get_getUserName") are a word of their own. Pure.
@@ -45,7 +43,7 @@ export function searchConcepts(text: string): string[][] {
   };
   const concepts = terms.map((t) => {
     const forms = [t];
-    for (const f of [...alternativesOf(t), ...spellingVariants(t)]) if (claim(f)) forms.push(f);
+    for (const f of alternativesOf(t)) if (claim(f)) forms.push(f);
     const split = splits.get(t);
     if (split !== undefined && claim(split)) forms.push(split);
     return forms;
