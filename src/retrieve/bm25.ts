@@ -1,7 +1,8 @@
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
-import { toMatchExpression } from "./fts-query.js";
+import { countOnce } from "./count-once.js";
+import { matchOf, searchConcepts } from "./fts-query.js";
 import type { LegHit } from "./rrf.js";
 
 export interface Bm25Weights {
@@ -12,17 +13,20 @@ export interface Bm25Weights {
 }
 
 /**
- * A word found only inside an identifier ("user" in getUserName) counts, a little less than the
- * same word written out in the text.
+ * A word found only inside an identifier ("user" in getUserName) counts half as much as the same
+ * word written out in the text (0.5, chosen on the tuning halves of the decision-record sets:
+ * 0.75 lost first places to texts full of identifiers; docs/ranking.md).
  */
-export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1, idents: 0.75 };
+export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1, idents: 0.5 };
 
 /**
  * The lexical leg: FTS5 `bm25()` over heading, body and identifier words (Porter-stemmed), best
- * first, restricted by the SQL filters. Scores are negated so higher is better.
+ * first, restricted by the SQL filters, with each of the query's words counted once, by its best
+ * form (./count-once.ts). Scores are negated so higher is better.
  */
 export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
-  const match = toMatchExpression(text);
+  const words = searchConcepts(text);
+  const match = matchOf(words.flat());
   if (!match) return [];
   const where = sqlWhere(filters);
   // The fast path leaves the default tier scope (every tier but cold) to a check of the rows it
@@ -33,25 +37,36 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   const w = (x: number) => (Number.isFinite(x) && x >= 0 ? x : 1);
   const score = `bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)}, ${w(weights.idents)})`;
   // Fast path: rank inside FTS5 alone (no row lookups), keep the global top N, then filter. If at
-  // least `limit` of those pass the filters they are exactly the filtered top `limit` (anything
-  // outside the global top N scores worse). Otherwise rank the filtered matches in full.
+  // least `limit` of those pass the filters they hold the filtered top `limit` (anything outside
+  // the global top N scores worse). Otherwise rank the filtered matches in full. Counting each
+  // word once reorders these candidates: it can only lower a score.
   const wide = Math.max(200, limit * 4);
   const fast = (
     prepared(
       db,
-      `SELECT c.id AS id, f.s AS s, c.tier AS tier FROM (SELECT rowid, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f
+      `SELECT c.id AS id, f.rowid AS r, f.s AS s, c.tier AS tier FROM (SELECT rowid, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f
        JOIN chunks c ON c.rowid = f.rowid WHERE ${fastWhere.sql} ORDER BY f.s`,
-    ).all(match, wide, ...fastWhere.params) as { id: string; s: number; tier: string | null }[]
-  )
-    .filter((r) => !warmOnly || r.tier !== COLD_TIER)
-    .slice(0, limit);
+    ).all(match, wide, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]
+  ).filter((r) => !warmOnly || r.tier !== COLD_TIER);
   const rows =
     fast.length >= limit
       ? fast
       : (prepared(
             db,
-            `SELECT c.id AS id, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+            `SELECT c.id AS id, chunks_fts.rowid AS r, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
              WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
-          ).all(match, ...where.params, limit) as { id: string; s: number }[]);
-  return rows.map((r) => ({ id: r.id, score: -r.s }));
+          ).all(match, ...where.params, Math.max(limit, wide)) as { id: string; r: number; s: number }[]);
+  const several = words.filter((forms) => forms.length > 1);
+  if (several.length === 0 || rows.length < 2) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
+  // Each form of a word searched in several forms, scored alone over these candidates (FTS5 weighs
+  // a phrase by its rarity in the whole index, as in the query above). `+rowid`: the candidates
+  // are checked on the form's matches as they stream by; offered to FTS5 as rowid lookups, each
+  // lookup counted the form's matches again (100 times slower at 50k chunks).
+  const ids = JSON.stringify(rows.map((r) => r.r));
+  const alone = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
+  const formScores = several.map((fs) => fs.map((f) => new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const))));
+  return rows
+    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0))) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
 }

@@ -20,23 +20,49 @@ export function queryTerms(text: string): string[] {
 }
 
 /**
- * What the search looks for: the text's terms, each with its other forms in the vocabulary of the
- * trade (./vocabulary.ts: "postgres" also finds "PostgreSQL", "sg" "security group", "chose"
- * "choose"), and an identifier's words ("getUserName" also finds "get user name", "get_user_name").
+ * What the search looks for, word by word: each of the text's terms with the other forms it
+ * stands for, the term first. Its other forms are its alternatives in the vocabulary of the trade
+ * (./vocabulary.ts: "postgres" also finds "PostgreSQL", "sg" "security group", "chose" "choose")
+ * and, for an identifier, its words ("getUserName" also finds "get user name", "get_user_name").
+ * Every form belongs to one word only: a form that is itself a term of the text, or another
+ * term's form already, is not repeated. The words of an identifier that is no term (inside a
+ * snake_case name: "get_getUserName") are a word of their own. Pure.
  */
-export function searchForms(text: string): string[] {
+export function searchConcepts(text: string): string[][] {
   const terms = queryTerms(text);
-  const forms = new Set(terms);
-  for (const t of terms) for (const a of alternativesOf(t)) forms.add(a);
+  const splits = new Map<string, string>();
   for (const raw of new Set(text.match(/[\p{L}\p{N}]+/gu) ?? [])) {
     const parts = identifierParts(raw);
-    if (parts.length > 0 && parts.length <= 8) forms.add(parts.join(" "));
+    if (parts.length > 0 && parts.length <= 8) splits.set(raw.toLowerCase(), parts.join(" "));
   }
-  return [...forms];
+  const claimed = new Set(terms);
+  const claim = (form: string): boolean => {
+    if (claimed.has(form)) return false;
+    claimed.add(form);
+    return true;
+  };
+  const concepts = terms.map((t) => {
+    const forms = [t];
+    for (const f of alternativesOf(t)) if (claim(f)) forms.push(f);
+    const split = splits.get(t);
+    if (split !== undefined && claim(split)) forms.push(split);
+    return forms;
+  });
+  for (const split of splits.values()) if (claim(split)) concepts.push([split]);
+  return concepts;
+}
+
+/** Every form the search looks for (`searchConcepts`, flattened): each once. */
+export function searchForms(text: string): string[] {
+  return searchConcepts(text).flat();
+}
+
+/** The forms quoted and OR-joined; `undefined` for none. */
+export function matchOf(forms: readonly string[]): string | undefined {
+  return forms.length === 0 ? undefined : forms.map((t) => `"${t}"`).join(" OR ");
 }
 
 /** `undefined` when the text has no searchable word. */
 export function toMatchExpression(text: string): string | undefined {
-  const forms = searchForms(text);
-  return forms.length === 0 ? undefined : forms.map((t) => `"${t}"`).join(" OR ");
+  return matchOf(searchForms(text));
 }
