@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
+import { installToFile } from "../../src/install/files.js";
 import { startDaemon } from "../helpers/daemon.js";
+import { cleanEnv } from "../helpers/mem-cli.js";
 import { runChild, type ChildResult } from "../helpers/run-child.js";
 import { rand } from "../helpers/secrets.js";
 import { BIN } from "./helpers.js";
@@ -32,8 +34,9 @@ before(async () => {
   assert.equal(r.code, 0, r.stderr);
 });
 after(async () => {
-  for (const c of children) c.kill();
   await ask(join(tmp, "dh", "home"), { op: "stop" }, 2_000);
+  // A daemon still running keeps this file's process alive: killed outright, as the other daemon tests do.
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -153,4 +156,22 @@ describe("mem hook --assistant, through the real CLI", () => {
     assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
     assert.deepEqual(events("session = 'cdx-d'", dh).map((e) => [e.id, assistantOf(e)]), [["call_daemon_1", "codex"]]);
   });
+});
+
+test("a Codex or Gemini session start does not use up Claude Code's once-a-day notice about an older install", async () => {
+  const dir = join(tmp, "nudge");
+  const userHome = join(dir, "home");
+  const memHome = join(dir, "mem-home");
+  mkdirSync(userHome, { recursive: true });
+  const nenv: NodeJS.ProcessEnv = { ...cleanEnv(join(userHome, ".claude")), HOME: userHome, MEM_HOME: memHome, MEM_NO_DAEMON: "1", MEM_WATCH: "0" };
+  // What an older mem wrote (every hook runs Node directly): Claude Code's SessionStart tells the user once a day.
+  installToFile({ scope: "user", where: { env: nenv, cwd: proj }, target: { node: process.execPath, bin: BIN } });
+  const payload = { session_id: "n1", cwd: proj, hook_event_name: "SessionStart", source: "startup", transcript_path: null };
+  for (const a of ["codex", "gemini"]) {
+    const r = await run(["SessionStart", "--assistant", a], payload, nenv);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /systemMessage|mem install/, `${a}: the notice is about Claude Code's settings`);
+  }
+  const claude = await run(["session-start"], { ...payload, transcript_path: "/nonexistent" }, nenv);
+  assert.match((JSON.parse(claude.stdout) as { systemMessage?: string }).systemMessage ?? "", /mem install --scope user/);
 });
