@@ -29,6 +29,15 @@ const TOOLS: Record<string, ToolRename> = {
   list_directory: { tool: "LS", args: { dir_path: "path" } },
 };
 
+/**
+ * The prompt the user typed. Without a terminal, Gemini CLI prepends SessionStart's context to the
+ * prompt as `<hook_context>…</hook_context>` (angle brackets inside escaped), and BeforeAgent's
+ * `prompt` carries it: mem's own briefing is not the user's question. Seen with 0.61.0 `gemini -p`.
+ */
+export function userPrompt(prompt: string): string {
+  return prompt.replace(/<hook_context>[\s\S]*?<\/hook_context>\s*/g, "").trim();
+}
+
 /** AfterTool's result: the text the model was given, and the error when the tool failed. */
 function toolResult(v: unknown): { response: unknown; error?: string } {
   if (!isObject(v)) return { response: v };
@@ -47,9 +56,11 @@ export const gemini: Adapter = {
       case "session-start":
         if (text(raw.source)) p.source = raw.source;
         break;
-      case "user-prompt-submit":
-        if (text(raw.prompt)) p.prompt = raw.prompt;
+      case "user-prompt-submit": {
+        const prompt = text(raw.prompt) && userPrompt(raw.prompt as string);
+        if (prompt) p.prompt = prompt;
         break;
+      }
       case "post-tool-use": {
         const input = argsObject(raw.tool_input);
         const t = renameTool(TOOLS, text(raw.tool_name) ?? "", input);

@@ -67,6 +67,14 @@ const CASES: Case[] = [
     hook: "post-tool-use",
     want: { hook_event_name: "PostToolUseFailure", tool_name: "Read", tool_input: { file_path: "src/missing.ts" }, error: "File not found: src/missing.ts" },
   },
+  // As Gemini CLI 0.61.0 sent it under `gemini -p`: SessionStart's context prepended to the prompt.
+  {
+    assistant: "gemini",
+    event: "BeforeAgent",
+    raw: { ...geminiBase, hook_event_name: "BeforeAgent", prompt: "<hook_context>Project memory from mem (…)\n&lt;mem-briefing&gt;\n## Decisions\n- Deploys freeze in December.\n&lt;/mem-briefing&gt;</hook_context>\n\nwhy did we choose SQLite over Postgres" },
+    hook: "user-prompt-submit",
+    want: { prompt: "why did we choose SQLite over Postgres" },
+  },
   { assistant: "gemini", event: "AfterTool", raw: { ...geminiBase, hook_event_name: "AfterTool", tool_name: "grep_search", tool_input: { pattern: "cache", dir_path: "src" }, tool_response: { llmContent: "src/cart.ts:3" } }, hook: "post-tool-use", want: { tool_name: "Grep", tool_input: { pattern: "cache", path: "src" } } },
   { assistant: "gemini", event: "AfterAgent", raw: { ...geminiBase, hook_event_name: "AfterAgent", prompt: "p", prompt_response: "Decided: cache prices for 5 minutes.", stop_hook_active: false }, hook: "stop", want: { hook_event_name: "Stop", last_assistant_message: "Decided: cache prices for 5 minutes." } },
   { assistant: "gemini", event: "PreCompress", raw: { ...geminiBase, hook_event_name: "PreCompress", trigger: "manual" }, hook: "pre-compact", want: { hook_event_name: "PreCompact", trigger: "manual" } },
