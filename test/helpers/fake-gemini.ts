@@ -2,7 +2,8 @@
  * A loopback server that speaks just enough of Gemini's generateContent API
  * (`POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, and the plain `:generateContent`)
  * for Gemini CLI to finish a turn: every request is kept, and each is answered with one model
- * message, `reply`. For the live Gemini CLI test; listens on 127.0.0.1.
+ * message, `reply`; with `tool`, a request that holds no tool result yet is answered with that
+ * function call first. For the live Gemini CLI test; listens on 127.0.0.1.
  */
 import { createServer, type Server } from "node:http";
 
@@ -14,7 +15,7 @@ export interface FakeGemini {
   close(): Promise<void>;
 }
 
-export function startFakeGemini(reply: string): Promise<FakeGemini> {
+export function startFakeGemini(reply: string, tool?: { name: string; args: Record<string, unknown> }): Promise<FakeGemini> {
   const requests: FakeGemini["requests"] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -28,7 +29,8 @@ export function startFakeGemini(reply: string): Promise<FakeGemini> {
       }
       const path = req.url ?? "";
       requests.push({ path, body: parsed });
-      const answer = { candidates: [{ content: { role: "model", parts: [{ text: reply }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } };
+      const parts = tool && !body.includes("functionResponse") ? [{ functionCall: tool }] : [{ text: reply }];
+      const answer = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } };
       if (path.includes(":streamGenerateContent")) {
         res.writeHead(200, { "content-type": "text/event-stream" });
         res.end(`data: ${JSON.stringify(answer)}\n\n`);
