@@ -14,7 +14,7 @@ if (cmd === "hook" && sub !== undefined && sub !== "--help" && sub !== "-h") {
   } catch {
     entry = require("../dist/src/hooks/entry.cjs");
   }
-  entry.hookMain(sub, process.env);
+  entry.hookMain(sub, process.env, process.argv.slice(4)); // `--assistant codex|gemini|copilot`
 } else {
   import("../dist/src/cli/main.js").then(
     ({ main }) => {

@@ -8,6 +8,7 @@ import { withholdSecrets } from "./extract/withhold.js";
 import { afterCapture } from "./after.js";
 import { readTranscriptFrom } from "./transcript.js";
 import type { CapturedEvent, TranscriptLine } from "../store/event-types.js";
+import { ASSISTANT_KEY, isAssistantName, type AssistantName } from "../contract/adapter.cjs";
 
 /**
  * Durable capture: turns hook input into typed events and writes them to SQLite before the hook
@@ -52,13 +53,27 @@ export function toolPayloadLines(payload: Record<string, unknown>, time: string)
 /** Settings a capture's after-steps use (src/capture/after.ts). */
 export interface CaptureOptions {
   convergeWindowMs?: number;
+  /** The assistant the session runs in, when not Claude Code: recorded on every event (metadata.assistant). */
+  assistant?: AssistantName;
+}
+
+/** The assistant a normalized payload came from (src/contract/adapter.cts); undefined for Claude Code. */
+export function payloadAssistant(payload: Record<string, unknown>): AssistantName | undefined {
+  const a = payload[ASSISTANT_KEY];
+  return isAssistantName(a) ? a : undefined;
+}
+
+/** `opts` with the payload's assistant, if it names one. */
+export function withAssistant(payload: Record<string, unknown>, opts: CaptureOptions = {}): CaptureOptions {
+  const assistant = payloadAssistant(payload);
+  return assistant ? { ...opts, assistant } : opts;
 }
 
 export function captureToolPayload(db: Db, project: Clean<string>, payload: Record<string, unknown>, now: number, opts: CaptureOptions = {}): number {
   const session = typeof payload.session_id === "string" ? payload.session_id : "";
   const lines = toolPayloadLines(payload, new Date(now).toISOString());
   if (!lines) return 0;
-  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined, opts);
+  return capture(db, project, session, now, lines, [], typeof payload.transcript_path === "string" ? cleanText(payload.transcript_path) : undefined, withAssistant(payload, opts));
 }
 
 export interface TranscriptCapture {
@@ -115,7 +130,8 @@ function capture(db: Db, project: Clean<string>, session: string, now: number, l
     const from = sessions.taskState(sessions.touch(key, project, now, transcriptPath));
     const { events: found, tasks, changes } = extractWithTasks(input, { session: key, ...(from ? { tasksFrom: from } : {}) });
     sessions.saveTasks(key, clean(tasks), now);
-    const stored = clean([...found, ...extra]);
+    const all = [...found, ...extra];
+    const stored = clean(opts.assistant ? all.map((e) => ({ ...e, metadata: { ...e.metadata, assistant: opts.assistant } })) : all);
     const n = events.insert(project, stored, () => now);
     afterCapture(db, { project, session: key, now, events: stored, taskChanges: clean(changes), ...opts });
     return n;

@@ -5,7 +5,7 @@ import { resolveProject } from "../project/identity.js";
 import { cleanText } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import type { Db } from "../store/db.js";
-import { captureTranscript } from "./record.js";
+import { captureTranscript, withAssistant } from "./record.js";
 import { updateSessionSummary } from "./session-summary.js";
 
 /**
@@ -22,7 +22,7 @@ export function captureStop(db: Db, config: Config, payload: Payload, now: numbe
   const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");
   // A subagent's transcript gets its own offset row; its events still belong to the session.
   const key = sub ? `${session}/agent-${str(payload, "agent_id") ?? "unknown"}` : session;
-  const { warning, prompts } = captureTranscript(db, project, key, path, str(payload, "last_assistant_message"), now, session, config.memory);
+  const { warning, prompts } = captureTranscript(db, project, key, path, str(payload, "last_assistant_message"), now, session, withAssistant(payload, config.memory));
   chunkCapturedEvents(db, new ChunkStore(db), project, now);
   if (!sub) updateSessionSummary(db, project, session, now, prompts);
   return warning ? `${sub ? "subagent-stop" : "stop"}: ${warning}` : undefined;

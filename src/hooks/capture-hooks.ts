@@ -3,7 +3,7 @@ import type { Db } from "../store/db.js";
 import { openForHook } from "./open-store.js";
 import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 import { isOpenTask, listTasks } from "../tasks/state.js";
-import { captureToolPayload, captureTranscript } from "../capture/record.js";
+import { captureToolPayload, captureTranscript, payloadAssistant, withAssistant } from "../capture/record.js";
 import { updateSessionSummary } from "../capture/session-summary.js";
 import { captureStop } from "../capture/stop.js";
 import { resolveProject } from "../project/identity.js";
@@ -54,9 +54,9 @@ export async function stop(payload: Payload, io: HookIO): Promise<undefined> {
 export async function preCompact(payload: Payload, io: HookIO): Promise<undefined> {
   const { app, project, now, session } = open(payload, io);
   try {
-    const { warning } = captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now, session, app.config.memory);
+    const { warning } = captureTranscript(app.db, project, session, str(payload, "transcript_path"), undefined, now, session, withAssistant(payload, app.config.memory));
     if (warning) hookLog(io.env, `pre-compact: ${warning}`);
-    recordSnapshot(app.db, project, session, now, str(payload, "trigger") ?? "unknown");
+    recordSnapshot(app.db, project, session, now, str(payload, "trigger") ?? "unknown", payloadAssistant(payload));
     chunkCapturedEvents(app.db, new ChunkStore(app.db), project, now);
   } finally {
     await app.close();
@@ -64,7 +64,7 @@ export async function preCompact(payload: Payload, io: HookIO): Promise<undefine
   return undefined;
 }
 
-export function recordSnapshot(db: Db, project: Clean<string>, session: Clean<string>, now: number, trigger: string): void {
+export function recordSnapshot(db: Db, project: Clean<string>, session: Clean<string>, now: number, trigger: string, assistant?: string): void {
   const sessions = new SessionStore(db);
   const events = new EventStore(db);
   const state = sessions.taskState(sessions.get(session));
@@ -77,7 +77,7 @@ export function recordSnapshot(db: Db, project: Clean<string>, session: Clean<st
     decisions.length ? `Decisions: ${decisions.map((d) => d.text).join(" | ")}` : "",
     files.length ? `Files touched: ${files.join(", ")}` : "",
   ].filter(Boolean).join("\n");
-  const snapshot = { id: `snapshot:${session}:${now}`, type: "snapshot" as const, time: new Date(now).toISOString(), session, files, text, metadata: { trigger, openTasks: open.length } };
+  const snapshot = { id: `snapshot:${session}:${now}`, type: "snapshot" as const, time: new Date(now).toISOString(), session, files, text, metadata: { trigger, openTasks: open.length, ...(assistant ? { assistant } : {}) } };
   events.insert(project, clean([snapshot]), () => now);
 }
 

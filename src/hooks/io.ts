@@ -2,11 +2,15 @@
  * What a hook handler is given besides its payload. Its own file so the handlers (and the spool
  * that replays them) never import run.ts, the dispatcher that loads them.
  */
+import type { Adapter } from "../contract/adapter.cjs";
+
 export interface HookIO {
   env: NodeJS.ProcessEnv;
   now?: () => number;
   /** The hook entry already asked the daemon (and got no answer): do not ask again. */
   daemonTried?: boolean;
+  /** The assistant whose hook this is (`--assistant`): its output format. Claude Code's without one. */
+  adapter?: Adapter;
   /**
    * How long the store may be waited for when another process holds its write lock (SQLite's busy
    * timeout), from the hook's deadline: a hook that waited its 5 s default would be killed by

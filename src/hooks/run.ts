@@ -2,7 +2,8 @@ import { dataHome } from "../config/paths.cjs";
 import { storeFlagged } from "../maintenance/flags.js";
 import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
-import { contextOutput, DEADLINE_MS, HOOK_EVENTS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
+import { hookOutput } from "../contract/assistants.cjs";
+import { DEADLINE_MS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
 import type { HookAnswer } from "./answer.js";
 import { storeBusyMs, type HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
@@ -61,12 +62,12 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
       await (await import("../maintenance/hook-damage.js")).storeWorks(name, io.env, deadlineAt - 500).catch((e: Error) => hookLog(io.env, `${name}: ${e.stack ?? String(e)}`));
     }
     const answer = typeof text === "object" ? text : { context: text };
-    return contextOutput(HOOK_EVENTS[name], answer.context, answer.notice);
+    return hookOutput(io.adapter, name, answer.context, answer.notice);
   } catch (err) {
     let failure: unknown = err; // the error to log: the store-damage handling's own, if it failed
     if (isStoreDamage(err)) {
       try {
-        return contextOutput(HOOK_EVENTS[name], (await import("../maintenance/hook-damage.js")).storeDamaged(name, err, payload, io.env, (io.now ?? Date.now)()));
+        return hookOutput(io.adapter, name, (await import("../maintenance/hook-damage.js")).storeDamaged(name, err, payload, io.env, (io.now ?? Date.now)()));
       } catch (e) {
         failure = e;
       }

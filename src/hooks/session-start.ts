@@ -55,8 +55,8 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
     // A repository's decision records (docs/adr, …) no root covers yet: indexed in the background, briefed from the next session.
     if (app.config.index.watch) indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: recordFolders(app.config), now: Date.now(), log: (l) => hookLog(io.env, `session-start: ${l}`) });
     if (app.config.index.watch) refreshForHook(app.db, { home: app.paths.home, env: io.env, projects: [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])], now: Date.now(), chunks: app.config.index, folders: recordFolders(app.config), log: (l) => hookLog(io.env, `session-start: ${l}`) });
-    // Hooks an older mem installed: the user is told (not the model), at most once a day.
-    const notice = source === "startup" ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;
+    // Hooks an older mem installed: the user is told (not the model), at most once a day; in Claude Code only (the notice is about its settings).
+    const notice = source === "startup" && !io.adapter ? installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: app.paths.home, now }) : undefined;
     return { context: briefing, ...(notice ? { notice } : {}) };
   } finally {
     await app.close();

@@ -1,0 +1,83 @@
+/**
+ * GitHub Copilot CLI (`@github/copilot`): `.github/hooks/*.json`, `version: 1`. A hook configured
+ * under a camelCase event (sessionStart, postToolUse) gets camelCase fields (sessionId, toolName,
+ * toolArgs, toolResult.{resultType,textResultForLlm}); under a PascalCase one (PostToolUse) the
+ * VS Code compatible snake_case fields (session_id, tool_name, tool_input,
+ * tool_result.{result_type,text_result_for_llm}). Both are read. The output of sessionStart and
+ * userPromptSubmitted is not processed (GitHub's "Copilot CLI hooks reference"): no hook can give the
+ * model context, so mem captures only, and the model reaches memory through mem's MCP server.
+ */
+import type { HookName, Payload } from "./hook.cjs";
+import { argsObject, basePayload, isObject, renameTool, syntheticToolUseId, text, type Adapter, type ToolRename } from "./adapter.cjs";
+
+const EVENTS: Record<string, HookName> = {
+  postToolUse: "post-tool-use",
+  PostToolUse: "post-tool-use",
+  postToolUseFailure: "post-tool-use-failure",
+  PostToolUseFailure: "post-tool-use-failure",
+  agentStop: "stop",
+  Stop: "stop",
+  preCompact: "pre-compact",
+  PreCompact: "pre-compact",
+  sessionEnd: "session-end",
+  SessionEnd: "session-end",
+};
+
+/** Copilot CLI's tools ("Tool names for hook matching") as the Claude Code tools mem's extractors know. */
+const TOOLS: Record<string, ToolRename> = {
+  bash: { tool: "Bash" },
+  powershell: { tool: "Bash" },
+  view: { tool: "Read", args: { path: "file_path" } },
+  create: { tool: "Write", args: { path: "file_path", file_text: "content" } },
+  edit: { tool: "Edit", args: { path: "file_path", old_str: "old_string", new_str: "new_string" } },
+  glob: { tool: "Glob" },
+  grep: { tool: "Grep" },
+};
+
+/** One field under its camelCase or snake_case name. */
+function field(raw: Payload, camel: string, snake: string): unknown {
+  return raw[camel] ?? raw[snake];
+}
+
+function toolResult(raw: Payload): { response: unknown; error?: string } {
+  const r = field(raw, "toolResult", "tool_result");
+  const err = text(raw.error);
+  if (!isObject(r)) return err ? { response: err, error: err } : { response: r };
+  const kind = text(r.resultType) ?? text(r.result_type);
+  const said = text(r.textResultForLlm) ?? text(r.text_result_for_llm) ?? "";
+  return kind === "failure" || kind === "denied" || kind === "error" || err ? { response: said, error: err ?? (said || kind || "error") } : { response: said };
+}
+
+export const copilot: Adapter = {
+  name: "copilot",
+  hook: (event) => (Object.hasOwn(EVENTS, event) ? EVENTS[event] : undefined),
+  payload(name: HookName, raw: Payload): Payload {
+    const p = basePayload("copilot", name, raw.cwd, field(raw, "sessionId", "session_id"));
+    switch (name) {
+      case "post-tool-use":
+      case "post-tool-use-failure": {
+        const input = argsObject(field(raw, "toolArgs", "tool_input"));
+        const t = renameTool(TOOLS, text(field(raw, "toolName", "tool_name")) ?? "", input);
+        const r = toolResult(raw);
+        p.tool_name = t.tool_name;
+        p.tool_input = t.tool_input;
+        p.tool_response = r.response;
+        p.tool_use_id = syntheticToolUseId("copilot", [field(raw, "sessionId", "session_id"), raw.timestamp, field(raw, "toolName", "tool_name"), input]);
+        if (r.error !== undefined || name === "post-tool-use-failure") {
+          p.hook_event_name = "PostToolUseFailure";
+          p.error = r.error ?? "error";
+        }
+        break;
+      }
+      case "pre-compact":
+        if (text(raw.trigger)) p.trigger = raw.trigger;
+        break;
+      case "session-end":
+        if (text(raw.reason)) p.reason = raw.reason;
+        break;
+    }
+    return p;
+  },
+  // Copilot CLI processes no context from these events; agentStop's output could only force another turn.
+  output: () => undefined,
+};
