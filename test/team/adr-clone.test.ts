@@ -50,11 +50,11 @@ test("an ADR folder cloned from scratch is briefed by status at B's first sessio
     const briefing = await b.session("b-second");
     const section = (name: string) => new RegExp(`## ${name}\\n((?:- .*\\n)*)`).exec(briefing)?.[1] ?? "";
     const decisions = section("Decisions");
-    assert.match(decisions, /- Use Kafka for events \[record docs\/adr\/0006-use-kafka-for-events\.md · accepted · 2025-06-06 · by Carol, Grace\]/);
-    assert.match(decisions, /- 1\. Record architecture decisions \[record docs\/adr\/0001-record-architecture-decisions\.md · accepted · 2025-01-10\]/);
+    assert.match(decisions, /- Use Kafka for events \[team record docs\/adr\/0006-use-kafka-for-events\.md · accepted · 2025-06-06 · by Carol, Grace\]/);
+    assert.match(decisions, /- 1\. Record architecture decisions \[team record docs\/adr\/0001-record-architecture-decisions\.md · accepted · 2025-01-10\]/);
     const rejected = section("Rejected approaches");
-    assert.match(rejected, /- Run our own Kubernetes cluster \[record docs\/adr\/0003-run-our-own-kubernetes\.md · rejected · 2025-03-03 · by Carol, Dan\]/);
-    assert.match(rejected, /- 7\. Keep a monorepo \[record docs\/adr\/0007-keep-a-monorepo\.md · rejected · 2025-07-07\]/);
+    assert.match(rejected, /- Run our own Kubernetes cluster \[team record docs\/adr\/0003-run-our-own-kubernetes\.md · rejected · 2025-03-03 · by Carol, Dan\]/);
+    assert.match(rejected, /- 7\. Keep a monorepo \[team record docs\/adr\/0007-keep-a-monorepo\.md · rejected · 2025-07-07\]/);
     assert.doesNotMatch(briefing, /MongoDB|GraphQL|Moment/, "superseded, deprecated and proposed records are never briefed as current");
     assert.doesNotMatch(decisions, /Kubernetes|monorepo/, "rejected records are not among the decisions");
   } finally {

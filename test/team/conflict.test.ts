@@ -78,7 +78,7 @@ test("a conflicted record is indexed without harm, marked as unresolved; the res
     assert.deepEqual([after[0]!.kind, after[0]!.record?.status, after[0]!.record?.date], ["decision", "accepted", "2026-11-22"]);
     assert.match(after[0]!.text, /one minute and purged when a price changes/);
     assert.doesNotMatch(after[0]!.text, /<<<<<<<|prices change by the minute|five minutes\./);
-    assert.match(await b.session("b-resolved"), /- Cache product pages for five minutes \[record docs\/decisions\/cache-product-pages-for-five-minutes\.md · accepted · 2026-11-22 · by Ada Lovelace/);
+    assert.match(await b.session("b-resolved"), /- Cache product pages for five minutes \[team record docs\/decisions\/cache-product-pages-for-five-minutes\.md · accepted · 2026-11-22 · by Ada Lovelace/);
   } finally {
     await cleanup();
   }

@@ -21,7 +21,7 @@ test("B edits a shared record and pushes; after A pulls, A's list, briefing and 
     a.commitPush("Share the session cache decision");
     // A's own sessions index the folder A shared into.
     await a.sessionsUntil(async () => (await a.list()).some((m) => m.record?.title === TITLE), "the record in A's index");
-    assert.match(await a.session("a-1"), /## Decisions\n(- .*\n)*- Keep the session cache in Redis \[record .* · accepted · 2026-11-20 · by Ada Lovelace/);
+    assert.match(await a.session("a-1"), /## Decisions\n(- .*\n)*- Keep the session cache in Redis \[team record .* · accepted · 2026-11-20 · by Ada Lovelace/);
 
     assert.equal(b.pull().code, 0);
     const file = join(b.clone, rel);
@@ -45,7 +45,7 @@ test("B edits a shared record and pushes; after A pulls, A's list, briefing and 
     assert.doesNotMatch(mine[0]!.text, /one hour expiry/);
 
     const briefing = await a.session("a-2");
-    assert.match(briefing, /## Rejected approaches\n(- .*\n)*- Keep the session cache in Redis \[record docs\/decisions\/keep-the-session-cache-in-redis\.md · rejected · 2026-11-27 · by Ada Lovelace ‹ada@example\.com>, Bob Barker ‹bob@example\.com>\]/);
+    assert.match(briefing, /## Rejected approaches\n(- .*\n)*- Keep the session cache in Redis \[team record docs\/decisions\/keep-the-session-cache-in-redis\.md · rejected · 2026-11-27 · by Ada Lovelace ‹ada@example\.com>, Bob Barker ‹bob@example\.com>\]/);
     assert.doesNotMatch(briefing, /## Decisions\n(- .*\n)*- Keep the session cache/, "no longer briefed as a decision");
 
     const q = await a.mem(["query", "session cache Redis signed cookie"]);

@@ -29,7 +29,7 @@ test("A removes a shared record and pushes; after B pulls it is gone from B's li
     a.commitPush("Share the webhook decisions");
     assert.equal(b.pull().code, 0);
     await b.sessionsUntil(async () => (await b.list()).length === 2, "the records in B's index");
-    assert.match(await b.session("b-1"), /Retry webhook deliveries with exponential backoff \[record .* by Ada Lovelace/);
+    assert.match(await b.session("b-1"), /Retry webhook deliveries with exponential backoff \[team record .* by Ada Lovelace/);
     assert.match(await b.prompt(PROMPT, "b-p1"), /Retry webhook deliveries/);
 
     a.git("rm", "-q", rel);
