@@ -103,8 +103,8 @@ try {
       context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     }
     const s = [...times].sort((x, y) => x - y);
-    const named = (context.match(/\[record docs\/decisions\//g) ?? []).length;
-    const withAuthor = (context.match(/\[record docs\/decisions\/[^\]]* · by [^\]]+\]/g) ?? []).length;
+    const named = (context.match(/\[(?:team )?record docs\/decisions\//g) ?? []).length;
+    const withAuthor = (context.match(/\[(?:team )?record docs\/decisions\/[^\]]* · by [^\]]+\]/g) ?? []).length;
     const more = /^- \d+ (older )?decisions: .*$/m.exec(context)?.[0] ?? "(no line counts the rest)";
     log(`briefing with ${decisions} team decisions: SessionStart (whole hook process) p50 ${percentile(s, 50).toFixed(0)} ms, p95 ${percentile(s, 95).toFixed(0)} ms (n=${RUNS})`);
     if (process.env.MEM_BENCH_TEAM_SHOW === "1") log(context);
