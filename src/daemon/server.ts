@@ -28,6 +28,7 @@ import { VectorCopies } from "../retrieve/vector-copies.js";
 import { lockPath, pointerPath } from "./paths.cjs";
 import { firstChoice, publish, settle, unpublish, type Place } from "./socket-place.js";
 import { SourceWatch } from "./watch.js";
+import { DecisionLookout } from "./decision-lookout.js";
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -102,6 +103,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const background = new BackgroundIndex({ app, state, ops, pickProvider, halted: () => stopping || storeLost() !== undefined, log: opts.log });
 
   // The indexed roots, re-indexed in a child process when they change (src/daemon/watch.ts).
+  const lookout = new DecisionLookout({ db: app.db, config: app.config, home: app.paths.home, env: opts.env, log: (l) => opts.log(`watch: ${l}`) });
   const watcher = app.config.index.watch ? new SourceWatch({ db: app.db, home: app.paths.home, config: app.config, env: opts.env, log: (l) => opts.log(`watch: ${l}`) }) : undefined;
   const server = createServer((conn) => handle(conn));
   let idle: NodeJS.Timeout;
@@ -141,6 +143,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (processCache.pending.size > 0) setTimeout(() => processCache.warm(), 5).unref();
         // git's view of the files in play, refreshed after the answer too (never on the prompt's path).
         setTimeout(() => gitChanges.refreshWanted(), 5).unref();
+        // A decision folder a pull created: indexed in the background, then watched.
+        setTimeout(() => lookout.look(req.cwd as string), 5).unref();
         return { ok: true, ...(a?.injection ? { text: a.injection.text } : {}), ms };
       }
       case "capture": {

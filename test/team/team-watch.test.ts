@@ -84,3 +84,65 @@ test("a git pull into the watched team folder shows in mem list --team within se
   assert.equal(after.total, 3, "the removed record is gone");
   daemon.kill("SIGTERM");
 });
+
+/** A remote with one commit and no decision folder; Ada's and Bob's clones. */
+function bare(label: string): { ada: string; bob: string; home: string } {
+  const dir = join(tmp, label);
+  mkdirSync(dir);
+  const remote = join(dir, "remote.git");
+  git(dir, "init", "-q", "--bare", remote);
+  const ada = join(dir, "ada");
+  git(dir, "clone", "-q", remote, ada);
+  writeFileSync(join(ada, "README.md"), "# shop\n");
+  git(ada, "add", ".");
+  git(ada, "commit", "-qm", "start");
+  git(ada, "push", "-q", "origin", "HEAD:main");
+  const bob = join(dir, "bob");
+  git(dir, "clone", "-q", "-b", "main", remote, bob);
+  const home = join(dir, "home");
+  mkdirSync(home);
+  writeFileSync(join(home, "config.json"), JSON.stringify({ daemon: { idleMs: 120_000, indexEveryMs: 60_000, watchDebounceMs: 200 }, embedding: { order: [] } }));
+  return { ada, bob, home };
+}
+
+/** Ada's first record: the pull creates Bob's docs/decisions. */
+function firstShare(ada: string, bob: string): void {
+  const dec = join(ada, "docs", "decisions");
+  mkdirSync(dec, { recursive: true });
+  writeFileSync(join(dec, "use-postgres.md"), rec("accepted", "Use PostgreSQL for orders"));
+  git(ada, "add", "-A");
+  git(ada, "commit", "-qm", "the first shared record");
+  git(ada, "push", "-q", "origin", "HEAD:main");
+  git(bob, "pull", "-q", "--ff-only");
+}
+
+test("a pull that creates the team folder shows up after the next prompt, with a daemon and without one, no new session needed", { timeout: 180_000 }, async () => {
+  // With a daemon: Bob's session started before the folder existed; the pull creates it; his next prompt goes to the daemon.
+  {
+    const { ada, bob, home } = bare("created-daemon");
+    const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
+    const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
+    children.push(daemon);
+    await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+    const start = await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
+    assert.equal(start.code, 0, show(start));
+    firstShare(ada, bob);
+    const team = async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total;
+    assert.equal(await team(), 0);
+    const asked = await ask(home, { op: "prompt", prompt: "which database for orders?", cwd: bob, session: "b1" }, 5_000);
+    assert.equal(asked.kind, "reply");
+    await until(async () => (await team()) === 1, 30_000, "the created folder indexed after the prompt");
+    daemon.kill("SIGTERM");
+  }
+  // Without a daemon: the prompt hook itself starts the background index.
+  {
+    const { ada, bob, home } = bare("created-local");
+    const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
+    const start = await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
+    assert.equal(start.code, 0, show(start));
+    firstShare(ada, bob);
+    const prompt = await runMem(["hook", "user-prompt-submit"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "UserPromptSubmit", prompt: "which database for orders?" }) });
+    assert.equal(prompt.code, 0, show(prompt));
+    await until(async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total === 1, 30_000, "the created folder indexed after the prompt hook");
+  }
+});
