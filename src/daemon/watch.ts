@@ -5,7 +5,8 @@
  */
 import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
-import { quickStale } from "../../indexer/stale.js";
+import { quickStale, recordFolderGone } from "../../indexer/stale.js";
+import { recordFolders } from "../config/team-folder.js";
 import { chunkingKey } from "../../indexer/chunking-key.js";
 import { walkDirs } from "../../indexer/sources.js";
 import type { Config } from "../config/config.js";
@@ -247,6 +248,9 @@ export class SourceWatch {
       statSync(r.path);
     } catch (err) {
       this.missing(r, (err as NodeJS.ErrnoException).code ?? "unreadable");
+      // A decision folder a pull removed whole (its last record deleted): its records are forgotten, as `--stale` does.
+      const gone = recordFolderGone(this.o.db, r, recordFolders(this.o.config));
+      if (gone !== undefined) await this.queue.run(["--stale", r.path], gone);
       return;
     }
     if (r.mode === "missing") r.problem = undefined; // back: a later loss is told again

@@ -146,3 +146,30 @@ test("a pull that creates the team folder shows up after the next prompt, with a
     await until(async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total === 1, 30_000, "the created folder indexed after the prompt hook");
   }
 });
+
+test("with a daemon watching, a pull that removes the folder's last record forgets it within seconds", { timeout: 180_000 }, async () => {
+  const { ada, bob, home } = bare("removed-daemon");
+  firstShare(ada, bob);
+  const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
+  const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
+  children.push(daemon);
+  await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+  const team = async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total;
+  await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
+  await until(async () => (await team()) === 1, 30_000, "the record indexed");
+  await until(
+    async () => {
+      const r = await ask(home, { op: "status" }, 2_000);
+      const w = r.kind === "reply" && r.reply.ok ? (r.reply.watch as { watched: number }) : undefined;
+      return w !== undefined && w.watched >= 1;
+    },
+    30_000,
+    "the daemon watches the team folder",
+  );
+  git(ada, "rm", "-q", "docs/decisions/use-postgres.md");
+  git(ada, "commit", "-qm", "drop the record");
+  git(ada, "push", "-q", "origin", "HEAD:main");
+  git(bob, "pull", "-q", "--ff-only");
+  await until(async () => (await team()) === 0, 30_000, "the removed folder's record forgotten");
+  daemon.kill("SIGTERM");
+});
