@@ -49,6 +49,11 @@ export function kindOfStatus(status: string | undefined): RecordKind {
 }
 
 /** Is `path` (absolute) a file directly inside one of `folders` (relative, `/`-separated)? */
+/** A file name a record folder's record can have: markdown, and not the folder's index, a template or its tombstones. Pure. */
+export function recordFileName(name: string): boolean {
+  return /\.mdx?$/i.test(name) && !NOT_RECORDS.test(name);
+}
+
 export function inDecisionFolder(path: string, folders: readonly string[]): boolean {
   if (NOT_RECORDS.test(basename(path))) return false;
   const dir = dirname(path).split(sep).join("/").toLowerCase();

@@ -15,6 +15,7 @@ import { openRegular, readRegular } from "../util/read-regular.cjs";
 import { within } from "../util/walls.cjs";
 import { normalFolder, teamFolder } from "../config/team-folder.js";
 import { memIdIn } from "./madr-file.js";
+import { recordFileName } from "../../indexer/decision-record.js";
 
 /** A refusal to share or unshare, said as it is to the user. */
 export class TeamError extends Error {
@@ -115,7 +116,7 @@ export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number)
   if (names.length > MAX_FOLDER_FILES) warnings.push(`the team folder holds ${names.length} entries: only the first ${MAX_FOLDER_FILES} were looked at`);
   for (const name of names.slice(0, MAX_FOLDER_FILES)) {
     taken.add(name.toLowerCase());
-    if (!name.toLowerCase().endsWith(".md") || name.startsWith(".")) continue;
+    if (!name.toLowerCase().endsWith(".md") || name.startsWith(".") || !recordFileName(name)) continue; // README.md, FORGOTTEN.md: never a shared memory's file
     const path = join(dir, name);
     try {
       const st = lstatSync(path);

@@ -1,0 +1,96 @@
+/**
+ * The team folder as a hostile teammate (or a careless one) leaves it, end to end (real CLI, real
+ * store, a real git repository): `mem forget` and `mem share` touch only record files. An events
+ * log (.jsonl) kept in the folder is no record: forgetting one of its events never deletes the
+ * file. A file the folder keeps for something else (README.md, FORGOTTEN.md, a template) that
+ * claims a memory's `mem-id` is never overwritten by `mem share` nor removed by `mem forget`.
+ * A selection (`--kind`, `--since`) never writes over a shared file someone edited since.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { git } from "../helpers/git.js";
+import { cleanEnv, jsonOf, runMem, show, type Run } from "../helpers/mem-cli.js";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-team-hostile-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+let beds = 0;
+function bed() {
+  const dir = join(tmp, `bed${++beds}`);
+  const repo = join(dir, "repo");
+  const folder = join(repo, "docs", "decisions");
+  mkdirSync(folder, { recursive: true });
+  git(repo, "init", "-q");
+  git(repo, "config", "user.name", "Ada Lovelace");
+  git(repo, "config", "user.email", "ada@example.com");
+  const env = { ...cleanEnv(join(dir, "claude")), HOME: dir, MEM_HOME: join(dir, "home"), GIT_CONFIG_NOSYSTEM: "1" };
+  const mem = (args: string[]) => runMem(args, { env, cwd: repo });
+  const remember = async (text: string) => jsonOf<{ memory: { id: string } }>(ok(await mem(["remember", text, "--kind", "decision", "--json"]))).memory.id;
+  return { repo, folder, mem, remember };
+}
+
+const ok = (r: Run) => {
+  assert.equal(r.code, 0, show(r));
+  return r;
+};
+
+type Shared = { results: { id: string; status: string; file?: string; memId?: string; why?: string }[] };
+
+describe("a hostile team folder", () => {
+  test("mem forget of an event of a .jsonl log in the folder refuses and leaves the file (it is no record)", async () => {
+    const b = bed();
+    const log = join(b.folder, "log.jsonl");
+    const lines = `${JSON.stringify({ type: "decision", text: "Precious event one about deploys", time: "2026-01-01T00:00:00Z" })}\n${JSON.stringify({ type: "learned", text: "Precious event two about caches", time: "2026-01-02T00:00:00Z" })}\n`;
+    writeFileSync(log, lines);
+    ok(await b.mem(["index", "docs/decisions/log.jsonl"]));
+    const listed = jsonOf<{ memories: { id: string; path?: string }[] }>(ok(await b.mem(["list", "--source", "markdown", "--json"]))).memories;
+    const event = listed.find((m) => m.path?.endsWith("log.jsonl"));
+    assert.ok(event, "the log's events are indexed");
+    const r = await b.mem(["forget", event.id]);
+    assert.equal(r.code, 1, show(r));
+    assert.match(r.stderr, /delete it from the file/);
+    assert.equal(readFileSync(log, "utf8"), lines, "the log is left whole");
+    assert.ok(!existsSync(join(b.folder, "FORGOTTEN.md")), "no tombstone for what was no shared memory");
+  });
+
+  test("README.md and FORGOTTEN.md claiming a memory's mem-id: mem share writes the memory's own file, mem forget removes only that", async () => {
+    const b = bed();
+    const id = await b.remember("Deploy from main only.");
+    const memId = jsonOf<Shared>(ok(await b.mem(["share", id, "--dry-run", "--json"]))).results[0]!.memId!;
+    const readme = `---\nmem-id: "${memId}"\n---\n# About this folder\n\nOur decision records. Keep this file.\n`;
+    const tombs = `---\nmem-id: "${memId}"\n---\n# Forgotten shared memories\n\n- mem:000000000000000000000000 · 2026-01-01 · Old one\n`;
+    writeFileSync(join(b.folder, "README.md"), readme);
+    writeFileSync(join(b.folder, "FORGOTTEN.md"), tombs);
+    const shared = jsonOf<Shared>(ok(await b.mem(["share", id, "--json"]))).results[0]!;
+    assert.equal(shared.status, "written", JSON.stringify(shared));
+    assert.equal(shared.file, "docs/decisions/deploy-from-main-only.md");
+    assert.equal(readFileSync(join(b.folder, "README.md"), "utf8"), readme, "README.md is not overwritten");
+    assert.equal(readFileSync(join(b.folder, "FORGOTTEN.md"), "utf8"), tombs, "FORGOTTEN.md is not overwritten");
+    ok(await b.mem(["forget", id]));
+    assert.deepEqual(readdirSync(b.folder).sort(), ["FORGOTTEN.md", "README.md"], "only the shared file went");
+    assert.equal(readFileSync(join(b.folder, "README.md"), "utf8"), readme);
+    assert.match(readFileSync(join(b.folder, "FORGOTTEN.md"), "utf8"), new RegExp(`^- ${memId} · `, "m"), "the tombstone is added to the file");
+  });
+
+  test("a selection (--kind) never writes over a shared file edited since (a teammate superseded it); the id named does", async () => {
+    const b = bed();
+    const id = await b.remember("Use REST for the public API.");
+    ok(await b.mem(["share", id]));
+    const file = join(b.folder, "use-rest-for-the-public-api.md");
+    const edited = readFileSync(file, "utf8").replace("status: accepted", "status: superseded by 0007-graphql.md");
+    writeFileSync(file, edited);
+    const other = await b.remember("Keep migrations reversible.");
+    const r = jsonOf<Shared>(ok(await b.mem(["share", "--kind", "decision", "--json"])));
+    const mine = r.results.find((x) => x.file === "docs/decisions/use-rest-for-the-public-api.md")!;
+    assert.equal(mine.status, "skipped", JSON.stringify(r));
+    assert.match(mine.why!, /changed since|edited/);
+    assert.equal(readFileSync(file, "utf8"), edited, "the teammate's edit stays");
+    assert.equal(r.results.find((x) => x.id === other)?.status, "written", "the new memory is shared");
+    const again = jsonOf<Shared>(ok(await b.mem(["share", id, "--json"]))).results[0]!;
+    assert.equal(again.status, "written", "named by id: re-shared as the user asked");
+    assert.match(readFileSync(file, "utf8"), /^status: accepted$/m);
+  });
+});
