@@ -110,7 +110,11 @@ export const CONFLICT_STATUS = "unresolved merge conflict";
 
 /** Does `text` hold git's conflict markers (`<<<<<<< `, `=======`, `>>>>>>> `, each at a line's start, in that order)? Pure. */
 export function hasConflictMarkers(text: string): boolean {
-  return /^<{7}(?: |$)[\s\S]*?^={7}\r?$[\s\S]*?^>{7}(?: |$)/m.test(text);
+  // One pass over the lines (a regular expression spanning lines backtracked for minutes on a file of markers that never close).
+  const marks = [/^<{7}(?: |$)/, /^={7}\r?$/, /^>{7}(?: |$)/];
+  let at = 0;
+  for (const line of text.split("\n")) if (marks[at]!.test(line) && ++at === marks.length) return true;
+  return false;
 }
 
 export interface RecordInput {

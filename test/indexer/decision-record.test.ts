@@ -112,6 +112,9 @@ describe("a record with merge conflict markers", () => {
     ["only a separator (a setext heading's rule)", "Title\n=======\n", false],
     ["markers in the wrong order", ">>>>>>> a\n=======\n<<<<<<< b\n", false],
     ["markers inside a line", "see <<<<<<< and\n=======\nthen >>>>>>> here\n", false],
+    ["bare markers (nothing after them)", "<<<<<<<\n=======\n>>>>>>>\n", true],
+    ["openings and separators again and again, never closed", "<<<<<<< a\n=======\n".repeat(50), false],
+    ["a closing one after many openings", `${"<<<<<<< a\n".repeat(50)}=======\n>>>>>>> b\n`, true],
   ];
   for (const [name, text, want] of cases) test(`${name}: ${want}`, () => assert.equal(hasConflictMarkers(text), want));
   test("is listed under its first title, marked unresolved, and not in force (proposed, never briefed)", () => {

@@ -75,6 +75,17 @@ describe("a hostile team folder", () => {
     assert.match(readFileSync(join(b.folder, "FORGOTTEN.md"), "utf8"), new RegExp(`^- ${memId} · `, "m"), "the tombstone is added to the file");
   });
 
+  // Every markdown file indexed is looked at for conflict markers: a file of markers that never close
+  // (108 KB here) once took the indexer minutes (a regular expression's backtracking), for every clone that pulled it.
+  test("a record of conflict markers that never close is indexed at once", { timeout: 60_000 }, async () => {
+    const b = bed();
+    writeFileSync(join(b.folder, "0001-markers.md"), `# Markers\n\n${"<<<<<<< a\n=======\n".repeat(6_000)}`);
+    ok(await b.mem(["index", "docs/decisions"]));
+    const listed = jsonOf<{ memories: { path?: string; record?: { status?: string } }[] }>(ok(await b.mem(["list", "--team", "--json"]))).memories;
+    assert.equal(listed.length, 1);
+    assert.notEqual(listed[0]!.record?.status, "unresolved merge conflict", "never closed: no conflict");
+  });
+
   test("a selection (--kind) never writes over a shared file edited since (a teammate superseded it); the id named does", async () => {
     const b = bed();
     const id = await b.remember("Use REST for the public API.");
