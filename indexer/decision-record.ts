@@ -132,9 +132,22 @@ export interface RecordInput {
   conflicted?: boolean;
 }
 
+/**
+ * The text of the first `# ` heading, its closing hashes dropped, at most 200 characters. Line by
+ * line (a regular expression over the body backtracked for minutes on a heading of many spaces).
+ */
+function firstHeading(body: string): string | undefined {
+  for (const line of body.split(/\r\n|[\n\r\u2028\u2029]/)) {
+    if (!/^#\s/.test(line)) continue;
+    const text = line.slice(1).trim().replace(/#+$/, "").trimEnd();
+    if (text !== "") return text.slice(0, 200);
+  }
+  return undefined;
+}
+
 /** What a conflicted file still says plainly: the title of its first version. */
 function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"> {
-  const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
+  const title = firstHeading(note.body);
   return { authors: [], ...(title ? { title } : {}) };
 }
 
@@ -168,7 +181,7 @@ export function decisionRecord(note: RecordInput, folders: readonly string[], re
   const kind: RecordKind = own && (status === undefined || (note.kind !== "decision" && note.kind !== "rejected")) ? (note.kind as RecordKind) : kindOfStatus(status);
   const authors = people(note.extra["decision-makers"] ?? note.extra.deciders ?? note.extra.authors ?? note.extra.author);
   const date = note.date ?? dateInBody(note.body);
-  const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
+  const title = firstHeading(note.body);
   const successor = status !== undefined && kind === "superseded" ? successorOf(written!) : undefined;
   const memId = memIdOf(note.extra["mem-id"]);
   const team = teamRecord(note.path, folders, repo);

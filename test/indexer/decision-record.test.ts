@@ -143,3 +143,16 @@ describe("the real ADR folders of ../shared, read as a repository's records", { 
     assert.deepEqual(read(join(DATA, "adr-2", "corpus")), { decision: 69, superseded: 1 });
   });
 });
+
+describe("a record's title: its first `# ` heading", () => {
+  const cases: [string, string, string | undefined][] = [
+    ["closing hashes dropped", "# Use Kafka ##\n", "Use Kafka"],
+    ["a later heading when the first line is text", "Intro.\n\n# Second\n", "Second"],
+    ["no space after the hash: no heading", "#Tag\n# Real one\n", "Real one"],
+    ["CRLF", "# Windows line\r\nText\r\n", "Windows line"],
+    ["a line separator ends it", "# Before\u2028after\n", "Before"],
+    ["many spaces before the last word (once minutes of backtracking)", `# a${" ".repeat(5_000)}b\n`, `a${" ".repeat(5_000)}b`.slice(0, 200)],
+    ["none", "Just text.\n", undefined],
+  ];
+  for (const [name, body, want] of cases) test(`${name}`, () => assert.equal(decisionRecord(note("/r/docs/adr/0001-x.md", body), DECISION_FOLDERS)?.title, want));
+});

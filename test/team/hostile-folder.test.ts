@@ -86,6 +86,15 @@ describe("a hostile team folder", () => {
     assert.notEqual(listed[0]!.record?.status, "unresolved merge conflict", "never closed: no conflict");
   });
 
+  // A heading of many spaces before its last word once took the title's regular expression minutes (cubic backtracking).
+  test("a record whose heading holds 20,000 spaces is indexed at once, titled", { timeout: 60_000 }, async () => {
+    const b = bed();
+    writeFileSync(join(b.folder, "0002-spaces.md"), `---\nstatus: accepted\n---\n# Spaced${" ".repeat(20_000)}out ##\n\nText.\n`);
+    ok(await b.mem(["index", "docs/decisions"]));
+    const listed = jsonOf<{ memories: { record?: { title?: string } }[] }>(ok(await b.mem(["list", "--team", "--json"]))).memories;
+    assert.equal(listed[0]?.record?.title, `Spaced${" ".repeat(20_000)}out`.slice(0, 200));
+  });
+
   test("a selection (--kind) never writes over a shared file edited since (a teammate superseded it); the id named does", async () => {
     const b = bed();
     const id = await b.remember("Use REST for the public API.");
