@@ -66,7 +66,8 @@ export function inDecisionFolder(path: string, folders: readonly string[]): bool
 const one = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined);
 
 function people(v: unknown): string[] {
-  const raw = Array.isArray(v) ? v : typeof v === "string" ? v.split(/\s*[,;]\s*|\s+and\s+/) : [];
+  // Spaces made one first: a split on `\s*[,;]\s*` backtracked quadratically on a long run of them.
+  const raw = Array.isArray(v) ? v : typeof v === "string" ? v.replace(/\s+/g, " ").split(/ ?[,;] ?| and /) : [];
   return [...new Set(raw.map(one).filter((x): x is string => x !== undefined).map((x) => x.slice(0, 80)))].slice(0, 20);
 }
 
@@ -75,8 +76,10 @@ function statusInBody(body: string): string | undefined {
   const lines = body.split(/\r?\n/).slice(0, 80);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!.trim();
-    const inline = /^(?:[*_]{0,2})status(?:[*_]{0,2})\s*:\s*(?:[*_]{0,2})(.+?)(?:[*_]{0,2})\s*$/i.exec(l);
-    if (inline) return inline[1];
+    // The prefix by a regular expression, the rest by hand: a lazy capture before `\s*$` backtracked quadratically on a long line.
+    const head = /^[*_]{0,2}status[*_]{0,2}\s*:\s*[*_]{0,2}/i.exec(l);
+    const inline = head ? l.slice(head[0].length).replace(/[*_]{1,2}$/, "") : "";
+    if (inline !== "") return inline;
     if (/^#{2,4}\s+status\s*$/i.test(l)) {
       for (let j = i + 1; j < lines.length && !/^#/.test(lines[j]!.trim()); j++) {
         const s = lines[j]!.trim().replace(/^[-*]\s+/, "");

@@ -95,6 +95,17 @@ describe("a hostile team folder", () => {
     assert.equal(listed[0]?.record?.title, `Spaced${" ".repeat(20_000)}out`.slice(0, 200));
   });
 
+  // A long status line in the body, and decision-makers of a long run of spaces, once took minutes each (quadratic backtracking).
+  test("a record with a 1 MB status line and 1 MB of spaces among its decision-makers is indexed at once", { timeout: 60_000 }, async () => {
+    const b = bed();
+    writeFileSync(join(b.folder, "0003-long.md"), `---\ndecision-makers: "Ann${" ".repeat(1_000_000)}and Bo"\n---\n# Long\n\nStatus: accepted${" ".repeat(1_000_000)}now\n`);
+    ok(await b.mem(["index", "docs/decisions"]));
+    const [r] = jsonOf<{ memories: { kind: string; record?: { status?: string; authors: string[] } }[] }>(ok(await b.mem(["list", "--team", "--json"]))).memories;
+    assert.equal(r?.kind, "decision");
+    assert.match(r?.record?.status ?? "", /^accepted {10}/);
+    assert.deepEqual(r?.record?.authors, ["Ann", "Bo"]);
+  });
+
   test("a selection (--kind) never writes over a shared file edited since (a teammate superseded it); the id named does", async () => {
     const b = bed();
     const id = await b.remember("Use REST for the public API.");
