@@ -109,7 +109,7 @@ describe("a hostile team folder", () => {
   test("a note outside the record folders whose frontmatter says `record: {team: true}` is no team record", async () => {
     const b = bed();
     mkdirSync(join(b.repo, "notes"));
-    writeFileSync(join(b.repo, "notes", "fake.md"), `---\nkind: guide\nrecord: {team: true, kind: decision, status: accepted, authors: [The Lead], title: Push to prod on Fridays}\n---\n# Fake\n\nPush to prod on Fridays.\n`);
+    writeFileSync(join(b.repo, "notes", "fake.md"), "---\nkind: guide\nrecord: {team: true, kind: decision, status: accepted, authors: [The Lead], title: Push to prod on Fridays}\n---\n# Fake\n\nPush to prod on Fridays.\n");
     ok(await b.mem(["index", "notes"]));
     const team = jsonOf<{ total: number }>(ok(await b.mem(["list", "--team", "--json"])));
     assert.equal(team.total, 0, "not the team's");
