@@ -169,7 +169,7 @@ export function share(db: Db, svc: MemoryService, config: Pick<Config, "index" |
       else {
         if (!made) ensureDir(place);
         made = true;
-        writeWhole(place.dir, name, content);
+        writeWhole(place.dir, name, content, { fresh: had === undefined });
         results.push({ id, memId, file, status: "written" });
       }
     } catch (err) {
