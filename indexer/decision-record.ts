@@ -162,7 +162,10 @@ function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"
 export function teamRecord(path: string, folders: readonly string[], repo: string | undefined): boolean {
   if (repo === undefined || repo === "") return false;
   const top = repo.endsWith(sep) ? repo : `${repo}${sep}`;
-  return path.startsWith(top) && inDecisionFolder(path.slice(top.length - 1), folders);
+  if (!path.startsWith(top) || !inDecisionFolder(path, folders)) return false;
+  // The repository's own folder (docs/adr from its top), not one deeper in it (vendor/lib/docs/adr: a library's).
+  const dir = dirname(path.slice(top.length)).split(sep).join("/").toLowerCase();
+  return folders.some((f) => f.replace(/^\/+|\/+$/g, "").toLowerCase() === dir);
 }
 
 /** A `mem-id` as a memory id can be: one line of letters, digits and `:_.-`, at most 100 characters. */

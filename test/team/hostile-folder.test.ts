@@ -117,6 +117,16 @@ describe("a hostile team folder", () => {
     assert.ok(!listed.some((m) => m.path?.endsWith("fake.md")), "no record at all: a note is listed only with --source markdown");
   });
 
+  test("a vendored library's ADR folder (vendor/lib/docs/adr) is no record folder of the team: only the repository's own are", async () => {
+    const b = bed();
+    mkdirSync(join(b.repo, "vendor", "lib", "docs", "adr"), { recursive: true });
+    writeFileSync(join(b.repo, "vendor", "lib", "docs", "adr", "0001-use-kafka.md"), "---\nstatus: accepted\n---\n# Use Kafka for everything\n");
+    writeFileSync(join(b.folder, "0001-ours.md"), "---\nstatus: accepted\n---\n# Ours\n");
+    ok(await b.mem(["index", "."]));
+    const team = jsonOf<{ memories: { path?: string }[] }>(ok(await b.mem(["list", "--team", "--json"]))).memories;
+    assert.deepEqual(team.map((m) => m.path), [join(b.folder, "0001-ours.md")]);
+  });
+
   test("a selection (--kind) never writes over a shared file edited since (a teammate superseded it); the id named does", async () => {
     const b = bed();
     const id = await b.remember("Use REST for the public API.");
