@@ -49,6 +49,11 @@ export function kindOfStatus(status: string | undefined): RecordKind {
 }
 
 /** Is `path` (absolute) a file directly inside one of `folders` (relative, `/`-separated)? */
+/** A file name a record folder's record can have: markdown, and not the folder's index, a template or its tombstones. Pure. */
+export function recordFileName(name: string): boolean {
+  return /\.mdx?$/i.test(name) && !NOT_RECORDS.test(name);
+}
+
 export function inDecisionFolder(path: string, folders: readonly string[]): boolean {
   if (NOT_RECORDS.test(basename(path))) return false;
   const dir = dirname(path).split(sep).join("/").toLowerCase();
@@ -61,7 +66,8 @@ export function inDecisionFolder(path: string, folders: readonly string[]): bool
 const one = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined);
 
 function people(v: unknown): string[] {
-  const raw = Array.isArray(v) ? v : typeof v === "string" ? v.split(/\s*[,;]\s*|\s+and\s+/) : [];
+  // Spaces made one first: a split on `\s*[,;]\s*` backtracked quadratically on a long run of them.
+  const raw = Array.isArray(v) ? v : typeof v === "string" ? v.replace(/\s+/g, " ").split(/ ?[,;] ?| and /) : [];
   return [...new Set(raw.map(one).filter((x): x is string => x !== undefined).map((x) => x.slice(0, 80)))].slice(0, 20);
 }
 
@@ -70,8 +76,10 @@ function statusInBody(body: string): string | undefined {
   const lines = body.split(/\r?\n/).slice(0, 80);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!.trim();
-    const inline = /^(?:[*_]{0,2})status(?:[*_]{0,2})\s*:\s*(?:[*_]{0,2})(.+?)(?:[*_]{0,2})\s*$/i.exec(l);
-    if (inline) return inline[1];
+    // The prefix by a regular expression, the rest by hand: a lazy capture before `\s*$` backtracked quadratically on a long line.
+    const head = /^[*_]{0,2}status[*_]{0,2}\s*:\s*[*_]{0,2}/i.exec(l);
+    const inline = head ? l.slice(head[0].length).replace(/[*_]{1,2}$/, "") : "";
+    if (inline !== "") return inline;
     if (/^#{2,4}\s+status\s*$/i.test(l)) {
       for (let j = i + 1; j < lines.length && !/^#/.test(lines[j]!.trim()); j++) {
         const s = lines[j]!.trim().replace(/^[-*]\s+/, "");
@@ -105,7 +113,11 @@ export const CONFLICT_STATUS = "unresolved merge conflict";
 
 /** Does `text` hold git's conflict markers (`<<<<<<< `, `=======`, `>>>>>>> `, each at a line's start, in that order)? Pure. */
 export function hasConflictMarkers(text: string): boolean {
-  return /^<{7}(?: |$)[\s\S]*?^={7}\r?$[\s\S]*?^>{7}(?: |$)/m.test(text);
+  // One pass over the lines (a regular expression spanning lines backtracked for minutes on a file of markers that never close).
+  const marks = [/^<{7}(?: |$)/, /^={7}\r?$/, /^>{7}(?: |$)/];
+  let at = 0;
+  for (const line of text.split("\n")) if (marks[at]!.test(line) && ++at === marks.length) return true;
+  return false;
 }
 
 export interface RecordInput {
@@ -123,9 +135,22 @@ export interface RecordInput {
   conflicted?: boolean;
 }
 
+/**
+ * The text of the first `# ` heading, its closing hashes dropped, at most 200 characters. Line by
+ * line (a regular expression over the body backtracked for minutes on a heading of many spaces).
+ */
+function firstHeading(body: string): string | undefined {
+  for (const line of body.split(/\r\n|[\n\r\u2028\u2029]/)) {
+    if (!/^#\s/.test(line)) continue;
+    const text = line.slice(1).trim().replace(/#+$/, "").trimEnd();
+    if (text !== "") return text.slice(0, 200);
+  }
+  return undefined;
+}
+
 /** What a conflicted file still says plainly: the title of its first version. */
 function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"> {
-  const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
+  const title = firstHeading(note.body);
   return { authors: [], ...(title ? { title } : {}) };
 }
 
@@ -137,7 +162,10 @@ function unresolved(note: RecordInput): Pick<DecisionRecord, "authors" | "title"
 export function teamRecord(path: string, folders: readonly string[], repo: string | undefined): boolean {
   if (repo === undefined || repo === "") return false;
   const top = repo.endsWith(sep) ? repo : `${repo}${sep}`;
-  return path.startsWith(top) && inDecisionFolder(path.slice(top.length - 1), folders);
+  if (!path.startsWith(top) || !inDecisionFolder(path, folders)) return false;
+  // The repository's own folder (docs/adr from its top), not one deeper in it (vendor/lib/docs/adr: a library's).
+  const dir = dirname(path.slice(top.length)).split(sep).join("/").toLowerCase();
+  return folders.some((f) => f.replace(/^\/+|\/+$/g, "").toLowerCase() === dir);
 }
 
 /** A `mem-id` as a memory id can be: one line of letters, digits and `:_.-`, at most 100 characters. */
@@ -159,7 +187,7 @@ export function decisionRecord(note: RecordInput, folders: readonly string[], re
   const kind: RecordKind = own && (status === undefined || (note.kind !== "decision" && note.kind !== "rejected")) ? (note.kind as RecordKind) : kindOfStatus(status);
   const authors = people(note.extra["decision-makers"] ?? note.extra.deciders ?? note.extra.authors ?? note.extra.author);
   const date = note.date ?? dateInBody(note.body);
-  const title = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body)?.[1]?.slice(0, 200);
+  const title = firstHeading(note.body);
   const successor = status !== undefined && kind === "superseded" ? successorOf(written!) : undefined;
   const memId = memIdOf(note.extra["mem-id"]);
   const team = teamRecord(note.path, folders, repo);

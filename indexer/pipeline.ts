@@ -162,7 +162,9 @@ export function chunksOf(file: Pick<SourceFile, "path" | "rel" | "kind">, text: 
       metadata: { layout, ...(user ? { user } : {}), ...(fm.meta.title ? { title: fm.meta.title } : {}), ...(record ? { record } : {}) },
     };
   });
-  const metadata = { ...fm.meta.extra, tags: fm.meta.tags, kind, ...(date ? { date } : {}), ...(record ? { record } : {}) };
+  // `record` is the indexer's alone: a note's frontmatter that gives one is no record (nor the team's).
+  const { record: _claimed, ...extra } = fm.meta.extra;
+  const metadata = { ...extra, tags: fm.meta.tags, kind, ...(date ? { date } : {}), ...(record ? { record } : {}) };
   return { chunks: clean(chunks), metadata: clean(metadata), tier };
 }
 

@@ -6,7 +6,7 @@
  * forgotten with it (one memory, both sources). Nothing is committed.
  */
 import { basename, dirname, relative } from "node:path";
-import { inDecisionFolder } from "../../indexer/decision-record.js";
+import { inDecisionFolder, recordFileName } from "../../indexer/decision-record.js";
 import type { Config } from "../config/config.js";
 import { ownGitAt } from "../project/git-marker.js";
 import { cleanText } from "../redact/clean.cjs";
@@ -40,7 +40,8 @@ const rootOf = (project: string): string | undefined => (project.startsWith("/")
  */
 function recordFolderOf(m: Memory, root: string, config: Pick<Config, "index" | "team">): string | undefined {
   const folders = recordFolders(config);
-  if (m.source !== "markdown" || m.path === undefined || !within(m.path, root) || !inDecisionFolder(m.path, folders)) return undefined;
+  // Only a record's file (a .jsonl log kept in the folder is none: its events are refused like a note's).
+  if (m.source !== "markdown" || m.record === undefined || m.path === undefined || !within(m.path, root) || !inDecisionFolder(m.path, folders) || !recordFileName(basename(m.path))) return undefined;
   const dir = relative(root, dirname(m.path)).split(/[\\/]+/).join("/");
   return folders.find((f) => f.toLowerCase() === dir.toLowerCase());
 }

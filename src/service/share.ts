@@ -57,6 +57,9 @@ export interface ShareReport {
   warnings: string[];
 }
 
+/** Why a selection leaves a shared file alone: it differs from the memory (a teammate's edit, a review's). */
+export const EDITED = "its file differs from the memory (edited since it was shared, by a pull or a review, or the memory changed): a selection never writes over a shared file; `mem share ID` rewrites it from the memory";
+
 /** Memories a selection (`--kind`, `--since`) shares at most in one run. */
 export const MAX_SELECTED = 1_000;
 const SHARED_SOURCES = ["explicit", "tag", "keyword"] as const;
@@ -141,6 +144,7 @@ export function share(db: Db, svc: MemoryService, config: Pick<Config, "index" |
   const results: ShareResult[] = [...missing];
   let author: string | undefined;
   let made = false;
+  const named = (r.ids?.length ?? 0) > 0;
   for (const m of found) {
     const memId = cleanText(m.id);
     const why = refusal(m, r.project, forgotten.has(memId) || forgotten.has(m.id));
@@ -160,11 +164,12 @@ export function share(db: Db, svc: MemoryService, config: Pick<Config, "index" |
     try {
       const had = currentContent(place.dir, name);
       if (had === content) results.push({ id, memId, file, status: "unchanged" });
+      else if (had !== undefined && !named) results.push({ id, memId, file, status: "skipped", why: EDITED });
       else if (r.dryRun) results.push({ id, memId, file, status: "would write", content });
       else {
         if (!made) ensureDir(place);
         made = true;
-        writeWhole(place.dir, name, content);
+        writeWhole(place.dir, name, content, { fresh: had === undefined });
         results.push({ id, memId, file, status: "written" });
       }
     } catch (err) {

@@ -6,7 +6,7 @@
  * (a temporary file renamed over), mode 0644, never through a link, and only as plain names.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Config } from "../config/config.js";
 import { folderState, trustedDir } from "./decision-folders.js";
@@ -15,6 +15,7 @@ import { openRegular, readRegular } from "../util/read-regular.cjs";
 import { within } from "../util/walls.cjs";
 import { normalFolder, teamFolder } from "../config/team-folder.js";
 import { memIdIn } from "./madr-file.js";
+import { recordFileName } from "../../indexer/decision-record.js";
 
 /** A refusal to share or unshare, said as it is to the user. */
 export class TeamError extends Error {
@@ -115,7 +116,7 @@ export function sharedFiles(dir: string, known?: (name: string, mtimeMs: number)
   if (names.length > MAX_FOLDER_FILES) warnings.push(`the team folder holds ${names.length} entries: only the first ${MAX_FOLDER_FILES} were looked at`);
   for (const name of names.slice(0, MAX_FOLDER_FILES)) {
     taken.add(name.toLowerCase());
-    if (!name.toLowerCase().endsWith(".md") || name.startsWith(".")) continue;
+    if (!name.toLowerCase().endsWith(".md") || name.startsWith(".") || !recordFileName(name)) continue; // README.md, FORGOTTEN.md: never a shared memory's file
     const path = join(dir, name);
     try {
       const st = lstatSync(path);
@@ -165,8 +166,11 @@ export function currentContent(dir: string, name: string): string | undefined {
 /**
  * Writes `name` in `dir` whole: a new temporary file (O_EXCL: never an existing file or a link)
  * with mode 0644, synced, renamed over the name (a link there is replaced, never followed).
+ * `fresh`: the name was free when the folder was read; a file that appeared there since (another
+ * share at the same time, a pull) is left whole and the write refused (the temporary file is
+ * linked to the name, which never replaces).
  */
-export function writeWhole(dir: string, name: string, content: string): void {
+export function writeWhole(dir: string, name: string, content: string, opts: { fresh?: boolean } = {}): void {
   if (!PLAIN_NAME.test(name)) throw new TeamError(`refusing to write ${JSON.stringify(name.slice(0, 200))}: not a plain file name`);
   const target = join(dir, name);
   const tmp = join(dir, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
@@ -179,10 +183,30 @@ export function writeWhole(dir: string, name: string, content: string): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, target);
+    if (!opts.fresh) renameSync(tmp, target);
+    else {
+      try {
+        linkSync(tmp, target);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EEXIST" || lstatOr(target)) throw new TeamError(`${name} appeared meanwhile (another share, a pull): left as it is; share again`);
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EOPNOTSUPP") throw err;
+        renameSync(tmp, target); // a filesystem without hard links: checked just before
+      }
+      rmSync(tmp, { force: true });
+    }
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+function lstatOr(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -112,6 +112,9 @@ describe("a record with merge conflict markers", () => {
     ["only a separator (a setext heading's rule)", "Title\n=======\n", false],
     ["markers in the wrong order", ">>>>>>> a\n=======\n<<<<<<< b\n", false],
     ["markers inside a line", "see <<<<<<< and\n=======\nthen >>>>>>> here\n", false],
+    ["bare markers (nothing after them)", "<<<<<<<\n=======\n>>>>>>>\n", true],
+    ["openings and separators again and again, never closed", "<<<<<<< a\n=======\n".repeat(50), false],
+    ["a closing one after many openings", `${"<<<<<<< a\n".repeat(50)}=======\n>>>>>>> b\n`, true],
   ];
   for (const [name, text, want] of cases) test(`${name}: ${want}`, () => assert.equal(hasConflictMarkers(text), want));
   test("is listed under its first title, marked unresolved, and not in force (proposed, never briefed)", () => {
@@ -139,4 +142,17 @@ describe("the real ADR folders of ../shared, read as a repository's records", { 
   test("adr-2 (MADR): every record in force but the one superseded by ADR-0057", () => {
     assert.deepEqual(read(join(DATA, "adr-2", "corpus")), { decision: 69, superseded: 1 });
   });
+});
+
+describe("a record's title: its first `# ` heading", () => {
+  const cases: [string, string, string | undefined][] = [
+    ["closing hashes dropped", "# Use Kafka ##\n", "Use Kafka"],
+    ["a later heading when the first line is text", "Intro.\n\n# Second\n", "Second"],
+    ["no space after the hash: no heading", "#Tag\n# Real one\n", "Real one"],
+    ["CRLF", "# Windows line\r\nText\r\n", "Windows line"],
+    ["a line separator ends it", "# Before\u2028after\n", "Before"],
+    ["many spaces before the last word (once minutes of backtracking)", `# a${" ".repeat(5_000)}b\n`, `a${" ".repeat(5_000)}b`.slice(0, 200)],
+    ["none", "Just text.\n", undefined],
+  ];
+  for (const [name, body, want] of cases) test(`${name}`, () => assert.equal(decisionRecord(note("/r/docs/adr/0001-x.md", body), DECISION_FOLDERS)?.title, want));
 });

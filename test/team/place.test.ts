@@ -56,3 +56,17 @@ test("sharedFiles: mem-ids of regular files only (their head), however large; a 
   assert.equal(sharedFiles(dir, undefined, 1).incomplete, true, "past maxReads: incomplete");
   assert.equal(sharedFiles(dir, undefined, 2).incomplete, undefined);
 });
+
+test("writeWhole of a new file (fresh): a file that appeared at the name meanwhile (a concurrent share, a pull) is left whole, and the write refused", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "mem-place-fresh-")));
+  try {
+    writeWhole(dir, "same-title.md", "first memory\n", { fresh: true });
+    assert.throws(() => writeWhole(dir, "same-title.md", "second memory\n", { fresh: true }), (e: Error) => e instanceof TeamError && /meanwhile/.test(e.message));
+    assert.equal(readFileSync(join(dir, "same-title.md"), "utf8"), "first memory\n");
+    assert.deepEqual(readdirSync(dir), ["same-title.md"], "no temporary file left");
+    writeWhole(dir, "same-title.md", "rewritten\n");
+    assert.equal(readFileSync(join(dir, "same-title.md"), "utf8"), "rewritten\n", "a rewrite (not fresh) replaces it");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
