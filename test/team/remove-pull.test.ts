@@ -12,18 +12,20 @@ import { gitSkip, teamRepo, writeSharedRecord } from "../helpers/team-repo.js";
 import { until } from "../helpers/until.js";
 
 const TITLE = "Retry webhook deliveries with exponential backoff";
+/** The record A shares, then removes. */
+const RETRIES = {
+  title: TITLE,
+  text: "Webhook deliveries retry five times, doubling the wait from ten seconds; then the delivery is parked for an operator.",
+  date: "2026-10-02",
+  memId: "0c0ffee0babe",
+  source: "session 12ab 2026-10-02: webhook retries",
+};
 const PROMPT = "how should the webhook deliveries retry when the receiver times out?";
 
 test("A removes a shared record and pushes; after B pulls it is gone from B's list, briefing, query and hook", { skip: gitSkip }, async () => {
   const { a, b, cleanup } = teamRepo("remove");
   try {
-    const rel = writeSharedRecord(a, "docs/decisions", {
-      title: TITLE,
-      text: "Webhook deliveries retry five times, doubling the wait from ten seconds; then the delivery is parked for an operator.",
-      date: "2026-10-02",
-      memId: "0c0ffee0babe",
-      source: "session 12ab 2026-10-02: webhook retries",
-    });
+    const rel = writeSharedRecord(a, "docs/decisions", RETRIES);
     // Another record stays: the folder itself remains (the next test removes the last one).
     writeSharedRecord(a, "docs/decisions", { title: "Sign webhook payloads with HMAC-SHA256", text: "Receivers check the signature header before parsing.", date: "2026-10-01", memId: "5e5e5e5e5e5e", source: "session 12aa 2026-10-01: webhook signatures" });
     a.commitPush("Share the webhook decisions");
@@ -63,13 +65,7 @@ test("A removes a shared record and pushes; after B pulls it is gone from B's li
 test("A removes the team folder's last record (git removes the folder with it); after B pulls it is gone for B", { skip: gitSkip }, async () => {
   const { a, b, cleanup } = teamRepo("remove-last");
   try {
-    const rel = writeSharedRecord(a, "docs/decisions", {
-      title: TITLE,
-      text: "Webhook deliveries retry five times, doubling the wait from ten seconds; then the delivery is parked for an operator.",
-      date: "2026-10-02",
-      memId: "0c0ffee0babe",
-      source: "session 12ab 2026-10-02: webhook retries",
-    });
+    const rel = writeSharedRecord(a, "docs/decisions", RETRIES);
     a.commitPush("Share the webhook retry decision");
     assert.equal(b.pull().code, 0);
     await b.sessionsUntil(async () => (await b.list()).some((m) => m.record?.title === TITLE), "the record in B's index");

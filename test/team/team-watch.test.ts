@@ -24,6 +24,27 @@ after(() => {
 
 type Listed = { total: number; memories: { kind: string; record?: { title?: string; status?: string; authors: string[] } }[] };
 
+/** A `mem serve` of the data home, answering. */
+async function serve(env: NodeJS.ProcessEnv, home: string): Promise<ChildProcess> {
+  const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
+  children.push(daemon);
+  await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+  return daemon;
+}
+
+/** Until the daemon watches a root (the team folder). */
+async function watching(home: string): Promise<void> {
+  await until(
+    async () => {
+      const r = await ask(home, { op: "status" }, 2_000);
+      const w = r.kind === "reply" && r.reply.ok ? (r.reply.watch as { roots: number; watched: number }) : undefined;
+      return w !== undefined && w.roots >= 1 && w.watched >= 1;
+    },
+    30_000,
+    "the daemon watches the team folder",
+  );
+}
+
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=Ada", "-c", "user.email=ada@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
 const rec = (status: string, title: string, by = "Ada") => `---\nstatus: ${status}\ndate: 2026-11-28\ndecision-makers: ${by}\n---\n# ${title}\n\n${title}.\n`;
 
@@ -47,9 +68,7 @@ test("a git pull into the watched team folder shows in mem list --team within se
   mkdirSync(home);
   writeFileSync(join(home, "config.json"), JSON.stringify({ daemon: { idleMs: 120_000, indexEveryMs: 60_000, watchDebounceMs: 200 }, embedding: { order: [] } }));
   const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
-  const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
-  children.push(daemon);
-  await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+  const daemon = await serve(env, home);
   const team = async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob }));
   const titles = async () => (await team()).memories.map((m) => `${m.kind}: ${m.record?.title}`).sort();
 
@@ -57,15 +76,7 @@ test("a git pull into the watched team folder shows in mem list --team within se
   const start = await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
   assert.equal(start.code, 0, show(start));
   await until(async () => (await team()).total === 2, 30_000, "the cloned records indexed by the first SessionStart");
-  await until(
-    async () => {
-      const r = await ask(home, { op: "status" }, 2_000);
-      const w = r.kind === "reply" && r.reply.ok ? (r.reply.watch as { roots: number; watched: number }) : undefined;
-      return w !== undefined && w.roots >= 1 && w.watched >= 1;
-    },
-    30_000,
-    "the daemon watches the team folder",
-  );
+  await watching(home);
 
   // Ada edits one record, adds two, removes one, and pushes; Bob pulls: several files at once.
   writeFileSync(join(dec, "use-postgres.md"), rec("superseded by use-cockroach.md", "Use PostgreSQL for orders"));
@@ -121,9 +132,7 @@ test("a pull that creates the team folder shows up after the next prompt, with a
   {
     const { ada, bob, home } = bare("created-daemon");
     const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
-    const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
-    children.push(daemon);
-    await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+    const daemon = await serve(env, home);
     const start = await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
     assert.equal(start.code, 0, show(start));
     firstShare(ada, bob);
@@ -151,21 +160,11 @@ test("with a daemon watching, a pull that removes the folder's last record forge
   const { ada, bob, home } = bare("removed-daemon");
   firstShare(ada, bob);
   const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home, MEM_WATCH: "1" };
-  const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { ...env, MEM_NO_DAEMON: "0" }, stdio: "ignore" });
-  children.push(daemon);
-  await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply", 30_000, "the daemon answers");
+  const daemon = await serve(env, home);
   const team = async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total;
   await runMem(["hook", "session-start"], { env, cwd: bob, input: JSON.stringify({ session_id: "b1", cwd: bob, hook_event_name: "SessionStart", source: "startup" }) });
   await until(async () => (await team()) === 1, 30_000, "the record indexed");
-  await until(
-    async () => {
-      const r = await ask(home, { op: "status" }, 2_000);
-      const w = r.kind === "reply" && r.reply.ok ? (r.reply.watch as { watched: number }) : undefined;
-      return w !== undefined && w.watched >= 1;
-    },
-    30_000,
-    "the daemon watches the team folder",
-  );
+  await watching(home);
   git(ada, "rm", "-q", "docs/decisions/use-postgres.md");
   git(ada, "commit", "-qm", "drop the record");
   git(ada, "push", "-q", "origin", "HEAD:main");
