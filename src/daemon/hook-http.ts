@@ -1,6 +1,7 @@
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
+import { claudePayload } from "../contract/assistants.cjs";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../contract/hook.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
 import { isAbsolutePath } from "../util/absolute.cjs";
@@ -145,8 +146,9 @@ export class HookHttp {
 
   /** `arrived`: when the request came in (a busy event loop delays the handler; curl's clock ran from the start). */
   private async reply(name: HookName, body: string, arrived: number): Promise<Reply> {
-    const payload = parsePayload(body);
-    if (!payload) return { status: 400 }; // the Node hook logs what it was
+    const parsed = parsePayload(body);
+    if (!parsed) return { status: 400 }; // the Node hook logs what it was
+    const payload = claudePayload(parsed); // Claude Code's hooks only: no payload names another assistant
     const asked = hookAsk(name, payload);
     if (asked.kind === "none") return { status: 200 };
     let then: (() => void) | undefined;

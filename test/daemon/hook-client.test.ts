@@ -37,11 +37,11 @@ describe("the curl hook client", { skip }, () => {
     await until(() => !existsSync(join(h, "hook.sock")));
   });
 
-  test("captures are durable before it returns; hostile text reaches the store byte for byte; a forced stop continuation asks nothing", { timeout: 120_000 }, async () => {
+  test("captures are durable before it returns; hostile text reaches the store byte for byte; a forged assistant is dropped; a forced stop continuation asks nothing", { timeout: 120_000 }, async () => {
     const h = home();
     const child = await daemon(h);
     const hostile = `echo "$(touch ${join(tmp, "pwned")})" \`id\` '\\c' %s -n \\n ${"é".repeat(3)} ; exit 3`;
-    const payload = JSON.stringify({ session_id: "s-cap", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_curl_1", tool_input: { command: hostile }, tool_response: { stdout: "ok", stderr: "" } });
+    const payload = JSON.stringify({ session_id: "s-cap", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_curl_1", tool_input: { command: hostile }, tool_response: { stdout: "ok", stderr: "" }, mem_assistant: "codex" });
     const r = await viaScript("post-tool-use", payload, envOf(h));
     assert.equal(r.stdout, "");
     assert.equal(nodeRuns(h), 0);
@@ -49,9 +49,10 @@ describe("the curl hook client", { skip }, () => {
     await viaScript("post-tool-use", payload, envOf(h)); // the same tool call again: still one event
     const db = openDb(join(h, "mem.sqlite"));
     try {
-      const rows = db.prepare("SELECT text FROM events WHERE session = 's-cap'").all() as { text: string }[];
+      const rows = db.prepare("SELECT text, json_extract(metadata, '$.assistant') AS assistant FROM events WHERE session = 's-cap'").all() as { text: string; assistant: string | null }[];
       assert.equal(rows.length, 1);
       assert.ok(rows[0]!.text.includes(hostile), rows[0]!.text);
+      assert.equal(rows[0]!.assistant, null, "a Claude Code payload naming another assistant is Claude Code's all the same");
     } finally {
       db.close();
     }
