@@ -16,7 +16,7 @@ describe("which records are the team's", () => {
   const cases: [string, string | undefined, boolean][] = [
     ["/r/docs/decisions/use-x.md", "/r", true],
     ["/r/docs/adr/0001-x.md", "/r", true],
-    ["/r/sub/docs/adr/0001-x.md", "/r", true],
+    ["/r/sub/docs/adr/0001-x.md", "/r", false], // deeper in the repository (a vendored library's ADRs): a record, not the team's
     ["/r/docs/decisions/README.md", "/r", false],
     ["/r/docs/decisions/old/x.md", "/r", false],
     ["/r/memory/decision.md", "/r", false],
