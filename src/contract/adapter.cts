@@ -27,6 +27,11 @@ export interface Adapter {
   output(name: HookName, context: string | undefined): string | undefined;
 }
 
+/** An adapter's `hook`: its assistant's event names looked up in `events` (own keys only: no "toString"). */
+export function hookOf(events: Readonly<Record<string, HookName>>): (event: string) => HookName | undefined {
+  return (event) => (Object.hasOwn(events, event) ? events[event] : undefined);
+}
+
 export function text(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }

@@ -6,7 +6,7 @@
  * (codex-rs/hooks/schema/generated/*.command.{input,output}.schema.json). Exit 2 blocks: mem never uses it.
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { additionalContext, argsObject, basePayload, text, type Adapter } from "./adapter.cjs";
+import { type Adapter, additionalContext, argsObject, basePayload, hookOf, text } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
   SessionStart: "session-start",
@@ -40,7 +40,7 @@ function tool(name: string, input: Record<string, unknown>): { tool_name: string
 
 export const codex: Adapter = {
   name: "codex",
-  hook: (event) => (Object.hasOwn(EVENTS, event) ? EVENTS[event] : undefined),
+  hook: hookOf(EVENTS),
   payload(name: HookName, raw: Payload): Payload {
     const p = basePayload("codex", name, raw.cwd, raw.session_id);
     switch (name) {

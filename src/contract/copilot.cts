@@ -8,7 +8,7 @@
  * model context, so mem captures only, and the model reaches memory through mem's MCP server.
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { argsObject, basePayload, isObject, renameTool, syntheticToolUseId, text, type Adapter, type ToolRename } from "./adapter.cjs";
+import { type Adapter, argsObject, basePayload, hookOf, isObject, renameTool, syntheticToolUseId, text, type ToolRename } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
   postToolUse: "post-tool-use",
@@ -50,7 +50,7 @@ function toolResult(raw: Payload): { response: unknown; error?: string } {
 
 export const copilot: Adapter = {
   name: "copilot",
-  hook: (event) => (Object.hasOwn(EVENTS, event) ? EVENTS[event] : undefined),
+  hook: hookOf(EVENTS),
   payload(name: HookName, raw: Payload): Payload {
     const p = basePayload("copilot", name, raw.cwd, field(raw, "sessionId", "session_id"));
     switch (name) {

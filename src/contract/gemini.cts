@@ -7,7 +7,7 @@
  * nothing but that JSON (docs/hooks/reference.md in the package).
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { additionalContext, argsObject, basePayload, isObject, renameTool, syntheticToolUseId, text, type Adapter, type ToolRename } from "./adapter.cjs";
+import { type Adapter, additionalContext, argsObject, basePayload, hookOf, isObject, renameTool, syntheticToolUseId, text, type ToolRename } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
   SessionStart: "session-start",
@@ -49,7 +49,7 @@ function toolResult(v: unknown): { response: unknown; error?: string } {
 
 export const gemini: Adapter = {
   name: "gemini",
-  hook: (event) => (Object.hasOwn(EVENTS, event) ? EVENTS[event] : undefined),
+  hook: hookOf(EVENTS),
   payload(name: HookName, raw: Payload): Payload {
     const p = basePayload("gemini", name, raw.cwd, raw.session_id);
     switch (name) {
