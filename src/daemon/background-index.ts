@@ -101,7 +101,8 @@ export class BackgroundIndex {
     if (!lock.ok) return ops.keepDirty(projects); // the next tick tries again
     let more = false;
     try {
-      for (const project of projects) {
+      for (const [i, project] of projects.entries()) {
+        if (this.o.halted()) return ops.keepDirty(projects.slice(i)); // stopping: the store's backlog keeps the rest
         // A share at a time: an index run waiting for the lock waits for one share, not a whole backlog.
         const r = await vectorPass({ db: app.db, project, providers, state, vectors: app.vectors, batchSize: app.config.embedding.batchSize, concurrency: 1, full: false, now: Date.now, maxRows: EMBED_SHARE, warn: this.o.log });
         ops.vectorStep(project, r);

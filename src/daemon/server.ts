@@ -30,6 +30,11 @@ import { firstChoice, publish, settle, unpublish, type Place } from "./socket-pl
 import { SourceWatch } from "./watch.js";
 import { DecisionLookout } from "./decision-lookout.js";
 
+/** A stop waits this long for the background job under way; what it leaves, the next run does. */
+const STOP_JOB_WAIT_MS = 5_000;
+/** Whatever still holds the process this long after a stop began (a hung embed request), it exits. */
+const STOP_EXIT_MS = 10_000;
+
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -232,11 +237,12 @@ export async function serve(opts: ServeOptions): Promise<number> {
     if (stopping) return;
     stopping = true;
     opts.log(`daemon stopping (${why})`);
+    setTimeout(() => process.exit(0), STOP_EXIT_MS).unref(); // only fires if something outlives the close below
     clearTimeout(idle);
     server.close();
     hookHttp?.close();
     await watcher?.close().catch(() => undefined);
-    await background.close();
+    if (!(await within(background.close(), STOP_JOB_WAIT_MS))) opts.log("the background job is still waiting (on the embedder?); the next run finishes it");
     await copies.close(); // the scan workers
     if (process.platform !== "win32" && existsSync(sock)) unlinkSync(sock);
     unpublish(home, place);
@@ -302,4 +308,11 @@ function removeStale(sock: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
+}
+
+/** Whether `p` settles within `ms`. */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (t = setTimeout(() => r(false), ms)));
+  return Promise.race([p.then(() => true, () => true), late]).finally(() => clearTimeout(t));
 }

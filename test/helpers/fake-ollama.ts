@@ -18,6 +18,8 @@ export interface FakeOllama {
   readonly url: string;
   /** POST /api/embed requests received (all of them, good or bad). */
   readonly requests: number;
+  /** POST /api/embed requests counted as they arrive, before any delay (`requests` counts them once answered). */
+  readonly arrived: number;
   /** Texts embedded by successful, well-formed answers. */
   readonly texts: number;
   /** The texts of those answers, as the server received them (prefixes included), oldest first. */
@@ -28,6 +30,8 @@ export interface FakeOllama {
   setMalformed(kind: MalformedKind | null): void;
   /** Changes the delay before every following answer. */
   setDelayMs(ms: number): void;
+  /** Changes the delay before every following `/api/embed` answer only (the health check's version and tags stay quick). */
+  setEmbedDelayMs(ms: number): void;
   /** Stops the server (idempotent, also fine after it died). */
   close(): Promise<void>;
 }
@@ -66,6 +70,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const models = opts.models ?? ["nomic-embed-text:latest"];
   const dims = opts.dims ?? 768;
   let delayMs = opts.delayMs ?? 0;
+  let embedDelayMs = 0;
+  let arrived = 0;
   const scale = opts.scale ?? 1;
   let requests = 0;
   let texts = 0;
@@ -146,17 +152,19 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    if (delayMs > 0) {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path === "/api/embed") arrived++;
+    const wait = delayMs + (path === "/api/embed" ? embedDelayMs : 0);
+    if (wait > 0) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
           timers.delete(t);
           resolve();
-        }, delayMs);
+        }, wait);
         timers.add(t);
       });
     }
     if (closed || res.destroyed || req.socket.destroyed) return;
-    const path = new URL(req.url ?? "/", "http://x").pathname;
     if (req.method === "GET" && path === "/api/version") return sendJson(res, 200, { version: "0.0.0-fake" });
     if (req.method === "GET" && path === "/api/tags") return sendJson(res, 200, tags());
     if (req.method === "POST" && path === "/api/embed") return embed(body, res);
@@ -180,10 +188,14 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   return {
     url: `http://127.0.0.1:${port}`,
     get requests() { return requests; },
+    get arrived() { return arrived; },
     get texts() { return texts; },
     get inputs() { return received; },
     setDelayMs(ms: number) {
       delayMs = ms;
+    },
+    setEmbedDelayMs(ms: number) {
+      embedDelayMs = ms;
     },
     dieAfterEmbedRequests(n: number) {
       dieAfter = n;
