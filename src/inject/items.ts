@@ -49,12 +49,32 @@ export function withoutKind(body: string, kind: string): string {
   return body.toLowerCase().startsWith(`${kind.toLowerCase()}: `) ? body.slice(kind.length + 2) : body;
 }
 
+/** Lower case, one space between words, no list marker before nor stop after. */
+const plain = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[-*+] /, "")
+    .replace(/[.:!?]+$/, "");
+
+/**
+ * Whether `text` begins with `heading`'s words, so the heading would be said twice ("Use ES256:
+ * Use ES256 for tokens."): a whole word at the end, in any case.
+ */
+export function opensWith(text: string, heading: string): boolean {
+  const h = plain(heading);
+  if (h === "") return false;
+  const t = plain(text);
+  return t.startsWith(h) && !/[\p{L}\p{N}]/u.test(t.charAt(h.length));
+}
+
 /**
  * An item's start, up to its text: `- [id · kind · where] [flag] heading: `. `line` is where the
  * item's text starts in its file; `heading` false leaves the heading out (the file's earlier item
- * shows it).
+ * shows it), and so does a `text` (the item's first line) that opens with the heading's words.
  */
-export function itemPrefix(c: Candidate, line: number, heading: boolean, redact: (s: string) => string, d: Describe): string {
+export function itemPrefix(c: Candidate, line: number, heading: boolean, redact: (s: string) => string, d: Describe, text = ""): string {
   // "note", the kind of a markdown passage nothing classifies, says nothing: left out.
   const kind = c.kind === "note" && sessionOf(c) === undefined ? [] : [field(redact(c.kind), 40)];
   // A record's status, date and authors, each a field of its own (stored text, rendered as such).
@@ -63,7 +83,7 @@ export function itemPrefix(c: Candidate, line: number, heading: boolean, redact:
   const at = where(c, line, redact, d).filter((x, i) => i === 0 || !sources.includes(x));
   const meta = bracket([field(shortId(c.id), SHORT_ID_CHARS), ...kind, ...sources, ...at]);
   const last = c.headingPath[c.headingPath.length - 1];
-  const head = heading && last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() ? `${field(redact(last), 120)}: ` : "";
+  const head = heading && last !== undefined && last.trim().toLowerCase() !== c.kind.toLowerCase() && !opensWith(text, last) ? `${field(redact(last), 120)}: ` : "";
   const flag = d.note?.(c.id);
   return `- ${meta}${flag ? ` ${bracket([field(flag, 160)])}` : ""} ${head}`;
 }

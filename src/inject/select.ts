@@ -190,7 +190,7 @@ export function chooseEvidence(cands: readonly Candidate[], stems: readonly stri
     const e = item[0]!;
     const key = `${e.cand}:${e.line}:${heading}`;
     let p = prefixes.get(key);
-    if (p === undefined) prefixes.set(key, (p = itemPrefix(cands[e.cand]!, e.line, heading, redactField, describe)));
+    if (p === undefined) prefixes.set(key, (p = itemPrefix(cands[e.cand]!, e.line, heading, redactField, describe, e.text)));
     return p;
   };
   const heads = new Map(pieces.filter((e) => e.part === 0).map((e) => [`${e.source}\u0000${e.line}`, e]));

@@ -36,7 +36,7 @@ describe("choosing the evidence within the budget", () => {
   });
 
   test("two relevant chunks of one file: adjacent lines make one item, the heading shown once, both chunks' ids kept", () => {
-    const a = cand({ text: ["- Storage is SQLite.", "- We chose SQLite over Postgres: no server."].join("\n"), startLine: 3, endLine: 4 });
+    const a = cand({ text: ["- The store is SQLite.", "- We chose SQLite over Postgres: no server."].join("\n"), startLine: 3, endLine: 4 });
     const b = cand({ text: ["- We chose SQLite over Postgres: no server.", "- Postgres would need a server to run and back up."].join("\n"), startLine: 4, endLine: 5 });
     const out = inject([a, b], "why did we choose SQLite over Postgres")!;
     const shown = items(out.text);
@@ -194,5 +194,38 @@ describe("line numbers after a redacted secret", () => {
     const out = formatInjection([c], queryTerms("why did we choose SQLite over Postgres"), DEFAULT_INJECT, redactText)!;
     assert.ok(out.text.includes("We chose SQLite over Postgres"), out.text);
     assert.ok(!out.text.includes("MIIEow") && !out.text.includes("qwerty"), out.text);
+  });
+});
+
+describe("a heading the text repeats is said once", () => {
+  test("opensWith: the heading's words at the text's start, a whole word at the end, any case", async () => {
+    const { opensWith } = await import("../../src/inject/items.js");
+    const cases: [string, string, boolean][] = [
+      ["Use ES256 for tokens. HS256 was rejected.", "Use ES256 for tokens", true],
+      ["use es256 for tokens: HS256 was rejected.", "Use ES256 for tokens.", true],
+      ["- Use  ES256 for tokens", "Use ES256 for tokens", true],
+      ["Use ES256", "Use ES256", true],
+      ["Use ES2560 for tokens", "Use ES256", false],
+      ["We use ES256 for tokens", "Use ES256", false],
+      ["Storage is SQLite.", "Storage", true],
+      ["Storage is SQLite.", "", false],
+      ["", "Storage", false],
+    ];
+    for (const [text, heading, want] of cases) assert.equal(opensWith(text, heading), want, `${JSON.stringify(text)} / ${JSON.stringify(heading)}`);
+  });
+
+  test("a shared record whose text opens with its title: the item does not read 'Title: Title …'", () => {
+    const c = cand({ path: "/p/docs/decisions/0001-use-es256.md", kind: "decision", headingPath: ["Use ES256 for tokens"], text: "Use ES256 for tokens. HS256 was rejected: a shared secret in every service.", startLine: 9, endLine: 9 });
+    const out = inject([c], "which algorithm signs our tokens, ES256 or HS256")!;
+    const [line] = items(out.text);
+    assert.ok(line, out.text);
+    assert.equal(line.match(/Use ES256 for tokens/g)?.length, 1, line);
+    assert.match(line, /\] Use ES256 for tokens\. HS256 was rejected/, line);
+  });
+
+  test("a heading the text does not repeat is still shown", () => {
+    const c = cand({ path: "/p/docs/decisions/0002-signing.md", kind: "decision", headingPath: ["Token signing"], text: "Use ES256 for tokens. HS256 was rejected.", startLine: 9, endLine: 9 });
+    const [line] = items(inject([c], "which algorithm signs our tokens, ES256 or HS256")!.text);
+    assert.match(line!, /\] Token signing: Use ES256 for tokens\./, line);
   });
 });

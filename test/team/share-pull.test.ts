@@ -51,7 +51,7 @@ test("A shares a decision and pushes; after B pulls, B's briefing and prompt hoo
     assert.doesNotMatch(briefing, /mem-id|session [0-9a-f]{8}/, "provenance stays in the file, not in the briefing");
 
     const injected = await b.prompt("should the payment service verify session tokens with HS256 or ES256?", "b-work");
-    assert.match(injected, new RegExp(`\\[[0-9a-f]+ · decision · accepted · ${date} · by Ada Lovelace ‹ada@example\\.com> · team · docs/decisions/sign-session-tokens-with-es256\\.md:\\d+\\] Sign session tokens with ES256: (Sign session tokens with ES256\\. )?Verifying services hold only the public key`), "the hook names A");
+    assert.match(injected, new RegExp(`\\[[0-9a-f]+ · decision · accepted · ${date} · by Ada Lovelace ‹ada@example\\.com> · team · docs/decisions/sign-session-tokens-with-es256\\.md:\\d+\\] Sign session tokens with ES256\\. Verifying services hold only the public key`), "the hook names A, and the title once");
     assert.ok(!injected.includes(SECRET));
   } finally {
     await cleanup();
