@@ -169,3 +169,29 @@ export function hadEmptyHooks(home: string, file: string): boolean {
 export function forgetEmptyHooks(home: string, file: string): void {
   forgetCreated(home, emptyHooksEntry(file));
 }
+
+/** The entry recording how many steps of the path to mem's MCP entry `file` had before install made the rest. */
+const stepsEntry = (file: string, path: readonly string[]) => `mcp path steps before install: ${JSON.stringify([file, ...path])} `;
+
+/**
+ * Install registered mem's MCP server in `file` at `path`, whose first `steps` objects were there
+ * already: uninstall keeps them, even left empty, so that the file goes back as it was.
+ */
+export function noteStepsThere(home: string, file: string, path: readonly string[], steps: number): void {
+  const key = stepsEntry(file, path);
+  const files = readRecord(home).filter((f) => !f.startsWith(key));
+  writeRecord(home, steps > 0 ? [...files, `${key}${steps}`] : files);
+}
+
+/** How many steps of `path` in `file` were there before install (0: none, or no record of it). */
+export function stepsThereBefore(home: string, file: string, path: readonly string[]): number {
+  const key = stepsEntry(file, path);
+  const hit = readRecord(home).find((f) => f.startsWith(key));
+  const n = hit === undefined ? 0 : Number(hit.slice(key.length));
+  return Number.isInteger(n) && n >= 0 && n <= path.length ? n : 0;
+}
+
+/** Uninstall has removed mem's entry: the record of the steps goes. */
+export function forgetStepsThere(home: string, file: string, path: readonly string[]): void {
+  noteStepsThere(home, file, path, 0);
+}
