@@ -27,7 +27,7 @@ interface Example {
 }
 
 /** The examples of the page's section, in order: each `### Event` with its stdin block and its stdout block (or "stdout: nothing"). */
-export function examples(page: string): Example[] {
+function examples(page: string): Example[] {
   const start = page.indexOf(`\n${SECTION}\n`);
   assert.ok(start >= 0, `docs/hooks.md has no "${SECTION}" section`);
   const rest = page.slice(start + SECTION.length + 2);

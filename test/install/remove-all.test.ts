@@ -86,7 +86,7 @@ describe("mem install --help / uninstall --help name where the backups go", () =
     const i = await s.mem(["install", "--scope", "user", "--json"]);
     assert.equal(i.code, 0, show(i));
     const backup = (JSON.parse(i.stdout) as { mcp: { backup: string } }).mcp.backup;
-    assert.ok(backup.startsWith(join(s.memHome, "backups", "install") + "/"), backup);
+    assert.ok(backup.startsWith(`${join(s.memHome, "backups", "install")}/`), backup);
     assert.match(backup, /\.claude\.json\.bak-[0-9T-]+Z$/);
     assert.deepEqual(readdirSync(s.home).filter((f) => f.includes(".bak")), [], "no backup beside the file");
   });
