@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, runMem, show } from "../helpers/mem-cli.js";
 import { daemonUp } from "../helpers/daemon.js";
+import { inPty, noPty } from "../helpers/pty.js";
 import { until } from "../helpers/until.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-remove-all-")));
@@ -144,6 +145,32 @@ describe("mem uninstall --all", () => {
     const again = await s.mem(["uninstall", "--all", "--yes"]);
     assert.equal(again.code, 0, show(again));
     assert.match(again.stdout, /nothing of mem's to remove here/);
+  });
+
+  test("in a terminal it asks after the plan: n changes nothing, y does it all", { skip: noPty }, async () => {
+    const s = await everything();
+    const before = snapshot(s);
+    const ask = (typed: string) => {
+      let sent = false;
+      const answer = (out: string) => {
+        if (sent || !out.includes("[y/N] ")) return undefined;
+        sent = true;
+        return `${typed}\n`;
+      };
+      return inPty([process.execPath, BIN, "uninstall", "--all"], { env: s.env, cwd: s.repo, answer });
+    };
+    const no = await ask("n");
+    assert.equal(no.code, 1, no.out);
+    assert.match(no.out, /The plan \(nothing is changed yet\)/);
+    assert.match(no.out, /Do the \d+ change\(s\) above\? \[y\/N\]/);
+    assert.match(no.out, /nothing was changed/);
+    assert.deepEqual(snapshot(s), before);
+    assert.ok(await daemonUp(s.memHome));
+    const yes = await ask("y");
+    assert.equal(yes.code, 0, yes.out);
+    for (const f of Object.values(s.files)) assert.ok(!existsSync(f), f);
+    assert.equal(readFileSync(s.claudeJson, "utf8"), claudeOwn(s.repo));
+    assert.equal(await daemonUp(s.memHome), false);
   });
 
   test("--data --yes --json removes the data home too, and says what it did", async () => {
