@@ -10,8 +10,9 @@ prompt's mcp_tool hook) from a settings file, with the matcher groups and events
 empty, and mem's MCP server ("mcpServers"."mem" when it runs mem) from the scope's
 ~/.claude.json entry or .mcp.json: a file install created that now holds nothing else is
 deleted, one that was there before goes back as it was (the empty objects it had stay).
-Everything else is kept; each old file is backed up first, into the data home ($MEM_HOME, else
-~/.local/share/mem): <data home>/backups/install/<folder>-<hash>/<file>.bak-<time>, never beside it.
+Everything else is kept. Each old file is backed up first, never beside it but into the data
+home ($MEM_HOME, else ~/.local/share/mem on Linux):
+<data home>/backups/install/<folder>-<hash>/<file>.bak-<time>.
 
 Options:
 ${scopeHelp()}
