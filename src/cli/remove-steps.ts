@@ -39,14 +39,17 @@ export interface RemoveStep {
   run(ctx: RemoveContext, dryRun: boolean): Promise<StepOutcome>;
 }
 
+const warned = (ws: readonly string[]) => ws.map((w) => `warning: ${w}\n`).join("");
+
 /** Claude Code's hooks in one scope's settings file (the file goes when it holds nothing else and mem created it). */
 function claudeHooks(scope: Scope): RemoveStep {
   return {
     name: `Claude Code hooks (${scope} scope)`,
     async run(ctx, dryRun) {
       const r = uninstallFromFile({ scope, where: ctx.where, dryRun });
+      if (dryRun && r.changed) refuseReadOnly(r.file); // refused in the plan, not halfway through
       // A file that goes whole needs no diff: it held mem's hooks and nothing else.
-      return { changes: r.changed, text: render(r.removed ? { ...r, diff: "" } : r).replace(/^\n/, "") };
+      return { changes: r.changed, text: render(r.removed ? { ...r, diff: "" } : r).replace(/^\n/, "") + warned(r.warnings) };
     },
   };
 }
@@ -58,7 +61,7 @@ function claudeMcp(scope: Scope): RemoveStep {
     async run(ctx, dryRun) {
       const r = applyMcp({ action: "uninstall", scope, where: ctx.where, dryRun });
       if (dryRun && r.changed) refuseReadOnly(r.file);
-      return { changes: r.changed, text: renderMcp(r) + r.warnings.map((w) => `warning: ${w}\n`).join("") };
+      return { changes: r.changed, text: renderMcp(r) + warned(r.warnings) };
     },
   };
 }
@@ -77,8 +80,7 @@ const daemon: RemoveStep = {
     const holder = readLock(lockPath(ctx.home));
     const running = holder !== undefined && holderAlive(holder);
     if (dryRun) {
-      const r = running ? { kind: "running" } : await ask(ctx.home, { op: "status" }, 1_000);
-      const up = running || r.kind === "reply";
+      const up = running || (await ask(ctx.home, { op: "status" }, 1_000)).kind === "reply";
       return { changes: up, text: up ? `would stop the daemon of ${ctx.home}${holder ? ` (pid ${holder.pid})` : ""}\n` : `no daemon running for ${ctx.home}\n` };
     }
     const done = await stopDaemon(ctx.home);

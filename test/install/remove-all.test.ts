@@ -185,6 +185,18 @@ describe("mem uninstall --all", () => {
     assert.equal(readFileSync(s.claudeJson, "utf8"), claudeOwn(s.repo));
   });
 
+  test("a read-only settings file is refused in the plan: nothing of any step is done", async () => {
+    const s = await everything();
+    chmodSync(s.files.user, 0o444);
+    const before = snapshot(s);
+    const r = await s.mem(["uninstall", "--all", "--yes"]);
+    assert.equal(r.code, 1, show(r));
+    assert.match(r.stderr, /read-only[\s\S]*nothing was changed/);
+    assert.deepEqual(snapshot(s), before);
+    assert.ok(await daemonUp(s.memHome), "the daemon still runs");
+    assert.match(readFileSync(s.crontab, "utf8"), /mem schedule/);
+  });
+
   test("a data home that is the home folder, or holds none of mem's files, is refused before anything changes", async () => {
     const s = await everything();
     const before = snapshot(s);
