@@ -74,6 +74,23 @@ describe("mem uninstall and ~/.claude.json", () => {
   }
 });
 
+describe("mem uninstall from another shell than install's", () => {
+  test("install with a throwaway MEM_HOME, uninstall without it: the ~/.claude.json install created goes", async () => {
+    const s = sandbox();
+    const throwaway = join(s.dir, "throwaway");
+    const i = await runMem(["install", "--scope", "local"], { env: { ...s.env, MEM_HOME: throwaway }, cwd: s.repo });
+    assert.equal(i.code, 0, show(i));
+    assert.match(i.stderr, /MEM_HOME is set in this shell/);
+    rmSync(throwaway, { recursive: true, force: true }); // a mktemp -d folder, long gone
+    const { MEM_HOME: _, ...noMemHome } = s.env;
+    const u = await runMem(["uninstall", "--scope", "local"], { env: noMemHome, cwd: s.repo });
+    assert.equal(u.code, 0, show(u));
+    assert.ok(!existsSync(s.claudeJson), `left behind: ${existsSync(s.claudeJson) ? readFileSync(s.claudeJson, "utf8") : ""}`);
+    assert.ok(!existsSync(join(s.repo, ".claude")), "the settings file and its folder, which install made, are gone too");
+    assert.doesNotMatch(u.stderr, /now holds nothing/);
+  });
+});
+
 describe("mem install --help / uninstall --help name where the backups go", () => {
   test("the data home's backups/install/, where a real install puts them; nothing beside the file", async () => {
     const s = sandbox();
