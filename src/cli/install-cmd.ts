@@ -14,8 +14,9 @@ ones (UserPromptSubmit, PostToolUse(Failure), Stop, SubagentStop) go through \`/
 bin/mem-hook.sh\` first, which asks a warm daemon with curl without starting Node, and runs the
 Node hook whenever it cannot (MEM_HOOK_CLIENT=node: always). Every hook goes through that script
 where NODE_EXTRA_CA_CERTS is set, which Node would load at every start. Not on Windows.
-Other hooks, servers and settings are kept; each old file is backed up to <file>.bak-<time>
-and the new one written atomically. Running it again changes nothing; running it
+Other hooks, servers and settings are kept. Each old file is backed up first, never beside it
+but into the data home ($MEM_HOME, else ~/.local/share/mem on Linux):
+<data home>/backups/install/<folder>-<hash>/<file>.bak-<time>; the new one is written atomically. Running it again changes nothing; running it
 from a moved or reinstalled mem rewrites the paths in place. Refuses (exit 1, files untouched)
 when a file is not valid JSON, its "hooks" is not an object, or it is read-only (no u+w).
 

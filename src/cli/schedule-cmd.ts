@@ -55,7 +55,7 @@ function statusLines(status: readonly MethodStatus[]): string[] {
   return on.map((s) => `scheduled with ${s.method}: ${s.where.join(", ")}${s.state ? ` (${s.state})` : ""}`);
 }
 
-function render(r: ScheduleReport): string {
+export function renderSchedule(r: ScheduleReport): string {
   const would = r.dryRun;
   const lines: string[] = [];
   if (r.action === "install") lines.push(`${would ? "would schedule" : "scheduled"} with ${r.method}: ${r.command}, weekly on Sunday at ${String(WHEN.hour).padStart(2, "0")}:${String(WHEN.minute).padStart(2, "0")}`);
@@ -94,7 +94,7 @@ export const scheduleCommand: Command = {
       return EXIT.ok;
     }
     const report = action === "install" ? scheduleInstall(sys, { ...(via ? { via } : {}), dryRun, dataHome: dataHome() }) : scheduleRemove(sys, { dryRun });
-    process.stdout.write(`${values.json ? safeJson(report) : render(report)}\n`);
+    process.stdout.write(`${values.json ? safeJson(report) : renderSchedule(report)}\n`);
     return EXIT.ok;
   },
 };

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dataHome } from "../config/paths.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 import { SettingsError } from "./settings-json.js";
 
@@ -79,9 +80,9 @@ export function danglingLink(file: string): string | undefined {
  * What uninstall does with a file it left holding nothing (`{}`): removes it when install created
  * it and it is no symlink (`remove`), else keeps it and says why (`warning`).
  */
-export function leftEmpty(home: string, file: string): { remove: true } | { remove: false; warning: string } {
+export function leftEmpty(homes: RecordHomes, file: string): { remove: true } | { remove: false; warning: string } {
   const link = isSymlink(file);
-  if (!link && createdByMem(home, file)) return { remove: true };
+  if (!link && createdByMem(homes, file)) return { remove: true };
   return { remove: false, warning: `${file} now holds nothing ({}); it stays, as ${link ? "it is a symlink" : "mem's install did not create it (or did with another data home)"}: remove it if nothing needs it` };
 }
 
@@ -98,12 +99,12 @@ export function isSymlink(file: string): boolean {
  * touched and an error is thrown); a `.claude` folder left empty goes too. The file leaves the
  * record of those install created.
  */
-export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, home: string, report: { backup: string | null }): void {
+export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, homes: RecordHomes, report: { backup: string | null }): void {
   const again = readRegular(file, 16 * 1024 * 1024);
   if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
   report.backup = backupFile(file, now, base);
   unlinkSync(file);
-  forgetCreated(home, file);
+  forgetCreated(homes, file);
   if (basename(dirname(file)) === ".claude") {
     try {
       rmdirSync(dirname(file));
@@ -114,6 +115,40 @@ export function removeBackedUp(file: string, expected: string, now: Date | undef
 }
 
 const recordPath = (home: string) => join(home, "install-created.json");
+
+/** Where the record is kept: one data home, or several (each written, their union read). */
+export type RecordHomes = string | readonly string[];
+const homesOf = (h: RecordHomes): string[] => [...new Set(typeof h === "string" ? [h] : h)];
+
+/**
+ * The data homes that keep install's record: this environment's, and the one Claude Code's hooks
+ * use (the default, without MEM_HOME) when MEM_HOME points elsewhere, so that an install run from
+ * a shell with a throwaway MEM_HOME is still known to an uninstall run from another shell. The
+ * default one only when it lies in $HOME: an environment that moved HOME elsewhere (a sandbox, a
+ * test) never writes into a data home outside it.
+ */
+export function recordHomes(env: NodeJS.ProcessEnv): string[] {
+  const own = dataHome(env);
+  const usual = dataHome({ ...env, MEM_HOME: "" });
+  const home = env.HOME ? resolve(env.HOME) : undefined;
+  const inHome = home !== undefined && !relative(home, usual).startsWith("..") && !isAbsolute(relative(home, usual));
+  return homesOf(inHome ? [own, usual] : [own]);
+}
+
+function hasEntry(homes: RecordHomes, entry: string): boolean {
+  return homesOf(homes).some((h) => readRecord(h).includes(entry));
+}
+
+function addEntry(homes: RecordHomes, entry: string): void {
+  for (const h of homesOf(homes)) writeRecord(h, [...readRecord(h).filter((f) => f !== entry), entry]);
+}
+
+function dropEntry(homes: RecordHomes, entry: string): void {
+  for (const h of homesOf(homes)) {
+    const files = readRecord(h);
+    if (files.includes(entry)) writeRecord(h, files.filter((f) => f !== entry));
+  }
+}
 
 function readRecord(home: string): string[] {
   const r = readRegular(recordPath(home), MAX_RECORD_BYTES);
@@ -136,36 +171,65 @@ function writeRecord(home: string, files: string[]): void {
 }
 
 /** Install created `file` (it did not exist): uninstall may remove it once it holds nothing. */
-export function noteCreated(home: string, file: string): void {
-  const files = readRecord(home).filter((f) => f !== file);
-  writeRecord(home, [...files, file]);
+export function noteCreated(homes: RecordHomes, file: string): void {
+  addEntry(homes, file);
 }
 
 /** Whether install created `file` (and uninstall has not removed it since). */
-export function createdByMem(home: string, file: string): boolean {
-  return readRecord(home).includes(file);
+export function createdByMem(homes: RecordHomes, file: string): boolean {
+  return hasEntry(homes, file);
 }
 
-function forgetCreated(home: string, file: string): void {
-  const files = readRecord(home);
-  if (files.includes(file)) writeRecord(home, files.filter((f) => f !== file));
+function forgetCreated(homes: RecordHomes, file: string): void {
+  dropEntry(homes, file);
 }
 
 /** The entry recording that `file` held an empty `hooks` object before mem's install added to it. */
 const emptyHooksEntry = (file: string) => `hooks {} before install: ${file}`;
 
 /** Install added its hooks to an empty `hooks` the user had: uninstall leaves `"hooks": {}` in place. */
-export function noteEmptyHooks(home: string, file: string): void {
-  const files = readRecord(home).filter((f) => f !== emptyHooksEntry(file));
-  writeRecord(home, [...files, emptyHooksEntry(file)]);
+export function noteEmptyHooks(homes: RecordHomes, file: string): void {
+  addEntry(homes, emptyHooksEntry(file));
 }
 
 /** Whether `file` held an empty `hooks` before mem's install (and uninstall has not run since). */
-export function hadEmptyHooks(home: string, file: string): boolean {
-  return readRecord(home).includes(emptyHooksEntry(file));
+export function hadEmptyHooks(homes: RecordHomes, file: string): boolean {
+  return hasEntry(homes, emptyHooksEntry(file));
 }
 
 /** Uninstall has given the empty `hooks` back: the record of it goes. */
-export function forgetEmptyHooks(home: string, file: string): void {
-  forgetCreated(home, emptyHooksEntry(file));
+export function forgetEmptyHooks(homes: RecordHomes, file: string): void {
+  dropEntry(homes, emptyHooksEntry(file));
+}
+
+/** The entry recording how many steps of the path to mem's MCP entry `file` had before install made the rest. */
+const stepsEntry = (file: string, path: readonly string[]) => `mcp path steps before install: ${JSON.stringify([file, ...path])} `;
+
+/**
+ * Install registered mem's MCP server in `file` at `path`, whose first `steps` objects were there
+ * already: uninstall keeps them, even left empty, so that the file goes back as it was.
+ */
+export function noteStepsThere(homes: RecordHomes, file: string, path: readonly string[], steps: number): void {
+  const key = stepsEntry(file, path);
+  for (const h of homesOf(homes)) {
+    const files = readRecord(h);
+    const kept = files.filter((f) => !f.startsWith(key));
+    if (steps > 0) writeRecord(h, [...kept, `${key}${steps}`]);
+    else if (kept.length !== files.length) writeRecord(h, kept);
+  }
+}
+
+/** How many steps of `path` in `file` were there before install (0: none, or no record of it). */
+export function stepsThereBefore(homes: RecordHomes, file: string, path: readonly string[]): number {
+  const key = stepsEntry(file, path);
+  const hit = homesOf(homes)
+    .flatMap((h) => readRecord(h))
+    .find((f) => f.startsWith(key));
+  const n = hit === undefined ? 0 : Number(hit.slice(key.length));
+  return Number.isInteger(n) && n >= 0 && n <= path.length ? n : 0;
+}
+
+/** Uninstall has removed mem's entry: the record of the steps goes. */
+export function forgetStepsThere(homes: RecordHomes, file: string, path: readonly string[]): void {
+  noteStepsThere(homes, file, path, 0);
 }

@@ -23,7 +23,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
-import { backupBase, backupFile, danglingLink, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, removeBackedUp } from "./backup.js";
+import { backupBase, backupFile, danglingLink, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, recordHomes, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, lookalikeWarning, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -209,8 +209,9 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     throw err;
   }
   const home = dataHome(opts.where.env);
+  const records = recordHomes(opts.where.env);
   // A user's own empty `"hooks": {}` is still there after uninstall.
-  const emptyHooks = action === "install" ? isObject(read.settings.hooks) && Object.keys(read.settings.hooks).length === 0 : hadEmptyHooks(home, file);
+  const emptyHooks = action === "install" ? isObject(read.settings.hooks) && Object.keys(read.settings.hooks).length === 0 : hadEmptyHooks(records, file);
   let result: MergeResult<InstallStatus> | MergeResult<UninstallStatus>;
   try {
     result = action === "install" ? installHooks(read.settings, target!) : uninstallHooks(read.settings, emptyHooks);
@@ -224,7 +225,7 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
   const text = !changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, result.settings, read.format) ?? formatSettings(result.settings, read.format)) : formatSettings(result.settings, read.format);
   // A settings file that held nothing but mem's hooks goes with them (a backup is kept) when mem's
   // install created it, and it is not a symlink (a dotfile manager's link stays, holding `{}`).
-  const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 ? leftEmpty(home, file) : undefined;
+  const emptied = action === "uninstall" && result.changed && Object.keys(result.settings).length === 0 ? leftEmpty(records, file) : undefined;
   const removeFile = emptied?.remove === true;
   const report: ApplyReport = {
     action,
@@ -241,9 +242,9 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
     warnings: [...warnings(action, opts, file, result.settings, target), ...(emptied?.remove === false ? [emptied.warning] : [])],
   };
   if (!changed || opts.dryRun) return report;
-  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home, ...(opts.now ? { now: opts.now } : {}) }, report);
-  if (action === "install" && emptyHooks) noteEmptyHooks(home, file);
-  if (action === "uninstall" && emptyHooks) forgetEmptyHooks(home, file);
+  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "user" ? undefined : projectRoot(opts.where.cwd), home, records, ...(opts.now ? { now: opts.now } : {}) }, report);
+  if (action === "install" && emptyHooks) noteEmptyHooks(records, file);
+  if (action === "uninstall" && emptyHooks) forgetEmptyHooks(records, file);
   return report;
 }
 
@@ -252,17 +253,17 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
  * backup) when `o.remove`, else writes `text` atomically, backing up what was there (into the data
  * home for a file of the project at `o.root`); a file install created is recorded.
  */
-export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; now?: Date }, report: { backup: string | null; created: boolean }): void {
+export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; records?: readonly string[]; now?: Date }, report: { backup: string | null; created: boolean }): void {
   refuseReadOnly(file);
   const base = backupBase(file, o.root, o.home);
   if (o.remove) {
-    removeBackedUp(file, read.text, o.now, base, o.home, report);
+    removeBackedUp(file, read.text, o.now, base, o.records ?? o.home, report);
     return;
   }
   writeFileAtomic(file, text, read.text, () => {
     if (read.exists) report.backup = backupFile(file, o.now, base);
   });
-  if (report.created) noteCreated(o.home, file);
+  if (report.created) noteCreated(o.records ?? o.home, file);
 }
 
 /** Merges our hooks into the scope's settings file (idempotent; backup; atomic). */

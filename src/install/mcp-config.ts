@@ -82,11 +82,24 @@ export function installMcp(config: JsonObject, path: readonly string[], entry: J
   return { config: out, changed: true, status: had === undefined ? "registered" : "updated" };
 }
 
+/** How many steps of `path` are objects in `config` already (install creates the others). Pure. */
+export function stepsThere(config: JsonObject, path: readonly string[]): number {
+  let cur: Json | undefined = config;
+  let n = 0;
+  for (const k of path) {
+    if (!isObject(cur) || !isObject(cur[k])) break;
+    cur = cur[k];
+    n++;
+  }
+  return n;
+}
+
 /**
  * Removes `mcpServers.mem` at `path` when it runs mem; then the objects along `path` that this
- * leaves empty (an install that created them leaves nothing behind).
+ * leaves empty, past the first `keep` steps (an install that created them leaves nothing behind;
+ * the ones the file had before install, such as Claude Code's own `"mcpServers": {}`, stay).
  */
-export function uninstallMcp(config: JsonObject, path: readonly string[]): McpMergeResult {
+export function uninstallMcp(config: JsonObject, path: readonly string[], keep = 0): McpMergeResult {
   const had = serversAt(config, path)?.[MCP_SERVER_KEY];
   if (had === undefined) return { config: clone(config), changed: false, status: "not-registered" };
   if (!isMemMcpEntry(had)) return { config: clone(config), changed: false, status: "not-ours" };
@@ -94,7 +107,7 @@ export function uninstallMcp(config: JsonObject, path: readonly string[]): McpMe
   const chain: JsonObject[] = [out];
   for (const k of path) chain.push(chain[chain.length - 1]![k] as JsonObject);
   delete chain[chain.length - 1]![MCP_SERVER_KEY];
-  for (let i = path.length; i > 0; i--) {
+  for (let i = path.length; i > keep; i--) {
     if (Object.keys(chain[i]!).length > 0) break;
     delete chain[i - 1]![path[i - 1]!];
   }

@@ -14,9 +14,9 @@ import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { unifiedDiff } from "./diff.js";
 import { dataHome } from "../config/paths.cjs";
-import { danglingLink, leftEmpty } from "./backup.js";
+import { danglingLink, forgetStepsThere, leftEmpty, noteStepsThere, recordHomes, stepsThereBefore } from "./backup.js";
 import { projectRoot, readSettingsFile, writeChange, type Scope, type SettingsFile, type Where } from "./files.js";
-import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
+import { badStep, installMcp, isMemMcpEntry, MCP_SERVER_KEY, mcpServerEntry, serversAt, stepsThere, uninstallMcp, type McpStatus, type McpTarget } from "./mcp-config.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
 import { formatSettings, SettingsError } from "./settings-json.js";
 
@@ -61,14 +61,15 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
   }
   const bad = badStep(read.settings, path);
   if (bad) throw refuse(bad);
-  const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path);
+  const home = dataHome(opts.where.env);
+  const records = recordHomes(opts.where.env);
+  const r = opts.action === "install" ? installMcp(read.settings, path, mcpServerEntry(opts.target!)) : uninstallMcp(read.settings, path, stepsThereBefore(records, file, path));
   const twice = r.changed && read.exists ? duplicateKey(read.text) : undefined;
   if (twice !== undefined) throw new SettingsError(`refusing to change ${file}: the key ${JSON.stringify(twice.slice(0, 80))} appears twice in one object (only the last one counts); nothing was written. Keep one of them and run the command again`);
   const text = !r.changed ? read.text : read.exists ? (editTopLevel(read.text, read.settings, r.config, read.format) ?? formatSettings(r.config, read.format)) : formatSettings(r.config, read.format);
   // A file left holding nothing (.mcp.json, or a ~/.claude.json install created) goes, a backup
   // kept, when install created it and it is no symlink.
-  const home = dataHome(opts.where.env);
-  const emptied = opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(home, file) : undefined;
+  const emptied = opts.action === "uninstall" && r.changed && Object.keys(r.config).length === 0 ? leftEmpty(records, file) : undefined;
   const removeFile = emptied?.remove === true;
   const report: McpReport = {
     action: opts.action,
@@ -91,7 +92,10 @@ export function applyMcp(opts: { action: "install" | "uninstall"; scope: Scope; 
     report.warnings.push(".mcp.json is usually committed: this entry holds this machine's absolute paths (node, this mem's directory); interactive sessions ask once before they start a project's server. Consider --scope local, or the plugin");
   }
   if (!r.changed || opts.dryRun) return report;
-  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "project" ? projectRoot(opts.where.cwd) : undefined, home, ...(opts.now ? { now: opts.now } : {}) }, report);
+  writeChange(file, text, read, { remove: removeFile, root: opts.scope === "project" ? projectRoot(opts.where.cwd) : undefined, home, records, ...(opts.now ? { now: opts.now } : {}) }, report);
+  // What the path held before install is kept on uninstall (Claude Code's `"mcpServers": {}`, say).
+  if (r.status === "registered") noteStepsThere(records, file, path, read.exists ? stepsThere(read.settings, path) : 0);
+  if (r.status === "removed") forgetStepsThere(records, file, path);
   return report;
 }
 

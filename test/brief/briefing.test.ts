@@ -98,7 +98,18 @@ describe("the SessionStart briefing", () => {
       2,
     );
     const text = buildBriefing(base({ root: "/home/u/proj", lastSession: { session: "sess-9876fedc", summary, endReason: "prompt_input_exit" } }))!;
-    assert.match(text, /## Last session \(last active 26 h ago\)\n- Goal: “fix the flaky database test”; then “then update the README”\n- Changed: src\/db\.ts\n- Fixed \(failed, then passed\): \$ npm test\n- Still failing when it stopped: \$ npm run lint\n- Made 1 decision\(s\), listed with the others above\n- Left 2 task\(s\) open\n- Ended: prompt_input_exit/);
+    assert.match(text, /## Last session \(last active 26 h ago\)\n- Goal: “fix the flaky database test”; then “then update the README”\n- Changed: src\/db\.ts\n- Fixed \(failed, then passed\): \$ npm test\n- Still failing when it stopped: \$ npm run lint\n- Made 1 decision\(s\), listed under Decisions and Rejected approaches below\n- Left 2 task\(s\) open\n- Ended: prompt_input_exit/);
+  });
+
+  test("the last session's line about its decisions points where the Decisions section is: below it", () => {
+    const summary = summarizeSession([{ type: "decision", text: "Keep the busy timeout at five seconds.", time: "2026-11-21T10:12:00Z", files: [], metadata: { confidence: 0.9 } }], ["fix the flaky test"], 0);
+    const decisions = [dec("decision", "Keep the busy timeout at five seconds.")];
+    const text = buildBriefing(base({ decisions, lastSession: { session: "sess-9876fedc", summary, endReason: null } }))!;
+    const said = text.indexOf("Made 1 decision(s), listed under Decisions");
+    const section = text.indexOf("\n## Decisions\n");
+    assert.ok(said > 0, text);
+    assert.ok(section > said, `the Decisions section comes after the line that says it is below:\n${text}`);
+    assert.ok(text.slice(section).includes("Keep the busy timeout at five seconds."), text);
   });
 
   test("hot notes of the project and of the global memory keep their markdown structure, quoted line by line", () => {

@@ -29,8 +29,9 @@ export function lastSessionSection(last: LastSession, now: number, root: string 
   if (s.filesChanged.length > 0) items.push(`- Changed: ${list(s.filesChanged, 10, (f) => shownPath(f, root))}`);
   if (s.fixed.length > 0) items.push(`- Fixed (failed, then passed): ${list(s.fixed, 4, (c) => prose(c, 120))}`);
   if (s.failing.length > 0) items.push(`- Still failing when it stopped: ${list(s.failing, 4, (c) => prose(c, 120))}`);
-  // Its decisions are in the decisions sections (every decision is): counted here, not repeated.
-  if (s.decisions.length > 0) items.push(`- Made ${s.decisions.length} decision(s), listed with the others above`);
+  // Its decisions are in the decisions sections (every decision is), which come after this one
+  // (buildBriefing's order): counted here, not repeated.
+  if (s.decisions.length > 0) items.push(`- Made ${s.decisions.length} decision(s), listed under Decisions and Rejected approaches below`);
   if (s.openTasks > 0) items.push(`- Left ${s.openTasks} task(s) open`);
   if (last.endReason) items.push(`- Ended: ${field(last.endReason, 40)}`);
   return { title: `Last session${when}`, items };
