@@ -146,7 +146,8 @@ export function createdByMem(home: string, file: string): boolean {
   return readRecord(home).includes(file);
 }
 
-function forgetCreated(home: string, file: string): void {
+/** `file` (or a fact recorded with noteCreated) leaves the record. */
+export function forgetCreated(home: string, file: string): void {
   const files = readRecord(home);
   if (files.includes(file)) writeRecord(home, files.filter((f) => f !== file));
 }

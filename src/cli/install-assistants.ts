@@ -1,0 +1,87 @@
+/**
+ * `mem install --for …` / `mem uninstall --for …`: which assistants (`--for codex,gemini`,
+ * repeated, or `all`: those this machine has), and the run and report for Codex CLI, Gemini CLI
+ * and Copilot CLI. Claude Code keeps its own path (install-run.ts).
+ */
+import { isAssistantName, type AssistantName } from "../contract/adapter.cjs";
+import { planAssistant, type AssistantFileReport, type Plan } from "../install/assistant-files.js";
+import { detectTargets, TARGETS, type AssistantScope, type Target } from "../install/assistant-paths.js";
+import type { Action, Where } from "../install/files.js";
+import { UsageError } from "./args.js";
+
+/** The assistants `--for` names, in TARGETS order; undefined without `--for` (Claude Code, as before). */
+export function targetsOf(given: string[] | undefined, where: Where, action: Action = "install"): Target[] | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  const words = given.flatMap((g) => g.split(",")).map((w) => w.trim().toLowerCase()).filter((w) => w !== "");
+  if (words.length === 0) throw new UsageError(`--for needs one of: ${TARGETS.join(", ")}, all`);
+  const out = new Set<Target>();
+  for (const w of words) {
+    // install: the assistants this machine has; uninstall: every one (where mem is not, nothing changes)
+    if (w === "all") for (const t of action === "install" ? detectTargets(where) : TARGETS) out.add(t);
+    else if (w === "claude" || w === "claude-code") out.add("claude");
+    else if (isAssistantName(w)) out.add(w);
+    else throw new UsageError(`--for: unknown assistant "${w.slice(0, 40)}" (one of: ${TARGETS.join(", ")}, all)`);
+  }
+  if (out.size === 0) throw new UsageError("--for all: no coding assistant found here (no claude, codex, gemini or copilot on PATH, nor their folders in your home)");
+  return TARGETS.filter((t) => out.has(t));
+}
+
+/** `--scope` for these assistants: user or project (local is Claude Code's only). */
+export function assistantScope(scope: string, others: AssistantName[]): AssistantScope {
+  if (scope === "user" || scope === "project") return scope;
+  throw new UsageError(`--scope ${scope} is Claude Code's only; ${others.join(", ")} ${others.length === 1 ? "has" : "have"} user and project scope`);
+}
+
+/** Every file the assistants' run changes, worked out before anything is written. @throws SettingsError */
+export function planAll(action: Action, assistants: AssistantName[], scope: AssistantScope, where: Where, runner: { node: string; bin: string } | undefined, withMcp: boolean): Plan[] {
+  return assistants.flatMap((assistant) => planAssistant({ action, assistant, scope, where, withMcp, ...(runner ? { runner } : {}) }));
+}
+
+const NAMES: Record<AssistantName, string> = { codex: "Codex CLI", gemini: "Gemini CLI", copilot: "Copilot CLI" };
+
+const VERB: Record<AssistantFileReport["status"], [string, string]> = {
+  installed: ["wrote mem's", "would write mem's"],
+  updated: ["updated mem's", "would update mem's"],
+  "already-installed": ["mem's", "mem's"],
+  uninstalled: ["removed mem's", "would remove mem's"],
+  "not-installed": ["no", "no"],
+};
+
+/** What to tell the user once an assistant is wired (or unwired). */
+export function afterword(assistant: AssistantName, action: Action, scope: AssistantScope, reports: AssistantFileReport[]): string[] {
+  if (action !== "install" || !reports.some((r) => r.changed && r.events.length > 0)) return [];
+  if (assistant === "codex") {
+    return [
+      "Codex runs a new or changed hook only once you trust it: start `codex`, choose \"Trust all and continue\" at \"Hooks need review\" (or review them under /hooks).",
+      ...(scope === "project" ? ["Codex reads <repo>/.codex/ only in a project it trusts (it asks the first time you start it there)."] : []),
+    ];
+  }
+  if (assistant === "gemini") return scope === "project" ? ["Gemini CLI runs a project's hooks only in a folder you trust (it asks; /permissions changes it)."] : [];
+  return ["Copilot CLI processes no hook output at a session's start or a prompt: its model reaches memory through mem's MCP server (search, get, tasks)."];
+}
+
+/** The human report of one assistant's files. */
+export function renderAssistant(assistant: AssistantName, action: Action, scope: AssistantScope, reports: AssistantFileReport[], dryRun: boolean): string {
+  const lines: string[] = [`${NAMES[assistant]} (${scope} scope):`];
+  for (const r of reports) {
+    if (dryRun && r.changed) lines.push(r.diff.trimEnd());
+    const [done, would] = VERB[r.status];
+    const verb = r.changed && dryRun ? `dry run, nothing written: ${would}` : done;
+    const what = r.status === "not-installed" ? `${r.holds.replace(/^hooks feature/, "mark")} of mem's in` : `${r.holds} ${r.status === "already-installed" ? "already in" : action === "install" ? "in" : "from"}`;
+    lines.push(`  ${verb} ${what} ${r.file}${r.created ? " (new file)" : ""}${r.removed ? (dryRun ? " (it would be removed: nothing else was in it)" : " (removed: nothing else was in it)") : ""}${!r.changed ? `; nothing ${dryRun ? "would change" : "changed"}` : ""}`);
+    if (r.changed && r.events.length > 0) lines.push(`    events: ${r.events.join(", ")}`);
+    if (r.backup) lines.push(`    backup of the previous file: ${r.backup}`);
+  }
+  if (!dryRun) for (const a of afterword(assistant, action, scope, reports)) lines.push(`  ${a}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The JSON report of one assistant's files. */
+export function assistantJson(assistant: AssistantName, scope: AssistantScope, reports: AssistantFileReport[], dryRun: boolean): Record<string, unknown> {
+  return {
+    assistant,
+    scope,
+    changed: reports.some((r) => r.changed),
+    files: reports.map((r) => ({ file: r.file, holds: r.holds, status: r.status, changed: r.changed, created: r.created, removed: r.removed, backup: r.backup, events: r.events, ...(r.mcp ? { mcp: r.mcp } : {}), ...(dryRun ? { diff: r.diff } : {}) })),
+  };
+}
