@@ -155,7 +155,10 @@ export function statements(text: string): Statement[] {
       if (v >= text.length || text[v] === "\n" || text[v] === "#") throw new TomlError(`a key without a value (line ${line})`);
       const vEnd = readValue(text, v, line);
       const rest = lineRest(text, vEnd, line);
-      s = { kind: "kv", start, end: rest.end, table, key: k.path, value: text.slice(v, vEnd).trim(), line, ...(rest.comment ? { comment: rest.comment } : {}) };
+      const value = text.slice(v, vEnd).trim();
+      // A bare value is one word (a number, a boolean, a date), or a date and a time with a space between.
+      if (!/^["'[{]/.test(value) && /\s/.test(value) && !/^\d{4}-\d{2}-\d{2} \d{2}:\S*$/.test(value)) throw new TomlError(`unexpected text after a value (line ${line}): ${JSON.stringify(value.slice(0, 40))}`);
+      s = { kind: "kv", start, end: rest.end, table, key: k.path, value, line, ...(rest.comment ? { comment: rest.comment } : {}) };
     }
     out.push(s);
     line += (text.slice(s.start, s.end).match(/\n/g) ?? []).length;
