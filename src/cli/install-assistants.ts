@@ -4,9 +4,10 @@
  * and Copilot CLI. Claude Code keeps its own path (install-run.ts).
  */
 import { isAssistantName, type AssistantName } from "../contract/adapter.cjs";
-import { planAssistant, type AssistantFileReport, type Plan } from "../install/assistant-files.js";
-import { detectTargets, TARGETS, type AssistantScope, type Target } from "../install/assistant-paths.js";
-import type { Action, Where } from "../install/files.js";
+import { checkWritable, codexTrustPlan, commit, planAssistant, type AssistantFileReport, type Plan } from "../install/assistant-files.js";
+import { assistantFiles, detectTargets, TARGETS, type AssistantScope, type Target } from "../install/assistant-paths.js";
+import { codexHookHashes, findCodex } from "../install/codex-trust.js";
+import { projectRoot, type Action, type Where } from "../install/files.js";
 import { UsageError } from "./args.js";
 
 /** The assistants `--for` names, in TARGETS order; undefined without `--for` (Claude Code, as before). */
@@ -37,6 +38,28 @@ export function planAll(action: Action, assistants: AssistantName[], scope: Assi
   return assistants.flatMap((assistant) => planAssistant({ action, assistant, scope, where, withMcp, ...(runner ? { runner } : {}) }));
 }
 
+const MANUAL_TRUST = "Codex runs a new or changed hook only once you trust it: start `codex`, choose \"Trust all and continue\" at \"Hooks need review\" (or review them under /hooks).";
+
+/**
+ * After Codex's hooks are written: asks the installed Codex (`codex` on PATH) for their hashes and
+ * records its trust of mem's hooks, and of nothing else, in the user's config.toml. Without Codex,
+ * or when it cannot answer, a warning says so and the user trusts them in Codex (MANUAL_TRUST).
+ */
+export async function trustCodex(scope: AssistantScope, where: Where, runner: { node: string; bin: string }, withMcp: boolean): Promise<{ reports: AssistantFileReport[]; warnings: string[] }> {
+  const codex = findCodex(where.env);
+  if (!codex) return { reports: [], warnings: ["no `codex` on PATH to ask for the hooks' hashes: trust them in Codex"] };
+  const hooksFile = assistantFiles("codex", scope, where).hooks;
+  try {
+    const entries = await codexHookHashes(codex, where.env, scope === "project" ? projectRoot(where.cwd) : where.cwd, hooksFile);
+    if (entries.length === 0) return { reports: [], warnings: [] };
+    const plan = codexTrustPlan({ action: "install", assistant: "codex", scope, where, runner, withMcp }, entries);
+    checkWritable([plan]);
+    return { reports: commit([plan], { where, dryRun: false }), warnings: [] };
+  } catch (err) {
+    return { reports: [], warnings: [`could not record Codex's trust of mem's hooks (${(err as Error).message.slice(0, 300)}): trust them in Codex`] };
+  }
+}
+
 const NAMES: Record<AssistantName, string> = { codex: "Codex CLI", gemini: "Gemini CLI", copilot: "Copilot CLI" };
 
 const VERB: Record<AssistantFileReport["status"], [string, string]> = {
@@ -51,8 +74,9 @@ const VERB: Record<AssistantFileReport["status"], [string, string]> = {
 export function afterword(assistant: AssistantName, action: Action, scope: AssistantScope, reports: AssistantFileReport[]): string[] {
   if (action !== "install" || !reports.some((r) => r.changed && r.events.length > 0)) return [];
   if (assistant === "codex") {
+    const trusted = reports.some((r) => r.holds === "hook trust" && r.changed);
     return [
-      "Codex runs a new or changed hook only once you trust it: start `codex`, choose \"Trust all and continue\" at \"Hooks need review\" (or review them under /hooks).",
+      trusted ? "Codex's trust of these hooks is recorded (their hashes as Codex computed them); /hooks in Codex lists them." : MANUAL_TRUST,
       ...(scope === "project" ? ["Codex reads <repo>/.codex/ only in a project it trusts (it asks the first time you start it there)."] : []),
     ];
   }

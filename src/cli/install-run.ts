@@ -11,7 +11,7 @@ import { SettingsError } from "../install/settings-json.js";
 import { currentTarget } from "../install/target.js";
 import { isAssistantName } from "../contract/adapter.cjs";
 import { checkWritable, commit, type AssistantFileReport } from "../install/assistant-files.js";
-import { assistantJson, assistantScope, planAll, renderAssistant, targetsOf } from "./install-assistants.js";
+import { assistantJson, assistantScope, planAll, renderAssistant, targetsOf, trustCodex } from "./install-assistants.js";
 
 
 /**
@@ -122,6 +122,11 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
     if (claude) report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });
     if (claude && withMcp) mcp = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun });
     theirs = commit(plans, { where, dryRun });
+    if (action === "install" && !dryRun && others.includes("codex") && mcpTarget) {
+      const t = await trustCodex(otherScope, where, mcpTarget, withMcp);
+      theirs.push(...t.reports);
+      for (const w of t.warnings) note(`warning: ${w}`);
+    }
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     process.stderr.write(`mem ${action}: ${err.message}\n`);

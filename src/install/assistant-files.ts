@@ -13,7 +13,7 @@ import { readRegular } from "../util/read-regular.cjs";
 import { assistantFiles, type AssistantScope } from "./assistant-paths.js";
 import { assistantMcpEntry, installAssistantHooks, uninstallAssistantHooks, type Runner } from "./assistant-hooks.js";
 import { createdByMem, danglingLink, forgetCreated, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks } from "./backup.js";
-import { installCodexConfig, uninstallCodexConfig } from "./codex-config.js";
+import { addTrust, installCodexConfig, removeTrust, uninstallCodexConfig } from "./codex-config.js";
 import { unifiedDiff } from "./diff.js";
 import { projectRoot, readSettingsFile, refuseReadOnly, writeChange, type Action, type SettingsFile, type Where } from "./files.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
@@ -122,32 +122,29 @@ function planJson(o: AssistantOptions, file: string, parts: { hooks: boolean; mc
 
 const NO_FINAL_EOL = (file: string) => `no final line end before install: ${file}`;
 
-/** Codex's config.toml: the hooks feature and `[mcp_servers.mem]`. */
-function planToml(o: AssistantOptions, file: string, home: string): Plan {
+type TomlEdit = (before: string) => { text: string; status: AssistantFileReport["status"]; mcp?: McpStatus; warnings?: string[] };
+
+/** A TOML file's plan (Codex's config.toml), through `edit`; a text without a final line end gets it back at uninstall. */
+function planToml(o: AssistantOptions, file: string, home: string, holds: string, edit: TomlEdit): Plan {
   const dangling = o.action === "install" ? danglingLink(file) : undefined;
   if (dangling !== undefined) throw refuse(file, dangling);
   const got = readRegular(file, MAX_BYTES);
   if (!got.ok && got.why !== "absent") throw refuse(file, got.reason);
   const before = got.ok ? got.data.toString("utf8") : "";
-  const r = base(o, file, o.withMcp ? "hooks feature, MCP server" : "hooks feature");
+  const r = base(o, file, holds);
   let after: string;
   const facts: (() => void)[] = [];
   try {
     statements(before);
-    if (o.action === "install") {
-      const c = installCodexConfig(before, { command: o.runner!.node, args: [o.runner!.bin, "mcp"], withMcp: o.withMcp });
-      after = c.text;
-      r.mcp = o.withMcp ? c.mcp : undefined;
-      r.status = installStatus(c.changed, c.mcp === "updated");
-      if (c.features === "off") r.warnings.push(`${file} sets [features] hooks = false: Codex runs no hook; mem left it so (set it to true to use mem's hooks)`);
-      if (c.changed && before !== "" && !before.endsWith("\n")) facts.push(() => noteCreated(home, NO_FINAL_EOL(file)));
-    } else {
-      const c = uninstallCodexConfig(before, o.withMcp);
-      after = c.text;
-      r.mcp = o.withMcp ? c.mcp : undefined;
-      if (c.changed && createdByMem(home, NO_FINAL_EOL(file)) && !after.includes(MARK)) after = after.replace(/\r?\n$/, "");
-      if (c.changed) facts.push(() => forgetCreated(home, NO_FINAL_EOL(file)));
-      r.status = c.changed ? "uninstalled" : "not-installed";
+    const c = edit(before);
+    after = c.text;
+    r.status = c.status;
+    if (c.mcp) r.mcp = c.mcp;
+    r.warnings.push(...(c.warnings ?? []));
+    if (o.action === "install" && after !== before && before !== "" && !before.endsWith("\n")) facts.push(() => noteCreated(home, NO_FINAL_EOL(file)));
+    if (o.action === "uninstall" && after !== before) {
+      if (createdByMem(home, NO_FINAL_EOL(file)) && !after.includes(MARK)) after = after.replace(/\r?\n$/, "");
+      if (!after.includes(MARK)) facts.push(() => forgetCreated(home, NO_FINAL_EOL(file)));
     }
     if (r.mcp === "conflict" || r.mcp === "not-ours") r.warnings.push(`${file} has an MCP server named "mem" that is not mem's; left as it is`);
     if (after !== before) statements(after);
@@ -163,13 +160,50 @@ function planToml(o: AssistantOptions, file: string, home: string): Plan {
   return { report: r, before: { text: before, exists: got.ok }, after, onWrite: facts };
 }
 
+/** Codex's config.toml of the scope: the hooks feature and `[mcp_servers.mem]` (uninstall: and the trust mem recorded there). */
+function codexConfig(o: AssistantOptions, file: string, hooksFile: string, home: string): Plan {
+  return planToml(o, file, home, o.withMcp ? "hooks feature, MCP server" : "hooks feature", (before) => {
+    if (o.action === "uninstall") {
+      const c = uninstallCodexConfig(before, o.withMcp, hooksFile);
+      return { text: c.text, status: c.changed ? "uninstalled" : "not-installed", ...(o.withMcp ? { mcp: c.mcp } : {}) };
+    }
+    const c = installCodexConfig(before, { command: o.runner!.node, args: [o.runner!.bin, "mcp"], withMcp: o.withMcp });
+    const warnings = c.features === "off" ? [`${file} sets [features] hooks = false: Codex runs no hook; mem left it so (set it to true to use mem's hooks)`] : [];
+    return { text: c.text, status: installStatus(c.changed, c.mcp === "updated"), ...(o.withMcp ? { mcp: c.mcp } : {}), warnings };
+  });
+}
+
+/**
+ * The trust of mem's Codex hooks in the user's config.toml (where Codex keeps it): install records
+ * `entries` (their hashes as Codex itself computed them, codex-trust.ts); uninstall takes out what
+ * mem recorded for the scope's hooks.json.
+ */
+export function codexTrustPlan(o: AssistantOptions, entries: { key: string; hash: string }[] = []): Plan {
+  const home = dataHome(o.where.env);
+  const file = assistantFiles("codex", "user", o.where).mcp;
+  const hooksFile = assistantFiles("codex", o.scope, o.where).hooks;
+  return planToml(o, file, home, "hook trust", (before) => {
+    if (o.action === "uninstall") {
+      const text = removeTrust(before, hooksFile);
+      return { text, status: text !== before ? "uninstalled" : "not-installed" };
+    }
+    const t = addTrust(before, entries);
+    return { text: t.text, status: installStatus(t.text !== before, false) };
+  });
+}
+
 /** Every file one assistant's install or uninstall changes, worked out, nothing written. @throws SettingsError */
 export function planAssistant(o: AssistantOptions): Plan[] {
   const home = dataHome(o.where.env);
   const f = assistantFiles(o.assistant, o.scope, o.where);
   if (o.assistant === "gemini") return [planJson(o, f.hooks, { hooks: true, mcp: o.withMcp }, home)];
   const hooks = planJson(o, f.hooks, { hooks: true, mcp: false }, home);
-  if (o.assistant === "codex") return [hooks, planToml(o, f.mcp, home)];
+  if (o.assistant === "codex") {
+    const config = codexConfig(o, f.mcp, f.hooks, home);
+    // Project scope: the trust mem recorded is in the user's config.toml.
+    const trust = o.action === "uninstall" && o.scope === "project" ? [codexTrustPlan(o)].filter((p) => p.report.changed) : [];
+    return [hooks, config, ...trust];
+  }
   return o.withMcp ? [hooks, planJson(o, f.mcp, { hooks: false, mcp: true }, home)] : [hooks];
 }
 

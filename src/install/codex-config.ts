@@ -106,9 +106,10 @@ export function installCodexConfig(text: string, entry: { command: string; args:
   return { text: m.text, changed: m.text !== text, features: f.status, mcp: m.status };
 }
 
-/** config.toml without what mem's install wrote into it. @throws TomlError */
-export function uninstallCodexConfig(text: string, withMcp = true): CodexConfigResult {
-  const m = withMcp ? dropMcp(text) : { text, status: "not-registered" as McpStatus };
+/** config.toml without what mem's install wrote into it (and the trust it recorded for the hooks in `hooksFile`). @throws TomlError */
+export function uninstallCodexConfig(text: string, withMcp = true, hooksFile?: string): CodexConfigResult {
+  const untrusted = hooksFile ? removeTrust(text, hooksFile) : text;
+  const m = withMcp ? dropMcp(untrusted) : { text: untrusted, status: "not-registered" as McpStatus };
   const f = removeFeature(m.text);
   return { text: f.text, changed: f.text !== text, features: f.status, mcp: m.status };
 }
@@ -122,4 +123,35 @@ export function codexConfigState(text: string): { hooksOn: boolean; mcp: "ours" 
   if (under(list, MCP_PATH).length === 0) return { hooksOn, mcp: "none" };
   const e = entryOf(list);
   return { hooksOn, mcp: ourTable(list) ? "ours" : e && isMemMcpEntry(e) ? "runs-mem" : "other" };
+}
+
+/** Codex records a hook's trust as `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"`. */
+export const trustKeyOf = (hooksFile: string) => `${hooksFile}:`;
+
+/**
+ * config.toml with a marked `[hooks.state."<key>"]` table per hook (its `trusted_hash` as Codex
+ * computed it), each replacing a marked one of the same key; a key the user's own table already
+ * holds is left (and not in `added`). @throws TomlError
+ */
+export function addTrust(text: string, entries: { key: string; hash: string }[]): { text: string; added: string[] } {
+  const added: string[] = [];
+  for (const e of entries) {
+    const list = statements(text);
+    const header = findTable(list, ["hooks", "state", e.key]);
+    if (header && !marked(header)) continue;
+    if (header) text = removeTable(text, list, header);
+    text = appendBlock(text, [`[hooks.state.${tomlString(e.key)}] ${MARK}`, `trusted_hash = ${tomlString(e.hash)}`]);
+    added.push(e.key);
+  }
+  return { text, added };
+}
+
+/** config.toml without the marked trust tables of the hooks in `hooksFile`. @throws TomlError */
+export function removeTrust(text: string, hooksFile: string): string {
+  for (;;) {
+    const list = statements(text);
+    const header = list.find((s) => s.kind === "table" && s.table.length === 3 && s.table[0] === "hooks" && s.table[1] === "state" && s.table[2]!.startsWith(trustKeyOf(hooksFile)) && marked(s));
+    if (!header) return text;
+    text = removeTable(text, list, header);
+  }
 }

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { codexConfigState, installCodexConfig, uninstallCodexConfig } from "../../src/install/codex-config.js";
+import { addTrust, codexConfigState, installCodexConfig, removeTrust, uninstallCodexConfig } from "../../src/install/codex-config.js";
+import { untrustedOurs } from "../../src/install/codex-trust.js";
 import { fullPath, MARK, statements, stringsOf, TomlError } from "../../src/install/toml-edit.js";
 
 const ENTRY = { command: "/usr/local/bin/node", args: ["/opt/mem/bin/mem.cjs", "mcp"], withMcp: true };
@@ -123,4 +124,38 @@ test("--no-mcp: only the hooks feature", () => {
   const r = installCodexConfig("", { ...ENTRY, withMcp: false });
   assert.equal(r.text, `[features] ${MARK}\nhooks = true ${MARK}\n`);
   assert.equal(uninstallCodexConfig(r.text, false).text, "");
+});
+
+describe("Codex's hook trust: recorded as Codex computed it, taken out at uninstall", () => {
+  const HOOKS = "/home/ann/.codex/hooks.json";
+  const listed = {
+    data: [
+      {
+        hooks: [
+          { key: `${HOOKS}:stop:1:0`, handlerType: "command", command: "/usr/bin/node /opt/mem/bin/mem.cjs hook Stop --assistant codex", sourcePath: HOOKS, currentHash: `sha256:${"a".repeat(64)}`, trustStatus: "untrusted" },
+          { key: `${HOOKS}:stop:0:0`, handlerType: "command", command: "~/bin/notify", sourcePath: HOOKS, currentHash: `sha256:${"b".repeat(64)}`, trustStatus: "untrusted" },
+          { key: `${HOOKS}:session_start:0:0`, handlerType: "command", command: "/usr/bin/node /opt/mem/bin/mem.cjs hook SessionStart --assistant codex", sourcePath: HOOKS, currentHash: `sha256:${"c".repeat(64)}`, trustStatus: "trusted" },
+          { key: "/elsewhere/hooks.json:stop:0:0", handlerType: "command", command: "/usr/bin/node /opt/mem/bin/mem.cjs hook Stop --assistant codex", sourcePath: "/elsewhere/hooks.json", currentHash: `sha256:${"d".repeat(64)}`, trustStatus: "untrusted" },
+          { key: `${HOOKS}:stop:2:0`, handlerType: "command", command: "/usr/bin/node /opt/mem/bin/mem.cjs hook Stop --assistant codex", sourcePath: HOOKS, currentHash: "md5:x", trustStatus: "modified" },
+        ],
+      },
+    ],
+  };
+
+  test("only mem's untrusted hooks of that hooks.json, with a well-formed hash", () => {
+    assert.deepEqual(untrustedOurs(listed, HOOKS), [{ key: `${HOOKS}:stop:1:0`, hash: `sha256:${"a".repeat(64)}` }]);
+    assert.deepEqual(untrustedOurs({ nope: 1 }, HOOKS), []);
+  });
+
+  test("addTrust appends marked tables; removeTrust gives the text back; a user's own table is never touched", () => {
+    const text = "# mine\nmodel = 'o3'\n";
+    const t = addTrust(text, [{ key: `${HOOKS}:stop:1:0`, hash: "sha256:1" }, { key: `${HOOKS}:post_tool_use:0:0`, hash: "sha256:2" }]);
+    assert.equal(t.text, `${text}\n[hooks.state."${HOOKS}:stop:1:0"] ${MARK}\ntrusted_hash = "sha256:1"\n\n[hooks.state."${HOOKS}:post_tool_use:0:0"] ${MARK}\ntrusted_hash = "sha256:2"\n`);
+    assert.equal(addTrust(t.text, [{ key: `${HOOKS}:stop:1:0`, hash: "sha256:3" }]).text.match(/trusted_hash = "sha256:3"/g)?.length, 1, "re-recorded in place of the old one");
+    assert.equal(removeTrust(t.text, HOOKS), text);
+    assert.equal(removeTrust(t.text, "/other/hooks.json"), t.text);
+    const theirs = `[hooks.state."${HOOKS}:stop:0:0"]\ntrusted_hash = "sha256:9"\n`;
+    assert.deepEqual(addTrust(theirs, [{ key: `${HOOKS}:stop:0:0`, hash: "sha256:1" }]), { text: theirs, added: [] });
+    assert.equal(removeTrust(theirs, HOOKS), theirs);
+  });
 });

@@ -7,13 +7,14 @@
  * loopback provider and the project's trust, as a user's would.
  *
  * Needs a Codex binary: `MEM_CODEX_BIN=/path/to/codex`, or `codex` on PATH. Skipped without one.
- * `--dangerously-bypass-hook-trust` stands in for the hooks' review (docs/assistants.md).
+ * No `--dangerously-bypass-hook-trust`: mem install records Codex's trust of its hooks, with the
+ * hashes the installed Codex computes (its app server's hooks/list), and the hooks run.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
 import { startFakeResponses } from "../helpers/fake-responses.js";
@@ -44,19 +45,23 @@ test("mem install --for codex (project scope) wires a real Codex CLI: its briefi
   writeFileSync(join(proj, "decisions.md"), "# Storage\n\nWe chose SQLite over Postgres because it needs no server.\n");
   const fake = await startFakeResponses("Done.", "echo hello-from-tool");
   try {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: tmp, CODEX_HOME: codexHome, MEM_HOME: join(tmp, "mem-home"), MEM_NO_DAEMON: "1", MEM_WATCH: "0", MEM_EMBED_ORDER: "none" };
+    // codex on PATH: mem install asks it for the hooks' hashes to record their trust.
+    const env: NodeJS.ProcessEnv = { PATH: `${dirname(CODEX!)}${delimiter}${process.env.PATH}`, HOME: tmp, CODEX_HOME: codexHome, MEM_HOME: join(tmp, "mem-home"), MEM_NO_DAEMON: "1", MEM_WATCH: "0", MEM_EMBED_ORDER: "none" };
     for (const args of [["index", proj, "-q"], ["remember", "Deploys freeze in December.", "--kind", "decision"]]) {
       const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: proj });
       assert.equal(r.code, 0, r.stderr);
     }
-    writeFileSync(join(codexHome, "config.toml"), `model = "gpt-5.5"\nmodel_provider = "loopback"\n\n[model_providers.loopback]\nname = "loopback"\nbase_url = "${fake.url}"\nwire_api = "responses"\n\n[projects."${proj}"]\ntrust_level = "trusted"\n`);
+    const userConfig = `model = "gpt-5.5"\nmodel_provider = "loopback"\n\n[model_providers.loopback]\nname = "loopback"\nbase_url = "${fake.url}"\nwire_api = "responses"\n\n[projects."${proj}"]\ntrust_level = "trusted"\n`;
+    writeFileSync(join(codexHome, "config.toml"), userConfig);
 
     const inst = await runChild(process.execPath, [BIN, "install", "--for", "codex", "--scope", "project"], { env, cwd: proj });
     assert.equal(inst.code, 0, inst.stderr);
-    assert.match(inst.stdout, /Trust all and continue/, "says how to trust the hooks");
+    assert.match(inst.stdout, /Codex's trust of these hooks is recorded/, inst.stdout);
+    const trust = readFileSync(join(codexHome, "config.toml"), "utf8").slice(userConfig.length);
+    assert.equal([...trust.matchAll(/^\[hooks\.state\."(.+):[a-z_]+:0:0"\] # added by mem install\ntrusted_hash = "sha256:[0-9a-f]{64}"$/gm)].filter((m) => m[1] === join(proj, ".codex", "hooks.json")).length, 5, trust);
     assert.match(readFileSync(join(proj, ".codex", "config.toml"), "utf8"), /^\[features\]\nweb_search_request = false {3}# kept off\nhooks = true # added by mem install\n/m);
 
-    const r = await runChild(CODEX!, ["exec", "--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", "why did we choose SQLite over Postgres"], { env, cwd: proj, timeout: 120_000 });
+    const r = await runChild(CODEX!, ["exec", "--dangerously-bypass-approvals-and-sandbox", "why did we choose SQLite over Postgres"], { env, cwd: proj, timeout: 120_000 });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.ok(fake.requests.length >= 1, "Codex asked the loopback model");
     const sent = JSON.stringify(fake.requests[0]);
@@ -75,6 +80,7 @@ test("mem install --for codex (project scope) wires a real Codex CLI: its briefi
     assert.equal(un.code, 0, un.stderr);
     assert.equal(readFileSync(join(proj, ".codex", "config.toml"), "utf8"), PROJECT_CONFIG, "config.toml byte for byte");
     assert.equal(existsSync(join(proj, ".codex", "hooks.json")), false, "the hooks.json mem created is gone");
+    assert.equal(readFileSync(join(codexHome, "config.toml"), "utf8"), userConfig, "the trust mem recorded is gone: the user's config.toml byte for byte");
   } finally {
     await fake.close();
   }
