@@ -10,6 +10,17 @@ import { codexHookHashes, findCodex } from "../install/codex-trust.js";
 import { projectRoot, type Action, type Where } from "../install/files.js";
 import { UsageError } from "./args.js";
 
+/** `--for` in `mem install --help` and `mem uninstall --help`. */
+export function forHelp(action: Action): string {
+  const all = action === "install" ? "those found here: on PATH, or a folder in your home" : "every one";
+  return `  --for A       which assistants: claude, codex, gemini, copilot, several (codex,gemini, or the
+                flag repeated), or all (${all}). Without it: Claude Code.
+                Codex: hooks.json and config.toml in ~/.codex/ or <repo>/.codex/; Gemini CLI:
+                settings.json in ~/.gemini/ or <repo>/.gemini/; Copilot CLI: ~/.copilot/hooks/mem.json
+                and mcp-config.json, or <repo>/.github/hooks/mem.json and .github/mcp.json
+                (docs/assistants.md). These take --scope user or project.${action === "install" ? "\n                With codex on PATH, Codex's trust of mem's hooks is recorded." : ""}`;
+}
+
 /** The assistants `--for` names, in TARGETS order; undefined without `--for` (Claude Code, as before). */
 export function targetsOf(given: string[] | undefined, where: Where, action: Action = "install"): Target[] | undefined {
   if (given === undefined || given.length === 0) return undefined;

@@ -1,7 +1,8 @@
 import { runInstallCommand, scopeHelp } from "./install-run.js";
+import { forHelp } from "./install-assistants.js";
 import type { Command } from "./command.js";
 
-const usage = `Usage: mem uninstall [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
+const usage = `Usage: mem uninstall [--for A[,B…]] [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
 
 Removes mem's hooks (any \`…/bin/mem.cjs hook <event>\` or \`mem hook <event>\` handler, and the
 prompt's mcp_tool hook) from a settings file, with the matcher groups and events that leaves
@@ -10,6 +11,7 @@ empty, and mem's MCP server ("mcpServers"."mem" when it runs mem) from the scope
 Everything else is kept; each old file is backed up to <file>.bak-<time> first.
 
 Options:
+${forHelp("uninstall")}
 ${scopeHelp()}
   --no-mcp      leave the MCP server registered (hooks only)
   --dry-run     print the diffs; write nothing
