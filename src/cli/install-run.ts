@@ -132,7 +132,7 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
     process.stderr.write(`mem ${action}: ${err.message}\n`);
     return EXIT.failure;
   }
-  const warnings = [...(report?.warnings ?? []), ...(mcp?.warnings ?? []), ...theirs.flatMap((r) => r.warnings), ...(action === "install" ? memHomeWarning(process.env) : [])];
+  const warnings = [...(report?.warnings ?? []), ...(mcp?.warnings ?? []), ...theirs.flatMap((r) => r.warnings), ...(action === "install" ? memHomeWarning(process.env, claude && others.length === 0 ? "Claude Code" : claude ? "the assistant" : others.length === 1 ? NAME[others[0]!] : "the assistant") : [])];
   for (const w of warnings) note(`warning: ${w}`);
   const byAssistant = others.map((a) => ({ a, reports: theirs.filter((r) => r.assistant === a) }));
   if (values.json) {
@@ -152,15 +152,17 @@ export async function runInstallCommand(action: Action, argv: string[], where: W
   return EXIT.ok;
 }
 
+const NAME: Record<string, string> = { codex: "Codex CLI", gemini: "Gemini CLI", copilot: "Copilot CLI" };
+
 /**
  * The data home of this shell is not written into the hooks: they run with Claude Code's
  * environment. A MEM_HOME set here (the quick start's throwaway one, say) is said, so that the
  * hooks do not silently use another store. Pure.
  */
-export function memHomeWarning(env: NodeJS.ProcessEnv): string[] {
+export function memHomeWarning(env: NodeJS.ProcessEnv, who = "Claude Code"): string[] {
   if (!env.MEM_HOME || env.MEM_HOME.trim() === "") return [];
   const others = dataHome({ ...env, MEM_HOME: "" });
   const here = dataHome(env);
   if (here === others) return [];
-  return [`MEM_HOME is set in this shell (${field(here, 300)}); the hooks and the MCP server run with Claude Code's environment and use ${field(others, 300)} unless Claude Code is started with the same MEM_HOME`];
+  return [`MEM_HOME is set in this shell (${field(here, 300)}); the hooks and the MCP server run with ${who}'s environment and use ${field(others, 300)} unless ${who} is started with the same MEM_HOME`];
 }
