@@ -8,6 +8,7 @@ import { StoreDamagedError } from "../store/damage.js";
 import { VecState } from "../store/vec-state.js";
 import { VectorStore } from "../store/vectors.js";
 import { hookChecks, promptViaMcp } from "../health/hooks.js";
+import { assistantChecks, assistantWiring, lastEvents } from "../health/assistants.js";
 import { mcpChecks } from "./doctor-mcp.js";
 import { socketDirCheck } from "../health/socket.js";
 import { lostCheck, redactionCheck, storeIdentityChecks } from "../health/store.js";
@@ -27,7 +28,9 @@ const usage = `Usage: mem doctor [--repair] [--json] [-q]
 Checks the data home, SQLite + FTS5, every row of every LanceDB table, each embedding provider,
 mem's hooks in the Claude Code settings files (user, project and local scope, seen from here)
 and mem's MCP server (registered in a scope, and answering initialize and tools/list when
-started), and says how to fix what is wrong. Exit 1 when something needs fixing (an unreachable
+started), the other assistants wired with \`mem install --for\` (Codex CLI, Gemini CLI, Copilot
+CLI: hooks and MCP server per scope, and when a hook of each last fired), and says how to fix
+what is wrong. Exit 1 when something needs fixing (an unreachable
 provider is a warning: search still works from BM25).
 
 A store its identity (mem.identity.json) says was lost (missing, truncated, replaced, emptied) is
@@ -42,7 +45,8 @@ Options:
   --bm25-only  record in config.json that you want BM25 (word matching) only, no embedding
                model (embedding.order: []): doctor, index, query and reindex stop asking for one
   --use-vectors  undo --bm25-only: the default providers (Ollama, then transformers.js) again
-  --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}]}
+  --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}],
+               "assistants": [{"assistant", "scope", "hooks", "events", "expected", "mcp", "lastEvent"}]}
                (with --repair: the repair report; --bm25-only, --use-vectors: {"config", "changed", "choice"})
   -q, --quiet  only the checks that are not ok
   -h, --help   this help`;
@@ -141,8 +145,13 @@ export const doctorCommand: Command = {
       else if (unopened) checks.push({ name: "sqlite", status: "error", detail: `${base.paths.sqlite} cannot be opened: ${unopened.message}; captures are not being saved`, fix: `check the owner and mode of the data home and of mem.sqlite, mem.sqlite-wal and mem.sqlite-shm in it (they must be yours: \`ls -la ${base.paths.home}\`)` });
       else checks.push(...sqliteChecks(app!));
       checks.push(...(await lanceChecks(base.paths, app)), ...(await providerHealth(await (app ? app.providers() : providers!), where.env, base.config)), ...hookChecks(where), ...[socketDirCheck(where.env)].filter((c): c is Check => c !== undefined), ...spoolChecks(base.paths.home), ...(await mcpChecks(where, { promptHook: promptViaMcp(where) })));
+      // Which coding assistants are wired here, and when each one's hooks last brought an event.
+      const wiring = assistantWiring(where);
+      const last = app ? lastEvents(app.db) : {};
+      checks.push(...assistantChecks(wiring, last));
       const ok = !checks.some((c) => c.status === "error");
-      if (values.json) process.stdout.write(`${safeJson({ ok, checks })}\n`);
+      const assistants = wiring.map((w) => ({ ...w, lastEvent: last[w.assistant] ?? null }));
+      if (values.json) process.stdout.write(`${safeJson({ ok, checks, assistants })}\n`);
       else {
         const mark = { ok: "ok  ", warn: "warn", error: "FAIL" } as const;
         // One line each, nothing a terminal takes for an escape (a detail can hold a path from MEM_HOME or a settings file).

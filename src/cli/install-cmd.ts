@@ -1,8 +1,9 @@
 import { runInstallCommand, scopeHelp } from "./install-run.js";
+import { forHelp } from "./install-assistants.js";
 import type { Command } from "./command.js";
 
-const usage = `Usage: mem install [--scope user|project|local] [--prompt-transport command|mcp] [--no-mcp]
-                   [--dry-run] [--json]
+const usage = `Usage: mem install [--for A[,B…]] [--scope user|project|local] [--prompt-transport command|mcp]
+                   [--no-mcp] [--dry-run] [--json]
 
 Registers mem's Claude Code hooks (SessionStart, UserPromptSubmit, PostToolUse,
 PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd) in a settings file, and mem's
@@ -21,6 +22,7 @@ from a moved or reinstalled mem rewrites the paths in place. Refuses (exit 1, fi
 when a file is not valid JSON, its "hooks" is not an object, or it is read-only (no u+w).
 
 Options:
+${forHelp("install")}
 ${scopeHelp()}
   --prompt-transport T   command (default): UserPromptSubmit runs \`mem hook user-prompt-submit\`;
                 mcp: an mcp_tool hook calls the MCP server's prompt_context tool instead (no

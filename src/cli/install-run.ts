@@ -9,6 +9,9 @@ import { MCP_SERVER_KEY, type McpTarget } from "../install/mcp-config.js";
 import { applyMcp, type McpReport } from "../install/mcp-files.js";
 import { SettingsError } from "../install/settings-json.js";
 import { currentTarget } from "../install/target.js";
+import { isAssistantName } from "../contract/adapter.cjs";
+import { checkWritable, commit, type AssistantFileReport } from "../install/assistant-files.js";
+import { assistantJson, assistantScope, planAll, renderAssistant, targetsOf, trustCodex } from "./install-assistants.js";
 
 
 /**
@@ -90,52 +93,76 @@ export function renderMcp(r: McpReport, target?: McpTarget): string {
 }
 
 export async function runInstallCommand(action: Action, argv: string[], where: Where = { env: process.env, cwd: process.cwd() }): Promise<number> {
-  const { values, positionals } = parse(argv, { scope: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" }, "no-mcp": { type: "boolean" }, ...(action === "install" ? { "prompt-transport": { type: "string" as const } } : {}) });
+  const { values, positionals } = parse(argv, { scope: { type: "string" }, for: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" }, "no-mcp": { type: "boolean" }, ...(action === "install" ? { "prompt-transport": { type: "string" as const } } : {}) });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const scope = oneOf(values.scope, "scope", SCOPES) ?? "user";
   const dryRun = values["dry-run"] === true;
   const withMcp = values["no-mcp"] !== true;
   const transport = oneOf(values["prompt-transport"] as string | undefined, "prompt-transport", ["command", "mcp"] as const) ?? "command";
   if (transport === "mcp" && !withMcp) throw new UsageError("--prompt-transport mcp calls mem's MCP server: leave out --no-mcp");
+  // --for: which assistants (without it, Claude Code as always).
+  const targets = targetsOf(values.for as string[] | undefined, where, action);
+  const others = (targets ?? []).filter(isAssistantName);
+  const claude = targets === undefined || targets.includes("claude");
+  const otherScope = others.length > 0 ? assistantScope(scope, others) : "user";
   const base = action === "install" ? currentTarget(where.env) : undefined;
   const target = base && transport === "mcp" ? { ...base, promptServer: MCP_SERVER_KEY } : base;
   const mcpTarget: McpTarget | undefined = base ? { node: base.node, bin: base.bin } : undefined;
-  let report: ApplyReport;
+  let report: ApplyReport | undefined;
   let mcp: McpReport | undefined;
+  let theirs: AssistantFileReport[] = [];
   try {
-    if (withMcp) {
+    // Every assistant's files read and worked out first: one that cannot be changed refuses the run before anything is written.
+    const plans = planAll(action, others, otherScope, where, mcpTarget, withMcp);
+    if (!dryRun) checkWritable(plans);
+    if (claude && withMcp) {
       const planned = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun: true }); // refuses an unreadable file before anything is written
       if (planned.changed && !dryRun) refuseReadOnly(planned.file); // and a read-only one
     }
-    report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });
-    if (withMcp) mcp = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun });
+    if (claude) report = target ? installToFile({ scope, where, dryRun, target }) : uninstallFromFile({ scope, where, dryRun });
+    if (claude && withMcp) mcp = applyMcp({ action, scope, where, ...(mcpTarget ? { target: mcpTarget } : {}), dryRun });
+    theirs = commit(plans, { where, dryRun });
+    if (action === "install" && !dryRun && others.includes("codex") && mcpTarget) {
+      const t = await trustCodex(otherScope, where, mcpTarget, withMcp);
+      theirs.push(...t.reports);
+      for (const w of t.warnings) note(`warning: ${w}`);
+    }
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     process.stderr.write(`mem ${action}: ${err.message}\n`);
     return EXIT.failure;
   }
-  const warnings = [...report.warnings, ...(mcp?.warnings ?? []), ...(action === "install" ? memHomeWarning(process.env) : [])];
+  const warnings = [...(report?.warnings ?? []), ...(mcp?.warnings ?? []), ...theirs.flatMap((r) => r.warnings), ...(action === "install" ? memHomeWarning(process.env, claude && others.length === 0 ? "Claude Code" : claude ? "the assistant" : others.length === 1 ? NAME[others[0]!] : "the assistant") : [])];
   for (const w of warnings) note(`warning: ${w}`);
+  const byAssistant = others.map((a) => ({ a, reports: theirs.filter((r) => r.assistant === a) }));
   if (values.json) {
-    const { scope: s, file, changed, backup, events, status, removed } = report;
-    const m = mcp ? { file: mcp.file, changed: mcp.changed, backup: mcp.backup, status: mcp.status, ...(dryRun ? { diff: mcp.diff } : {}) } : null;
-    process.stdout.write(`${JSON.stringify({ scope: s, file, changed, backup, events, status, ...(action === "uninstall" ? { removed } : {}), dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}), mcp: m, ...(action === "install" ? { promptTransport: transport } : {}) })}\n`);
+    let claudeJson: Record<string, unknown> | undefined;
+    if (report) {
+      const { scope: s, file, changed, backup, events, status, removed } = report;
+      const m = mcp ? { file: mcp.file, changed: mcp.changed, backup: mcp.backup, status: mcp.status, ...(dryRun ? { diff: mcp.diff } : {}) } : null;
+      claudeJson = { scope: s, file, changed, backup, events, status, ...(action === "uninstall" ? { removed } : {}), dryRun, warnings, ...(dryRun ? { diff: report.diff } : {}), mcp: m, ...(action === "install" ? { promptTransport: transport } : {}) };
+    }
+    const out = targets === undefined ? claudeJson : { dryRun, warnings, assistants: [...(claudeJson ? [{ assistant: "claude", ...claudeJson }] : []), ...byAssistant.map((x) => assistantJson(x.a, otherScope, x.reports, dryRun))] };
+    process.stdout.write(`${JSON.stringify(out)}\n`);
   } else {
-    process.stdout.write(render(report, target));
+    if (report) process.stdout.write(render(report, target));
     if (mcp) process.stdout.write(renderMcp(mcp, mcpTarget));
+    for (const x of byAssistant) process.stdout.write(renderAssistant(x.a, action, otherScope, x.reports, dryRun));
   }
   return EXIT.ok;
 }
+
+const NAME: Record<string, string> = { codex: "Codex CLI", gemini: "Gemini CLI", copilot: "Copilot CLI" };
 
 /**
  * The data home of this shell is not written into the hooks: they run with Claude Code's
  * environment. A MEM_HOME set here (the quick start's throwaway one, say) is said, so that the
  * hooks do not silently use another store. Pure.
  */
-export function memHomeWarning(env: NodeJS.ProcessEnv): string[] {
+export function memHomeWarning(env: NodeJS.ProcessEnv, who = "Claude Code"): string[] {
   if (!env.MEM_HOME || env.MEM_HOME.trim() === "") return [];
   const others = dataHome({ ...env, MEM_HOME: "" });
   const here = dataHome(env);
   if (here === others) return [];
-  return [`MEM_HOME is set in this shell (${field(here, 300)}); the hooks and the MCP server run with Claude Code's environment and use ${field(others, 300)} unless Claude Code is started with the same MEM_HOME`];
+  return [`MEM_HOME is set in this shell (${field(here, 300)}); the hooks and the MCP server run with ${who}'s environment and use ${field(others, 300)} unless ${who} is started with the same MEM_HOME`];
 }

@@ -46,7 +46,7 @@ export async function runRemoveAll(argv: string[], where = { env: process.env, c
     }
   }
   const todo = planned.filter((p) => p.plan.changes);
-  out(`${dryRun || todo.length === 0 ? "" : "The plan (nothing is changed yet):\n"}${planned.map((p) => `${heading(p.step)}\n${p.plan.text}`).join("")}`);
+  out(`${dryRun || todo.length === 0 ? "" : "The plan (nothing is changed yet):\n"}${planned.filter((p) => p.plan.changes || !p.step.quiet).map((p) => `${heading(p.step)}\n${p.plan.text}`).join("")}`);
   const report = (done: { name: string; text: string }[], ok: boolean) => ({ dryRun, dataHome: ctx.home, data: ctx.data, plan: planned.map((p) => ({ name: p.step.name, changes: p.plan.changes, text: p.plan.text })), done, ok, byHand: BY_HAND });
   if (todo.length === 0 || dryRun) {
     if (json) process.stdout.write(`${safeJson(report([], true))}\n`);

@@ -2,7 +2,7 @@
  * The steps of `mem uninstall --all`, in the order they run: first what starts mem (the Claude
  * Code hooks, the MCP server entries, the weekly job), then the daemon, then, only when asked, the
  * data home. Each step runs twice: once as a dry run (the plan shown before anything changes),
- * then for real. Another assistant's hooks or MCP entries are one more step in `removeSteps`.
+ * then for real. Codex's, Gemini's and Copilot's hooks and MCP entries are a step per scope.
  */
 import { existsSync, lstatSync, readdirSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -15,6 +15,10 @@ import { applyMcp } from "../install/mcp-files.js";
 import type { Scope } from "../install/files.js";
 import { scheduleRemove } from "../maintenance/schedule/schedule.js";
 import type { Sys } from "../maintenance/schedule/sys.js";
+import { ASSISTANTS, type AssistantName } from "../contract/adapter.cjs";
+import { checkWritable, commit } from "../install/assistant-files.js";
+import type { AssistantScope } from "../install/assistant-paths.js";
+import { planAll, renderAssistant } from "./install-assistants.js";
 import { render, renderMcp } from "./install-run.js";
 import { renderSchedule } from "./schedule-cmd.js";
 
@@ -36,6 +40,8 @@ export interface StepOutcome {
 
 export interface RemoveStep {
   name: string;
+  /** Left out of the plan shown when it changes nothing (an assistant the user never wired). */
+  quiet?: boolean;
   run(ctx: RemoveContext, dryRun: boolean): Promise<StepOutcome>;
 }
 
@@ -62,6 +68,21 @@ function claudeMcp(scope: Scope): RemoveStep {
       const r = applyMcp({ action: "uninstall", scope, where: ctx.where, dryRun });
       if (dryRun && r.changed) refuseReadOnly(r.file);
       return { changes: r.changed, text: renderMcp(r) + warned(r.warnings) };
+    },
+  };
+}
+
+/** Another assistant's hooks, MCP server (and, for Codex, the trust install recorded) in one scope. */
+function assistantStep(assistant: AssistantName, scope: AssistantScope): RemoveStep {
+  return {
+    name: `${assistant} hooks and MCP server (${scope} scope)`,
+    quiet: true,
+    async run(ctx, dryRun) {
+      const plans = planAll("uninstall", [assistant], scope, ctx.where, undefined, true);
+      if (dryRun) checkWritable(plans); // refused in the plan, not halfway through
+      const reports = commit(plans, { where: ctx.where, dryRun });
+      const changes = reports.some((r) => r.changed);
+      return { changes, text: changes ? renderAssistant(assistant, "uninstall", scope, reports, dryRun) : `no hooks or MCP server of mem's for ${assistant} (${scope} scope)\n` };
     },
   };
 }
@@ -146,5 +167,6 @@ const dataHomeStep: RemoveStep = {
 /** Every step of `mem uninstall --all`, in order. */
 export function removeSteps(): RemoveStep[] {
   const scopes: Scope[] = ["local", "project", "user"];
-  return [...scopes.map(claudeHooks), ...scopes.map(claudeMcp), weeklyJob, daemon, dataHomeStep];
+  const others = (["project", "user"] as const).flatMap((scope) => ASSISTANTS.map((a) => assistantStep(a, scope)));
+  return [...scopes.map(claudeHooks), ...scopes.map(claudeMcp), ...others, weeklyJob, daemon, dataHomeStep];
 }

@@ -1,8 +1,9 @@
 import { runInstallCommand, scopeHelp } from "./install-run.js";
+import { forHelp } from "./install-assistants.js";
 import { REMOVE_ALL_HELP, runRemoveAll } from "./remove-all.js";
 import type { Command } from "./command.js";
 
-const usage = `Usage: mem uninstall [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
+const usage = `Usage: mem uninstall [--for A[,B…]] [--scope user|project|local] [--no-mcp] [--dry-run] [--json]
        mem uninstall --all [--data] [--dry-run | --yes] [--json]
 
 Removes mem's hooks (any \`…/bin/mem.cjs hook <event>\` or \`mem hook <event>\` handler, and the
@@ -15,6 +16,7 @@ home ($MEM_HOME, else ~/.local/share/mem on Linux):
 <data home>/backups/install/<folder>-<hash>/<file>.bak-<time>.
 
 Options:
+${forHelp("uninstall")}
 ${scopeHelp()}
   --no-mcp      leave the MCP server registered (hooks only)
   --dry-run     print the diffs; write nothing

@@ -180,7 +180,8 @@ export function createdByMem(homes: RecordHomes, file: string): boolean {
   return hasEntry(homes, file);
 }
 
-function forgetCreated(homes: RecordHomes, file: string): void {
+/** `file` (or a fact recorded with noteCreated) leaves the record. */
+export function forgetCreated(homes: RecordHomes, file: string): void {
   dropEntry(homes, file);
 }
 

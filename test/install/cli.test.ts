@@ -257,7 +257,7 @@ describe("mem install / uninstall (CLI)", () => {
     const box = sandbox();
     const help = await mem(["install", "--help"], box.repo, env(box));
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: mem install \[--scope user\|project\|local\] \[--prompt-transport command\|mcp\] \[--no-mcp\]\n +\[--dry-run\] \[--json\]/);
+    assert.match(help.stdout, /^Usage: mem install \[--for A\[,B…\]\] \[--scope user\|project\|local\] \[--prompt-transport command\|mcp\]\n +\[--no-mcp\] \[--dry-run\] \[--json\]/);
     const uhelp = await mem(["help", "uninstall"], box.repo, env(box));
     assert.match(uhelp.stdout, /^Usage: mem uninstall /);
     const bad = await mem(["install", "--scope", "global"], box.repo, env(box));

@@ -231,3 +231,38 @@ describe("mem uninstall --all", () => {
     assert.ok(readdirSync(s.home).length > 0);
   });
 });
+
+describe("mem uninstall --all and the other assistants", () => {
+  test("Codex, Gemini and Copilot wired in both scopes: --all removes mem's entries and gives the users' files back byte for byte", async () => {
+    const s = sandbox();
+    const own = {
+      codexToml: join(s.home, ".codex", "config.toml"),
+      gemini: join(s.repo, ".gemini", "settings.json"),
+    };
+    mkdirSync(join(s.home, ".codex"), { recursive: true });
+    mkdirSync(join(s.repo, ".gemini"), { recursive: true });
+    const toml = '# my codex\nmodel = "o4"   # odd spacing kept\n\n[features]\nweb_search = true\n';
+    const gemini = '{\n  "theme": "Dracula",\n  "mcpServers": {}\n}\n';
+    writeFileSync(own.codexToml, toml);
+    writeFileSync(own.gemini, gemini);
+    for (const args of [["install", "--for", "codex,gemini,copilot", "--scope", "user"], ["install", "--for", "gemini,copilot", "--scope", "project"]]) {
+      const r = await s.mem(args);
+      assert.equal(r.code, 0, show(r));
+    }
+    assert.notEqual(readFileSync(own.codexToml, "utf8"), toml, "install wrote mem's lines");
+    const made = [join(s.home, ".codex", "hooks.json"), join(s.home, ".gemini", "settings.json"), join(s.home, ".copilot", "hooks", "mem.json"), join(s.repo, ".github", "hooks", "mem.json")];
+    for (const f of made) assert.ok(existsSync(f), `install made ${f}`);
+
+    const dry = await s.mem(["uninstall", "--all", "--dry-run"]);
+    assert.equal(dry.code, 0, show(dry));
+    for (const step of ["codex hooks and MCP server (user scope)", "gemini hooks and MCP server (project scope)", "copilot hooks and MCP server (project scope)"]) assert.ok(dry.stdout.includes(`== ${step}`), `${step}\n${dry.stdout}`);
+    assert.ok(!dry.stdout.includes("== codex hooks and MCP server (project scope)"), "a scope nothing was wired in is left out of the plan");
+    assert.equal(readFileSync(own.codexToml, "utf8") === toml, false, "the dry run changed nothing");
+
+    const r = await s.mem(["uninstall", "--all", "--yes"]);
+    assert.equal(r.code, 0, show(r));
+    assert.equal(readFileSync(own.codexToml, "utf8"), toml);
+    assert.equal(readFileSync(own.gemini, "utf8"), gemini);
+    for (const f of made) assert.ok(!existsSync(f), `${f} held only mem's entries: removed`);
+  });
+});
