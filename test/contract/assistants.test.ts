@@ -47,6 +47,16 @@ const CASES: Case[] = [
     hook: "post-tool-use",
     want: { tool_name: "Edit", tool_use_id: "call_patch" },
   },
+  // update_plan as Codex 0.171.0 sent it to PostToolUse (arguments: codex-rs/protocol/src/plan_tool.rs): a TodoWrite.
+  {
+    assistant: "codex",
+    event: "PostToolUse",
+    raw: { ...codexBase, turn_id: "t1", hook_event_name: "PostToolUse", tool_name: "update_plan", tool_input: { explanation: "release work", plan: [{ step: "Ship the tasks table", status: "in_progress" }, { step: "Write the docs", status: "pending" }, { step: "Cut 0.3", status: "completed" }] }, tool_response: "Plan updated", tool_use_id: "call_plan" },
+    hook: "post-tool-use",
+    want: { tool_name: "TodoWrite", tool_input: { todos: [{ content: "Ship the tasks table", status: "in_progress" }, { content: "Write the docs", status: "pending" }, { content: "Cut 0.3", status: "completed" }] }, tool_use_id: "call_plan" },
+  },
+  // A plan that is not a list is no task list: a plain tool call.
+  { assistant: "codex", event: "PostToolUse", raw: { ...codexBase, hook_event_name: "PostToolUse", tool_name: "update_plan", tool_input: { plan: "step one" }, tool_response: "x", tool_use_id: "call_p2" }, hook: "post-tool-use", want: { tool_name: "update_plan", tool_input: { plan: "step one" } } },
   { assistant: "codex", event: "PreCompact", raw: { ...codexBase, turn_id: "t1", hook_event_name: "PreCompact", trigger: "auto" }, hook: "pre-compact", want: { hook_event_name: "PreCompact", trigger: "auto" } },
   { assistant: "codex", event: "Stop", raw: { ...codexBase, turn_id: "t1", hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "We decided to cache prices for 5 minutes." }, hook: "stop", want: { hook_event_name: "Stop", last_assistant_message: "We decided to cache prices for 5 minutes." } },
   { assistant: "codex", event: "PreToolUse", raw: { ...codexBase, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "c" }, hook: undefined },
@@ -76,6 +86,32 @@ const CASES: Case[] = [
     want: { prompt: "why did we choose SQLite over Postgres" },
   },
   { assistant: "gemini", event: "AfterTool", raw: { ...geminiBase, hook_event_name: "AfterTool", tool_name: "grep_search", tool_input: { pattern: "cache", dir_path: "src" }, tool_response: { llmContent: "src/cart.ts:3" } }, hook: "post-tool-use", want: { tool_name: "Grep", tool_input: { pattern: "cache", path: "src" } } },
+  // write_todos (docs/tools/todos.md: todos of { description, status }; statuses pending, in_progress, completed, cancelled, blocked): a TodoWrite.
+  {
+    assistant: "gemini",
+    event: "AfterTool",
+    raw: {
+      ...geminiBase,
+      hook_event_name: "AfterTool",
+      tool_name: "write_todos",
+      tool_input: { todos: [{ description: "Ship the tasks table", status: "in_progress" }, { description: "Drop the cache", status: "cancelled" }, { description: "Wait for review", status: "blocked" }, { description: "Cut 0.3", status: "completed" }, { description: "Odd", status: "someday" }, "junk", { status: "pending" }] },
+      tool_response: { llmContent: "Successfully updated the todo list.", returnDisplay: "" },
+    },
+    hook: "post-tool-use",
+    want: {
+      tool_name: "TodoWrite",
+      tool_input: {
+        todos: [
+          { content: "Ship the tasks table", status: "in_progress" },
+          { content: "Drop the cache", status: "deleted" },
+          { content: "Wait for review", status: "pending" },
+          { content: "Cut 0.3", status: "completed" },
+          { content: "Odd", status: "pending" },
+          { content: "", status: "pending" },
+        ],
+      },
+    },
+  },
   { assistant: "gemini", event: "AfterAgent", raw: { ...geminiBase, hook_event_name: "AfterAgent", prompt: "p", prompt_response: "Decided: cache prices for 5 minutes.", stop_hook_active: false }, hook: "stop", want: { hook_event_name: "Stop", last_assistant_message: "Decided: cache prices for 5 minutes." } },
   { assistant: "gemini", event: "PreCompress", raw: { ...geminiBase, hook_event_name: "PreCompress", trigger: "manual" }, hook: "pre-compact", want: { hook_event_name: "PreCompact", trigger: "manual" } },
   { assistant: "gemini", event: "SessionEnd", raw: { ...geminiBase, hook_event_name: "SessionEnd", reason: "exit" }, hook: "session-end", want: { hook_event_name: "SessionEnd", reason: "exit" } },
