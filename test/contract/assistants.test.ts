@@ -142,9 +142,12 @@ const CASES: Case[] = [
   { assistant: "copilot", event: "agentStop", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, transcriptPath: "/home/dev/.copilot/t.jsonl", stopReason: "end_turn" }, hook: "stop", want: { hook_event_name: "Stop", session_id: "cop-1" } },
   { assistant: "copilot", event: "preCompact", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, transcriptPath: "/t", trigger: "auto", customInstructions: "" }, hook: "pre-compact", want: { trigger: "auto" } },
   { assistant: "copilot", event: "sessionEnd", raw: { sessionId: "cop-1", timestamp: 1704618000000, cwd: CWD, reason: "complete" }, hook: "session-end", want: { hook_event_name: "SessionEnd", reason: "complete" } },
-  // Their output is not processed: mem captures nothing and computes nothing for them.
-  { assistant: "copilot", event: "sessionStart", raw: { sessionId: "cop-1", timestamp: 1704614400000, cwd: CWD, source: "new", initialPrompt: "Create a new feature" }, hook: undefined },
-  { assistant: "copilot", event: "userPromptSubmitted", raw: { sessionId: "cop-1", timestamp: 1704614500000, cwd: CWD, prompt: "Fix the authentication bug" }, hook: undefined },
+  // GitHub's reference says their output is not processed; Copilot CLI 1.0.102 reads a top-level additionalContext from both.
+  { assistant: "copilot", event: "sessionStart", raw: { sessionId: "cop-1", timestamp: 1704614400000, cwd: CWD, source: "new", initialPrompt: "Create a new feature" }, hook: "session-start", want: { hook_event_name: "SessionStart", session_id: "cop-1", source: "startup" } },
+  { assistant: "copilot", event: "SessionStart", raw: { hook_event_name: "SessionStart", session_id: "cop-3", timestamp: "2026-11-29T05:13:20.638Z", cwd: CWD, source: "resume", initial_prompt: "go on" }, hook: "session-start", want: { session_id: "cop-3", source: "resume" } },
+  { assistant: "copilot", event: "userPromptSubmitted", raw: { sessionId: "cop-1", timestamp: 1704614500000, cwd: CWD, prompt: "Fix the authentication bug" }, hook: "user-prompt-submit", want: { hook_event_name: "UserPromptSubmit", prompt: "Fix the authentication bug" } },
+  { assistant: "copilot", event: "UserPromptSubmit", raw: { hook_event_name: "UserPromptSubmit", session_id: "cop-3", timestamp: "2026-11-29T05:13:20.973Z", cwd: CWD, prompt: "say hello" }, hook: "user-prompt-submit", want: { session_id: "cop-3", prompt: "say hello" } },
+  { assistant: "copilot", event: "preToolUse", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, toolName: "bash", toolArgs: "{}" }, hook: undefined },
 ];
 
 describe("assistant adapters: their payloads in, mem's hook request out", () => {
@@ -198,8 +201,10 @@ describe("assistant adapters: mem's answer in, their stdout out", () => {
     ["gemini", "user-prompt-submit", "memories", JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "memories" } })],
     ["gemini", "post-tool-use", "x", undefined],
     ["gemini", "session-end", "x", undefined],
-    ["copilot", "session-start", "briefing", undefined],
-    ["copilot", "user-prompt-submit", "memories", undefined],
+    ["copilot", "session-start", "briefing", JSON.stringify({ additionalContext: "briefing" })],
+    ["copilot", "user-prompt-submit", "memories", JSON.stringify({ additionalContext: "memories" })],
+    ["copilot", "user-prompt-submit", undefined, undefined],
+    ["copilot", "post-tool-use", "x", undefined],
     ["copilot", "stop", "x", undefined],
   ];
   for (const [assistant, name, context, want] of OUT) {
@@ -215,9 +220,9 @@ describe("assistant adapters: mem's answer in, their stdout out", () => {
 
   test("context past the limit is cut for every assistant; a user notice never reaches another assistant", () => {
     const long = "x".repeat(MAX_CONTEXT_CHARS + 500);
-    for (const a of ["codex", "gemini"] as const) {
-      const o = JSON.parse(hookOutput(ADAPTERS[a], "user-prompt-submit", long)!) as { hookSpecificOutput: { additionalContext: string } };
-      assert.equal(o.hookSpecificOutput.additionalContext.length, MAX_CONTEXT_CHARS);
+    for (const a of ["codex", "gemini", "copilot"] as const) {
+      const o = JSON.parse(hookOutput(ADAPTERS[a], "user-prompt-submit", long)!) as { hookSpecificOutput?: { additionalContext: string }; additionalContext?: string };
+      assert.equal((o.hookSpecificOutput?.additionalContext ?? o.additionalContext)?.length, MAX_CONTEXT_CHARS);
       assert.equal(hookOutput(ADAPTERS[a], "session-start", undefined, "older install"), undefined);
     }
   });
