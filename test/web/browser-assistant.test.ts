@@ -2,7 +2,9 @@
  * The explorer names the assistant a memory or a session came from, in a real headless Chromium
  * over a real `mem ui` (test/helpers/browser.ts): a decision captured through `mem hook Stop
  * --assistant codex` shows "Codex" on its memory page, in the memories list, in the sessions list
- * and on its session's page; Claude Code's decision (`mem hook stop`) shows no label. Skips without Chromium.
+ * and on its session's page, and a task Gemini CLI's write_todos opened shows "Gemini CLI" on the
+ * tasks page; Claude Code's decision (`mem hook stop`) and a task added by hand show no label.
+ * Skips without Chromium.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -62,6 +64,18 @@ describe("mem ui in a browser: which assistant", () => {
     await screenshot(page, "assistant-session");
     await page.goto(new URL("session?id=cc-session-1", bed.url).href);
     assert.equal(await page.locator("h1 .assistant").count(), 0);
+    assert.deepEqual(problems, [], "no console error, no failed request");
+  });
+
+  test("a task Gemini CLI opened is labelled on the tasks page; one added by hand is not", opts, async () => {
+    const todo = await bed.mem(["hook", "AfterTool", "--assistant", "gemini"], JSON.stringify({ session_id: "gem-session-1", transcript_path: "/x", cwd: bed.proj, hook_event_name: "AfterTool", timestamp: "2026-11-29T02:00:00.000Z", tool_name: "write_todos", tool_input: { todos: [{ description: "Write the release notes", status: "pending" }] }, tool_response: { llmContent: "ok" } }));
+    assert.equal(todo.code, 0, show(todo));
+    const added = await bed.mem(["task", "add", "Rename the flag"]);
+    assert.equal(added.code, 0, show(added));
+    const { page, problems } = await visit("tasks");
+    assert.equal(await page.locator("li.item", { hasText: "Write the release notes" }).locator(".assistant").innerText(), "Gemini CLI");
+    assert.equal(await page.locator("li.item", { hasText: "Rename the flag" }).locator(".assistant").count(), 0);
+    await screenshot(page, "assistant-tasks");
     assert.deepEqual(problems, [], "no console error, no failed request");
   });
 });
