@@ -16,12 +16,13 @@ import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 import { redact } from "../redact/redact.cjs";
 import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";
-import { openTasksSection } from "./sections/tasks.js";
+import { isStale, MAX_TASK_ITEMS, openTasksSection } from "./sections/tasks.js";
 import type { InPlay } from "./sections/in-play.js";
 import type { BriefDecision } from "./sections/decisions.js";
 import { shownPath } from "./render.js";
 import { gatherProposal } from "../team/propose.js";
 import type { HotNote } from "./sections/notes.js";
+import type { AssistantName } from "../contract/adapter.cjs";
 
 /**
  * Reads what the briefing projects, from the stores and from git: tasks, every decision-like
@@ -82,8 +83,16 @@ const DAY_MS = 86_400_000;
 
 function openTasks(db: Db, project: string, now: number, staleDays: number): { title: string; items: string[] } {
   const store = new TaskStore(db);
+  const tasks = store.openNewest(project, TASKS_READ);
+  // The assistant of each creating session, for the tasks the section can show (the newest).
+  const shown = tasks.filter((t) => !isStale(t, now, staleDays)).slice(0, MAX_TASK_ITEMS).flatMap((t) => (t.createdSession ? [t.createdSession] : []));
+  const made = new EventStore(db).sessionAssistants(project, shown);
+  const withAssistant = tasks.map((t) => {
+    const a = t.createdSession ? made.get(t.createdSession) : undefined;
+    return a ? { ...t, assistant: a } : t;
+  });
   // isStale: untouched for staleDays or more, i.e. updated at or before now - staleDays.
-  return openTasksSection(store.openNewest(project, TASKS_READ), now, staleDays, undefined, store.openCounts(project, now - staleDays * DAY_MS));
+  return openTasksSection(withAssistant, now, staleDays, undefined, store.openCounts(project, now - staleDays * DAY_MS));
 }
 
 /** Decision records read: more than the sections show (their "N more" lines count from recordCounts). */
@@ -137,7 +146,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
       }),
       ...records(db, s.project, s.root, new Set([...team.values()].map((t) => t.id))),
     ],
-    ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
+    ...(last && summary ? { lastSession: { session: last.session, summary, endReason: last.end_reason, ...assistantOf(events, s.project, last.session) } } : { recent: events.recent(s.project, { types: ["file_modified", "error", "command_run"], limit: 300 }) }),
     hot: hotNotes(db, s.project, config.query.includeGlobal, s.user),
     ...(play ? { inPlay: { ...play, memories: play.memories.map((m) => ({ ...m, ...(m.id && flags.get(m.id) ? { stale: flags.get(m.id)!.text } : {}) })) } } : {}),
     salience: salienceConfig(config.salience),
@@ -145,6 +154,12 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     ...maintenanceFailure(db),
     ...proposalOf(db, config, s),
   };
+}
+
+/** `{ assistant }` when `session` ran in another assistant than Claude Code. */
+function assistantOf(events: EventStore, project: string, session: string): { assistant?: AssistantName } {
+  const a = events.sessionAssistants(project, [session]).get(session);
+  return a ? { assistant: a } : {};
 }
 
 /** The team proposal (team.propose): never a reason for the briefing to fail. */

@@ -1,16 +1,25 @@
 import { isAbsolute, relative } from "node:path";
 import { field } from "../render/line.js";
+import { assistantLabel, type AssistantName } from "../contract/adapter.cjs";
 
 /** Small renderers the briefing's sections share: every value one line (src/render/line.ts). Pure. */
 
 /** The first 8 characters of a session id. */
 export { shortSession } from "../render/line.js";
 /**
- * When a briefing line's memory was made, and "outside a session" for one put without a session. A
- * session's id is not shown: it tells the model nothing the time does not (the prompt's memories
- * name a session by its day).
+ * When a briefing line's memory was made, "outside a session" for one put without a session, and
+ * "in a Codex session" for one made in another assistant than Claude Code (mem's own label for
+ * it: src/contract/adapter.cts). A session's id is not shown: it tells the model nothing the time
+ * does not (the prompt's memories name a session by its day).
  */
-export const whenMade = (time: string | number, session: string | null | undefined, now: number) => [ago(time, now), session ? "" : "outside a session"].filter(Boolean).join(", ") || "at an unknown time";
+export const whenMade = (time: string | number, session: string | null | undefined, now: number, assistant?: AssistantName) =>
+  [ago(time, now), session ? inAssistant(assistant) : "outside a session"].filter(Boolean).join(", ") || "at an unknown time";
+
+/** "in a Codex session", or "" for Claude Code's (and unknown) sessions. */
+export function inAssistant(assistant: AssistantName | undefined): string {
+  const label = assistantLabel(assistant);
+  return label ? `in a ${label} session` : "";
+}
 
 /** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
 export function ago(time: string | number, now: number): string {

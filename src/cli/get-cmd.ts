@@ -6,7 +6,8 @@ import { shown } from "../service/convert.js";
 
 export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "files", "source" (explicit, tag,
                 keyword, captured or markdown), "session", "createdAt", "updatedAt",
-                "confidence"?, "salience"?, "uses"?, "stale"?; a memory stated more than once
+                "assistant"? (codex, gemini or copilot: captured in that assistant's
+                session; absent for Claude Code's and mem's own), "confidence"?, "salience"?, "uses"?, "stale"?; a memory stated more than once
                 (remembered and captured): "sources": [{"id", "source", "session", "time",
                 "confidence"?, "text"?}]; a markdown memory: "path", "startLine", "endLine";
                 a decision record: "record": {"kind", "status"?, "date"?, "authors",

@@ -92,7 +92,7 @@ export function afterword(assistant: AssistantName, action: Action, scope: Assis
     ];
   }
   if (assistant === "gemini") return scope === "project" ? ["Gemini CLI runs a project's hooks only in a folder you trust (it asks; /permissions changes it)."] : [];
-  return ["Copilot CLI processes no hook output at a session's start or a prompt: its model reaches memory through mem's MCP server (search, get, tasks)."];
+  return [];
 }
 
 /** The human report of one assistant's files. */

@@ -1,3 +1,4 @@
+import { assistantLabel } from "../contract/adapter.cjs";
 import { openApp, type App } from "../app.js";
 import { ago } from "../brief/render.js";
 import { field, prose, safeJson } from "../render/line.js";
@@ -61,7 +62,7 @@ export async function readStdin(max: number, stream: AsyncIterable<unknown> = pr
 
 /** A memory for people: a header line (id, kind, source, age, session, salience, tags) and its text, wrapped at nothing. */
 export function renderMemory(m: Memory, now: number, full = false): string {
-  const head = [idOf(m), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
+  const head = [idOf(m), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}${assistantLabel(m.assistant) ? ` (${assistantLabel(m.assistant)})` : ""}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
   const lines = [head.join("  "), `   ${prose(m.text, full ? Number.POSITIVE_INFINITY : 300)}`];
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);

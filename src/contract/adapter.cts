@@ -14,6 +14,18 @@ export function isAssistantName(s: unknown): s is AssistantName {
   return typeof s === "string" && (ASSISTANTS as readonly string[]).includes(s);
 }
 
+/**
+ * How the briefing and the explorer name each assistant a memory came from. Claude Code, the
+ * assistant mem's hooks were written for, is not named: its events carry no assistant, like those
+ * of mem itself (mem remember, mem task add) and of stores older than the adapters.
+ */
+export const ASSISTANT_LABELS: Readonly<Record<AssistantName, string>> = { codex: "Codex", gemini: "Gemini CLI", copilot: "Copilot CLI" };
+
+/** The label of a stored assistant name; undefined for anything not in the enum (a stored value is never shown as it is). */
+export function assistantLabel(v: unknown): string | undefined {
+  return isAssistantName(v) ? ASSISTANT_LABELS[v] : undefined;
+}
+
 /** The payload key that carries the assistant into capture (src/capture/record.ts). */
 export const ASSISTANT_KEY = "mem_assistant";
 
@@ -106,3 +118,22 @@ export function basePayload(assistant: AssistantName, name: HookName, cwd: unkno
   if (s) p.session_id = s;
   return p;
 }
+
+/** Claude Code's TodoWrite statuses; `deleted` closes the task in mem's registry (src/store/tasks.ts). */
+export type TodoStatus = "pending" | "in_progress" | "completed" | "deleted";
+
+/**
+ * Another assistant's whole-list task tool (Codex's update_plan, Gemini CLI's write_todos) as
+ * Claude Code's TodoWrite, whose calls mem's task capture replays (src/capture/extract/tasks.ts):
+ * each item's `textKey` becomes its `content`, its status goes through `statuses` (pending for
+ * any other). Undefined when `list` is not an array: the call is then captured as a plain tool call.
+ */
+export function asTodoWrite(list: unknown, textKey: string, statuses: Readonly<Record<string, TodoStatus>>): { tool_name: "TodoWrite"; tool_input: { todos: { content: string; status: TodoStatus }[] } } | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const todos = list.filter(isObject).map((item) => {
+    const st = text(item.status);
+    return { content: text(item[textKey]) ?? "", status: st && Object.hasOwn(statuses, st) ? statuses[st]! : "pending" };
+  });
+  return { tool_name: "TodoWrite", tool_input: { todos } };
+}
+

@@ -6,7 +6,7 @@
  * (codex-rs/hooks/schema/generated/*.command.{input,output}.schema.json). Exit 2 blocks: mem never uses it.
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { type Adapter, additionalContext, argsObject, basePayload, hookOf, text } from "./adapter.cjs";
+import { type Adapter, additionalContext, argsObject, asTodoWrite, basePayload, hookOf, text, type TodoStatus } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
   SessionStart: "session-start",
@@ -27,10 +27,20 @@ export function patchFiles(patch: string): string[] {
 }
 
 /**
+ * update_plan's step statuses (codex-rs/protocol/src/plan_tool.rs: pending, in_progress,
+ * completed). Codex 0.171.0 runs PostToolUse for update_plan with `{ explanation?, plan: [{ step,
+ * status }] }`, the whole plan each time, like TodoWrite (seen with `codex exec`, where the tool is
+ * offered with `[tools.update_plan] enabled = true`).
+ */
+const PLAN_STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: "in_progress", completed: "completed" };
+
+/**
  * Codex's shell tool is already `Bash` with `{ command }`; apply_patch carries the patch as its
- * command: it is filed as an edit of the first file it names (all of them in `files`).
+ * command: it is filed as an edit of the first file it names (all of them in `files`); update_plan
+ * is a TodoWrite.
  */
 function tool(name: string, input: Record<string, unknown>): { tool_name: string; tool_input: Record<string, unknown> } {
+  if (name === "update_plan") return asTodoWrite(input.plan, "step", PLAN_STATUSES) ?? { tool_name: name, tool_input: input };
   if (name !== "apply_patch") return { tool_name: name, tool_input: input };
   const patch = text(input.command) ?? text(input.patch) ?? text(input.input) ?? "";
   const files = patchFiles(patch);

@@ -3,14 +3,21 @@
  * under a camelCase event (sessionStart, postToolUse) gets camelCase fields (sessionId, toolName,
  * toolArgs, toolResult.{resultType,textResultForLlm}); under a PascalCase one (PostToolUse) the
  * VS Code compatible snake_case fields (session_id, tool_name, tool_input,
- * tool_result.{result_type,text_result_for_llm}). Both are read. The output of sessionStart and
- * userPromptSubmitted is not processed (GitHub's "Copilot CLI hooks reference"): no hook can give the
- * model context, so mem captures only, and the model reaches memory through mem's MCP server.
+ * tool_result.{result_type,text_result_for_llm}). Both are read. GitHub's "Copilot CLI hooks
+ * reference" says the output of sessionStart and userPromptSubmitted is not processed; Copilot CLI
+ * 1.0.102 does process it (its changelog: "sessionStart hook additionalContext is now injected into
+ * the conversation", "Include userPromptSubmitted hook additionalContext in the model-facing
+ * prompt"), from a top-level `{"additionalContext": …}` under either casing, not from
+ * `hookSpecificOutput` (seen against a loopback model: test/live/copilot.test.ts).
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { type Adapter, argsObject, basePayload, hookOf, isObject, renameTool, syntheticToolUseId, text, type ToolRename } from "./adapter.cjs";
+import { type Adapter, argsObject, basePayload, clipContext, hookOf, isObject, renameTool, syntheticToolUseId, text, type ToolRename } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
+  sessionStart: "session-start",
+  SessionStart: "session-start",
+  userPromptSubmitted: "user-prompt-submit",
+  UserPromptSubmit: "user-prompt-submit",
   postToolUse: "post-tool-use",
   PostToolUse: "post-tool-use",
   postToolUseFailure: "post-tool-use-failure",
@@ -54,6 +61,15 @@ export const copilot: Adapter = {
   payload(name: HookName, raw: Payload): Payload {
     const p = basePayload("copilot", name, raw.cwd, field(raw, "sessionId", "session_id"));
     switch (name) {
+      case "session-start": {
+        // Copilot's "new" is a fresh session (mem's "startup"); "resume" is the same word.
+        const source = text(raw.source);
+        if (source) p.source = source === "new" ? "startup" : source;
+        break;
+      }
+      case "user-prompt-submit":
+        if (text(raw.prompt)) p.prompt = raw.prompt;
+        break;
       case "post-tool-use":
       case "post-tool-use-failure": {
         const input = argsObject(field(raw, "toolArgs", "tool_input"));
@@ -78,6 +94,6 @@ export const copilot: Adapter = {
     }
     return p;
   },
-  // Copilot CLI processes no context from these events; agentStop's output could only force another turn.
-  output: () => undefined,
+  // Context at a session's start and with a prompt only; agentStop's output could only force another turn.
+  output: (name, context) => (context && (name === "session-start" || name === "user-prompt-submit") ? JSON.stringify({ additionalContext: clipContext(context) }) : undefined),
 };

@@ -7,7 +7,7 @@
  * nothing but that JSON (docs/hooks/reference.md in the package).
  */
 import type { HookName, Payload } from "./hook.cjs";
-import { type Adapter, additionalContext, argsObject, basePayload, hookOf, isObject, renameTool, syntheticToolUseId, text, type ToolRename } from "./adapter.cjs";
+import { type Adapter, additionalContext, argsObject, asTodoWrite, basePayload, hookOf, isObject, renameTool, syntheticToolUseId, text, type TodoStatus, type ToolRename } from "./adapter.cjs";
 
 const EVENTS: Record<string, HookName> = {
   SessionStart: "session-start",
@@ -28,6 +28,12 @@ const TOOLS: Record<string, ToolRename> = {
   grep_search: { tool: "Grep", args: { dir_path: "path" } },
   list_directory: { tool: "LS", args: { dir_path: "path" } },
 };
+
+/**
+ * write_todos' statuses (docs/tools/todos.md): the whole list each call, as TodoWrite. A cancelled
+ * item is closed (deleted); a blocked one is still to do.
+ */
+const TODO_STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: "in_progress", completed: "completed", cancelled: "deleted", blocked: "pending" };
 
 /**
  * The prompt the user typed. Without a terminal, Gemini CLI prepends SessionStart's context to the
@@ -63,7 +69,8 @@ export const gemini: Adapter = {
       }
       case "post-tool-use": {
         const input = argsObject(raw.tool_input);
-        const t = renameTool(TOOLS, text(raw.tool_name) ?? "", input);
+        const name = text(raw.tool_name) ?? "";
+        const t = (name === "write_todos" ? asTodoWrite(input.todos, "description", TODO_STATUSES) : undefined) ?? renameTool(TOOLS, name, input);
         const r = toolResult(raw.tool_response);
         p.tool_name = t.tool_name;
         p.tool_input = t.tool_input;

@@ -29,6 +29,8 @@ export const ASSISTANT_HOOKS: Record<AssistantName, readonly AssistantHook[]> = 
     { event: "SessionEnd", timeout: 5_000 },
   ],
   copilot: [
+    { event: "sessionStart", timeout: 10 },
+    { event: "userPromptSubmitted", timeout: 5 },
     { event: "postToolUse", timeout: 15 },
     { event: "postToolUseFailure", timeout: 15 },
     { event: "agentStop", timeout: 10 },

@@ -1,3 +1,4 @@
+import { isAssistantName } from "../contract/adapter.cjs";
 import { validSources } from "../memory/merged.js";
 import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
@@ -26,6 +27,7 @@ export function toMemory(r: Pick<MemoryRow, "id" | "project" | "session" | "type
     session: r.session || null,
     createdAt: r.time,
     updatedAt: r.updated_at ? new Date(r.updated_at).toISOString() : r.time,
+    ...(isAssistantName(metadata.assistant) ? { assistant: metadata.assistant } : {}),
     ...(typeof metadata.confidence === "number" ? { confidence: metadata.confidence } : {}),
     ...sourcesField(metadata.sources),
   };

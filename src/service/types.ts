@@ -3,6 +3,7 @@
  * imports another's code.
  */
 
+import type { AssistantName } from "../contract/adapter.cjs";
 import type { RecordMeta } from "../store/records.js";
 
 /** Kinds a person (or the model, through a tool) may give an explicit memory. */
@@ -22,6 +23,8 @@ export interface Memory {
   files: string[];
   source: MemorySource;
   session: string | null;
+  /** The assistant the memory was captured in, when not Claude Code (src/contract/adapter.cts). */
+  assistant?: AssistantName;
   /** ISO times. */
   createdAt: string;
   updatedAt: string;

@@ -1,3 +1,4 @@
+import { isAssistantName, type AssistantName } from "../contract/adapter.cjs";
 import { notAfter } from "../util/not-after.js";
 import type { CapturedEvent } from "./event-types.js";
 import { asStored, asStoredRow, type Clean, type CleanFields } from "../redact/clean.cjs";
@@ -174,8 +175,8 @@ export class EventStore {
    * confirmed). A memory never used ranks by its age alone, so none older than the newest
    * `perKind` of its kind can beat them. Ids in `usedChunks` are chunk ids.
    */
-  decisionsOf(project: string, minConfidence: Record<string, number>, perKind: number): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[] }[]> {
-    const cols = "e.id, e.type, e.text, e.time, coalesce(e.session, '') AS session, e.files";
+  decisionsOf(project: string, minConfidence: Record<string, number>, perKind: number): Clean<{ id: string; type: string; text: string; time: string; session: string; files: string[]; assistant?: AssistantName }[]> {
+    const cols = "e.id, e.type, e.text, e.time, coalesce(e.session, '') AS session, e.files, json_extract(e.metadata, '$.assistant') AS assistant";
     const conf = "coalesce(json_extract(e.metadata, '$.confidence'), 1) >= ?";
     const recent = this.db.prepare(`SELECT ${cols} FROM events e INDEXED BY events_live WHERE e.project = ? AND e.type = ? AND e.deleted_at IS NULL AND ${conf} ORDER BY e.time DESC LIMIT ?`);
     // From the (few) salience rows outward: CROSS JOIN keeps SQLite from walking the project's chunks.
@@ -183,13 +184,27 @@ export class EventStore {
       `SELECT ${cols} FROM salience s CROSS JOIN chunks c ON c.id = s.chunk_id CROSS JOIN events e ON e.id = json_extract(c.metadata, '$.eventId')
        WHERE c.project = ? AND c.kind = ? AND e.project = c.project AND e.deleted_at IS NULL AND ${conf}`,
     );
-    type Row = { id: string; type: string; text: string; time: string; session: string; files: string };
+    type Row = { id: string; type: string; text: string; time: string; session: string; files: string; assistant: unknown };
     const byId = new Map<string, Row>();
     for (const [type, min] of Object.entries(minConfidence)) {
       for (const r of recent.all(project, type, min, perKind) as Row[]) byId.set(r.id, r);
       for (const r of used.all(project, type, min) as Row[]) byId.set(r.id, r);
     }
-    return asStored([...byId.values()].map((r) => ({ ...r, files: JSON.parse(r.files) as string[] })));
+    return asStored([...byId.values()].map(({ assistant, ...r }) => ({ ...r, files: JSON.parse(r.files) as string[], ...(isAssistantName(assistant) ? { assistant } : {}) })));
+  }
+
+  /**
+   * The assistant each of `sessions` ran in, for those that ran in one besides Claude Code (every
+   * event a session captures records it: the session's first event says). One indexed row per session.
+   */
+  sessionAssistants(project: string, sessions: readonly string[]): Map<string, AssistantName> {
+    const first = this.db.prepare("SELECT json_extract(metadata, '$.assistant') FROM events INDEXED BY events_project_session WHERE project = ? AND session = ? ORDER BY time LIMIT 1").pluck();
+    const out = new Map<string, AssistantName>();
+    for (const s of new Set(sessions)) {
+      const a = first.get(project, s);
+      if (isAssistantName(a)) out.set(s, a);
+    }
+    return out;
   }
 
   /** Live memories of a project by kind (what `mem list --kind K` counts). */

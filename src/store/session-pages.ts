@@ -18,6 +18,8 @@ export interface SessionSummaryRow {
   prompts: number;
   events: number;
   decisions: number;
+  /** Its first event's `metadata.assistant` as stored (unchecked: the page shows only a known one's label). */
+  assistant: unknown;
 }
 
 /** A project's sessions, the most recently active first, paged, with their counts. */
@@ -28,7 +30,8 @@ export function sessionsPage(db: Db, project: string, limit: number, offset: num
     `SELECT s.session, s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.updated_at AS updatedAt,
        (SELECT count(*) FROM prompt_runs p INDEXED BY prompt_runs_session WHERE p.session = s.session AND p.project = s.project AND p.hook = 'prompt') AS prompts,
        (SELECT count(*) FROM events e WHERE e.project = s.project AND e.session = s.session AND e.deleted_at IS NULL) AS events,
-       (SELECT count(*) FROM events e INDEXED BY events_project_session WHERE e.project = s.project AND e.session = s.session AND e.type = 'decision' AND e.deleted_at IS NULL) AS decisions
+       (SELECT count(*) FROM events e INDEXED BY events_project_session WHERE e.project = s.project AND e.session = s.session AND e.type = 'decision' AND e.deleted_at IS NULL) AS decisions,
+       (SELECT json_extract(e.metadata, '$.assistant') FROM events e INDEXED BY events_project_session WHERE e.project = s.project AND e.session = s.session ORDER BY e.time LIMIT 1) AS assistant
      FROM sessions s INDEXED BY sessions_project WHERE s.project = ? ORDER BY s.updated_at DESC LIMIT ? OFFSET ?`,
   ).all(project, limit, offset) as SessionSummaryRow[];
   return { total, sessions: rows };

@@ -40,6 +40,7 @@ th { color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { color: var(--ok); } .warn { color: var(--warn); } .bad { color: var(--bad); }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: 3px; border: 1px solid var(--line); font-size: .78rem; }
+.assistant { display: inline-block; padding: 0 .4rem; border-radius: 3px; border: 1px dashed var(--line); font-size: .78rem; font-weight: 600; }
 .note { color: var(--muted); font-size: .9rem; }
 .notice { border-left: 3px solid var(--warn); padding: .3rem .7rem; background: var(--panel); margin: .5rem 0; }
 .pager { display: flex; gap: 1rem; justify-content: center; margin: 1rem 0; color: var(--muted); }

@@ -47,6 +47,16 @@ const CASES: Case[] = [
     hook: "post-tool-use",
     want: { tool_name: "Edit", tool_use_id: "call_patch" },
   },
+  // update_plan as Codex 0.171.0 sent it to PostToolUse (arguments: codex-rs/protocol/src/plan_tool.rs): a TodoWrite.
+  {
+    assistant: "codex",
+    event: "PostToolUse",
+    raw: { ...codexBase, turn_id: "t1", hook_event_name: "PostToolUse", tool_name: "update_plan", tool_input: { explanation: "release work", plan: [{ step: "Ship the tasks table", status: "in_progress" }, { step: "Write the docs", status: "pending" }, { step: "Cut 0.3", status: "completed" }] }, tool_response: "Plan updated", tool_use_id: "call_plan" },
+    hook: "post-tool-use",
+    want: { tool_name: "TodoWrite", tool_input: { todos: [{ content: "Ship the tasks table", status: "in_progress" }, { content: "Write the docs", status: "pending" }, { content: "Cut 0.3", status: "completed" }] }, tool_use_id: "call_plan" },
+  },
+  // A plan that is not a list is no task list: a plain tool call.
+  { assistant: "codex", event: "PostToolUse", raw: { ...codexBase, hook_event_name: "PostToolUse", tool_name: "update_plan", tool_input: { plan: "step one" }, tool_response: "x", tool_use_id: "call_p2" }, hook: "post-tool-use", want: { tool_name: "update_plan", tool_input: { plan: "step one" } } },
   { assistant: "codex", event: "PreCompact", raw: { ...codexBase, turn_id: "t1", hook_event_name: "PreCompact", trigger: "auto" }, hook: "pre-compact", want: { hook_event_name: "PreCompact", trigger: "auto" } },
   { assistant: "codex", event: "Stop", raw: { ...codexBase, turn_id: "t1", hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "We decided to cache prices for 5 minutes." }, hook: "stop", want: { hook_event_name: "Stop", last_assistant_message: "We decided to cache prices for 5 minutes." } },
   { assistant: "codex", event: "PreToolUse", raw: { ...codexBase, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "c" }, hook: undefined },
@@ -76,6 +86,32 @@ const CASES: Case[] = [
     want: { prompt: "why did we choose SQLite over Postgres" },
   },
   { assistant: "gemini", event: "AfterTool", raw: { ...geminiBase, hook_event_name: "AfterTool", tool_name: "grep_search", tool_input: { pattern: "cache", dir_path: "src" }, tool_response: { llmContent: "src/cart.ts:3" } }, hook: "post-tool-use", want: { tool_name: "Grep", tool_input: { pattern: "cache", path: "src" } } },
+  // write_todos (docs/tools/todos.md: todos of { description, status }; statuses pending, in_progress, completed, cancelled, blocked): a TodoWrite.
+  {
+    assistant: "gemini",
+    event: "AfterTool",
+    raw: {
+      ...geminiBase,
+      hook_event_name: "AfterTool",
+      tool_name: "write_todos",
+      tool_input: { todos: [{ description: "Ship the tasks table", status: "in_progress" }, { description: "Drop the cache", status: "cancelled" }, { description: "Wait for review", status: "blocked" }, { description: "Cut 0.3", status: "completed" }, { description: "Odd", status: "someday" }, "junk", { status: "pending" }] },
+      tool_response: { llmContent: "Successfully updated the todo list.", returnDisplay: "" },
+    },
+    hook: "post-tool-use",
+    want: {
+      tool_name: "TodoWrite",
+      tool_input: {
+        todos: [
+          { content: "Ship the tasks table", status: "in_progress" },
+          { content: "Drop the cache", status: "deleted" },
+          { content: "Wait for review", status: "pending" },
+          { content: "Cut 0.3", status: "completed" },
+          { content: "Odd", status: "pending" },
+          { content: "", status: "pending" },
+        ],
+      },
+    },
+  },
   { assistant: "gemini", event: "AfterAgent", raw: { ...geminiBase, hook_event_name: "AfterAgent", prompt: "p", prompt_response: "Decided: cache prices for 5 minutes.", stop_hook_active: false }, hook: "stop", want: { hook_event_name: "Stop", last_assistant_message: "Decided: cache prices for 5 minutes." } },
   { assistant: "gemini", event: "PreCompress", raw: { ...geminiBase, hook_event_name: "PreCompress", trigger: "manual" }, hook: "pre-compact", want: { hook_event_name: "PreCompact", trigger: "manual" } },
   { assistant: "gemini", event: "SessionEnd", raw: { ...geminiBase, hook_event_name: "SessionEnd", reason: "exit" }, hook: "session-end", want: { hook_event_name: "SessionEnd", reason: "exit" } },
@@ -106,9 +142,12 @@ const CASES: Case[] = [
   { assistant: "copilot", event: "agentStop", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, transcriptPath: "/home/dev/.copilot/t.jsonl", stopReason: "end_turn" }, hook: "stop", want: { hook_event_name: "Stop", session_id: "cop-1" } },
   { assistant: "copilot", event: "preCompact", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, transcriptPath: "/t", trigger: "auto", customInstructions: "" }, hook: "pre-compact", want: { trigger: "auto" } },
   { assistant: "copilot", event: "sessionEnd", raw: { sessionId: "cop-1", timestamp: 1704618000000, cwd: CWD, reason: "complete" }, hook: "session-end", want: { hook_event_name: "SessionEnd", reason: "complete" } },
-  // Their output is not processed: mem captures nothing and computes nothing for them.
-  { assistant: "copilot", event: "sessionStart", raw: { sessionId: "cop-1", timestamp: 1704614400000, cwd: CWD, source: "new", initialPrompt: "Create a new feature" }, hook: undefined },
-  { assistant: "copilot", event: "userPromptSubmitted", raw: { sessionId: "cop-1", timestamp: 1704614500000, cwd: CWD, prompt: "Fix the authentication bug" }, hook: undefined },
+  // GitHub's reference says their output is not processed; Copilot CLI 1.0.102 reads a top-level additionalContext from both.
+  { assistant: "copilot", event: "sessionStart", raw: { sessionId: "cop-1", timestamp: 1704614400000, cwd: CWD, source: "new", initialPrompt: "Create a new feature" }, hook: "session-start", want: { hook_event_name: "SessionStart", session_id: "cop-1", source: "startup" } },
+  { assistant: "copilot", event: "SessionStart", raw: { hook_event_name: "SessionStart", session_id: "cop-3", timestamp: "2026-11-29T05:13:20.638Z", cwd: CWD, source: "resume", initial_prompt: "go on" }, hook: "session-start", want: { session_id: "cop-3", source: "resume" } },
+  { assistant: "copilot", event: "userPromptSubmitted", raw: { sessionId: "cop-1", timestamp: 1704614500000, cwd: CWD, prompt: "Fix the authentication bug" }, hook: "user-prompt-submit", want: { hook_event_name: "UserPromptSubmit", prompt: "Fix the authentication bug" } },
+  { assistant: "copilot", event: "UserPromptSubmit", raw: { hook_event_name: "UserPromptSubmit", session_id: "cop-3", timestamp: "2026-11-29T05:13:20.973Z", cwd: CWD, prompt: "say hello" }, hook: "user-prompt-submit", want: { session_id: "cop-3", prompt: "say hello" } },
+  { assistant: "copilot", event: "preToolUse", raw: { sessionId: "cop-1", timestamp: 1, cwd: CWD, toolName: "bash", toolArgs: "{}" }, hook: undefined },
 ];
 
 describe("assistant adapters: their payloads in, mem's hook request out", () => {
@@ -162,8 +201,10 @@ describe("assistant adapters: mem's answer in, their stdout out", () => {
     ["gemini", "user-prompt-submit", "memories", JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "memories" } })],
     ["gemini", "post-tool-use", "x", undefined],
     ["gemini", "session-end", "x", undefined],
-    ["copilot", "session-start", "briefing", undefined],
-    ["copilot", "user-prompt-submit", "memories", undefined],
+    ["copilot", "session-start", "briefing", JSON.stringify({ additionalContext: "briefing" })],
+    ["copilot", "user-prompt-submit", "memories", JSON.stringify({ additionalContext: "memories" })],
+    ["copilot", "user-prompt-submit", undefined, undefined],
+    ["copilot", "post-tool-use", "x", undefined],
     ["copilot", "stop", "x", undefined],
   ];
   for (const [assistant, name, context, want] of OUT) {
@@ -179,9 +220,9 @@ describe("assistant adapters: mem's answer in, their stdout out", () => {
 
   test("context past the limit is cut for every assistant; a user notice never reaches another assistant", () => {
     const long = "x".repeat(MAX_CONTEXT_CHARS + 500);
-    for (const a of ["codex", "gemini"] as const) {
-      const o = JSON.parse(hookOutput(ADAPTERS[a], "user-prompt-submit", long)!) as { hookSpecificOutput: { additionalContext: string } };
-      assert.equal(o.hookSpecificOutput.additionalContext.length, MAX_CONTEXT_CHARS);
+    for (const a of ["codex", "gemini", "copilot"] as const) {
+      const o = JSON.parse(hookOutput(ADAPTERS[a], "user-prompt-submit", long)!) as { hookSpecificOutput?: { additionalContext: string }; additionalContext?: string };
+      assert.equal((o.hookSpecificOutput?.additionalContext ?? o.additionalContext)?.length, MAX_CONTEXT_CHARS);
       assert.equal(hookOutput(ADAPTERS[a], "session-start", undefined, "older install"), undefined);
     }
   });

@@ -1,9 +1,9 @@
 /**
  * A loopback server that speaks just enough of OpenAI's Responses API (`POST /v1/responses`,
  * streamed as server-sent events) for Codex CLI to finish a turn: every request is kept, and each
- * is answered with one assistant message, `reply`; with `cmd`, a request that holds no tool output
- * yet is answered first with a call of Codex's `exec_command` tool running it. For the live Codex
- * test; listens on 127.0.0.1.
+ * is answered with one assistant message, `reply`; with `call`, a request that holds no tool output
+ * yet is answered first with that function call: a string is a command for Codex's `exec_command`
+ * tool, `{ name, arguments }` any tool (update_plan, say). For the live Codex tests; listens on 127.0.0.1.
  */
 import { createServer, type Server } from "node:http";
 
@@ -15,9 +15,13 @@ export interface FakeResponses {
   close(): Promise<void>;
 }
 
-function events(reply: string, n: number, cmd: string | undefined): string {
-  const item = cmd
-    ? { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "exec_command", arguments: JSON.stringify({ cmd }), status: "completed" }
+/** A function call the fake model makes: a command for exec_command, or a named tool with its arguments. */
+export type FakeCall = string | { name: string; arguments: Record<string, unknown> };
+
+function events(reply: string, n: number, call: FakeCall | undefined): string {
+  const fn = typeof call === "string" ? { name: "exec_command", arguments: { cmd: call } } : call;
+  const item = fn
+    ? { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: fn.name, arguments: JSON.stringify(fn.arguments), status: "completed" }
     : { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply, annotations: [] }] };
   const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
   const out: [string, Record<string, unknown>][] = [
@@ -29,7 +33,7 @@ function events(reply: string, n: number, cmd: string | undefined): string {
   return out.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join("");
 }
 
-export function startFakeResponses(reply: string, cmd?: string): Promise<FakeResponses> {
+export function startFakeResponses(reply: string, call?: FakeCall): Promise<FakeResponses> {
   const requests: Record<string, unknown>[] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -45,7 +49,7 @@ export function startFakeResponses(reply: string, cmd?: string): Promise<FakeRes
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(events(reply, requests.length, cmd !== undefined && !body.includes("function_call_output") ? cmd : undefined));
+      res.end(events(reply, requests.length, call !== undefined && !body.includes("function_call_output") ? call : undefined));
     });
   });
   return new Promise((resolve) => {

@@ -81,10 +81,20 @@ describe("mem hook --assistant, through the real CLI", () => {
     assert.equal(context(gemini.stdout, "BeforeAgent"), want);
   });
 
-  test("Copilot: no prompt or session-start hook can give its model context, so mem answers nothing there", async () => {
+  test("Copilot: the prompt's memories and the briefing as a top-level additionalContext (what Copilot CLI 1.0.102 reads), under either event casing", async () => {
+    const remembered = await runChild(process.execPath, [BIN, "remember", "Deploys freeze in December.", "--kind", "decision"], { env, cwd: proj });
+    assert.equal(remembered.code, 0, remembered.stderr);
     const prompt = await run(["userPromptSubmitted", "--assistant", "copilot"], { sessionId: "cop-1", timestamp: 1704614500000, cwd: proj, prompt: PROMPT });
-    const start = await run(["sessionStart", "--assistant", "copilot"], { sessionId: "cop-1", timestamp: 1704614400000, cwd: proj, source: "new" });
-    for (const r of [prompt, start]) assert.deepEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr }, { code: 0, stdout: "", stderr: "" });
+    const pascal = await run(["UserPromptSubmit", "--assistant", "copilot"], { hook_event_name: "UserPromptSubmit", session_id: "cop-3", timestamp: "2026-11-29T05:13:20.973Z", cwd: proj, prompt: PROMPT });
+    const start = await run(["sessionStart", "--assistant", "copilot"], { sessionId: "cop-1", timestamp: 1704614400000, cwd: proj, source: "new", initialPrompt: PROMPT });
+    for (const r of [prompt, pascal, start]) {
+      assert.deepEqual({ code: r.code, stderr: r.stderr }, { code: 0, stderr: "" });
+      assert.deepEqual(Object.keys(JSON.parse(r.stdout) as object), ["additionalContext"]);
+    }
+    const said = (r: ChildResult) => (JSON.parse(r.stdout) as { additionalContext: string }).additionalContext;
+    assert.match(said(prompt), /<mem-recall>[\s\S]*We chose SQLite over Postgres[\s\S]*<\/mem-recall>/);
+    assert.equal(said(pascal), said(prompt));
+    assert.match(said(start), /<mem-briefing>[\s\S]*Deploys freeze in December[\s\S]*<\/mem-briefing>/);
   });
 
   test("tool calls and a turn's end are captured with the assistant recorded; capture hooks print nothing", async () => {

@@ -2,7 +2,8 @@ import { CONFIRM_THRESHOLD, contentWords, jaccard } from "../../capture/extract/
 import { recordParts } from "../../store/records.js";
 import { effectiveSalience, type SalienceConfig, type Use } from "../../memory/salience.js";
 import { bracket, field, prose } from "../../render/line.js";
-import { ago, whenMade } from "../render.js";
+import { ago, inAssistant, whenMade } from "../render.js";
+import type { AssistantName } from "../../contract/adapter.cjs";
 import type { Section } from "./section.js";
 
 /**
@@ -21,6 +22,8 @@ export interface BriefDecision {
   /** ISO time it was captured. */
   time: string;
   session: string;
+  /** Made in this assistant's session (not Claude Code's): the line names it. */
+  assistant?: AssistantName;
   use?: Use;
   /** "possibly outdated: src/auth.c changed 3 d ago", when its files changed since. */
   stale?: string;
@@ -85,8 +88,9 @@ export function decisionSections(all: BriefDecision[], now: number, cfg: Salienc
       const old = now - (Date.parse(d.time) || now) > limits.oldDays * 86_400_000;
       const stale = d.stale ? ` ${bracket([field(d.stale, 300)])}` : "";
       if (d.record) return `- ${prose(d.text, i >= limits.full && old ? 100 : 240)} ${recordNote(d.record)}${stale}`;
-      if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)})${stale}`;
-      return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
+      const where = inAssistant(d.assistant);
+      if (i >= limits.full && old && !d.use?.uses) return `- ${prose(d.text, 100)} (${ago(d.time, now)}${where ? `, ${where}` : ""})${stale}`;
+      return `- ${prose(d.text, 240)} (${whenMade(d.time, d.session, now, d.assistant)}${d.use?.uses ? `, used ${d.use.uses}×` : ""})${stale}`;
     });
     out.push({ title, items, hidden: list.length - items.length + unread, more: (n) => more(n, kind), gone: `- ${list.length + unread} ${NAMES[kind] ?? "decisions"}: \`mem list --kind ${kind}\`` });
   }

@@ -1,6 +1,7 @@
 import type { SessionSummary } from "../../store/sessions.js";
 import { field, prose } from "../../render/line.js";
-import { ago, counted, shownPath, whenMade } from "../render.js";
+import { ago, counted, inAssistant, shownPath, whenMade } from "../render.js";
+import type { AssistantName } from "../../contract/adapter.cjs";
 import type { Section } from "./section.js";
 
 /** What the last session was doing and where it stopped (its summary), or, for sessions before summaries, the recent work. Pure. */
@@ -8,6 +9,8 @@ export interface LastSession {
   session: string;
   summary: SessionSummary;
   endReason?: string | null;
+  /** It ran in this assistant (not Claude Code): the title names it. */
+  assistant?: AssistantName;
 }
 
 export interface RecentEvent {
@@ -23,7 +26,8 @@ const list = (xs: readonly string[], n: number, render: (x: string) => string) =
 
 export function lastSessionSection(last: LastSession, now: number, root: string | undefined): Section {
   const s = last.summary;
-  const when = s.lastActivity ? ` (last active ${ago(s.lastActivity, now)})` : "";
+  const where = inAssistant(last.assistant);
+  const when = [s.lastActivity ? `last active ${ago(s.lastActivity, now)}` : "", where].filter(Boolean).join(", ");
   const items: string[] = [];
   if (s.goal.length > 0) items.push(`- Goal: ${s.goal.map((g) => `“${prose(g, 200)}”`).join("; then ")}`);
   if (s.filesChanged.length > 0) items.push(`- Changed: ${list(s.filesChanged, 10, (f) => shownPath(f, root))}`);
@@ -34,7 +38,7 @@ export function lastSessionSection(last: LastSession, now: number, root: string 
   if (s.decisions.length > 0) items.push(`- Made ${s.decisions.length} decision(s), listed under Decisions and Rejected approaches below`);
   if (s.openTasks > 0) items.push(`- Left ${s.openTasks} task(s) open`);
   if (last.endReason) items.push(`- Ended: ${field(last.endReason, 40)}`);
-  return { title: `Last session${when}`, items };
+  return { title: `Last session${when ? ` (${when})` : ""}`, items };
 }
 
 /** The fallback for stores without session summaries: last activity, files modified, recent errors. */

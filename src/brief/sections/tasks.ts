@@ -1,4 +1,6 @@
 import { bracket, field, prose } from "../../render/line.js";
+import { inAssistant } from "../render.js";
+import type { AssistantName } from "../../contract/adapter.cjs";
 
 /**
  * The briefing's "Open tasks" section, from the project's task registry: every session's open
@@ -15,6 +17,8 @@ export interface OpenTask {
   updatedAt: number;
   /** null: added by hand (`mem task add`). */
   createdSession: string | null;
+  /** Created in this assistant's session (not Claude Code's): the line names it. */
+  assistant?: AssistantName;
 }
 
 export const DEFAULT_STALE_DAYS = 30;
@@ -32,8 +36,12 @@ export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAU
 
 /** "session 1a2b3c4d", or "added with mem task add" (`mem task list`; the briefing names no session: `briefingOrigin`). */
 export const createdBy = (session: string | null): string => (session ? `session ${field(session.slice(0, 8))}` : "added with mem task add");
-/** What the briefing says of a task's origin: only that it was added by hand, if it was. */
-const briefingOrigin = (session: string | null): string => (session ? "" : ", added with mem task add");
+/** What the briefing says of a task's origin: that it was added by hand, or opened in another assistant than Claude Code. */
+const briefingOrigin = (session: string | null, assistant: AssistantName | undefined): string => {
+  if (!session) return ", added with mem task add";
+  const where = inAssistant(assistant);
+  return where ? `, opened ${where}` : "";
+};
 
 /** Newest created first; tasks created together keep the order they came in (a list's own order). */
 const newestFirst = (a: OpenTask, b: OpenTask) => b.createdAt - a.createdAt;
@@ -48,7 +56,7 @@ export function openTasksSection(tasks: readonly OpenTask[], now: number, staleD
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
   const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
   const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
-  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
+  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession, t.assistant)})`);
   if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
   if (staleTotal > 0) {
     const days = field(String(staleDays));

@@ -12,6 +12,7 @@ import { html, type Html } from "../html.js";
 import { href, type UiRequest } from "../request.js";
 import { age, idLink } from "../show.js";
 import { recordParts } from "../../store/records.js";
+import { assistantLabel } from "../../contract/adapter.cjs";
 
 /** The explorer's page size: rows a listing shows at once. */
 export const PAGE = 50;
@@ -49,13 +50,22 @@ export function sessionLink(base: string, session: string, project: string | und
   return html`<a class="session" href="${href(base, "/session", { id: session, project })}" title="${session}">session ${session.slice(0, 8)}</a>`;
 }
 
+/**
+ * `<span class="assistant">Codex</span>` for a memory or session of another assistant than Claude
+ * Code; nothing for Claude Code's (and unknown) ones. The label is mem's own (src/contract/adapter.cts), never a stored string.
+ */
+export function assistantBadge(assistant: unknown): Html {
+  const label = assistantLabel(assistant);
+  return label ? html`<span class="assistant" title="captured in a ${label} session">${label}</span>` : html``;
+}
+
 /** A memory as one item of a list. */
 export function memoryItem(base: string, m: Memory, now: number, project: string | undefined): Html {
   const id = idOf(m);
   const where =
     m.source === "markdown"
       ? html`<a href="${href(base, "/source", { path: m.path, project })}">${m.path}:${m.startLine}-${m.endLine}</a>${m.record ? html`<span class="record">record: ${recordParts(m.record).join(", ") || "no status"}</span>` : ""}`
-      : html`${m.session ? sessionLink(base, m.session, project) : html`<span>no session</span>`}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}</span>` : ""}`;
+      : html`${m.session ? sessionLink(base, m.session, project) : html`<span>no session</span>`}${assistantBadge(m.assistant)}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}</span>` : ""}`;
   return html`<li class="item" data-id="${id}">
 <div class="meta">${idLink(base, id, project)}<span class="badge">${m.kind}</span>${age(m.createdAt, now)}<span>${m.source}</span>${where}${m.stale ? html`<span class="warn stale" title="${m.stale}">stale</span>` : ""}</div>
 <p class="text">${short(m.text)}</p>

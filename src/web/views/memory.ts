@@ -15,7 +15,7 @@ import { href, type Route, type UiRequest } from "../request.js";
 import { serviceFor } from "../scope.js";
 import { age, idLink } from "../show.js";
 import { recordParts } from "../../store/records.js";
-import { projectParam, sessionLink, shownProject } from "./memory-bits.js";
+import { assistantBadge, projectParam, sessionLink, shownProject } from "./memory-bits.js";
 
 /** What the edit form holds when it comes back with an error: what was typed, kept. */
 export interface Typed {
@@ -45,7 +45,7 @@ export function memoryPage(ctx: UiContext, req: UiRequest, id: string, edit?: { 
   const body = html`<h1 class="id">${one}</h1>
 ${notices}
 ${edit ? html`<p class="notice bad" role="alert">Not saved: ${edit.error}</p>` : ""}
-<div class="meta"><span class="badge">${m.kind}</span><span>${m.source}</span><span>created ${age(m.createdAt, now)}</span>${m.updatedAt !== m.createdAt ? html`<span>edited ${age(m.updatedAt, now)}</span>` : ""}${m.session ? sessionLink(req.base, m.session, param) : ""}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}${m.uses ? `, used ${m.uses}×` : ""}</span>` : ""}${m.confidence !== undefined ? html`<span>confidence ${m.confidence}</span>` : ""}${task ? html`<span>task #${task.id}: ${task.status}</span>` : ""}</div>
+<div class="meta"><span class="badge">${m.kind}</span><span>${m.source}</span><span>created ${age(m.createdAt, now)}</span>${m.updatedAt !== m.createdAt ? html`<span>edited ${age(m.updatedAt, now)}</span>` : ""}${m.session ? sessionLink(req.base, m.session, param) : ""}${assistantBadge(m.assistant)}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}${m.uses ? `, used ${m.uses}×` : ""}</span>` : ""}${m.confidence !== undefined ? html`<span>confidence ${m.confidence}</span>` : ""}${task ? html`<span>task #${task.id}: ${task.status}</span>` : ""}</div>
 ${m.stale ? html`<p class="notice warn stale">${m.stale}</p>` : ""}
 <div class="text">${m.text}</div>
 ${details(req.base, m, param, now)}

@@ -13,6 +13,8 @@ import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
 import { idLink } from "../show.js";
+import { EventStore } from "../../store/events.js";
+import { assistantBadge } from "./memory-bits.js";
 import { at, latency, offsetOf, PAGE, short } from "./run-parts.js";
 
 /** Timeline rows a page (a long session has thousands of tool events). */
@@ -29,7 +31,7 @@ function list(ctx: UiContext, req: UiRequest): Html {
   const items = sessions.map(
     (s) => html`<li class="item" data-session="${s.session}">
 <a class="id" href="${href(req.base, "/session", { id: s.session, project: projectParam })}">${s.session || "(no id)"}</a>
-<div class="meta"><span>started ${at(s.startedAt, now)}</span><span>${s.endedAt !== null ? html`ended ${at(s.endedAt, now)}${s.endReason ? ` (${s.endReason})` : ""}` : html`last active ${at(s.updatedAt, now)}`}</span><span>${s.prompts} prompt${s.prompts === 1 ? "" : "s"}</span><span>${s.events} event${s.events === 1 ? "" : "s"}</span><span>${s.decisions} decision${s.decisions === 1 ? "" : "s"}</span></div>
+<div class="meta"><span>started ${at(s.startedAt, now)}</span><span>${s.endedAt !== null ? html`ended ${at(s.endedAt, now)}${s.endReason ? ` (${s.endReason})` : ""}` : html`last active ${at(s.updatedAt, now)}`}</span><span>${s.prompts} prompt${s.prompts === 1 ? "" : "s"}</span><span>${s.events} event${s.events === 1 ? "" : "s"}</span><span>${s.decisions} decision${s.decisions === 1 ? "" : "s"}</span>${assistantBadge(s.assistant)}</div>
 </li>`,
   );
   const body = html`<h1>Sessions</h1>
@@ -76,7 +78,8 @@ function one(ctx: UiContext, req: UiRequest): Html {
   if (!sessionKnown(ctx.app.db, project.id, id)) throw new MemoryError("not_found", `no session ${id || "without an id"} in ${project.id}`);
   const offset = offsetOf(req.query);
   const { total, items } = sessionTimeline(ctx.app.db, project.id, id, TIMELINE_PAGE, offset);
-  const body = html`<h1>Session <span class="id">${id || "(no id)"}</span></h1>
+  const assistant = new EventStore(ctx.app.db).sessionAssistants(project.id, [id]).get(id);
+  const body = html`<h1>Session <span class="id">${id || "(no id)"}</span>${assistant ? html` ${assistantBadge(assistant)}` : ""}</h1>
 <p class="note">What happened in this session, in time order: the briefing it got, its prompts and what was put before each, its tool events and the memories it captured.</p>
 ${items.length === 0 ? html`<p class="notice">Nothing recorded for this session.</p>` : html`<ol class="timeline">${items.map((it) => moment(ctx, req.base, project.id, projectParam, it))}</ol>`}
 ${pager(req.base, "/session", { id, project: projectParam }, total, offset, TIMELINE_PAGE)}`;

@@ -13,7 +13,8 @@ import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";
 import { href, type Answer, type Route, type UiRequest } from "../request.js";
 import { age } from "../show.js";
-import { offsetOf, PAGE, projectParam, sessionLink, shownProject } from "./memory-bits.js";
+import { assistantBadge, offsetOf, PAGE, projectParam, sessionLink, shownProject } from "./memory-bits.js";
+import { EventStore } from "../../store/events.js";
 
 /** How many recently closed tasks the page shows below the open ones. */
 const CLOSED_SHOWN = 10;
@@ -28,8 +29,10 @@ function view(ctx: UiContext, req: UiRequest): Html {
   const withClosed = req.query.get("closed") === "1";
   const closed = withClosed ? recentlyClosed(ctx.app.db, project.id, CLOSED_SHOWN) : [];
   const done = (req.query.get("done") ?? "").replace(/\D/g, "").slice(0, 15);
+  // The assistant each creating session ran in (one indexed row a session shown).
+  const made = new EventStore(ctx.app.db).sessionAssistants(project.id, [...tasks, ...closed].flatMap((t) => (t.createdSession ? [t.createdSession] : [])));
   const item = (t: CleanFields<TaskRow>) => html`<li class="item" data-task="${t.id}" data-status="${t.status}">
-<div class="meta"><span class="id">#${t.id}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? sessionLink(req.base, t.createdSession, param) : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
+<div class="meta"><span class="id">#${t.id}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? html`${sessionLink(req.base, t.createdSession, param)}${assistantBadge(made.get(t.createdSession))}` : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
 <p class="text">${t.content}</p>
 ${t.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${t.id}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
 </li>`;
