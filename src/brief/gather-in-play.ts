@@ -1,0 +1,69 @@
+/**
+ * The files in play at SessionStart and the memories about them, read from the store: the files
+ * recent sessions edited (their captured Edit, Write and MultiEdit events), git's view (the
+ * branch, the working tree's changes, the branch's own: src/project/branch-changes.ts, run by the
+ * caller), and the decisions, rejected approaches, lessons and errors anchored to those files
+ * (src/anchor) or naming them. Bounded: indexed queries with limits, whatever the store holds.
+ */
+import { relative } from "node:path";
+import type { GitView } from "../project/branch-changes.js";
+import { storedFiles } from "../project/in-play.js";
+import type { Db } from "../store/db.js";
+import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
+import { EventStore } from "../store/events.js";
+import { prepared } from "../store/statements.js";
+import { IN_PLAY_RULES, rankAboutFiles, recentEdits, type AboutFile, type InPlayRules } from "./in-play-rules.js";
+import type { InPlay } from "./sections/in-play.js";
+
+const KINDS = ["decision", "rejected", "learned", "preference", "error"];
+/** Captured edits read, at most (newest first). */
+const EDITS_READ = 500;
+/** Files looked up for memories, at most. */
+const LOOKED_UP = 200;
+const DAY_MS = 86_400_000;
+
+function editRows(db: Db, project: string, since: string): { files: string[]; time: string; session: string }[] {
+  const rows = prepared(
+    db,
+    `SELECT files, time, coalesce(session, '') AS session FROM events INDEXED BY events_live
+     WHERE project = ? AND type = 'file_modified' AND deleted_at IS NULL AND time >= ? ORDER BY time DESC LIMIT ?`,
+  ).all(project, since, EDITS_READ) as { files: string; time: string; session: string }[];
+  return rows.map((r) => ({ ...r, files: storedFiles(r.files) }));
+}
+
+/** Memories anchored to one of `paths` (absolute): from the anchors' path index outward. */
+function anchored(db: Db, project: string, paths: readonly string[]): AboutFile[] {
+  const rows = prepared(
+    db,
+    `SELECT e.id AS id, e.type AS type, e.text AS text, e.time AS time, e.files AS files, a.path AS path
+     FROM json_each(?) j CROSS JOIN anchors a ON a.path = j.value CROSS JOIN events e ON e.id = a.memory
+     WHERE e.project = ? AND e.deleted_at IS NULL AND e.type IN (${KINDS.map(() => "?").join(", ")})
+       AND (e.type = 'error' OR coalesce(json_extract(e.metadata, '$.confidence'), 1) >= ?)
+     LIMIT 400`,
+  ).all(JSON.stringify(paths), project, ...KINDS, MIN_DECISION_CONFIDENCE) as { id: string; type: string; text: string; time: string; files: string; path: string }[];
+  const byId = new Map<string, AboutFile & { files: string[] }>();
+  for (const r of rows) {
+    const m = byId.get(r.id) ?? { id: r.id, type: r.type, text: r.text, time: r.time, files: storedFiles(r.files) };
+    // A memory anchored by a path in its text names no file of its own: the anchored one is shown.
+    if (!m.files.includes(r.path) && m.files.length < 2) m.files.push(r.path);
+    byId.set(r.id, m);
+  }
+  return [...byId.values()];
+}
+
+export function gatherInPlay(db: Db, project: string, root: string | undefined, git: GitView | undefined, now: number, rules: InPlayRules = IN_PLAY_RULES): InPlay | undefined {
+  const edited = recentEdits(editRows(db, project, new Date(now - rules.editDays * DAY_MS).toISOString()), now, root, rules);
+  const paths = [...new Set([...(git?.changed ?? []), ...edited.map((e) => e.path), ...(git?.branchFiles ?? [])])].slice(0, LOOKED_UP);
+  if (paths.length === 0) return undefined;
+  // A memory names a file as given (relative to the root) or absolute; anchors are absolute.
+  const named = new EventStore(db).recentAbout(project, KINDS, [...paths, ...(root ? paths.map((p) => relative(root, p)) : [])], 5_000, rules.memories * 2);
+  const memories = rankAboutFiles([...anchored(db, project, paths), ...named.map((e) => ({ id: e.id, type: e.type, text: e.text, time: e.time, files: e.files }))], rules.memories);
+  return {
+    ...(git?.branch ? { branch: git.branch } : {}),
+    files: git?.changed ?? [],
+    changes: git?.changes ?? 0,
+    ...(git && git.branchFiles.length > 0 ? { branchFiles: git.branchFiles } : {}),
+    ...(edited.length > 0 ? { edited } : {}),
+    memories,
+  };
+}
