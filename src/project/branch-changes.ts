@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { cleanText } from "../redact/clean.cjs";
 import { SAFE_GIT_CONFIG } from "./git-marker.js";
-import { gitStatus, MAX_GIT_FILES, repoTop } from "./in-play.js";
+import { MAX_GIT_FILES, parsePorcelainZ, repoTop } from "./in-play.js";
 
 export interface GitView {
   branch?: string;
@@ -76,13 +76,33 @@ export function parseNamesZ(out: string, top: string, max = MAX_GIT_FILES): stri
 
 const env = () => ({ ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" });
 
-/** One git run in `top`, its stdout, or undefined (failed, past `ms`); past maxBytes what was read. */
+/** Past its time limit, a run is given up on this much later even if its output is still open (a child git started holds it). */
+const GRACE_MS = 100;
+
+/**
+ * One git run in `top`, its stdout, or undefined (failed, past `ms`); past maxBytes what was read.
+ * The answer comes by `ms` + GRACE_MS whatever the process does: a killed git whose own child
+ * still holds the output open does not hold the briefing up.
+ */
 function run(top: string, args: string[], ms: number, o: GitViewOptions): Promise<string | undefined> {
   return new Promise((done) => {
-    execFile(o.git ?? "git", [...SAFE_GIT_CONFIG, "-c", "core.quotepath=off", ...args], { cwd: top, timeout: ms, maxBuffer: o.maxBytes, killSignal: "SIGKILL", env: env(), windowsHide: true }, (err, stdout) => {
+    let settled = false;
+    const settle = (v: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
+      done(v);
+    };
+    const child = execFile(o.git ?? "git", [...SAFE_GIT_CONFIG, "-c", "core.quotepath=off", ...args], { cwd: top, timeout: ms, maxBuffer: o.maxBytes, killSignal: "SIGKILL", env: env(), windowsHide: true }, (err, stdout) => {
       const tooLong = err && (err as NodeJS.ErrnoException).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
-      done(err && !tooLong ? undefined : String(stdout));
+      settle(err && !tooLong ? undefined : String(stdout));
     });
+    const guard = setTimeout(() => {
+      child.kill("SIGKILL");
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      settle(undefined);
+    }, ms + GRACE_MS);
   });
 }
 
@@ -96,8 +116,10 @@ export async function gitView(dir: string, o: GitViewOptions): Promise<GitView |
   const top = repoTop(dir);
   if (!top) return undefined;
   const deadline = now() + o.timeoutMs;
-  const status = await gitStatus(top, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, untracked: false, ...(o.git ? { git: o.git } : {}) });
-  if (!status) return undefined;
+  // Untracked files left out: listing them walks the whole tree, slow in a large repository.
+  const out = await run(top, ["status", "--porcelain=v1", "-z", "--branch", "--untracked-files=no", "--ignore-submodules=all"], o.timeoutMs, o);
+  if (out === undefined) return undefined;
+  const status = parsePorcelainZ(out, top);
   const view: GitView = { ...(status.branch ? { branch: status.branch } : {}), changed: status.files, changes: status.changes, branchFiles: [] };
   if (!status.branch) return view; // detached: no branch of its own
   const left = () => deadline - now();
