@@ -10,7 +10,6 @@ import type { GitView } from "../project/branch-changes.js";
 import { storedFiles } from "../project/in-play.js";
 import type { Db } from "../store/db.js";
 import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
-import { EventStore } from "../store/events.js";
 import { prepared } from "../store/statements.js";
 import { IN_PLAY_RULES, rankAboutFiles, recentEdits, type AboutFile, type InPlayRules } from "./in-play-rules.js";
 import type { InPlay } from "./sections/in-play.js";
@@ -20,6 +19,8 @@ const KINDS = ["decision", "rejected", "learned", "preference", "error"];
 const EDITS_READ = 500;
 /** Files looked up for memories, at most. */
 const LOOKED_UP = 200;
+/** The newest memories of each kind whose own files are compared with the files in play (anchors reach older ones). */
+const NAMED_READ = 300;
 const DAY_MS = 86_400_000;
 
 function editRows(db: Db, project: string, since: string): { files: string[]; time: string; session: string }[] {
@@ -51,13 +52,31 @@ function anchored(db: Db, project: string, paths: readonly string[]): AboutFile[
   return [...byId.values()];
 }
 
+/**
+ * The newest NAMED_READ memories of each kind that name one of `paths` among their files (as
+ * given: absolute, or relative to the root). Each kind walks its own index from the newest, so a
+ * store of any size costs the same; older ones are found through their anchors.
+ */
+function named(db: Db, project: string, paths: ReadonlySet<string>): AboutFile[] {
+  const st = prepared(db, "SELECT id, type, text, time, files FROM events INDEXED BY events_live WHERE project = ? AND type = ? AND deleted_at IS NULL ORDER BY time DESC LIMIT ?");
+  const out: AboutFile[] = [];
+  for (const kind of KINDS) {
+    for (const r of st.all(project, kind, NAMED_READ) as { id: string; type: string; text: string; time: string; files: string }[]) {
+      if (r.files === "[]") continue;
+      const files = storedFiles(r.files);
+      if (files.some((f) => paths.has(f))) out.push({ ...r, files });
+    }
+  }
+  return out;
+}
+
 export function gatherInPlay(db: Db, project: string, root: string | undefined, git: GitView | undefined, now: number, rules: InPlayRules = IN_PLAY_RULES): InPlay | undefined {
   const edited = recentEdits(editRows(db, project, new Date(now - rules.editDays * DAY_MS).toISOString()), now, root, rules);
   const paths = [...new Set([...(git?.changed ?? []), ...edited.map((e) => e.path), ...(git?.branchFiles ?? [])])].slice(0, LOOKED_UP);
   if (paths.length === 0) return undefined;
   // A memory names a file as given (relative to the root) or absolute; anchors are absolute.
-  const named = new EventStore(db).recentAbout(project, KINDS, [...paths, ...(root ? paths.map((p) => relative(root, p)) : [])], 5_000, rules.memories * 2);
-  const memories = rankAboutFiles([...anchored(db, project, paths), ...named.map((e) => ({ id: e.id, type: e.type, text: e.text, time: e.time, files: e.files }))], rules.memories);
+  const asNamed = new Set([...paths, ...(root ? paths.map((p) => relative(root, p)) : [])]);
+  const memories = rankAboutFiles([...anchored(db, project, paths), ...named(db, project, asNamed)], rules.memories);
   return {
     ...(git?.branch ? { branch: git.branch } : {}),
     files: git?.changed ?? [],

@@ -5,6 +5,7 @@ import { ask, type Dial } from "../daemon/client.cjs";
 import type { HookAnswer } from "./answer.js";
 import type { HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
+import { nudgedRecently } from "./nudge-stamp.js";
 import type { BriefRequest } from "./session-brief.js";
 
 /** How long SessionStart waits for the daemon's briefing before making it itself (its deadline is 5 s). */
@@ -59,6 +60,9 @@ export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAn
   const viaDaemon = io.env.MEM_NO_DAEMON !== "1" ? await briefViaDaemon(req, io.env) : { answered: false as const };
   const briefing = viaDaemon.answered ? viaDaemon.text : await (await import("./session-brief.js")).briefInProcess(req, io);
   // Hooks an older mem installed: the user is told (not the model), at most once a day; in Claude Code only (the notice is about its settings).
-  const notice = req.source === "startup" && !io.adapter ? (await import("./install-nudge.js")).installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home: dataHome(io.env), now: (io.now ?? Date.now)() }) : undefined;
+  // (The stamp is looked at first: the nudge's modules are loaded only when a check is due.)
+  const now = (io.now ?? Date.now)();
+  const home = dataHome(io.env);
+  const notice = req.source === "startup" && !io.adapter && !nudgedRecently(home, now) ? (await import("./install-nudge.js")).installNudge({ env: io.env, cwd: str(payload, "cwd") ?? process.cwd(), home, now }) : undefined;
   return { context: briefing, ...(notice ? { notice } : {}) };
 }

@@ -117,14 +117,16 @@ export async function gitView(dir: string, o: GitViewOptions): Promise<GitView |
   if (!top) return undefined;
   const deadline = now() + o.timeoutMs;
   // Untracked files left out: listing them walks the whole tree, slow in a large repository.
-  const out = await run(top, ["status", "--porcelain=v1", "-z", "--branch", "--untracked-files=no", "--ignore-submodules=all"], o.timeoutMs, o);
+  // The default branch is looked up at the same time (one process start less to wait for).
+  const [out, refs] = await Promise.all([
+    run(top, ["status", "--porcelain=v1", "-z", "--branch", "--untracked-files=no", "--ignore-submodules=all"], o.timeoutMs, o),
+    run(top, ["for-each-ref", "--format=%(refname)%09%(symref)", ...BASE_REFS], o.timeoutMs, o),
+  ]);
   if (out === undefined) return undefined;
   const status = parsePorcelainZ(out, top);
   const view: GitView = { ...(status.branch ? { branch: status.branch } : {}), changed: status.files, changes: status.changes, branchFiles: [] };
   if (!status.branch) return view; // detached: no branch of its own
   const left = () => deadline - now();
-  if (left() < MIN_RUN_MS) return view;
-  const refs = await run(top, ["for-each-ref", "--format=%(refname)%09%(symref)", ...BASE_REFS], left(), o);
   const base = refs === undefined ? undefined : pickBase(refs, status.branch);
   if (!base || left() < MIN_RUN_MS) return view;
   // base...HEAD: from where the branch left base to HEAD (base's own later commits are not the branch's).

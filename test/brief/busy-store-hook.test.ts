@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { anchorCaptured } from "../../src/anchor/anchor.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { clean, cleanText } from "../../src/redact/clean.cjs";
 import { openDb } from "../../src/store/db.js";
@@ -43,11 +44,13 @@ describe("the busy store's briefing, made by the hook", { skip: !hasCommand("git
     const batch: CapturedEvent[] = [];
     for (let i = 0; i < 500; i++) batch.push({ id: `d${i}`, type: "decision", time: iso((i + 2) * DAY), session: `old-${i % 50}`, files: [], text: `Decision ${i}: use ${Array.from({ length: 10 }, (_, j) => `w${i}y${j}`).join(" ")}`, confidence: 0.9, metadata: {} });
     for (let i = 0; i < 300; i++) batch.push({ id: `l${i}`, type: "learned", time: iso((i + 2) * DAY), session: `old-${i % 50}`, files: [], text: `Lesson ${i}: ${Array.from({ length: 10 }, (_, j) => `v${i}z${j}`).join(" ")}`, confidence: 0.9, metadata: {} });
-    // Two older decisions about a file the last session edited: named with the files in play.
-    batch.push({ id: "about-db", type: "decision", time: iso(400 * DAY), session: "old-x", files: [join(repo, "src/db.ts")], text: "The store keeps WAL mode: readers never wait for the writer.", confidence: 0.9, metadata: {} });
+    // An old decision about a file the last session edited (far older than the newest 500), anchored to it as its capture anchored it.
+    const aboutDb: CapturedEvent = { id: "about-db", type: "decision", time: iso(400 * DAY), session: "old-x", files: [join(repo, "src/db.ts")], text: "The store keeps WAL mode: readers never wait for the writer.", confidence: 0.9, metadata: {} };
+    batch.push(aboutDb);
     // The last session's Edits and Writes (captured as file_modified), two and three hours ago.
     for (const [i, f] of ["src/db.ts", "src/queue.ts"].entries()) batch.push({ id: `e${i}`, type: "file_modified", time: iso((2 + i) * 3_600_000), session: "last", files: [join(repo, f)], text: `Edit ${f}`, metadata: {} });
     events.insert(project, clean(batch));
+    assert.equal(anchorCaptured(db, { project, session: cleanText("old-x"), now, events: clean([aboutDb]), taskChanges: clean([]) }), 1);
     const tasks = new TaskStore(db);
     for (let i = 0; i < 100; i++) tasks.add(project, cleanText(`task ${i}: ${"finish the thing ".repeat(3)}`), now - DAY - i);
     db.close();
