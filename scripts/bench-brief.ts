@@ -134,7 +134,7 @@ try {
   while ((unchunked.get() as number) > 0 && performance.now() - caughtUp < 600_000) await new Promise((r) => setTimeout(r, 1_000));
   backlog.close();
   log(`daemon caught up with the captured events in ${((performance.now() - caughtUp) / 1000).toFixed(0)} s`);
-  const both = { bare: [] as number[], daemon: [] as number[], local: [] as number[] };
+  const both = { bare: [] as number[], daemon: [] as number[], local: [] as number[], own: [] as number[] };
   // Ages are rounded to hours and days: two runs a moment apart can fall on either side of a boundary (the bench's sessions are 12 h apart).
   const ageless = (s: string) => s.replace(/\d+ (h|d) ago|within the hour/g, "…");
   const compared = { same: 0, agesOnly: 0, different: 0 };
@@ -145,7 +145,10 @@ try {
     if (d.stdout === l.stdout) compared.same++;
     else if (ageless(d.stdout) === ageless(l.stdout)) compared.agesOnly++;
     else compared.different++;
+    // The daemon's own time for the same request, without the hook process around it.
+    const own = await ask(home, { op: "brief", cwd: repo, session: `own-${i}`, source: "startup", userEnv: {} }, 10_000);
     if (i < 2) continue; // warm-up
+    if (own.kind === "reply" && own.reply.ok && typeof own.reply.ms === "number") both.own.push(own.reply.ms);
     both.bare.push(bare.ms);
     both.daemon.push(d.ms);
     both.local.push(l.ms);
@@ -153,6 +156,7 @@ try {
   const [b, dm, lc] = [stats(both.bare), stats(both.daemon), stats(both.local)];
   log(`SessionStart briefing, one loop: bare spawn ${fmt(b)}`);
   log(`  through the warm daemon: ${fmt(dm)}; over the bare spawn p50 +${(dm.p50 - b.p50).toFixed(0)} ms, p95 +${(dm.p95 - b.p95).toFixed(0)} ms (target: p95 at most +300 ms)`);
+  log(`  of which the daemon's own work (its reply's ms): ${fmt(stats(both.own))}`);
   log(`  in-process (no daemon):  ${fmt(lc)}; over the bare spawn p50 +${(lc.p50 - b.p50).toFixed(0)} ms, p95 +${(lc.p95 - b.p95).toFixed(0)} ms`);
   log(`  the two paths' output: the same bytes ${compared.same} times, differing only in an age rounded across a boundary ${compared.agesOnly}, otherwise different ${compared.different} (must be 0)`);
   await ask(home, { op: "stop" }, 2_000);

@@ -12,9 +12,9 @@ import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/f
 import { findMemHooks } from "../install/settings.js";
 import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
 
-import { nudgedRecently, nudgeStamp } from "./nudge-stamp.js";
+import { nudgedRecently, nudgeStamp } from "./nudge-stamp.cjs";
 
-export { NUDGE_EVERY_MS, nudgeStamp } from "./nudge-stamp.js";
+export { NUDGE_EVERY_MS, nudgeStamp } from "./nudge-stamp.cjs";
 
 /**
  * Whether a settings object holds a hot hook of mem's that runs Node directly: its command and

@@ -24,19 +24,11 @@ import { indexDecisionFolders, refreshForHook } from "../freshness/refresh.js";
 import type { HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
 import { openForHook } from "./open-store.js";
+import type { BriefRequest } from "./brief-client.cjs";
+
+export type { BriefRequest } from "./brief-client.cjs";
 
 export const BRIEFING_TOKENS = 2_500;
-
-export interface BriefRequest {
-  /** The session's directory, absolute. */
-  cwd: string;
-  session: string;
-  /** startup, resume, clear or compact. */
-  source: string;
-  transcript?: string;
-  /** The hook's variables that say who the current user is ($MEM_USER, $USER, $LOGNAME, $USERNAME). */
-  userEnv: Record<string, string>;
-}
 
 export interface Briefed {
   briefing: string | undefined;
