@@ -100,6 +100,13 @@ describe("SessionStart through the daemon", { skip: !hasCommand("git") && "git n
     } finally {
       db.close();
     }
+    // The older-install check due (once a day): the runner, which makes that check, asks the daemon instead of the entry.
+    rmSync(join(s.home, "install-nudge"));
+    const due = await requests(s.home);
+    const checked = await start(repo, env, "s-due", true);
+    assert.equal((await requests(s.home)) - due, 2, "asked of the daemon once (and this status)");
+    assert.equal(checked.stdout, local.stdout);
+    assert.ok(existsSync(join(s.home, "install-nudge")), "and the check was made");
     assert.equal((await ask(s.home, { op: "stop" }, 2_000)).kind, "reply");
     await until(async () => !(await daemonUp(s.home)));
     const absent = await start(repo, env, "s-absent", true);
