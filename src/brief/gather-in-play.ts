@@ -40,7 +40,7 @@ function anchored(db: Db, project: string, paths: readonly string[]): AboutFile[
      FROM json_each(?) j CROSS JOIN anchors a ON a.path = j.value CROSS JOIN events e ON e.id = a.memory
      WHERE e.project = ? AND e.deleted_at IS NULL AND e.type IN (${KINDS.map(() => "?").join(", ")})
        AND (e.type = 'error' OR coalesce(json_extract(e.metadata, '$.confidence'), 1) >= ?)
-     LIMIT 400`,
+     ORDER BY e.time DESC, e.id LIMIT 400`,
   ).all(JSON.stringify(paths), project, ...KINDS, MIN_DECISION_CONFIDENCE) as { id: string; type: string; text: string; time: string; files: string; path: string }[];
   const byId = new Map<string, AboutFile & { files: string[] }>();
   for (const r of rows) {
