@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BRIEFING_TOKENS } from "../src/hooks/session-start.js";
+import { BRIEFING_TOKENS } from "../src/hooks/session-brief.js";
 import { percentile } from "./bench/metrics.js";
 import { decisionRecordText } from "./bench/records.js";
 import { prng } from "./prng.js";

@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BRIEFING_TOKENS } from "../src/hooks/session-start.js";
+import { BRIEFING_TOKENS } from "../src/hooks/session-brief.js";
 import { percentile } from "./bench/metrics.js";
 import { decisionRecordText } from "./bench/records.js";
 import { prng } from "./prng.js";

@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { eventChunkId } from "../../indexer/captured.js";
 import { staleFlags } from "../anchor/staleness.js";
 import { GLOBAL_PROJECT, type Config } from "../config/config.js";
@@ -11,13 +10,13 @@ import { SessionStore } from "../store/sessions.js";
 import { TaskStore } from "../store/tasks.js";
 import { recordCounts, recordMeta, recordsOf } from "../store/records.js";
 import { teamOfLocals } from "../team/view.js";
-import { gitStatusSync } from "../project/in-play.js";
+import { gitView, type GitView } from "../project/branch-changes.js";
 import { MIN_DECISION_CONFIDENCE } from "../store/event-types.js";
 import { redact } from "../redact/redact.cjs";
 import { LAYOUT_SQL, MAYBE_PROFILE_SQL, USER_SQL } from "../tiers/profiles.js";
 import type { BriefingInput } from "./briefing.js";
 import { isStale, MAX_TASK_ITEMS, openTasksSection } from "./sections/tasks.js";
-import type { InPlay } from "./sections/in-play.js";
+import { gatherInPlay } from "./gather-in-play.js";
 import type { BriefDecision } from "./sections/decisions.js";
 import { shownPath } from "./render.js";
 import { gatherProposal } from "../team/propose.js";
@@ -27,8 +26,9 @@ import type { AssistantName } from "../contract/adapter.cjs";
 /**
  * Reads what the briefing projects, from the stores and from git: tasks, every decision-like
  * memory with its use, the last session's summary, hot notes of the project and the global
- * memory, and the memories about the files git says are changed. Bounded work whatever the store
- * holds (indexed queries; git with a short timeout).
+ * memory, and the files in play with the memories about them (src/brief/gather-in-play.ts).
+ * Bounded work whatever the store holds (indexed queries; git, run first by `briefingGit`, with
+ * a short timeout).
  */
 export interface BriefingScope {
   project: string;
@@ -39,9 +39,12 @@ export interface BriefingScope {
   budgetTokens: number;
   /** The current user's id (src/tiers/user.ts): their profile is briefed; none when unknown. */
   user?: string;
+  /** What git says of the project's repository (`briefingGit`): none outside one, without git, or when it was slow. */
+  git?: GitView;
 }
 
 const MIN_CONFIDENCE: Record<string, number> = { decision: MIN_DECISION_CONFIDENCE, preference: MIN_DECISION_CONFIDENCE, rejected: MIN_DECISION_CONFIDENCE, learned: 0.8 };
+/** For all of the briefing's git runs together. */
 const GIT_TIMEOUT_MS = 400;
 /** Decisions whose anchors are checked at SessionStart (each anchored file is hashed once). */
 const STALE_CHECKED = 120;
@@ -67,14 +70,9 @@ function hotNotes(db: Db, project: string, includeGlobal: boolean, user: string 
   return [...mine.map((r) => ({ ...note(r), user })), ...rows.map(note)];
 }
 
-function inPlay(events: EventStore, project: string, root: string | undefined): InPlay | undefined {
-  if (!root) return undefined;
-  const git = gitStatusSync(root, { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 1024 * 1024, untracked: false });
-  if (!git || git.files.length === 0) return undefined;
-  // A memory names a file as given (relative to the root) or absolute.
-  const paths = git.files.flatMap((f) => [relative(root, f), f]);
-  const memories = events.recentAbout(project, ["decision", "rejected", "learned", "preference", "error"], paths, 5_000, 8);
-  return { ...git, memories };
+/** git's view of the project's repository for the briefing, bounded in time and bytes; undefined without a root. */
+export async function briefingGit(root: string | undefined): Promise<GitView | undefined> {
+  return root ? gitView(root, { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 1024 * 1024 }) : undefined;
 }
 
 /** Open tasks read: far more than the section shows, its counts from the whole registry. */
@@ -125,7 +123,7 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
   // Possibly outdated: checked for the decisions the briefing can show (the used and the newest), not all of them.
   const usesOfD = (d: { chunk: string }) => uses.get(d.chunk)?.uses ?? 0;
   const head = [...decisions].sort((a, b) => usesOfD(b) - usesOfD(a) || b.time.localeCompare(a.time)).slice(0, STALE_CHECKED);
-  const play = inPlay(events, s.project, s.root);
+  const play = gatherInPlay(db, s.project, s.root, s.git, s.now);
   const flags = staleFlags(db, [...head.map((d) => d.id), ...(play?.memories.flatMap((m) => (m.id ? [m.id] : [])) ?? [])], s.root, s.now);
   const last = sessions.lastSummarized(s.project, s.session);
   const summary = sessions.summaryOf(last);

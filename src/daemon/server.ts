@@ -29,6 +29,7 @@ import { lockPath, pointerPath } from "./paths.cjs";
 import { firstChoice, publish, settle, unpublish, type Place } from "./socket-place.js";
 import { SourceWatch } from "./watch.js";
 import { DecisionLookout } from "./decision-lookout.js";
+import { answerBrief } from "./briefing-op.js";
 
 /** A stop waits this long for the background job under way; what it leaves, the next run does. */
 const STOP_JOB_WAIT_MS = 5_000;
@@ -152,6 +153,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         setTimeout(() => lookout.look(req.cwd as string), 5).unref();
         return { ok: true, ...(a?.injection ? { text: a.injection.text } : {}), ms };
       }
+      case "brief": // SessionStart's briefing (src/daemon/briefing-op.ts)
+        return answerBrief({ app, log: (l) => hookLog(opts.env, `mem serve: ${l}`), after: (cwd) => lookout.look(cwd) }, req, delivered);
       case "capture": {
         // PostToolUse(Failure), Stop and SubagentStop from the capture client: durable in SQLite before the reply.
         const p = req.payload;

@@ -16,6 +16,7 @@ import { Dial } from "../daemon/client.cjs";
 import { hookLog } from "./log.cjs";
 import { readStdin } from "./stdin.cjs";
 import { captureViaDaemon, hookAsk, promptViaDaemon } from "./via-daemon.cjs";
+import { briefFromEntry } from "./brief-client.cjs";
 
 /** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
 function writeAll(fd: number, text: string): void {
@@ -64,17 +65,19 @@ export async function hookMain(event: string, env: NodeJS.ProcessEnv, args: read
       // The last guard: whatever is still pending at the deadline, the hook ends without output.
       setTimeout(() => process.exit(0), DEADLINE_MS[name] + 100).unref();
       // Hooks the daemon answers dial it now: the connect overlaps the wait for stdin.
-      const dial = DAEMON_HOOKS.has(name) && env.MEM_NO_DAEMON !== "1" ? new Dial(dataHome(env)) : undefined;
+      const dial = (DAEMON_HOOKS.has(name) || name === "session-start") && env.MEM_NO_DAEMON !== "1" ? new Dial(dataHome(env)) : undefined;
       const input = await readStdin(process.stdin, MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
       const parsed = input.truncated ? undefined : parsePayload(input.text);
       // Another assistant's payload in mem's own terms; Claude Code's as it came.
       const payload = parsed && (adapter ? adapter.payload(name, parsed) : claudePayload(parsed));
-      let out = await viaDaemon(name, payload, env, dial, adapter);
+      // SessionStart: the daemon's briefing (src/hooks/brief-client.cts); the runner asks only if this did not.
+      const brief = name === "session-start" && dial && payload ? await briefFromEntry(payload, env, adapter, dial) : undefined;
+      let out = brief ? brief.out : await viaDaemon(name, payload, env, dial, adapter);
       dial?.hangUp(); // unused when the prompt needed no memory or the payload was bad
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
         // A payload that parses reached the daemon above (when allowed): the runner must not ask again.
-        out = await answerHook(name, input, { env, daemonTried: dial !== undefined, ...(adapter ? { adapter } : {}) }, deadlineAt, payload);
+        out = await answerHook(name, input, { env, daemonTried: brief ? brief.asked : dial !== undefined, ...(adapter ? { adapter } : {}) }, deadlineAt, payload);
       }
       if (out) writeAll(1, `${out}\n`);
     }

@@ -7,16 +7,14 @@
  * or an environment that differs from the install shell's (NODE_EXTRA_CA_CERTS) are not, as
  * `mem install` would not change what they see (`mem doctor` reports every difference).
  */
-import { statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
 import { findMemHooks } from "../install/settings.js";
 import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
 
-export const NUDGE_EVERY_MS = 24 * 3600_000;
+import { nudgedRecently, nudgeStamp } from "./nudge-stamp.cjs";
 
-/** The stamp whose mtime is when the settings were last checked. */
-export const nudgeStamp = (home: string) => join(home, "install-nudge");
+export { NUDGE_EVERY_MS, nudgeStamp } from "./nudge-stamp.cjs";
 
 /**
  * Whether a settings object holds a hot hook of mem's that runs Node directly: its command and
@@ -38,11 +36,7 @@ export function predatesHookClient(settings: unknown): boolean {
  */
 export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: string; now: number; platform?: string }): string | undefined {
   if ((o.platform ?? process.platform) === "win32") return undefined;
-  try {
-    if (o.now - statSync(nudgeStamp(o.home)).mtimeMs < NUDGE_EVERY_MS) return undefined;
-  } catch {
-    // never checked
-  }
+  if (nudgedRecently(o.home, o.now)) return undefined;
   try {
     writeFileSync(nudgeStamp(o.home), `${new Date(o.now).toISOString()}\n`);
   } catch {

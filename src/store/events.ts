@@ -154,21 +154,6 @@ export class EventStore {
   }
 
   /**
-   * The newest `limit` live events of `types` among the newest `scan` that name one of `paths` in
-   * their files: the filtering done by SQLite, so only the matches are parsed.
-   */
-  recentAbout(project: string, types: string[], paths: string[], scan: number, limit: number): Clean<StoredEvent[]> {
-    if (paths.length === 0 || types.length === 0) return asStored([]);
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM (SELECT rowid AS r, * FROM events WHERE project = ? AND deleted_at IS NULL AND type IN (${types.map(() => "?").join(", ")}) ORDER BY time DESC, rowid DESC LIMIT ?)
-         WHERE EXISTS (SELECT 1 FROM json_each(files) f WHERE f.value IN (SELECT value FROM json_each(?))) ORDER BY time DESC, r DESC LIMIT ?`,
-      )
-      .all(project, ...types, scan, JSON.stringify(paths), limit) as (EventRow & { r: number })[];
-    return asStored(rows.map(({ r: _r, ...row }) => toStored(row)));
-  }
-
-  /**
    * The decision-like memories of a project (decision, rejected, learned, preference) at or above
    * the confidence its kind needs, that a projection by salience can rank first: the newest
    * `perKind` of each kind, and every one with a salience row (`usedChunks`: it was used or

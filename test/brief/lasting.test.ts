@@ -96,6 +96,6 @@ describe("memory that lasts", () => {
     const text = briefing(r.stdout);
     assert.match(text, /- Fixed \(failed, then passed\): \$ npm test/);
     assert.match(text, /- Changed: src\/db\.ts/);
-    assert.match(text, /## About the files in play \(branch feature\/wal, 1 changed file\(s\)\)\n- The busy timeout in `src\/db\.ts` must stay at five seconds/);
+    assert.match(text, /## About the files in play \(branch feature\/wal, 1 changed file\(s\), 1 edited recently\)\n- The busy timeout in `src\/db\.ts` must stay at five seconds or the hooks time out\. \(learned, \d+ d ago; src\/db\.ts\)\n- Files: src\/db\.ts \(changed, edited \d+ d ago\)\n/);
   });
 });
