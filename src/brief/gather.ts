@@ -124,7 +124,10 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
   const usesOfD = (d: { chunk: string }) => uses.get(d.chunk)?.uses ?? 0;
   const head = [...decisions].sort((a, b) => usesOfD(b) - usesOfD(a) || b.time.localeCompare(a.time)).slice(0, STALE_CHECKED);
   const play = gatherInPlay(db, s.project, s.root, s.git, s.now);
-  const flags = staleFlags(db, [...head.map((d) => d.id), ...(play?.memories.flatMap((m) => (m.id ? [m.id] : [])) ?? [])], s.root, s.now);
+  const playIds = new Set(play?.memories.flatMap((m) => (m.id ? [m.id] : [])) ?? []);
+  const flags = staleFlags(db, [...head.map((d) => d.id), ...playIds], s.root, s.now);
+  // What the files-in-play section names is not named again under Decisions, nor counted among its "more".
+  const named = (k: string) => -read.filter((d) => d.type === k && (team.has(d.id) || playIds.has(d.id))).length;
   const last = sessions.lastSummarized(s.project, s.session);
   const summary = sessions.summaryOf(last);
   return {
@@ -135,9 +138,9 @@ export function gatherBriefing(db: Db, config: Config, s: BriefingScope): Briefi
     // The project's task registry: every session's tasks until some session closes them.
     taskSection: openTasks(db, s.project, s.now, config.brief.staleTaskDays),
     // The local decisions briefed as their team record are counted once, as the record.
-    decisionTotals: sumCounts(sumCounts(events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)), Object.fromEntries(Object.keys(MIN_CONFIDENCE).map((k) => [k, -read.filter((d) => d.type === k && team.has(d.id)).length]))), recordCounts(db, s.project)),
+    decisionTotals: sumCounts(sumCounts(events.liveCounts(s.project, Object.keys(MIN_CONFIDENCE)), Object.fromEntries(Object.keys(MIN_CONFIDENCE).map((k) => [k, named(k)]))), recordCounts(db, s.project)),
     decisions: [
-      ...decisions.map(({ chunk, ...d }) => {
+      ...decisions.filter((d) => !playIds.has(d.id)).map(({ chunk, ...d }) => {
         const use = uses.get(chunk);
         const stale = flags.get(d.id)?.text;
         return { ...d, ...(use ? { use } : {}), ...(stale ? { stale } : {}) };

@@ -69,6 +69,8 @@ function assertAuthFirst(text: string, title: RegExp, files: string): void {
   assert.ok(play.items.every((l) => !l.includes("Release note")), "nothing about other files");
   const decisions = section(text, /^## Decisions/);
   assert.ok(decisions && decisions.at > play.at, "named before the other decisions");
+  assert.equal(text.split("Tokens in src/auth.ts are signed with ES256").length - 1, 1, `the decision about the file is named once:\n${text}`);
+  assert.equal(text.split("Rejected keeping HS256").length - 1, 1, "and the rejected approach");
 }
 
 describe("sunrise: the files in play and the decisions about them first", { skip: !hasCommand("git") && "git not available" }, () => {
