@@ -179,6 +179,22 @@ try {
   const regressions = all.reduce((n, o) => n + o.regressions, 0);
   log(`  both halves: caught ${caught}/${regressions} (${((100 * caught) / regressions).toFixed(0)}%)`);
 
+  // The check's cost on a busy project: 3,000 decisions and rejected approaches (as bench:brief's store holds), the real calls against them.
+  const BUSY = 3_000;
+  const db3 = openDb(join(home, "mem.sqlite"));
+  const words = ["cache", "queue", "tokens", "retries", "schema", "logging", "sessions", "uploads", "search", "billing"];
+  new EventStore(db3).insert(cleanText("busy"), clean(Array.from({ length: BUSY }, (_, i): CapturedEvent => ({ id: `busy:${i}`, type: i % 3 === 0 ? "rejected" : "decision", time: "2026-01-01T00:00:00.000Z", session: "", files: i % 2 === 0 ? [`/busy/src/mod${i % 200}.ts`] : [], text: i % 3 === 0 ? `We rejected lib${i}x for the ${words[i % 10]} because it leaked memory under load.` : `Use tool${i}y instead of legacy${i}z for the ${words[i % 10]}.`, metadata: {} }))));
+  db3.close();
+  const busyMs: number[] = [];
+  let busyWarned = 0;
+  for (const c of calls.slice(0, 300)) {
+    const t = performance.now();
+    const r = await ask(home, { op: "pretool", cwd: "/", project: "busy", session: "busy", tool: c.tool, input: c.input }, 5_000);
+    busyMs.push(performance.now() - t);
+    if (r.kind === "reply" && r.reply.ok && typeof r.reply.text === "string") busyWarned++;
+  }
+  log(`\na busy project (${BUSY.toLocaleString("en")} decisions and rejected approaches), 300 real calls: the daemon's answer ${fmt(busyMs)}; ${busyWarned} warnings`);
+
   // 3. The hook process as Claude Code spawns it.
   const sample = calls.filter((_, i) => i % Math.max(1, Math.floor(calls.length / 30)) === 0).slice(0, 30);
   const payload = (c: Call, i: number) => JSON.stringify({ session_id: `hook-${i}`, transcript_path: "/nonexistent", cwd: work, hook_event_name: "PreToolUse", tool_name: c.tool, tool_input: c.input, tool_use_id: `toolu_bench_${i}` });

@@ -13,7 +13,11 @@
  *
  * Pure.
  */
+import { memoized } from "../util/memo.js";
 import { norm, ruledOut, tokens, type RuledOut, type Term } from "./pretool-terms.js";
+
+/** What each memory rules out, read once per text: the daemon checks the same memories call after call. */
+const ruledOf = memoized((key: string) => ruledOut(key.slice(key.indexOf("\0") + 1), key.slice(0, key.indexOf("\0"))), 20_000);
 
 export const CHECKED_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "Bash"]);
 
@@ -164,7 +168,7 @@ export function pretoolHits(call: ToolCall, memories: readonly CheckMemory[]): P
   for (const memory of memories) {
     if (memory.kind !== "decision" && memory.kind !== "rejected") continue;
     if (!isCommand && !about(memory, call.file)) continue;
-    const ruled = ruledOut(memory.text, memory.kind);
+    const ruled = ruledOf(`${memory.kind}\0${memory.text}`);
     if (!ruled) continue;
     const term = ruled.terms.find((t) => (isCommand ? addedByCommand(call, t) : addedByEdit(call, t)));
     if (term) out.push({ memory, ruled, term });
