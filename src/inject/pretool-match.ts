@@ -137,15 +137,34 @@ function actingSegments(command: string): string[] {
   });
 }
 
-/** Whether `term` is brought back by an edit: more occurrences added than replaced, on some line that does not say it is ruled out. */
-function addedByEdit(call: ToolCall, term: Term): boolean {
-  const added = lowTokens(call.added);
-  if (occurrences(added, term) <= occurrences(lowTokens(call.removed), term)) return false;
-  return call.added.split("\n").some((line) => occurrences(lowTokens(line), term) > 0 && !SAYS_RULED_OUT.test(line));
+/** A call read once for all the memories it is checked against: its tokens, by line or by acting segment. */
+interface Prepared {
+  /** Every token, and every part a term may match (`moment` of `moment.js`, `setItem` of `localStorage.setItem`): a quick "cannot match". */
+  keys: Set<string>;
+  added: string[];
+  removed: string[];
+  /** An edit's lines that do not say what they name is ruled out; a command's acting segments. */
+  pieces: string[][];
 }
 
-function addedByCommand(call: ToolCall, term: Term): boolean {
-  return actingSegments(call.added).some((seg) => occurrences(lowTokens(seg), term) > 0);
+function prepare(call: ToolCall, isCommand: boolean): Prepared {
+  const added = lowTokens(call.added);
+  const keys = new Set<string>();
+  for (const t of added) {
+    keys.add(t);
+    keys.add(t.replace(/\.js$/, ""));
+    for (const part of t.split(/[.:/]/)) keys.add(part);
+  }
+  const pieces = isCommand ? actingSegments(call.added).map(lowTokens) : call.added.split("\n").filter((line) => !SAYS_RULED_OUT.test(line)).map(lowTokens);
+  return { keys, added, removed: isCommand ? [] : lowTokens(call.removed), pieces };
+}
+
+/** Whether the call brings `term` back: in an acting segment of a command; in an edit, more often added than replaced and on a line that does not rule it out. */
+function brings(p: Prepared, term: Term, isCommand: boolean): boolean {
+  const first = term[0]!;
+  if (!p.keys.has(first) && !p.keys.has(first.replace(/\.js$/, "")) && !(term.length > 1 && p.keys.has(term.join("-")))) return false;
+  if (!isCommand && occurrences(p.added, term) <= occurrences(p.removed, term)) return false;
+  return p.pieces.some((toks) => occurrences(toks, term) > 0);
 }
 
 /** Whether the memory speaks about the call's file: it names none, or this one. */
@@ -165,12 +184,13 @@ export function pretoolHits(call: ToolCall, memories: readonly CheckMemory[]): P
   const isCommand = call.tool === "Bash";
   if (!isCommand && call.file && (TEST_FILE.test(call.file) || PROSE_FILE.test(call.file))) return [];
   const out: PretoolHit[] = [];
+  const p = prepare(call, isCommand);
   for (const memory of memories) {
     if (memory.kind !== "decision" && memory.kind !== "rejected") continue;
     if (!isCommand && !about(memory, call.file)) continue;
     const ruled = ruledOf(`${memory.kind}\0${memory.text}`);
     if (!ruled) continue;
-    const term = ruled.terms.find((t) => (isCommand ? addedByCommand(call, t) : addedByEdit(call, t)));
+    const term = ruled.terms.find((t) => brings(p, t, isCommand));
     if (term) out.push({ memory, ruled, term });
   }
   return out;
