@@ -4,6 +4,7 @@
  * check leaves alone is answered with nothing, without Node either.
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { openDb } from "../../src/store/db.js";
@@ -13,6 +14,9 @@ import { BIN, context, daemon, envOf, home, nodeRuns, skip, viaScript } from "..
 describe("the curl hook client, before a tool call", { skip }, () => {
   test("warns about a ruled-out command and captures a notification without starting Node", { timeout: 120_000 }, async () => {
     const h = home();
+    // A loaded test machine can take a check past the 150 ms default: the behaviour is tested here, bench:pretool times it.
+    const config = JSON.parse(readFileSync(join(h, "config.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(h, "config.json"), JSON.stringify({ ...config, pretool: { budgetMs: 1_400 } }));
     const r = await runChild(process.execPath, [BIN, "remember", "--kind", "decision", "--project", h, "--new-project", "Never run `npm run migrate:force` on shared databases: it dropped the staging data."], { env: { ...envOf(h), MEM_NO_DAEMON: "1" } });
     assert.equal(r.code, 0, r.stderr);
     const child = await daemon(h);

@@ -98,7 +98,8 @@ describe("PreToolUse", () => {
   });
 
   test("through the warm daemon (`mem serve`)", { timeout: 120_000 }, async () => {
-    const s = await sandbox("daemon");
+    // A loaded test machine can take a check past the 150 ms default: the behaviour is tested here, bench:pretool times it.
+    const s = await sandbox("daemon", { pretool: { budgetMs: 1_400 } });
     const child = await startDaemon(s, children);
     await scenario(s, { ...s.env, MEM_NO_DAEMON: "0" });
     child.kill("SIGTERM");
