@@ -19,7 +19,7 @@ fi
 
 [ "${3:-}" = hook ] || exec "$@"
 case "${4:-}" in
-  user-prompt-submit | post-tool-use | post-tool-use-failure | stop | subagent-stop) ;;
+  user-prompt-submit | pre-tool-use | post-tool-use | post-tool-use-failure | stop | subagent-stop | notification) ;;
   *) exec "$@" ;;
 esac
 [ "${MEM_HOOK_CLIENT:-}" = node ] && exec "$@"
@@ -70,7 +70,7 @@ o=$(find "$h" "$d" -prune \( -perm -g+w -o -perm -o+w \) -print 2>/dev/null) && 
 # plain number above zero is 0.25; more than 1.5 is 1.5 (`curl -m 0` would wait for ever).
 b=0.25
 t=5
-if [ "$4" = user-prompt-submit ]; then
+if [ "$4" = user-prompt-submit ] || [ "$4" = pre-tool-use ]; then
   [ -f "$h/hook.budget" ] && [ ! -h "$h/hook.budget" ] && read -r b <"$h/hook.budget"
   case $b in '' | *[!0-9.]* | *.*.* | .*) b=0.25 ;; esac
   case $b in *[1-9]*) ;; *) b=0.25 ;; esac
@@ -113,13 +113,13 @@ if [ "$r" -eq 0 ]; then
   [ -n "$out" ] && printf '%s\n' "$out"
   exit 0
 fi
-# 28: the daemon is there but slow. A prompt goes on without memories (logged here); a
-# capture is written by the Node hook itself, without asking the daemon again.
+# 28: the daemon is there but slow. A prompt goes on without memories, a tool call unchecked
+# (logged here); a capture is written by the Node hook itself, without asking the daemon again.
 if [ "$r" -eq 28 ]; then
-  if [ "$4" = user-prompt-submit ]; then
+  if [ "$4" = user-prompt-submit ] || [ "$4" = pre-tool-use ]; then
     l=$h/hooks.log # as the Node client logs it; never through a symlink or into a FIFO
     if [ ! -h "$l" ] && { [ -f "$l" ] || [ ! -e "$l" ]; }; then
-      (umask 077 && printf '%s user-prompt-submit: the daemon did not answer the curl client within %s s; injected nothing\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$b" >>"$l") 2>/dev/null
+      (umask 077 && printf '%s %s: the daemon did not answer the curl client within %s s; injected nothing\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$4" "$b" >>"$l") 2>/dev/null
     fi
     exit 0
   fi

@@ -47,7 +47,9 @@ export function chunkCapturedEvents(db: Db, store: ChunkStore, project: Clean<st
     db.transaction(() => {
       const rows = events.unchunkedOf(project, session);
       const source = clean({ project, path: `session:${session || "unknown"}`, kind: "events", tier: "warm", mtimeMs: 0, metadata: { session } });
-      store.appendToSource(source, rows.map((r) => eventChunk(project, r)), (previous) => sha(previous, ...rows.map((r) => r.id)), now);
+      // A notification is kept as an event only: "waiting for your input" is nothing to recall.
+      const chunked = rows.filter((r) => r.type !== "notification");
+      if (chunked.length > 0) store.appendToSource(source, chunked.map((r) => eventChunk(project, r)), (previous) => sha(previous, ...chunked.map((r) => r.id)), now);
       n += events.markChunked(project, session);
     }).immediate();
   }

@@ -54,7 +54,7 @@ export function render(r: ApplyReport, target?: HookTarget): string {
     if (r.action === "install" && target) {
       if (target.caWrapper) lines.push(`  each runs: ${SH} ${target.caWrapper} ${target.node} ${target.bin} hook <event>`);
       else if (target.hookClient) {
-        lines.push(`  UserPromptSubmit, PostToolUse(Failure), Stop and SubagentStop run: ${SH} ${target.hookClient} ${target.node} ${target.bin} hook <event>`);
+        lines.push(`  UserPromptSubmit, PreToolUse, PostToolUse(Failure), Stop, SubagentStop and Notification run: ${SH} ${target.hookClient} ${target.node} ${target.bin} hook <event>`);
         lines.push("    (asks the warm daemon with curl, a few ms; else runs the Node hook. MEM_HOOK_CLIENT=node: always Node)");
         lines.push(`  the others run: ${target.node} ${target.bin} hook <event>`);
       } else lines.push(`  each runs: ${target.node} ${target.bin} hook <event>`);

@@ -11,9 +11,11 @@ import { EXIT, oneOf, parse, UsageError } from "./args.js";
 import { FUSION_METHODS, type FusionMethod } from "../retrieve/fusion.js";
 import type { Command } from "./command.js";
 import { whyText } from "./why-print.js";
+import { whyPretool } from "./why-pretool.js";
 import { searchWarningLine } from "../retrieve/warnings.js";
 
 const usage = `Usage: mem why "PROMPT" [--session S] [--cwd DIR] [--fusion F] [--json] [-q]
+       mem why --pretool [--cwd DIR] [--json]
 
 Prints what the prompt hook would put before PROMPT in this project, and why: whether the hook
 skips the prompt; the search's legs and warnings; the prompt's content words (Porter stems) the
@@ -33,7 +35,13 @@ The explorer (\`mem ui\`) shows the same for a fresh session as a table on its L
 (/legs?q=PROMPT): each candidate's BM25 and vector rank and score, the calibrated weights, the
 floor's verdict and whether it would be injected.
 
+With --pretool: the project's last ten pre-tool warnings instead, newest first: the tool call
+(an Edit, MultiEdit or Write and its file, or a Bash command), each memory it brought back with
+the term found in what the call adds, and the warning as the model saw it (see docs/hooks.md,
+PreToolUse).
+
 Options:
+  --pretool     the last pre-tool warnings (no PROMPT)
   --session S   the session (its id, as Claude Code gives it to the hook): what was injected into
                 its current context window is left out, as the hook leaves it out
                 (default: a fresh session)
@@ -46,6 +54,7 @@ Options:
   -h, --help    this help`;
 
 const OPTIONS = {
+  pretool: { type: "boolean" },
   session: { type: "string" },
   cwd: { type: "string" },
   fusion: { type: "string" },
@@ -56,6 +65,10 @@ const OPTIONS = {
 /** Checks the command line without touching the data home. */
 function parseArgv(argv: string[]) {
   const { values, positionals } = parse(argv, OPTIONS);
+  if (values.pretool === true) {
+    if (positionals.length > 0) throw new UsageError("--pretool takes no prompt");
+    return { pretool: true as const, cwd: resolve(values.cwd ?? process.cwd()), json: values.json === true };
+  }
   if (positionals.length === 0) throw new UsageError("missing the prompt");
   const prompt = positionals.join(" ");
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
@@ -76,7 +89,9 @@ export const whyCommand: Command = {
   summary: "what the prompt hook would inject for a prompt, and why",
   usage,
   async run(argv) {
-    const a = parseArgv(argv);
+    const p = parseArgv(argv);
+    if ("pretool" in p) return whyPretool(p.cwd, p.json);
+    const a = p;
     const app = openApp();
     try {
       if (a.fusion) app.config.query.fusion = a.fusion; // this run only: the config file is not touched

@@ -92,6 +92,13 @@ export interface Config {
     minTermCoverage: number;
     minSimilarity: number;
   };
+  /** The pre-tool check (src/inject/pretool-check.ts): before an Edit, MultiEdit, Write or Bash call, a warning when it brings back what a decision ruled out. */
+  pretool: {
+    /** Check tool calls at all (false: the PreToolUse hook answers nothing at once). */
+    enabled: boolean;
+    /** How long the hook waits for the daemon's check, then lets the call go on unchecked. */
+    budgetMs: number;
+  };
   /** How much a memory matters now (src/memory/salience.ts): decay, reinforcement, the floor of immortal kinds, its weight in ranking. */
   salience: Omit<SalienceConfig, "defaults">;
   daemon: {
@@ -192,6 +199,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     },
     query: { k: 10, fusion: "calibrated", rrfK: 10, weights: { bm25: 1, vector: 1 }, candidates: 50, includeGlobal: true, dedupeThreshold: 0.9 },
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 },
+    pretool: { enabled: true, budgetMs: 150 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, inPlayBoost: 0.08, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, scanWorkerRows: 20_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
     memory: { convergeWindowMs: 10 * 60_000 },

@@ -48,6 +48,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "salience.weight": num(0, 1),
   "salience.stalePenalty": num(0, 1, true),
   "salience.inPlayBoost": num(0, 1),
+  "pretool.budgetMs": int(10, 1_400),
   "daemon.idleMs": timer(),
   "daemon.clientBudgetMs": timer(),
   "daemon.vectorBudgetMs": timer(),

@@ -12,6 +12,7 @@ const EVENTS: Record<string, HookName> = {
   SessionStart: "session-start",
   UserPromptSubmit: "user-prompt-submit",
   PostToolUse: "post-tool-use",
+  PreToolUse: "pre-tool-use",
   PreCompact: "pre-compact",
   Stop: "stop",
 };
@@ -68,6 +69,14 @@ export const codex: Adapter = {
         if (text(raw.tool_use_id)) p.tool_use_id = raw.tool_use_id;
         break;
       }
+      case "pre-tool-use": {
+        // The pre-tool check reads the call only: `apply_patch` as an edit whose patch it reads (src/inject/pretool-match.ts).
+        const t = tool(text(raw.tool_name) ?? "", argsObject(raw.tool_input));
+        p.tool_name = t.tool_name;
+        p.tool_input = t.tool_input;
+        if (text(raw.tool_use_id)) p.tool_use_id = raw.tool_use_id;
+        break;
+      }
       case "pre-compact":
         if (text(raw.trigger)) p.trigger = raw.trigger;
         break;
@@ -78,5 +87,5 @@ export const codex: Adapter = {
     }
     return p;
   },
-  output: (name, context) => (name === "session-start" || name === "user-prompt-submit" ? additionalContext(name === "session-start" ? "SessionStart" : "UserPromptSubmit", context) : undefined),
+  output: (name, context) => (name === "session-start" ? additionalContext("SessionStart", context) : name === "user-prompt-submit" ? additionalContext("UserPromptSubmit", context) : name === "pre-tool-use" ? additionalContext("PreToolUse", context) : undefined),
 };

@@ -15,13 +15,21 @@ export const HOOK_EVENTS = {
   "subagent-stop": "SubagentStop",
   "pre-compact": "PreCompact",
   "session-end": "SessionEnd",
+  "pre-tool-use": "PreToolUse",
+  notification: "Notification",
 } as const;
 
 export type HookName = keyof typeof HOOK_EVENTS;
 export type HookEventName = (typeof HOOK_EVENTS)[HookName];
 
 /** Events whose hook may add context for the model. Stop/SubagentStop never do: it makes Claude continue. */
-const CONTEXT_EVENTS = new Set<HookEventName>(["SessionStart", "UserPromptSubmit"]);
+const CONTEXT_EVENTS = new Set<HookEventName>(["SessionStart", "UserPromptSubmit", "PreToolUse"]);
+
+/**
+ * The tools whose PreToolUse mem checks against the decisions and rejected approaches it holds
+ * (src/inject/pretool-match.ts); other tools' PreToolUse is answered with nothing at once.
+ */
+export const PRETOOL_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "Bash"]);
 
 /** Hook output strings above 10,000 characters are moved to a file by Claude Code; stay well below. */
 export const MAX_CONTEXT_CHARS = 9_000;
@@ -36,13 +44,16 @@ export const DEADLINE_MS: Record<HookName, number> = {
   "subagent-stop": 5_000,
   "pre-compact": 5_000,
   "session-end": 1_200,
+  // On every tool call: the check keeps its own smaller budget (pretool.budgetMs), this is the outer guard.
+  "pre-tool-use": 1_500,
+  notification: 3_000,
 };
 
 /** Hook stdin above this is dropped (and logged): a real payload is far smaller. */
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 
 /** Hooks on the hot path: answered by the warm daemon when one runs. */
-export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop"]);
+export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "pre-tool-use", "notification"]);
 
 export function isHookName(s: string): s is HookName {
   return Object.hasOwn(HOOK_EVENTS, s);
@@ -71,7 +82,9 @@ export function str(p: Payload, key: string): string | undefined {
 }
 
 /**
- * The only output shape that delivers context; undefined when the event must stay silent.
+ * The only output shape that delivers context; undefined when the event must stay silent. A
+ * PreToolUse answer carries `additionalContext` only: never a `permissionDecision`, so mem never
+ * allows, asks or denies anything (the call goes on exactly as it would without mem).
  * `notice`: a `systemMessage` for the user (not the model), SessionStart only.
  */
 export function contextOutput(event: HookEventName, text: string | undefined, notice?: string): string | undefined {

@@ -52,6 +52,8 @@ export interface HookHttpOptions {
   answer: Answer;
   /** daemon.clientBudgetMs: the client gives up after it, so a later answer is not counted as shown. */
   budgetMs: number;
+  /** pretool.budgetMs: the same for the pre-tool check (the curl client waits daemon.clientBudgetMs for either). */
+  pretoolBudgetMs: number;
   /** A request came in (keeps the daemon from idling out). */
   onRequest: () => void;
   /** hooks.log, where the Node client logs the same failures. */
@@ -159,15 +161,16 @@ export class HookHttp {
     // The daemon's working directory is not the session's: without an absolute cwd the Node hook answers.
     const cwd = str(payload, "cwd");
     if (cwd === undefined || !isAbsolutePath(cwd)) return { status: 422 };
-    const r = await this.opts.answer({ op: "prompt", ...asked.req }, (fn) => (then = fn));
+    const pretool = asked.kind === "pretool";
+    const r = await this.opts.answer(pretool ? { op: "pretool", ...asked.req } : { op: "prompt", ...asked.req }, (fn) => (then = fn));
     const ms = performance.now() - arrived;
     if (r.ok !== true) {
-      this.opts.hookLog(`user-prompt-submit: the daemon failed: ${String(r.error)}`);
+      this.opts.hookLog(`${name}: the daemon failed: ${String(r.error)}`);
       return { status: 200 }; // as the Node client: answered, with nothing
     }
-    const cutoff = answerCutoffMs(this.opts.budgetMs);
+    const cutoff = answerCutoffMs(pretool ? this.opts.pretoolBudgetMs : this.opts.budgetMs);
     if (ms > cutoff) {
-      this.opts.hookLog(`user-prompt-submit: the daemon answered the curl client after ${Math.round(ms)} ms, past its budget of ${cutoff} ms; injected nothing`);
+      this.opts.hookLog(`${name}: the daemon answered the curl client after ${Math.round(ms)} ms, past its budget of ${cutoff} ms; ${pretool ? "no warning" : "injected nothing"}`);
       return { status: 200 };
     }
     const out = contextOutput(HOOK_EVENTS[name], typeof r.text === "string" ? r.text : undefined);

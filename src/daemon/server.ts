@@ -8,6 +8,7 @@ import { openApp } from "../app.js";
 import { snapshotIfDue } from "../store/snapshots.js";
 import { pickEvery } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
+import { captureNotification } from "../capture/notification.js";
 import { promptMode } from "../inject/for-prompt.js";
 import { answerPrompt, delivered as answered } from "../inject/prompt-run.js";
 import { resolveProject } from "../project/identity.js";
@@ -30,6 +31,7 @@ import { firstChoice, publish, settle, unpublish, type Place } from "./socket-pl
 import { SourceWatch } from "./watch.js";
 import { DecisionLookout } from "./decision-lookout.js";
 import { answerBrief } from "./briefing-op.js";
+import { pretoolOp } from "./pretool-op.js";
 
 /** A stop waits this long for the background job under way; what it leaves, the next run does. */
 const STOP_JOB_WAIT_MS = 5_000;
@@ -155,6 +157,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       }
       case "brief": // SessionStart's briefing (src/daemon/briefing-op.ts)
         return answerBrief({ app, log: (l) => hookLog(opts.env, `mem serve: ${l}`), after: (cwd) => lookout.look(cwd) }, req, delivered);
+      case "pretool":
+        return pretoolOp(app, req, delivered, (l) => hookLog(opts.env, `mem serve: ${l}`));
       case "capture": {
         // PostToolUse(Failure), Stop and SubagentStop from the capture client: durable in SQLite before the reply.
         const p = req.payload;
@@ -165,7 +169,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };
         // Not filed under the daemon's own directory's project: without an absolute cwd the hook writes it itself.
         if (typeof payload.cwd !== "string" || !isAbsolutePath(payload.cwd)) return { ok: false, error: "payload.cwd must be an absolute path" };
-        if (req.event === "Stop" || req.event === "SubagentStop") {
+        if (req.event === "Notification") captureNotification(app.db, resolveProject(payload.cwd).id, payload, Date.now());
+        else if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
         } else captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
@@ -271,7 +276,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   // The hot hooks over HTTP for bin/mem-hook.sh's curl client (src/daemon/hook-http.ts).
   const hookSock = place.hookSock;
   if (hookSock) {
-    const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, onRequest: () => {
+    const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, pretoolBudgetMs: app.config.pretool.budgetMs, onRequest: () => {
         requests++;
         touch();
       }, hookLog: (l) => hookLog(opts.env, l) });

@@ -6,6 +6,7 @@ import { isOpenTask, listTasks } from "../tasks/state.js";
 import { captureToolPayload, captureTranscript, payloadAssistant, withAssistant } from "../capture/record.js";
 import { updateSessionSummary } from "../capture/session-summary.js";
 import { captureStop } from "../capture/stop.js";
+import { captureNotification } from "../capture/notification.js";
 import { resolveProject } from "../project/identity.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
@@ -31,6 +32,17 @@ export async function postToolUse(payload: Payload, io: HookIO): Promise<undefin
   const { app, project, now } = open(payload, io);
   try {
     captureToolPayload(app.db, project, payload, now, app.config.memory);
+  } finally {
+    await app.close();
+  }
+  return undefined;
+}
+
+/** Notification without a daemon (src/capture/notification.ts). */
+export async function notification(payload: Payload, io: HookIO): Promise<undefined> {
+  const { app, project, now } = open(payload, io);
+  try {
+    captureNotification(app.db, project, payload, now);
   } finally {
     await app.close();
   }

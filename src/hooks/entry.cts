@@ -15,7 +15,7 @@ import { dataHome } from "../config/paths.cjs";
 import { Dial } from "../daemon/client.cjs";
 import { hookLog } from "./log.cjs";
 import { readStdin } from "./stdin.cjs";
-import { captureViaDaemon, hookAsk, promptViaDaemon } from "./via-daemon.cjs";
+import { captureViaDaemon, hookAsk, pretoolViaDaemon, promptViaDaemon } from "./via-daemon.cjs";
 import { briefFromEntry } from "./brief-client.cjs";
 
 /** Writes all of `text` to a descriptor that may be non-blocking (EAGAIN is retried). */
@@ -36,7 +36,7 @@ async function viaDaemon(name: HookName, payload: Payload | undefined, env: Node
   const asked = hookAsk(name, payload);
   if (asked.kind === "none") return null; // a prompt that needs no memory, a forced continuation of a stop
   if (asked.kind === "capture") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;
-  const r = await promptViaDaemon(asked.req, env, dial);
+  const r = asked.kind === "pretool" ? await pretoolViaDaemon(asked.req, env, dial) : await promptViaDaemon(asked.req, env, dial);
   return r.answered ? (hookOutput(adapter, name, r.text) ?? null) : undefined;
 }
 

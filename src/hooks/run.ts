@@ -18,6 +18,12 @@ async function captureTool(payload: Payload, io: HookIO): Promise<undefined> {
   return (await import("./capture-hooks.js")).postToolUse(payload, io);
 }
 
+/** Notification: through the daemon when one answers, else written here. */
+async function captureNotice(payload: Payload, io: HookIO): Promise<undefined> {
+  if (!io.daemonTried && io.env.MEM_NO_DAEMON !== "1" && (await captureViaDaemon(payload, io.env))) return undefined;
+  return (await import("./capture-hooks.js")).notification(payload, io);
+}
+
 const HANDLERS: Record<HookName, () => Promise<Handler>> = {
   "session-start": async () => (await import("./session-start.js")).sessionStart,
   "user-prompt-submit": async () => (await import("./user-prompt.js")).userPromptSubmit,
@@ -27,6 +33,8 @@ const HANDLERS: Record<HookName, () => Promise<Handler>> = {
   "subagent-stop": async () => (await import("./capture-hooks.js")).stop,
   "pre-compact": async () => (await import("./capture-hooks.js")).preCompact,
   "session-end": async () => (await import("./capture-hooks.js")).sessionEnd,
+  "pre-tool-use": async () => (await import("./pre-tool-use.js")).preToolUse,
+  notification: async () => captureNotice,
 };
 
 /**
@@ -58,7 +66,7 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
       () => hookLog(io.env, `${name}: deadline of ${DEADLINE_MS[name]} ms reached; answered nothing`),
     );
     // The store worked for this hook: a damage marker left earlier goes, captures spooled meanwhile are replayed.
-    if (finished && name !== "user-prompt-submit" && storeFlagged(dataHome(io.env))) {
+    if (finished && name !== "user-prompt-submit" && name !== "pre-tool-use" && storeFlagged(dataHome(io.env))) {
       await (await import("../maintenance/hook-damage.js")).storeWorks(name, io.env, deadlineAt - 500).catch((e: Error) => hookLog(io.env, `${name}: ${e.stack ?? String(e)}`));
     }
     const answer = typeof text === "object" ? text : { context: text };

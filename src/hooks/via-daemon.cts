@@ -9,7 +9,7 @@ import { inRange, RANGES } from "../config/ranges.cjs";
 import { ask, type Dial } from "../daemon/client.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
-import { HOOK_EVENTS, str, type HookName, type Payload } from "../contract/hook.cjs";
+import { HOOK_EVENTS, PRETOOL_TOOLS, str, type HookName, type Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 
@@ -42,10 +42,42 @@ export function promptRequest(payload: Payload): PromptRequest | undefined {
   return { prompt, cwd: resolve(str(payload, "cwd") ?? "."), session: str(payload, "session_id") ?? "" };
 }
 
-/** The capture event a tool or stop payload is filed under. */
+/** The capture event a tool, stop or notification payload is filed under. */
 export function captureEvent(payload: Payload): string {
   const named = payload.hook_event_name;
-  return named === "Stop" || named === "SubagentStop" || named === HOOK_EVENTS["post-tool-use-failure"] ? named : HOOK_EVENTS["post-tool-use"];
+  return named === "Stop" || named === "SubagentStop" || named === "Notification" || named === HOOK_EVENTS["post-tool-use-failure"] ? named : HOOK_EVENTS["post-tool-use"];
+}
+
+/** `pretool.budgetMs`'s default: what one tool call may wait for the check. */
+export const DEFAULT_PRETOOL_BUDGET_MS = 150;
+
+/** `pretool.budgetMs` from the config file, read as `clientBudget` reads its own. */
+export function pretoolBudget(home: string): number {
+  try {
+    const read = readRegular(join(home, "config.json"), 1024 * 1024);
+    if (!read.ok) return DEFAULT_PRETOOL_BUDGET_MS;
+    const c = JSON.parse(read.data.toString("utf8")) as { pretool?: { budgetMs?: unknown } };
+    const v = c.pretool?.budgetMs;
+    return typeof v === "number" && inRange(v, RANGES["pretool.budgetMs"]!) ? v : DEFAULT_PRETOOL_BUDGET_MS;
+  } catch {
+    return DEFAULT_PRETOOL_BUDGET_MS;
+  }
+}
+
+/** What the pre-tool check is asked about one tool call (src/inject/pretool-check.ts). */
+export interface PretoolRequest {
+  cwd: string;
+  session: string;
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** The request for a PreToolUse payload; undefined for a tool the check leaves alone (or no input). */
+export function pretoolRequest(payload: Payload): PretoolRequest | undefined {
+  const tool = str(payload, "tool_name");
+  const input = payload.tool_input;
+  if (!tool || !PRETOOL_TOOLS.has(tool) || input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  return { cwd: resolve(str(payload, "cwd") ?? "."), session: str(payload, "session_id") ?? "", tool, input: input as Record<string, unknown> };
 }
 
 /**
@@ -53,10 +85,14 @@ export function captureEvent(payload: Payload): string {
  * daemon's HTTP socket for the curl client (src/daemon/hook-http.ts): a prompt's request, a
  * capture, or nothing to ask (a prompt that needs no memory, a forced continuation of a stop).
  */
-export type HookAsk = { kind: "none" } | { kind: "prompt"; req: PromptRequest } | { kind: "capture"; event: string; payload: Payload };
+export type HookAsk = { kind: "none" } | { kind: "prompt"; req: PromptRequest } | { kind: "pretool"; req: PretoolRequest } | { kind: "capture"; event: string; payload: Payload };
 
 export function hookAsk(name: HookName, payload: Payload): HookAsk {
   if ((name === "stop" || name === "subagent-stop") && payload.stop_hook_active === true) return { kind: "none" };
+  if (name === "pre-tool-use") {
+    const req = pretoolRequest(payload);
+    return req ? { kind: "pretool", req } : { kind: "none" };
+  }
   if (name !== "user-prompt-submit") return { kind: "capture", event: captureEvent(payload), payload };
   const req = promptRequest(payload);
   return req ? { kind: "prompt", req } : { kind: "none" };
@@ -92,7 +128,30 @@ export async function promptViaDaemon(req: PromptRequest, env: NodeJS.ProcessEnv
 }
 
 /**
- * PostToolUse / PostToolUseFailure, Stop / SubagentStop through the daemon, which makes what they
+ * The pre-tool check through the daemon, waiting at most `pretool.budgetMs`. As for a prompt, a
+ * daemon that is there but slow counts as answered (with nothing: the tool call goes on unwarned).
+ */
+export async function pretoolViaDaemon(req: PretoolRequest, env: NodeJS.ProcessEnv, dial?: Dial): Promise<PromptOutcome> {
+  const home = dataHome(env);
+  const budget = pretoolBudget(home);
+  const r = await ask(home, { op: "pretool", ...req }, budget, dial);
+  switch (r.kind) {
+    case "reply":
+      if (!r.reply.ok) hookLog(env, `pre-tool-use: the daemon failed: ${r.reply.error}`);
+      return r.reply.ok && typeof r.reply.text === "string" ? { answered: true, text: r.reply.text } : { answered: true };
+    case "timeout":
+      hookLog(env, `pre-tool-use: the daemon did not answer within ${budget} ms; no check`);
+      return { answered: true };
+    case "refused":
+      hookLog(env, `pre-tool-use: refused the daemon's socket (${r.reason}); nothing sent`);
+      return { answered: false };
+    default:
+      return { answered: false };
+  }
+}
+
+/**
+ * PostToolUse / PostToolUseFailure, Stop / SubagentStop, Notification through the daemon, which makes what they
  * capture durable in SQLite before it replies. False when the hook must write the event itself (no daemon, or no reply in
  * time); capture is idempotent on the tool_use_id, so a late daemon write and ours never make two.
  */

@@ -28,6 +28,8 @@ export const MEM_HOOKS: readonly MemHook[] = [
   { event: "SessionStart", name: "session-start", timeout: 10 },
   // Retrieval; the client keeps its own small budget, this is only the outer guard.
   { event: "UserPromptSubmit", name: "user-prompt-submit", timeout: 5 },
+  // The pre-tool check: only the tools it reads; synchronous (its warning must reach the model before the call), never blocking.
+  { event: "PreToolUse", name: "pre-tool-use", matcher: "Edit|MultiEdit|Write|Bash", timeout: 5 },
   { event: "PostToolUse", name: "post-tool-use", matcher: "*", async: true, timeout: 30 },
   { event: "PostToolUseFailure", name: "post-tool-use-failure", matcher: "*", async: true, timeout: 30 },
   { event: "Stop", name: "stop", timeout: 10 },
@@ -36,6 +38,8 @@ export const MEM_HOOKS: readonly MemHook[] = [
   // SessionEnd hooks share a 1.5 s budget, raised to the largest settings-file timeout: 2 s gives
   // node's start-up some room. Plugin timeouts do not raise it (HOOKS.md §2.4, §1.4).
   { event: "SessionEnd", name: "session-end", timeout: 2 },
+  // Capture only: a permission prompt, waiting for input. Async, so it never delays anything.
+  { event: "Notification", name: "notification", async: true, timeout: 10 },
 ];
 
 /** The plugin root placeholder Claude Code substitutes in plugin hook commands (HOOKS.md §1.4). */

@@ -44,6 +44,7 @@ export const SALIENCE_DEFAULTS: Record<string, number> = {
   tool: 0.3,
   file_explored: 0.2,
   session_end: 0.1,
+  notification: 0.05,
   other: 0.5,
 };
 

@@ -19,7 +19,8 @@ export type EventType =
   | "preference"
   | "tool" // any other tool call (WebSearch, Task/Agent, MCP tools, ...)
   | "snapshot" // PreCompact: open tasks, recent decisions, files touched
-  | "session_end";
+  | "session_end"
+  | "notification"; // what Claude Code told the user (a permission prompt, waiting for input): kept, never indexed
 
 export const EVENT_TYPES: readonly EventType[] = [
   "file_modified",
@@ -34,6 +35,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   "tool",
   "snapshot",
   "session_end",
+  "notification",
 ];
 
 export interface CapturedEvent {

@@ -11,7 +11,8 @@ import { prepared } from "./statements.js";
 /** Rows kept at most (the oldest dropped first). */
 export const MAX_PROMPT_RUNS = 20_000;
 
-export type PromptHook = "prompt" | "briefing";
+/** A prompt hook's run, a SessionStart briefing, or a pre-tool check that warned (src/inject/pretool-check.ts). */
+export type PromptHook = "prompt" | "briefing" | "pretool";
 
 /** What became of one candidate of a prompt's search. */
 export interface CandidateFate {
@@ -104,7 +105,8 @@ export const parseList = <T>(json: string): T[] => {
   }
 };
 
-const toRun = (r: Row): PromptRun => ({ ...r, hook: r.hook === "briefing" ? "briefing" : "prompt", ids: parseList<string>(r.ids), candidates: parseList<CandidateFate>(r.candidates) });
+const hookOf = (h: string): PromptHook => (h === "briefing" || h === "pretool" ? h : "prompt");
+const toRun = (r: Row): PromptRun => ({ ...r, hook: hookOf(r.hook), ids: parseList<string>(r.ids), candidates: parseList<CandidateFate>(r.candidates) });
 
 /** A project's runs, newest first, paged; `session` narrows to one session. */
 export function promptRuns(db: Db, f: { project: string; session?: string; limit: number; offset: number }): { total: number; runs: PromptRun[] } {
@@ -121,6 +123,21 @@ export function promptRuns(db: Db, f: { project: string; session?: string; limit
 export function promptRun(db: Db, id: number, project: string): PromptRun | undefined {
   const r = prepared(db, "SELECT * FROM prompt_runs WHERE id = ? AND project = ?").get(id, project) as Row | undefined;
   return r ? toRun(r) : undefined;
+}
+
+/**
+ * The memories (chunk ids) a session's pre-tool checks already warned about: each warns once a
+ * session. `session` "" (a call without one) has none.
+ */
+export function pretoolWarned(db: Db, project: string, session: string): Set<string> {
+  if (session === "") return new Set();
+  const rows = prepared(db, "SELECT ids FROM prompt_runs INDEXED BY prompt_runs_session WHERE session = ? AND project = ? AND hook = 'pretool'").all(session, project) as { ids: string }[];
+  return new Set(rows.flatMap((r) => parseList<string>(r.ids)));
+}
+
+/** A project's last pre-tool warnings, newest first (`mem why --pretool`). */
+export function pretoolRuns(db: Db, project: string, limit: number): PromptRun[] {
+  return (prepared(db, "SELECT * FROM prompt_runs INDEXED BY prompt_runs_project WHERE project = ? AND hook = 'pretool' ORDER BY at DESC, id DESC LIMIT ?").all(project, limit) as Row[]).map(toRun);
 }
 
 /** Answer times of a project's prompt hook runs since `since` (ms epoch), oldest first: the explorer's latency chart. */

@@ -48,7 +48,7 @@ export function sessionKnown(db: Db, project: string, session: string): boolean 
 
 /** One moment of a session: a run of the prompt log (a briefing or a prompt) or a captured event. */
 export type TimelineItem =
-  | { kind: "run"; at: number; run: number; hook: "prompt" | "briefing"; prompt: string; ms: number | null; injected: string | null; items: number }
+  | { kind: "run"; at: number; run: number; hook: "prompt" | "briefing" | "pretool"; prompt: string; ms: number | null; injected: string | null; items: number }
   | { kind: "event"; at: number; id: string; type: string; text: string; files: string };
 
 interface Row {
@@ -82,7 +82,7 @@ export function sessionTimeline(db: Db, project: string, session: string, limit:
   const items = rows.map((r): TimelineItem => {
     if (r.src === "event") return { kind: "event", at: r.at, id: r.key, type: r.type, text: r.text, files: r.extra };
     // A damaged row's list reads as empty: no count.
-    return { kind: "run", at: r.at, run: Number(r.key), hook: r.type === "briefing" ? "briefing" : "prompt", prompt: r.text, ms: r.ms, injected: r.injected, items: parseList(r.extra).length };
+    return { kind: "run", at: r.at, run: Number(r.key), hook: r.type === "briefing" || r.type === "pretool" ? r.type : "prompt", prompt: r.text, ms: r.ms, injected: r.injected, items: parseList(r.extra).length };
   });
   return { total, items };
 }

@@ -145,7 +145,7 @@ describe("mem hook --assistant, through the real CLI", () => {
     const before = events("1").length;
     const cases: [string[], unknown][] = [
       [["UserPromptSubmit", "--assistant", "cursor"], { session_id: "x", cwd: proj, prompt: PROMPT }],
-      [["PreToolUse", "--assistant", "codex"], { session_id: "x", cwd: proj, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "c" }],
+      [["PermissionRequest", "--assistant", "codex"], { session_id: "x", cwd: proj, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "c" }],
       [["BeforeModel", "--assistant", "gemini"], { session_id: "x", cwd: proj, llm_request: {} }],
       [["AfterTool", "--assistant", "gemini"], ["not", "an", "object"]],
     ];

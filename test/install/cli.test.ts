@@ -12,7 +12,7 @@ const SCRIPT = fileURLToPath(new URL("../../../bin/mem-hook.sh", import.meta.url
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-install-cli-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"];
+const EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"];
 
 interface Run {
   code: number | null;
@@ -113,7 +113,7 @@ describe("mem install / uninstall (CLI)", () => {
     assert.match(String(j1.backup), new RegExp(`^${join(kept, "settings.json")}\\.bak-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z$`), "a project's backup goes to the data home, not the repository");
     assert.equal(readFileSync(String(j1.backup), "utf8"), original);
     const installed = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: { command: string; args: string[] }[] }[]> };
-    assert.deepEqual(Object.keys(installed.hooks), ["PreToolUse", ...EVENTS]);
+    assert.deepEqual(Object.keys(installed.hooks), ["PreToolUse", ...EVENTS.filter((e) => e !== "PreToolUse")]);
     const stop = installed.hooks.Stop![0]!.hooks[0]!;
     // A hot hook through bin/mem-hook.sh (its curl client), the others straight to node.
     assert.equal(stop.command, "/bin/sh");
@@ -218,7 +218,7 @@ describe("mem install / uninstall (CLI)", () => {
     const r = await mem(["install"], box.sub, env(box));
     assert.equal(r.code, 0, show(r));
     const file = join(box.home, ".claude", "settings.json");
-    assert.match(r.stdout, new RegExp(`^installed mem hooks in ${file} \\(user scope\\) \\(new file\\)\n  events: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd\n  UserPromptSubmit, PostToolUse\\(Failure\\), Stop and SubagentStop run: /bin/sh \\S+mem-hook\\.sh \\S+ \\S+ hook <event>\n.*curl.*\n  the others run: \\S+ \\S+ hook <event>\n`));
+    assert.match(r.stdout, new RegExp(`^installed mem hooks in ${file} \\(user scope\\) \\(new file\\)\n  events: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd, Notification\n  UserPromptSubmit, PreToolUse, PostToolUse\\(Failure\\), Stop, SubagentStop and Notification run: /bin/sh \\S+mem-hook\\.sh \\S+ \\S+ hook <event>\n.*curl.*\n  the others run: \\S+ \\S+ hook <event>\n`));
     assert.ok(existsSync(file));
 
     const cfg = join(box.dir, "claude-config");

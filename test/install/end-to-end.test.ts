@@ -123,6 +123,8 @@ async function session(box: Box): Promise<Record<string, { matcher?: string; hoo
   assert.equal(await fire(s, "Stop", { stop_hook_active: false, last_assistant_message: assistant }), undefined, "Stop never returns context");
   assert.equal(await fire(s, "SubagentStop", { stop_hook_active: false, agent_id: "a1", agent_transcript_path: transcript, last_assistant_message: "done" }), undefined);
   assert.equal(await fire(s, "PreCompact", { trigger: "auto", custom_instructions: "" }), undefined);
+  assert.equal(await fire(s, "PreToolUse", { tool_name: "Bash", tool_use_id: "toolu_e2e_3", tool_input: { command: "npm test" } }), undefined, "an ordinary call gets no warning");
+  assert.equal(await fire(s, "Notification", { message: "Claude is waiting for your input", notification_type: "idle_prompt" }), undefined);
 
   const restored = await fire(s, "SessionStart", { source: "compact" });
   assert.match(restored ?? "", /Add the migration for the tasks table/, "open tasks come back after a compaction");
@@ -147,7 +149,7 @@ async function session(box: Box): Promise<Record<string, { matcher?: string; hoo
 test("installed into a settings file that has other hooks, every hook works as Claude Code runs it", { timeout: 120_000 }, async () => {
   const hooks = await session(new Box("plain"));
   // The hot hooks through bin/mem-hook.sh (its curl client, then node), the others straight to node.
-  const hot = new Set(["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop"]);
+  const hot = new Set(["user-prompt-submit", "pre-tool-use", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "notification"]);
   for (const h of Object.values(hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).filter((x) => x.args?.includes("hook"))) {
     const name = h.args[h.args.length - 1]!;
     if (hot.has(name)) assert.ok(h.command === "/bin/sh" && h.args[0]!.endsWith("mem-hook.sh") && h.args[2]!.endsWith("mem.cjs"), `${name}: ${h.command} ${h.args.join(" ")}`);

@@ -18,7 +18,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const TARGET: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/src/mem/bin/mem.cjs" };
 const MOVED: HookTarget = { node: "/usr/local/bin/node", bin: "/home/ann/elsewhere/mem/bin/mem.cjs" };
 const NOW = new Date("2026-03-04T05:06:07.089Z");
-const EVENTS = ["PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd", "SessionStart", "Stop", "SubagentStop", "UserPromptSubmit"];
+const EVENTS = ["Notification", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "SubagentStop", "UserPromptSubmit"];
 
 let n = 0;
 /** A fresh directory with an empty HOME inside; the environment carries only HOME (never the real one). */
@@ -101,7 +101,7 @@ describe("installToFile / uninstallFromFile", () => {
     const installed = JSON.parse(readFileSync(file, "utf8")) as JsonObject;
     for (const k of ["model", "permissions", "env", "statusLine"]) assert.deepEqual(installed[k], realistic()[k], k);
     const hooks = installed.hooks as Record<string, unknown[]>;
-    assert.deepEqual(hooks.PreToolUse, (realistic().hooks as Record<string, unknown[]>).PreToolUse);
+    assert.deepEqual(hooks.PreToolUse![0], (realistic().hooks as Record<string, unknown[]>).PreToolUse![0], "the user's own PreToolUse group first, ours after it");
     assert.deepEqual(hooks.PostToolUse![0], (realistic().hooks as Record<string, unknown[]>).PostToolUse![0]);
     assert.deepEqual(listing(dirname(file)), ["settings.json"], "no backup, no temp file beside the user's file");
 
@@ -138,7 +138,7 @@ describe("installToFile / uninstallFromFile", () => {
     assert.deepEqual(events(file), EVENTS);
     const body = readFileSync(file, "utf8");
     assert.equal(body.includes(TARGET.bin), false);
-    assert.equal(body.split(MOVED.bin).length - 1, 8);
+    assert.equal(body.split(MOVED.bin).length - 1, 10);
   });
 
   test("--dry-run writes nothing: no file, no directory, no backup; it reports the diff", () => {

@@ -64,8 +64,8 @@ describe("only the hooks change: everything else byte for byte, install and unin
       assert.ok(installed.startsWith(f.pre), `the text before hooks is untouched:\n${installed}`);
       assert.ok(installed.endsWith(f.post), `the text after hooks is untouched:\n${installed}`);
       const parsed = parseSettingsText(installed).settings;
-      assert.equal(findMemHooks(parsed).length, 8);
-      if (f.hooks !== undefined) assert.deepEqual((parsed.hooks as Record<string, unknown>).PreToolUse, (JSON.parse(f.hooks) as Record<string, unknown>).PreToolUse, "the user's hook kept");
+      assert.equal(findMemHooks(parsed).length, 10);
+      if (f.hooks !== undefined) assert.deepEqual(((parsed.hooks as Record<string, unknown[]>).PreToolUse ?? [])[0], ((JSON.parse(f.hooks) as Record<string, unknown[]>).PreToolUse ?? [])[0], "the user's hook kept, first");
       if (original.includes("\r\n")) assert.equal(installed.replace(/\r\n/g, "").includes("\n"), false, "CRLF only");
       assert.deepEqual(readdirSync(dirname(s.file)), ["settings.json"], "no backup beside the user's file");
       assert.ok(r.backup?.startsWith(join(s.memHome, "backups", "install")), String(r.backup));

@@ -37,8 +37,8 @@ const FILES: { name: string; text: string; kept: string[] }[] = [
   },
   {
     name: "tabs and CRLF, an empty event array of the user's, a look-alike of an old mem handler",
-    text: `{\r\n\t"hooks": {"Stop": [ {"matcher": "", "hooks": [ {"type":"command","command":"/usr/bin/node /opt/mem/bin/mem.cjs hook stop"} ]} ],\r\n\t\t"PreToolUse": []},\r\n\t"model": "x"\r\n}\r\n`,
-    kept: ['{"matcher": "", "hooks": [ {"type":"command","command":"/usr/bin/node /opt/mem/bin/mem.cjs hook stop"} ]}', '"PreToolUse": []'],
+    text: `{\r\n\t"hooks": {"Stop": [ {"matcher": "", "hooks": [ {"type":"command","command":"/usr/bin/node /opt/mem/bin/mem.cjs hook stop"} ]} ],\r\n\t\t"SubagentStart": []},\r\n\t"model": "x"\r\n}\r\n`,
+    kept: ['{"matcher": "", "hooks": [ {"type":"command","command":"/usr/bin/node /opt/mem/bin/mem.cjs hook stop"} ]}', '"SubagentStart": []'],
   },
 ];
 
@@ -49,7 +49,7 @@ describe("the user's handlers keep their exact text", () => {
       writeFileSync(s.file, f.text);
       installToFile({ scope: "user", where: s.where, target: TARGET });
       const installed = readFileSync(s.file, "utf8");
-      assert.equal(findMemHooks(parseSettingsText(installed).settings).length, 8);
+      assert.equal(findMemHooks(parseSettingsText(installed).settings).length, 10);
       for (const k of f.kept) assert.ok(installed.includes(k), `kept as written: ${k}\n${installed}`);
       if (f.text.includes("\r\n")) assert.equal(installed.replace(/\r\n/g, "").includes("\n"), false, "CRLF only");
       uninstallFromFile({ scope: "user", where: s.where });

@@ -33,17 +33,19 @@ function realisticSettings(): JsonObject {
   };
 }
 
-const OUR_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"];
+const OUR_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"];
 
 const EXPECTED: Record<string, { name: string; timeout: number; async?: true; matcher?: string }> = {
   SessionStart: { name: "session-start", timeout: 10 },
   UserPromptSubmit: { name: "user-prompt-submit", timeout: 5 },
+  PreToolUse: { name: "pre-tool-use", timeout: 5, matcher: "Edit|MultiEdit|Write|Bash" },
   PostToolUse: { name: "post-tool-use", timeout: 30, async: true, matcher: "*" },
   PostToolUseFailure: { name: "post-tool-use-failure", timeout: 30, async: true, matcher: "*" },
   Stop: { name: "stop", timeout: 10 },
   SubagentStop: { name: "subagent-stop", timeout: 10 },
   PreCompact: { name: "pre-compact", timeout: 10 },
   SessionEnd: { name: "session-end", timeout: 2 },
+  Notification: { name: "notification", timeout: 10, async: true },
 };
 
 type Groups = { matcher?: string; hooks: Record<string, unknown>[] }[];
@@ -96,7 +98,9 @@ describe("the hook table", () => {
     }
     // SessionEnd: raises the shared 1.5 s budget a little, no more (HOOKS.md §2.4)
     assert.equal(MEM_HOOKS.find((h) => h.event === "SessionEnd")!.timeout, 2);
-    assert.deepEqual(MEM_HOOKS.filter((h) => h.async).map((h) => h.event), ["PostToolUse", "PostToolUseFailure"]);
+    assert.deepEqual(MEM_HOOKS.filter((h) => h.async).map((h) => h.event), ["PostToolUse", "PostToolUseFailure", "Notification"]);
+    // The pre-tool check: synchronous (its warning must come before the call), only on the tools it reads.
+    assert.deepEqual(MEM_HOOKS.find((h) => h.event === "PreToolUse"), { event: "PreToolUse", name: "pre-tool-use", matcher: "Edit|MultiEdit|Write|Bash", timeout: 5 });
   });
 });
 
@@ -264,7 +268,7 @@ describe("installHooks / uninstallHooks", () => {
 
   test("uninstall keeps groups and events that were empty before, and drops `hooks` only when it emptied it", () => {
     // (An empty list on one of OUR events, `"Stop": []`, cannot be told apart afterwards: it is dropped.)
-    const s: JsonObject = { hooks: { Notification: [], PreToolUse: [{ matcher: "Bash", hooks: [] }], Stop: [{ hooks: [] }] } };
+    const s: JsonObject = { hooks: { SubagentStart: [], PreToolUse: [{ matcher: "Bash", hooks: [] }], Stop: [{ hooks: [] }] } };
     const r = uninstallHooks(installHooks(s, TARGET_A).settings);
     assert.deepEqual(r.settings, s);
     const bare: JsonObject = { model: "sonnet" };

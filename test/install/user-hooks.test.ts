@@ -80,11 +80,11 @@ describe("mem install touches only the hooks it wrote", () => {
     for (const t of theirsText) assert.ok(texts.includes(t), `kept as it was: ${t}`);
     const ours = (JSON.parse(installed) as Settings).hooks;
     const marked = Object.values(ours).flatMap((gs) => gs.flatMap((g) => g.hooks)).filter((h) => h._managed_by === "mem");
-    assert.equal(marked.length, 8, "one marked handler of mem's per event");
-    assert.equal(texts.length, theirsText.length + 8, "nothing else added, nothing removed");
+    assert.equal(marked.length, 10, "one marked handler of mem's per event");
+    assert.equal(texts.length, theirsText.length + 10, "nothing else added, nothing removed");
     // their groups keep their places; ours come after them
     assert.deepEqual(ours.Stop![0]!.hooks, [THEIRS.envWrapper]);
-    assert.deepEqual(ours.Notification, [{ hooks: [THEIRS.notify] }]);
+    assert.deepEqual(ours.Notification![0], { hooks: [THEIRS.notify] }, "theirs first, ours after it");
     // one line, on stderr, about the look-alikes that run one of mem's hooks (not `notify`, not `export`)
     const warned = first.stderr.split("\n").filter((l) => /mem install never wrote/.test(l));
     assert.equal(warned.length, 1, first.stderr);

@@ -3,6 +3,7 @@
  * project's recent runs of the prompt hook (and SessionStart briefings), newest first; `/prompt?id=N`
  * shows one: what was put before the prompt, verbatim, how long it took, and every candidate of
  * its search with its fate (injected, missed the floor, left out by the selection, excluded) and why.
+ * A pre-tool warning is listed there too: the tool call, the memories it brought back and the term found.
  */
 import type { CandidateFate, PromptRun } from "../../store/prompt-log.js";
 import { promptRun, promptRuns, WITHHELD } from "../../store/prompt-log.js";
@@ -26,14 +27,14 @@ function list(ctx: UiContext, req: UiRequest): Html {
     (r) => html`<tr data-run="${r.id}">
 <td><a href="${href(req.base, "/prompt", { id: r.id, project: projectParam })}">${at(r.at, now)}</a></td>
 <td><a href="${href(req.base, "/session", { id: r.session, project: projectParam })}" title="${r.session}">${shortSession(r.session)}</a></td>
-<td>${r.hook === "briefing" ? html`<span class="badge">briefing</span> ${r.prompt}` : short(r.prompt, 120)}</td>
+<td>${r.hook === "prompt" ? short(r.prompt, 120) : html`<span class="badge">${r.hook === "pretool" ? "pre-tool warning" : "briefing"}</span> ${short(r.prompt, 120)}`}</td>
 <td class="num">${latency(r.ms)}</td>
 <td class="num">${r.ids.length}</td>
 <td class="num">${missed(r)}</td>
 </tr>`,
   );
   const body = html`<h1>Prompts</h1>
-<p class="note">What the prompt hook put before each prompt in <code>${project.id}</code> (and what each session was briefed with), newest first. Prompts the hook skips (acknowledgements, slash commands, very short ones) are not searched and not logged.</p>
+<p class="note">What the prompt hook put before each prompt in <code>${project.id}</code> (and what each session was briefed with, and each pre-tool warning: a tool call that brought back what a decision ruled out), newest first. Prompts the hook skips (acknowledgements, slash commands, very short ones) are not searched and not logged.</p>
 ${
   runs.length === 0
     ? html`<p class="notice">No prompt run logged yet.</p>`
@@ -64,11 +65,11 @@ function one(ctx: UiContext, req: UiRequest): Html {
   const r = promptRun(ctx.app.db, id, project.id);
   if (!r) throw new MemoryError("not_found", `no prompt run ${id} in ${project.id}`);
   const now = ctx.now();
-  const what = r.hook === "briefing" ? "Briefing" : "Prompt";
+  const what = r.hook === "briefing" ? "Briefing" : r.hook === "pretool" ? "Pre-tool check" : "Prompt";
   const counts = (["injected", "floor", "budget", "excluded"] as const).map((f) => [f, r.candidates.filter((c) => c.fate === f).length] as const).filter(([, n]) => n > 0);
   const body = html`<h1>${what} run ${r.id}</h1>
-<p class="meta"><span>${at(r.at, now)}</span><span>session <a href="${href(req.base, "/session", { id: r.session, project: projectParam })}">${r.session || "(none)"}</a></span><span>${r.hook === "briefing" ? "SessionStart briefing" : "prompt hook"}</span>${r.mode ? html`<span>${r.mode}</span>` : ""}</p>
-<h2>${r.hook === "briefing" ? "How the session started" : "The prompt"}</h2>
+<p class="meta"><span>${at(r.at, now)}</span><span>session <a href="${href(req.base, "/session", { id: r.session, project: projectParam })}">${r.session || "(none)"}</a></span><span>${r.hook === "briefing" ? "SessionStart briefing" : r.hook === "pretool" ? "PreToolUse hook" : "prompt hook"}</span>${r.mode ? html`<span>${r.mode}</span>` : ""}</p>
+<h2>${r.hook === "briefing" ? "How the session started" : r.hook === "pretool" ? "The tool call" : "The prompt"}</h2>
 <pre class="prompt">${r.prompt}</pre>
 <section class="injected">
 <h2>What was put before it</h2>

@@ -54,10 +54,10 @@ function moment(ctx: UiContext, base: string, project: string, projectParam: str
   const now = ctx.now();
   if (it.kind === "run") {
     const link = href(base, "/prompt", { id: it.run, project: projectParam });
-    const told = it.injected ? html`<details><summary>${it.hook === "briefing" ? "the briefing" : `${it.items} memor${it.items === 1 ? "y" : "ies"} put before it`} (${it.injected.length.toLocaleString("en")} characters)</summary><pre>${it.injected}</pre></details>` : html`<p class="note">${it.hook === "briefing" ? "an empty briefing" : "nothing put before it"}</p>`;
+    const told = it.injected ? html`<details><summary>${it.hook === "briefing" ? "the briefing" : it.hook === "pretool" ? "the pre-tool warning" : `${it.items} memor${it.items === 1 ? "y" : "ies"} put before it`} (${it.injected.length.toLocaleString("en")} characters)</summary><pre>${it.injected}</pre></details>` : html`<p class="note">${it.hook === "briefing" ? "an empty briefing" : "nothing put before it"}</p>`;
     return html`<li class="item" data-type="${it.hook}" data-run="${it.run}">
 <div class="meta"><span>${at(it.at, now)}</span><span class="badge">${it.hook}</span><span>${latency(it.ms)}</span><a href="${link}">why →</a></div>
-${it.hook === "prompt" ? html`<p class="text">${short(it.prompt, 600)}</p>` : html`<p class="text">session ${it.prompt}</p>`}
+${it.hook === "briefing" ? html`<p class="text">session ${it.prompt}</p>` : html`<p class="text">${short(it.prompt, 600)}</p>`}
 ${told}
 </li>`;
   }
