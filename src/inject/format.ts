@@ -5,6 +5,7 @@
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
 import { conceptRarity, EVEN, floorVerdict, type FloorVerdict, type Rarity } from "./floor.js";
+import { recordFloor } from "./record-floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import { linePrint } from "../store/line-print.js";
@@ -31,7 +32,7 @@ interface Composed {
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
   const rarity = conceptRarity(d.rarity ?? EVEN);
-  const floor = cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector));
+  const floor = recordFloor(cands, cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector)), stems, o, rarity);
   const kept = cands.filter((_, i) => floor[i]!.pass);
   if (kept.length === 0) return { stems, rarity, floor, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });

@@ -58,5 +58,6 @@ export function fusionLine(f: SearchResponse["fusion"]): string | undefined {
   if (!f) return undefined;
   const un = f.unembedded > 0 ? `; ${f.unembedded} candidate(s) with no vector yet ranked by BM25 alone` : "";
   const how = f.method === "rrf" ? `weighted RRF (k ${f.k ?? "?"})` : "calibrated (convex combination of normalised scores)";
-  return `fusion: ${how}; BM25 ${fmt(f.weights.bm25)}, vector ${f.weights.vector.toFixed(2)} = calibrated ${f.calibrated.toFixed(2)} × this query ${Math.round(f.query * 100)}%${f.weights.vector < 0.02 ? " (left out)" : ""}: ${prose(f.reason, 400)}${un}`;
+  const lead = f.lead !== undefined && f.lead < 1 && f.weights.vector >= 0.02 ? `, in RRF × ${f.lead.toFixed(2)} for BM25's lead at the top` : "";
+  return `fusion: ${how}; BM25 ${fmt(f.weights.bm25)}, vector ${f.weights.vector.toFixed(2)} = calibrated ${f.calibrated.toFixed(2)} × this query ${Math.round(f.query * 100)}%${f.weights.vector < 0.02 ? " (left out)" : ""}${lead}: ${prose(f.reason, 400)}${un}`;
 }

@@ -90,6 +90,31 @@ export function normalise(hits: readonly LegHit[], scale: "ratio" | "range" = "r
   return out;
 }
 
+/** How the legs were weighed for one search (hybrid with both legs), as `--explain`, `--json` and the Legs page show it. */
+export interface FusionReport {
+  /** How the legs were combined: weighted RRF (with its `k`) or the calibrated convex combination. */
+  method: FusionMethod; k?: number;
+  /** RRF: the share of its weight the vector leg kept against BM25's lead at the top (./rrf.ts leadShare; 1: none lost). */
+  lead?: number;
+  /** The weight each leg got for this query (BM25 the anchor, 1). */
+  weights: { bm25: number; vector: number };
+  /** The vector leg's calibrated weight for this store and model (the prior when never calibrated). */
+  calibrated: number;
+  /** The share of it this query earned, from how far its best hit stands out (0 to 1). */
+  query: number;
+  standout: number;
+  /** Why, in words. */
+  reason: string;
+  /** Candidates with no vector in this model's table: ranked by BM25 alone. */
+  unembedded: number;
+  /**
+   * The leg's own scores for this query but its best (mean and spread): a result's similarity
+   * is judged by how far it stands out of them (the relevance floor), not by a raw cosine whose
+   * range differs from model to model.
+   */
+  spread: { mean: number; sd: number; n: number };
+}
+
 /** The two ways to combine the legs (`query.fusion`, `--fusion`). */
 export type FusionMethod = "rrf" | "calibrated";
 export const FUSION_METHODS: readonly FusionMethod[] = ["rrf", "calibrated"];

@@ -71,3 +71,23 @@ export function rrf(all: readonly Leg[], k: number): Fused[] {
   }
   return byScore(byId.values());
 }
+
+/**
+ * The share of their weight the other legs keep in RRF for a query whose anchor leg (BM25) puts
+ * its first result clearly ahead of its second. Pure.
+ *
+ * Ranks are all RRF sees: on its scale (scaled by k + 1) a leg's first result leads its second by
+ * 1/(k + 2), whatever their scores. When BM25's second scores a small share of its first (a
+ * question whose rare words only one text holds), that lead is 1 − second/first in BM25's own
+ * terms, many times more. RRF then lets a light leg overturn a lead it could not overturn in the
+ * scores. So the other legs' weights are scaled by 1/(k + 2) over the score lead, when that is the
+ * larger: BM25's lead then costs them in RRF what it costs them in the scores. Two results close
+ * in score, or no scores to compare, leave the weights whole (1). No parameter but RRF's own k.
+ */
+export function leadShare(anchorScores: readonly number[], k: number): number {
+  const [first, second] = anchorScores;
+  if (first === undefined || second === undefined || !(first > 0) || !Number.isFinite(first) || !Number.isFinite(second)) return 1;
+  const lead = 1 - Math.max(0, second) / first;
+  const rankLead = 1 / (k + 2);
+  return lead > rankLead ? rankLead / lead : 1;
+}

@@ -12,8 +12,8 @@ import { foldConvergent } from "./convergent.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
 import { rootsOf } from "../store/roots.js";
-import type { Fused, Leg, LegHit, LegRank } from "./rrf.js";
-import { centred, fuse, fuseBy, queryTrust, spread, standout, type FusionMethod } from "./fusion.js";
+import { leadShare, type Fused, type Leg, type LegHit, type LegRank } from "./rrf.js";
+import { centred, fuse, fuseBy, queryTrust, spread, standout, type FusionMethod, type FusionReport } from "./fusion.js";
 import { calibrationsOf, hubsOf } from "../store/fusion-calibration.js";
 import { rankBySalience, type Ranked, type SalienceInputs } from "./salience-rank.js";
 import { subjectOfChunk } from "../memory/subject.js";
@@ -102,27 +102,7 @@ export interface SearchResponse {
   warnings: string[];
 }
 
-export interface FusionReport {
-  /** How the legs were combined: weighted RRF (with its `k`) or the calibrated convex combination. */
-  method: FusionMethod; k?: number;
-  /** The weight each leg got for this query (BM25 the anchor, 1). */
-  weights: { bm25: number; vector: number };
-  /** The vector leg's calibrated weight for this store and model (the prior when never calibrated). */
-  calibrated: number;
-  /** The share of it this query earned, from how far its best hit stands out (0 to 1). */
-  query: number;
-  standout: number;
-  /** Why, in words. */
-  reason: string;
-  /** Candidates with no vector in this model's table: ranked by BM25 alone. */
-  unembedded: number;
-  /**
-   * The leg's own scores for this query but its best (mean and spread): a result's similarity
-   * is judged by how far it stands out of them (the relevance floor), not by a raw cosine whose
-   * range differs from model to model.
-   */
-  spread: { mean: number; sd: number; n: number };
-}
+export type { FusionReport } from "./fusion.js";
 
 /** Below this weight the vector leg is left out of fusion. */
 export const MIN_VECTOR_WEIGHT = 0.02;
@@ -303,9 +283,11 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
     const wv = opts.weights.vector * cal.weight * q;
     const wb = opts.weights.bm25;
     const method = opts.fusion ?? "calibrated";
-    fusion = { method, ...(method === "rrf" ? { k: opts.rrfK } : {}), weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spread(scores.slice(1)) };
+    // RRF sees ranks only: a clear BM25 lead scales the vector leg's RRF weight (./rrf.ts leadShare).
+    const lead = method === "rrf" ? leadShare(bmLeg.hits.map((h) => h.score), opts.rrfK) : 1;
+    fusion = { method, ...(method === "rrf" ? { k: opts.rrfK, lead } : {}), weights: { bm25: wb, vector: wv }, calibrated: cal.weight, query: q, standout: z, reason: `${cal.reason}; its best hit stands ${z.toFixed(1)} spreads out of the rest: ${Math.round(q * 100)}% of that weight`, unembedded: missing.size, spread: spread(scores.slice(1)) };
     // A leg not trusted at all (a broken model) is left out: its hits neither rank nor pass the hook's floor.
-    fusedRaw = fuseBy(method, [{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv, covers: (id: string) => !missing.has(id) }] : [])], opts.rrfK);
+    fusedRaw = fuseBy(method, [{ name: "bm25", hits: bmLeg.hits, weight: wb, scale: "ratio" }, ...(wv >= MIN_VECTOR_WEIGHT ? [{ name: "vector", hits: vHits, weight: wv * lead, covers: (id: string) => !missing.has(id) }] : [])], opts.rrfK);
   } else fusedRaw = fuse(filtered.map((l) => ({ name: l.name, hits: l.hits, weight: l.weight > 0 ? 1 : 0, scale: l.name === "bm25" ? ("ratio" as const) : ("range" as const) })));
   const scored: (Fused | Ranked)[] = opts.salience ? rankBySalience(fusedRaw, salienceInputs(ctx.db, kept, opts.salience, ctx.projectRoot)) : fusedRaw;
   const { ranked: fused, weak } = weakLast(scored);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { rrf, type Leg } from "../../src/retrieve/rrf.js";
+import { leadShare, rrf, type Leg } from "../../src/retrieve/rrf.js";
 import { fuse, fuseBy, type FusionLeg } from "../../src/retrieve/fusion.js";
 
 const leg = (name: string, ids: string[], weight = 1, covers?: (id: string) => boolean): Leg => ({
@@ -104,5 +104,33 @@ describe("fuseBy: the fusion chosen, and the noise-leg guarantee of both", () =>
     ];
     assert.equal(fuseBy("calibrated", legs, 60)[0]!.id, "a", "calibrated: a's BM25 margin (10 against 2) carries it");
     assert.equal(fuseBy("rrf", legs, 60)[0]!.id, "b", "rrf: ranks only, and b is first and second");
+  });
+});
+
+describe("leadShare: the share of its weight the vector leg keeps in RRF against BM25's lead at the top", () => {
+  // Each row: BM25's scores (best first), k, and the share expected: 1/(k+2) over the lead 1 − second/first when that is larger, else 1.
+  const cases: { name: string; scores: number[]; k: number; want: number }[] = [
+    { name: "a clear lead (second 30% of first): the rank lead 1/12 over the score lead 0.7", scores: [10, 3, 2], k: 10, want: 1 / 12 / 0.7 },
+    { name: "the first alone holds the question's words (second 0): 1/(k+2)", scores: [4, 0], k: 10, want: 1 / 12 },
+    { name: "a lead smaller than RRF's own rank lead: the weight stays whole", scores: [10, 9.5], k: 10, want: 1 },
+    { name: "exactly the rank lead: whole", scores: [12, 11], k: 10, want: 1 },
+    { name: "k is honoured: with k 60 the same lead costs more", scores: [10, 3], k: 60, want: 1 / 62 / 0.7 },
+    { name: "a tie: whole", scores: [5, 5, 5], k: 10, want: 1 },
+    { name: "one result: nothing to lead, whole", scores: [5], k: 10, want: 1 },
+    { name: "no results: whole", scores: [], k: 10, want: 1 },
+    { name: "a best score of 0 or less (no ratio to take): whole", scores: [0, 0], k: 10, want: 1 },
+    { name: "a negative second counts as 0", scores: [2, -1], k: 10, want: 1 / 12 },
+    { name: "a non-finite score: whole", scores: [Number.NaN, 1], k: 10, want: 1 },
+  ];
+  for (const c of cases) test(c.name, () => close(leadShare(c.scores, c.k), c.want));
+
+  test("scaled by it, a light leg no longer puts BM25's clear second above its first; with close scores it still may", () => {
+    const bm = (scores: number[]): Leg => ({ name: "bm25", weight: 1, hits: scores.map((score, i) => ({ id: ["first", "second", "third"][i]!, score })) });
+    const vec = (w: number): Leg => ({ name: "vector", weight: w, hits: [{ id: "second", score: 0.9 }, { id: "x", score: 0.5 }, { id: "y", score: 0.4 }, { id: "first", score: 0.1 }] });
+    const clear = [9, 2, 1];
+    assert.equal(rrf([bm(clear), vec(0.4)], 10)[0]?.id, "second", "plain weighted RRF: ranks only, the light leg wins");
+    assert.equal(rrf([bm(clear), vec(0.4 * leadShare(clear, 10))], 10)[0]?.id, "first");
+    const close_ = [9, 8.5, 1];
+    assert.equal(rrf([bm(close_), vec(0.4 * leadShare(close_, 10))], 10)[0]?.id, "second");
   });
 });
