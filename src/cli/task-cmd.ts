@@ -4,7 +4,9 @@ import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, prose, safeJson } from "../render/line.js";
+import { resolveTask, taskOneId } from "../store/task-ids.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
+import { MemoryError } from "../util/memory-error.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { failure, unknownProjectNote } from "./memory-io.js";
@@ -22,7 +24,8 @@ Subcommands:
   list          open tasks, newest first: id, status, age, the session that created it, text
                 (stale: untouched for brief.staleTaskDays days)
   add TEXT      a new open task in the project
-  done ID       mark task ID completed
+  done ID       mark task ID completed (ID: the id list shows, or a start of it of 6
+                characters or more; the older #N works too)
   drop ID       mark task ID deleted (no longer to do)
 
 Options:
@@ -31,7 +34,7 @@ Options:
                 refused (a typo), unless --new-project
   --all         list: closed tasks too
   --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
-                TASK: {"id", "status", "content", "source", "project", "createdSession",
+                TASK: {"id", "number" (the older #N), "status", "content", "source", "project", "createdSession",
                 "updatedSession", "createdAt", "updatedAt", "closedAt", "stale"}
   -h, --help    this help`;
 
@@ -39,7 +42,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 function json(t: TaskRow, now: number, staleDays: number) {
   return {
-    id: t.id,
+    id: taskOneId(t.id),
+    number: t.id,
     status: t.status,
     content: t.content,
     source: t.source,
@@ -53,19 +57,12 @@ function json(t: TaskRow, now: number, staleDays: number) {
   };
 }
 
-/** One line per task: `#12  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
+/** One line per task: `3f0c9a1b7d2e  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
 function human(tasks: TaskRow[], now: number, staleDays: number): string[] {
-  const id = Math.max(...tasks.map((t) => String(t.id).length)) + 1;
   return tasks.map((t) => {
     const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
-    return `${`#${t.id}`.padEnd(id)}  ${field(t.status, 20).padEnd(11)}  ${taskAge(t.createdAt, now).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
+    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${taskAge(t.createdAt, now).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
   });
-}
-
-function taskId(value: string | undefined): number {
-  if (value === undefined) throw new UsageError("a task ID is required (see mem task list)");
-  if (!/^#?\d{1,15}$/.test(value)) throw new UsageError(`a task ID is a number, got "${value}"`);
-  return Number(value.replace(/^#/, ""));
 }
 
 function list(argv: string[], now: number): Promise<number> {
@@ -96,7 +93,7 @@ function add(argv: string[], now: number): Promise<number> {
     const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
     if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
-    else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);
+    else process.stdout.write(`added task ${taskOneId(t.id)}: ${prose(t.content, 300)}\n`);
     return EXIT.ok;
   });
 }
@@ -104,13 +101,22 @@ function add(argv: string[], now: number): Promise<number> {
 function close(argv: string[], now: number, status: CloseStatus): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: "boolean" } });
   if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
-  const id = taskId(positionals[0]);
+  const typed = positionals[0];
+  if (typed === undefined) throw new UsageError("a task ID is required (see mem task list)");
   return withApp((app) => {
-    const r = new TaskStore(app.db).close(id, status, now);
-    if (!r) return failure("task", values.json === true, `no task #${id} (see mem task list --all)`, "not_found");
+    let task: TaskRow;
+    try {
+      task = resolveTask(app.db, typed);
+    } catch (err) {
+      if (!(err instanceof MemoryError)) throw err;
+      if (err.code === "bad_argument") throw new UsageError(err.message);
+      return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
+    }
+    const id = taskOneId(task.id);
+    const r = new TaskStore(app.db).close(task.id, status, now)!;
     if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
-    else if (r.changed) process.stdout.write(`task #${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
-    else process.stdout.write(`task #${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
+    else if (r.changed) process.stdout.write(`task ${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
+    else process.stdout.write(`task ${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     return EXIT.ok;
   });
 }

@@ -6,6 +6,8 @@
  */
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { MemoryError } from "../util/memory-error.js";
+import { pickById, rowOneId } from "./one-id.js";
 import { prepared } from "./statements.js";
 
 /** Rows kept at most (the oldest dropped first). */
@@ -121,6 +123,23 @@ export function promptRuns(db: Db, f: { project: string; session?: string; limit
 export function promptRun(db: Db, id: number, project: string): PromptRun | undefined {
   const r = prepared(db, "SELECT * FROM prompt_runs WHERE id = ? AND project = ?").get(id, project) as Row | undefined;
   return r ? toRun(r) : undefined;
+}
+
+/** A prompt run's one id (src/store/one-id.ts): what every output shows it by. */
+export const promptOneId = (n: number): string => rowOneId("prompt", n);
+
+/**
+ * A project's prompt run by its one id, a start of it (6 characters or more), or its number (the
+ * explorer's older `?id=4`). Not found: undefined; a start too short or ambiguous: a MemoryError.
+ */
+export function promptRunById(db: Db, typed: string, project: string): PromptRun | undefined {
+  const raw = typed.trim();
+  if (/^#?\d{1,5}$/.test(raw)) return promptRun(db, Number(raw.replace(/^#/, "")), project);
+  const numbers = prepared(db, "SELECT id FROM prompt_runs WHERE project = ?").all(project) as { id: number }[];
+  const picked = pickById(raw, numbers, (r) => promptOneId(r.id), "prompt run");
+  if (picked.ok) return promptRun(db, picked.row.id, project);
+  if (picked.code === "bad_argument") throw new MemoryError("bad_argument", picked.message);
+  return /^\d{1,15}$/.test(raw) ? promptRun(db, Number(raw), project) : undefined;
 }
 
 /** Answer times of a project's prompt hook runs since `since` (ms epoch), oldest first: the explorer's latency chart. */

@@ -1,4 +1,4 @@
-import { bracket, field, prose } from "../../render/line.js";
+import { bracket, field, prose, shortSession } from "../../render/line.js";
 
 /**
  * The briefing's "Open tasks" section, from the project's task registry: every session's open
@@ -31,7 +31,7 @@ export function taskAge(ms: number, now: number): string {
 export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAULT_STALE_DAYS): boolean => now - t.updatedAt >= staleDays * DAY_MS;
 
 /** "session 1a2b3c4d", or "added with mem task add" (`mem task list`; the briefing names no session: `briefingOrigin`). */
-export const createdBy = (session: string | null): string => (session ? `session ${field(session.slice(0, 8))}` : "added with mem task add");
+export const createdBy = (session: string | null): string => (session ? `session ${shortSession(session)}` : "added with mem task add");
 /** What the briefing says of a task's origin: only that it was added by hand, if it was. */
 const briefingOrigin = (session: string | null): string => (session ? "" : ", added with mem task add");
 

@@ -12,6 +12,7 @@ import { html, type Html } from "../html.js";
 import { href, type UiRequest } from "../request.js";
 import { age, idLink } from "../show.js";
 import { recordParts } from "../../store/records.js";
+import { shortSession } from "./run-parts.js";
 
 /** The explorer's page size: rows a listing shows at once. */
 export const PAGE = 50;
@@ -46,7 +47,7 @@ export function offsetOf(q: URLSearchParams): number {
 
 /** A session's id, linked to its timeline. */
 export function sessionLink(base: string, session: string, project: string | undefined): Html {
-  return html`<a class="session" href="${href(base, "/session", { id: session, project })}" title="${session}">session ${session.slice(0, 8)}</a>`;
+  return html`<a class="session" href="${href(base, "/session", { id: session, project })}" title="${session}">session ${shortSession(session)}</a>`;
 }
 
 /** A memory as one item of a list. */
