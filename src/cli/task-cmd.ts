@@ -1,5 +1,7 @@
 import { openApp, type App } from "../app.js";
-import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
+import { createdBy, isStale } from "../brief/sections/tasks.js";
+import { shownTime } from "../render/time.js";
+import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
@@ -11,7 +13,7 @@ import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { failure, unknownProjectNote } from "./memory-io.js";
 
-const usage = `Usage: mem task list [--all] [--json] [--project P]
+const usage = `Usage: mem task list [--all] [--absolute] [--json] [--project P]
        mem task add "TEXT" [--project P [--new-project]] [--json]
        mem task done ID [--json]
        mem task drop ID [--json]
@@ -33,6 +35,7 @@ Options:
                 default: the working directory's. add: a name nothing is stored under is
                 refused (a typo), unless --new-project
   --all         list: closed tasks too
+${ABSOLUTE_HELP.replace("--absolute   ", "--absolute   list: ")}
   --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
                 TASK: {"id", "number" (the older #N), "status", "content", "source", "project", "createdSession",
                 "updatedSession", "createdAt", "updatedAt", "closedAt", "stale"}
@@ -58,15 +61,15 @@ function json(t: TaskRow, now: number, staleDays: number) {
 }
 
 /** One line per task: `3f0c9a1b7d2e  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
-function human(tasks: TaskRow[], now: number, staleDays: number): string[] {
+function human(tasks: TaskRow[], now: number, staleDays: number, absolute: boolean): string[] {
   return tasks.map((t) => {
     const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
-    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${taskAge(t.createdAt, now).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
+    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${shownTime(t.createdAt, now, absolute).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
   });
 }
 
 function list(argv: string[], now: number): Promise<number> {
-  const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" } });
+  const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" }, ...ABSOLUTE_OPTION });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   return withApp((app) => {
     const project = projectFromArg(app.db, values.project, process.cwd()).id;
@@ -79,7 +82,7 @@ function list(argv: string[], now: number): Promise<number> {
     if (tasks.length === 0) {
       process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
       note(unknownProjectNote(app.db, project) ?? "");
-    } else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
+    } else process.stdout.write(`${human(tasks, now, days, values.absolute === true).join("\n")}\n`);
     return EXIT.ok;
   });
 }

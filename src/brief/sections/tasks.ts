@@ -1,4 +1,5 @@
 import { bracket, field, prose, shortSession } from "../../render/line.js";
+import { relativeTime } from "../../render/time.js";
 
 /**
  * The briefing's "Open tasks" section, from the project's task registry: every session's open
@@ -22,11 +23,8 @@ export const DEFAULT_STALE_DAYS = 30;
 export const MAX_TASK_ITEMS = 25;
 const DAY_MS = 86_400_000;
 
-/** "within the hour", "5 h ago", "3 d ago". */
-export function taskAge(ms: number, now: number): string {
-  const h = Math.max(0, (now - ms) / 3_600_000);
-  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
-}
+/** "just now", "5 min ago", "5 h ago", "3 d ago" (src/render/time.ts). */
+export const taskAge = (ms: number, now: number): string => relativeTime(ms, now);
 
 export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAULT_STALE_DAYS): boolean => now - t.updatedAt >= staleDays * DAY_MS;
 
