@@ -43,8 +43,9 @@ export function latencyChart(samples: readonly Sample[], spanFrom: number, spanT
   const x = (at: number) => r1(left + ((at - from) / Math.max(1, to - from)) * (width - left - right));
   const y = (ms: number) => r1(top + (1 - Math.min(ms, yMax) / yMax) * (height - top - bottom));
   const points = drawn.map((s) => `${x(s.at)},${y(s.ms)}`).join(" ");
-  const short = to - from < 2 * DAY_MS; // a span of hours: the axis says the time too
-  const day = (t: number) => new Date(t).toISOString().slice(0, short ? 16 : 10).replace("T", " ");
+  // A span of hours: the axis says the time too; of a minute or two, to the second.
+  const digits = to - from < 2 * MINUTE_MS ? 19 : to - from < 2 * DAY_MS ? 16 : 10;
+  const day = (t: number) => new Date(t).toISOString().slice(0, digits).replace("T", " ");
   const marks = few
     ? drawn.map((s) => html`<circle class="point" cx="${x(s.at)}" cy="${y(s.ms)}" r="3.5"><title>${r1(s.ms)} ms at ${new Date(s.at).toISOString().slice(0, 19).replace("T", " ")} UTC</title></circle>`)
     : html`<polyline points="${points}"></polyline>`;
@@ -63,17 +64,19 @@ ${marks}
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+const SECOND_MS = 1_000;
 
 /**
  * The time axis for a few runs: the whole span, unless they fill less than a tenth of it; then
- * their own span with a margin (at least a minute each side), inside the whole span.
+ * their own span with a tenth of it (at least a second) each side, inside the whole span: runs
+ * seconds apart are told apart, a lone one sits in the middle.
  */
 export function closeIn(drawn: readonly Sample[], from: number, to: number): [number, number] {
   if (drawn.length === 0) return [from, to];
   const first = Math.min(...drawn.map((s) => s.at));
   const last = Math.max(...drawn.map((s) => s.at));
   if (last - first >= (to - from) / 10) return [from, to];
-  const pad = Math.max(MINUTE_MS, (last - first) * 0.1);
+  const pad = Math.max(SECOND_MS, (last - first) * 0.1);
   return [Math.max(from, first - pad), Math.min(to, last + pad)];
 }
 

@@ -38,15 +38,16 @@ test("latencyChart: an svg.chart, one point per run, escaped labels, the p95 lin
   assert.doesNotMatch(svg, /<script|style=/);
 });
 
-test("closeIn: the whole span, unless a few runs fill under a tenth of it; then theirs, a minute or a tenth of it wider each side", () => {
+test("closeIn: the whole span, unless a few runs fill under a tenth of it; then theirs, a tenth of it (at least a second) wider each side", () => {
   const H = 3_600_000;
   const D = 24 * H;
   const cases: [string, number[], [number, number], [number, number]][] = [
     ["no run: the span", [], [0, 7 * D], [0, 7 * D]],
     ["runs across the span: the span", [D, 6 * D], [0, 7 * D], [0, 7 * D]],
-    ["one run: a minute each side", [3 * D], [0, 7 * D], [3 * D - 60_000, 3 * D + 60_000]],
+    ["one run: a second each side", [3 * D], [0, 7 * D], [3 * D - 1_000, 3 * D + 1_000]],
+    ["two runs two seconds apart: a fifth of a second wider each side", [3 * D, 3 * D + 2_000], [0, 7 * D], [3 * D - 200, 3 * D + 2_200]],
     ["runs of five hours in a week: their hours, half an hour wider", [6 * D, 6 * D + 5 * H], [0, 7 * D], [6 * D - 0.5 * H, 6 * D + 5.5 * H]],
-    ["never past the span's end", [7 * D - 1_000], [0, 7 * D], [7 * D - 61_000, 7 * D]],
+    ["never past the span's end", [7 * D - 500], [0, 7 * D], [7 * D - 1_500, 7 * D]],
   ];
   for (const [what, ats, span, want] of cases) assert.deepEqual(closeIn(ats.map((at) => ({ at, ms: 1 })), ...span), want, what);
 });
@@ -59,7 +60,7 @@ test("latencyChart: a single run of a new store is a dot in the middle with its 
   const cx = Number(/<circle class="point" cx="([\d.]+)"/.exec(one)![1]);
   assert.equal(cx, (40 + 592) / 2, "in the middle of the plot");
   assert.match(one, /<title>42 ms at 2026-11-29 11:00:00 UTC<\/title>/, "its latency and time on hover");
-  assert.match(one, />2026-11-29 10:59</, "the axis says the time of a span of minutes");
+  assert.match(one, />2026-11-29 10:59:59</, "the axis says the time of a span of seconds, to the second");
   assert.doesNotMatch(one, /<polyline/);
   const many = Array.from({ length: FEW_POINTS + 1 }, (_, i) => ({ at: to - 7 * D + i * D / 4, ms: 10 + i }));
   const line = latencyChart(many, to - 7 * D, to, 20, 30).value;
