@@ -45,7 +45,7 @@ test("closeIn: the whole span, unless a few runs fill under a tenth of it; then 
     ["no run: the span", [], [0, 7 * D], [0, 7 * D]],
     ["runs across the span: the span", [D, 6 * D], [0, 7 * D], [0, 7 * D]],
     ["one run: a second each side", [3 * D], [0, 7 * D], [3 * D - 1_000, 3 * D + 1_000]],
-    ["two runs two seconds apart: a fifth of a second wider each side", [3 * D, 3 * D + 2_000], [0, 7 * D], [3 * D - 200, 3 * D + 2_200]],
+    ["two runs two seconds apart: a second wider each side", [3 * D, 3 * D + 2_000], [0, 7 * D], [3 * D - 1_000, 3 * D + 3_000]],
     ["runs of five hours in a week: their hours, half an hour wider", [6 * D, 6 * D + 5 * H], [0, 7 * D], [6 * D - 0.5 * H, 6 * D + 5.5 * H]],
     ["never past the span's end", [7 * D - 500], [0, 7 * D], [7 * D - 1_500, 7 * D]],
   ];
