@@ -126,12 +126,16 @@ describe("mem ui in a browser: counts, long paths, code spans, a chart of a few 
     const dots = chart.locator("circle.point");
     assert.equal(await dots.count(), 2, "one dot per prompt run");
     const svg = (await chart.boundingBox())!;
-    const xs = [];
+    const xs: number[] = [];
+    let dot = 0;
     for (const box of await Promise.all([0, 1].map((i) => dots.nth(i).boundingBox()))) {
       assert.ok(box && box.x >= svg.x && box.x + box.width <= svg.x + svg.width && box.y >= svg.y && box.y + box.height <= svg.y + svg.height, "inside the chart");
-      xs.push(box!.x + box!.width / 2);
+      xs.push(box!.x + box!.width / 2 - svg.x);
+      dot = box!.width;
     }
-    assert.ok(Math.abs(xs[1]! - xs[0]!) > svg.width / 4, `two runs a moment apart are told apart, not one spike at the right edge: ${xs.join(", ")} in ${svg.width}`);
+    const where = `${xs.map(Math.round).join(", ")} in ${Math.round(svg.width)}`;
+    assert.ok(Math.abs(xs[1]! - xs[0]!) > 4 * dot, `two runs a moment apart are two dots well apart: ${where}`);
+    assert.ok(xs.every((x) => x > svg.width * 0.1 && x < svg.width * 0.9), `inside the plot, not at its right edge: ${where}`);
     assert.match(await dots.first().locator("title").textContent() ?? "", /^\d+(\.\d)? ms at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     await screenshot(page, "health-few-runs");
     await page.close();

@@ -163,8 +163,8 @@ function warnings(checks: readonly Check[]): Html {
   const bad = checks.filter((c) => c.status !== "ok");
   const ok = checks.filter((c) => c.status === "ok");
   return html`<div class="big">${bad.length === 0 ? "none" : `${bad.length}`}</div>
-${bad.length > 0 ? html`<ul class="checks">${bad.map((c) => html`<li data-status="${c.status}"><span class="${c.status === "error" ? "bad" : "warn"}">${c.status === "error" ? "FAIL" : "warn"}</span> <strong>${c.name}</strong>: ${c.detail}${c.fix ? html`<div class="note">fix: ${c.fix}</div>` : ""}</li>`)}</ul>` : ""}
-<details><summary>${ok.length} check${ok.length === 1 ? "" : "s"} ok</summary><ul class="checks">${ok.map((c) => html`<li data-status="ok"><strong>${c.name}</strong>: ${c.detail}</li>`)}</ul></details>
+${bad.length > 0 ? html`<ul class="checks">${bad.map((c) => html`<li data-status="${c.status}"><span class="${c.status === "error" ? "bad" : "warn"}">${c.status === "error" ? "FAIL" : "warn"}</span> <strong>${c.name}</strong>: ${codeSpans(c.detail)}${c.fix ? html`<div class="note">fix: ${codeSpans(c.fix)}</div>` : ""}</li>`)}</ul>` : ""}
+<details><summary>${ok.length} check${ok.length === 1 ? "" : "s"} ok</summary><ul class="checks">${ok.map((c) => html`<li data-status="ok"><strong>${c.name}</strong>: ${codeSpans(c.detail)}</li>`)}</ul></details>
 <p class="note">Not run here (slow on a large store): ${LEFT_TO_DOCTOR}. <code>mem doctor</code> runs them all.</p>`;
 }
 
