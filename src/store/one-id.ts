@@ -38,7 +38,7 @@ export type Picked<T> = { ok: true; row: T } | { ok: false; code: "bad_argument"
 
 /**
  * The one row of `rows` an id as typed stands for, by the start of its one id (`idOf`): refused
- * when the id is not hex or shorter than MIN_ID_CHARS, not found when none starts with it, and
+ * when the id is not hex or is shorter than MIN_ID_CHARS, not found when none starts with it, and
  * ambiguous (the candidates listed, each long enough to type) when several do. `what` names a
  * row in the messages ("task"). Pure.
  */
@@ -46,7 +46,7 @@ export function pickById<T>(typed: unknown, rows: readonly T[], idOf: (row: T) =
   const parsed = parseId(typed);
   if (!parsed.ok) return { ok: false, code: "bad_argument", message: parsed.message };
   const { raw, bare, hex } = parsed.id;
-  if (!hex) return { ok: false, code: "not_found", message: `no ${what} ${JSON.stringify(raw.slice(0, 80))}: an id is ${ID_CHARS} hex characters` };
+  if (!hex) return { ok: false, code: "bad_argument", message: `not a ${what} id: ${JSON.stringify(raw.slice(0, 80))} (an id is ${ID_CHARS} hex characters)` };
   if (bare.length < MIN_ID_CHARS) return { ok: false, code: "bad_argument", message: tooShortMessage(raw) };
   const found = rows.filter((r) => idOf(r).startsWith(bare));
   if (found.length === 1) return { ok: true, row: found[0]! };

@@ -73,7 +73,7 @@ describe("rowOneId and pickById: tasks and prompt runs by the same kind of id", 
     ["too short after mem:", "mem:3c", /too short/],
     ["ambiguous: both listed, each long enough to type", "3f0c9a", /^id "3f0c9a" is ambiguous: it starts 2 tasks' ids: 3f0c9a1b7d2e, 3f0c9a77aa00; give more of it$/],
     ["no such", "ffffff", /^no task ffffff$/],
-    ["not hex", "toolu_x", /^no task "toolu_x": an id is 12 hex characters$/],
+    ["not hex", "toolu_x", /^not a task id: "toolu_x" \(an id is 12 hex characters\)$/],
     ["not a string", 7, /must be a string/],
   ];
   for (const [name, typed, want] of cases) {

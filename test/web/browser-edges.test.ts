@@ -10,6 +10,10 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot, skipBrowser, startBed, watchPage, type Bed } from "../helpers/browser.js";
+import { openApp } from "../../src/app.js";
+import { resolveProject } from "../../src/project/identity.js";
+import { clean } from "../../src/redact/clean.cjs";
+import { recordPromptRun } from "../../src/store/prompt-log.js";
 import { show } from "../helpers/mem-cli.js";
 
 const opts = { skip: skipBrowser, timeout: 120_000 };
@@ -58,10 +62,16 @@ describe("mem ui in a browser: counts, long paths, code spans, a chart of a few 
       const r = await bed.mem(["hook", "post-tool-use"], JSON.stringify(payload));
       assert.equal(r.code, 0, show(r));
     }
-    // Two prompt runs a minute apart: a new store's chart.
-    for (const prompt of ["why is the quasar cache flushed at midnight", "which cache did we choose for sharing"]) {
-      const r = await bed.mem(["hook", "user-prompt-submit"], JSON.stringify({ session_id: SESSION, cwd: bed.proj, hook_event_name: "UserPromptSubmit", prompt }));
-      assert.equal(r.code, 0, show(r));
+    // A new store's chart: two prompt runs of the hook, a minute apart (logged as the hook logs them).
+    const app = openApp(bed.env);
+    try {
+      const project = resolveProject(bed.proj).id;
+      const now = Date.now();
+      for (const [i, ms] of [[2, 35], [1, 80]] as const) {
+        recordPromptRun(app.db, { at: now - i * 60_000, session: clean(SESSION), project: clean(project), hook: "prompt", ms, mode: "bm25", prompt: clean(`prompt ${i}`), injected: null, ids: [], candidates: clean([]) });
+      }
+    } finally {
+      await app.close();
     }
     ({ browser, context } = await launchBrowser());
   });
@@ -134,7 +144,7 @@ describe("mem ui in a browser: counts, long paths, code spans, a chart of a few 
       dot = box!.width;
     }
     const where = `${xs.map(Math.round).join(", ")} in ${Math.round(svg.width)}`;
-    assert.ok(Math.abs(xs[1]! - xs[0]!) > 4 * dot, `two runs a moment apart are two dots well apart: ${where}`);
+    assert.ok(Math.abs(xs[1]! - xs[0]!) > svg.width / 2, `two runs a minute apart in a week's chart are two dots far apart: ${where}`);
     assert.ok(xs.every((x) => x > svg.width * 0.1 && x < svg.width * 0.9), `inside the plot, not at its right edge: ${where}`);
     assert.match(await dots.first().locator("title").textContent() ?? "", /^\d+(\.\d)? ms at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     await screenshot(page, "health-few-runs");
