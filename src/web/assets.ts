@@ -47,7 +47,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; }
 .card .big { font-size: 1.4rem; font-weight: 600; }
 .card, .item, .result, section.injected { min-width: 0; overflow-wrap: anywhere; }
-code, .note, .meta, td, th, header .project { overflow-wrap: anywhere; }
+code, .note, .meta, header .project { overflow-wrap: anywhere; } td, th { overflow-wrap: break-word; }
 .actions { display: flex; gap: .5rem; margin-top: .5rem; flex-wrap: wrap; }
 .actions form { margin: 0; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
