@@ -3,14 +3,15 @@ import { closeMatches } from "../util/edit-distance.js";
 import { QUIET_OPTION, setQuiet } from "./quiet.js";
 
 /**
- * A bad command line: exit 2 with the reason and the usage. A `brief` one (an unknown option) says
- * its one line and where the usage is, instead of the whole usage.
+ * A bad command line: exit 2 with the reason and the usage. A `brief` one says its one line
+ * instead of the whole usage: "options" (an unknown option) with where the options are, "alone"
+ * (an id too short or ambiguous) by itself.
  */
 export class UsageError extends Error {
   override name = "UsageError";
   constructor(
     message: string,
-    readonly brief = false,
+    readonly brief: false | "options" | "alone" = false,
   ) {
     super(message);
   }
@@ -46,7 +47,7 @@ function strictParse<T extends Options>(argv: string[], options: T) {
   } catch (err) {
     const e = err as Error & { code?: string };
     const typed = e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '(.*?)'(?:\. To specify|$)/s.exec(e.message)?.[1] : undefined;
-    if (typed !== undefined) throw new UsageError(unknownOptionMessage(typed, options), true);
+    if (typed !== undefined) throw new UsageError(unknownOptionMessage(typed, options), "options");
     throw new UsageError(e.message.replace(/\. To specify a positional argument.*$/s, ""));
   }
 }

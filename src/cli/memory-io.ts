@@ -27,12 +27,15 @@ export async function withService(command: string, json: boolean, fn: (o: Opened
     return await fn({ app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }) });
   } catch (err) {
     if (!(err instanceof MemoryError)) throw err;
-    if (err.code === "bad_argument") throw new UsageError(err.message);
+    if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
     return failure(command, json, err.message, err.code);
   } finally {
     await app.close();
   }
 }
+
+/** An id too short, ambiguous or malformed: said in one line, without the usage (src/store/one-id.ts's messages). */
+export const idProblem = (message: string): boolean => /^(id |not a \w+ id: )/.test(message);
 
 /** Prints a failure (stderr; also stdout as JSON under --json) and returns exit status 1. */
 export function failure(command: string, json: boolean, message: string, code: string): number {

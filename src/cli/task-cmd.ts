@@ -11,7 +11,7 @@ import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
 import { MemoryError } from "../util/memory-error.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { failure, unknownProjectNote } from "./memory-io.js";
+import { failure, idProblem, unknownProjectNote } from "./memory-io.js";
 
 const usage = `Usage: mem task list [--all] [--absolute] [--json] [--project P]
        mem task add "TEXT" [--project P [--new-project]] [--json]
@@ -112,7 +112,7 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
       task = resolveTask(app.db, typed);
     } catch (err) {
       if (!(err instanceof MemoryError)) throw err;
-      if (err.code === "bad_argument") throw new UsageError(err.message);
+      if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
       return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
     }
     const id = taskOneId(task.id);

@@ -31,7 +31,7 @@ test("parse: an unknown option is a brief usage error (no usage printed after it
     }
     return undefined;
   };
-  assert.deepEqual(brief(["deploy", "--explian"]), [true, "unknown option --explian (did you mean --explain?)"]);
+  assert.deepEqual(brief(["deploy", "--explian"]), ["options", "unknown option --explian (did you mean --explain?)"]);
   assert.deepEqual(brief(["--k"]), [false, "Option '--k <value>' argument missing"]);
   assert.equal(brief(["deploy", "--explain", "--", "--explian"]), undefined, "after --, text");
 });
