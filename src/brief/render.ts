@@ -1,10 +1,11 @@
 import { isAbsolute, relative } from "node:path";
 import { field } from "../render/line.js";
 import { assistantLabel, type AssistantName } from "../contract/adapter.cjs";
+import { relativeTime } from "../render/time.js";
 
 /** Small renderers the briefing's sections share: every value one line (src/render/line.ts). Pure. */
 
-/** The first 8 characters of a session id. */
+/** A session id, short (src/render/line.ts). */
 export { shortSession } from "../render/line.js";
 /**
  * When a briefing line's memory was made, "outside a session" for one put without a session, and
@@ -21,13 +22,8 @@ export function inAssistant(assistant: AssistantName | undefined): string {
   return label ? `in a ${label} session` : "";
 }
 
-/** "within the hour", "5 h ago", "3 d ago" (empty for an unknown time). */
-export function ago(time: string | number, now: number): string {
-  const t = typeof time === "number" ? time : Date.parse(time);
-  if (Number.isNaN(t)) return "";
-  const h = Math.max(0, (now - t) / 3_600_000);
-  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
-}
+/** "just now", "5 min ago", "5 h ago", "3 d ago" (empty for an unknown time): src/render/time.ts. */
+export const ago = (time: string | number, now: number): string => relativeTime(time, now);
 
 /** A path as the briefing shows it: relative to the project's directory when it lies under it; one line. */
 export function shownPath(path: string, root: string | undefined): string {

@@ -1,9 +1,32 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { closeMatches } from "../util/edit-distance.js";
 import { QUIET_OPTION, setQuiet } from "./quiet.js";
 
-/** A bad command line: print the usage and exit 2. */
+/**
+ * A bad command line: exit 2 with the reason and the usage. A `brief` one says its one line
+ * instead of the whole usage: "options" (an unknown option) with where the options are, "alone"
+ * (an id too short or ambiguous) by itself.
+ */
 export class UsageError extends Error {
   override name = "UsageError";
+  constructor(
+    message: string,
+    readonly brief: false | "options" | "alone" = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The one line for an option the command does not take: the option as typed (cut, one line) and the
+ * closest of the command's options (by the edit distance a mistyped command is matched with).
+ */
+export function unknownOptionMessage(typed: string, options: Options): string {
+  const shown = typed.replace(/[^\x21-\x7e]/g, "?").slice(0, 64);
+  const names = Object.entries(options).flatMap(([long, o]) => [`--${long}`, ...(o.short ? [`-${o.short}`] : [])]);
+  const bare = shown.replace(/=.*$/s, "");
+  const near = bare.startsWith("--") ? closeMatches(bare, names.filter((n) => n.startsWith("--")), 2) : [];
+  return `unknown option ${shown}${near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : ""}`;
 }
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -22,7 +45,10 @@ function strictParse<T extends Options>(argv: string[], options: T) {
   try {
     return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
+    const e = err as Error & { code?: string };
+    const typed = e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '(.*?)'(?:\. To specify|$)/s.exec(e.message)?.[1] : undefined;
+    if (typed !== undefined) throw new UsageError(unknownOptionMessage(typed, options), "options");
+    throw new UsageError(e.message.replace(/\. To specify a positional argument.*$/s, ""));
   }
 }
 

@@ -21,7 +21,8 @@ Options:
   --project P     a path, a stored project id, or a project's directory name; default: here
   --all-projects  every project with memories
   --format F      jsonl (default): one MEMORY per line, without "salience", "uses" and "stale"
-                  (computed when read; see mem get --help), with "key" (its client key),
+                  (computed when read; see mem get --help); "id" is the id every output
+                  shows, "storedId" the id as stored (what mem import keeps); with "key" (its client key),
                   "history" (its earlier versions) and "metadata" (what its capture recorded
                   besides the text) when it has them; md: readable markdown, a section
                   per project, a subsection per kind, one line per memory

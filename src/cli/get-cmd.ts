@@ -1,6 +1,7 @@
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { renderMemory, withService } from "./memory-io.js";
+import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import { safeJson } from "../render/line.js";
 import { shown } from "../service/convert.js";
 
@@ -16,7 +17,7 @@ export const MEMORY_SHAPE = `MEMORY: {"id", "project", "kind", "text", "tags", "
                 "path", "record"};
                 with --history: "history": [{"version", "at", "kind", "text", "tags"}]}`;
 
-const usage = `Usage: mem get ID [--history] [--json]
+const usage = `Usage: mem get ID [--history] [--absolute] [--json]
 
 One memory by its id: an explicit or captured memory, or a passage of a markdown note (with the
 file and lines it comes from). The id is the one every output shows (mem remember, mem list,
@@ -29,6 +30,7 @@ Options:
   --history     its earlier versions too (mem edit keeps each)
   --json        {"memory": MEMORY}
                 ${MEMORY_SHAPE}
+${ABSOLUTE_HELP}
   -h, --help    this help
 
 Exit status: 0 found, 1 no such memory (or forgotten), 2 bad arguments.`;
@@ -37,12 +39,12 @@ export const getCommand: Command = {
   summary: "show one memory by id",
   usage,
   async run(argv) {
-    const { values, positionals } = parse(argv, { history: { type: "boolean" }, json: { type: "boolean" } });
+    const { values, positionals } = parse(argv, { history: { type: "boolean" }, json: { type: "boolean" }, ...ABSOLUTE_OPTION });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "a memory ID is required" : `one memory ID, got ${positionals.length}`);
     const json = values.json === true;
     return withService("get", json, ({ svc }) => {
       const m = svc.get(positionals[0]!, { history: values.history === true });
-      process.stdout.write(json ? `${safeJson({ memory: shown(m) })}\n` : `${renderMemory(m, Date.now(), true)}\n`);
+      process.stdout.write(json ? `${safeJson({ memory: shown(m) })}\n` : `${renderMemory(m, Date.now(), true, values.absolute === true)}\n`);
       return EXIT.ok;
     });
   },

@@ -1,4 +1,5 @@
-import { ago, shortSession } from "../brief/render.js";
+import { shortSession } from "../brief/render.js";
+import { ABSOLUTE_HELP, ABSOLUTE_OPTION, timeShower } from "./times.js";
 import { EVENT_TYPES } from "../store/event-types.js";
 import { note } from "./quiet.js";
 import { projectFromArg } from "../project/scope.js";
@@ -15,7 +16,7 @@ const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "capture
 const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS, "superseded", "proposed"])];
 
 const usage = `Usage: mem list [--kind K]... [--tag T]... [--source S]... [--text WORDS] [--session S]
-                [--since D] [--until D] [--project P] [--limit N] [--offset N] [--json]
+                [--since D] [--until D] [--project P] [--limit N] [--offset N] [--absolute] [--json]
        mem list --team [--kind K]... [--project P] [--limit N] [--offset N] [--json]
 
 The project's memories, newest first: explicit ones (mem remember), decisions, rejected
@@ -48,6 +49,7 @@ Options:
   --json        {"project", "total", "memories": [MEMORY, ...]}, each also with "time" (its
                 createdAt, as earlier versions printed)
                 ${MEMORY_SHAPE}
+${ABSOLUTE_HELP}
   -h, --help    this help`;
 
 /** What a record's line says after its file: status, date, authors, whether it is the team's and local too. */
@@ -57,12 +59,12 @@ function recordWhere(m: Memory): string {
   return `${field(m.path ?? "", 120)}  ${[...recordParts(r).map((x) => field(x, 120)), ...(r.team ? ["team"] : []), ...also].join(", ")}`;
 }
 
-function line(m: Memory, now: number): string {
+function line(m: Memory, when: (t: string) => string): string {
   const where = m.record
     ? recordWhere(m)
     : m.source === "markdown" ? `${field(m.path ?? "", 120)}:${m.startLine}-${m.endLine}` : `${m.session ? `session ${shortSession(m.session)}` : "no session"}  salience ${(m.salience ?? 0).toFixed(2)}`;
   const team = m.team ? `\n   (also a team record: ${field(m.team.path, 120)}${m.team.record.status ? `, ${field(m.team.record.status, 60)}` : ""})` : "";
-  return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${ago(m.createdAt, now).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}${team}`;
+  return `${idOf(m)}  ${field(m.kind, 14).padEnd(14)}  ${when(m.createdAt).padEnd(15)}  ${where}\n   ${prose(m.text, 300)}${m.stale ? `\n   (${field(m.stale, 200)})` : ""}${team}`;
 }
 
 /** A team record on one line: id, kind and status, date, authors, file; then its title. */
@@ -97,6 +99,7 @@ export const listCommand: Command = {
       offset: { type: "string" },
       json: { type: "boolean" },
       team: { type: "boolean" },
+      ...ABSOLUTE_OPTION,
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     for (const s of values.source ?? []) if (!(SOURCES as readonly string[]).includes(s)) throw new UsageError(`--source must be one of ${SOURCES.join(", ")}, got "${s}"`);
@@ -142,7 +145,7 @@ export const listCommand: Command = {
         note(unknownProjectNote(app.db, project) ?? "");
         return EXIT.ok;
       }
-      for (const m of memories) process.stdout.write(`${team ? teamLine(m) : line(m, now)}\n`);
+      for (const m of memories) process.stdout.write(`${team ? teamLine(m) : line(m, timeShower(values, now))}\n`);
       if (offset + memories.length < total) process.stdout.write(`… ${total - offset - memories.length} more (--offset ${offset + memories.length})\n`);
       return EXIT.ok;
     });

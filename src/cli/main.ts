@@ -136,6 +136,10 @@ export async function main(argv: string[]): Promise<number> {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
+      if (err.brief) {
+        process.stderr.write(`mem ${name}: ${err.message}${err.brief === "options" ? `. \`mem ${name} --help\` lists its options.` : ""}\n`);
+        return EXIT.usage;
+      }
       process.stderr.write(`mem ${name}: ${err.message}\n\n${withQuietHelp(cmd.usage)}\n`);
       return EXIT.usage;
     }

@@ -1,6 +1,6 @@
 import { assistantLabel } from "../contract/adapter.cjs";
 import { openApp, type App } from "../app.js";
-import { ago } from "../brief/render.js";
+import { shownTime } from "../render/time.js";
 import { field, prose, safeJson } from "../render/line.js";
 import { idOf } from "../service/convert.js";
 import { MemoryService } from "../service/memory.js";
@@ -28,12 +28,15 @@ export async function withService(command: string, json: boolean, fn: (o: Opened
     return await fn({ app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }) });
   } catch (err) {
     if (!(err instanceof MemoryError)) throw err;
-    if (err.code === "bad_argument") throw new UsageError(err.message);
+    if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
     return failure(command, json, err.message, err.code);
   } finally {
     await app.close();
   }
 }
+
+/** An id too short, ambiguous or malformed: said in one line, without the usage (src/store/one-id.ts's messages). */
+export const idProblem = (message: string): boolean => /^(id |not a \w+ id: )/.test(message);
 
 /** Prints a failure (stderr; also stdout as JSON under --json) and returns exit status 1. */
 export function failure(command: string, json: boolean, message: string, code: string): number {
@@ -61,8 +64,9 @@ export async function readStdin(max: number, stream: AsyncIterable<unknown> = pr
 }
 
 /** A memory for people: a header line (id, kind, source, age, session, salience, tags) and its text, wrapped at nothing. */
-export function renderMemory(m: Memory, now: number, full = false): string {
-  const head = [idOf(m), field(m.kind, 20), field(m.source, 10), ago(m.createdAt, now), ...(m.session ? [`session ${field(m.session, 40)}${assistantLabel(m.assistant) ? ` (${assistantLabel(m.assistant)})` : ""}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
+export function renderMemory(m: Memory, now: number, full = false, absolute = false): string {
+  const ago = (t: string) => shownTime(t, now, absolute);
+  const head = [idOf(m), field(m.kind, 20), field(m.source, 10), ago(m.createdAt), ...(m.session ? [`session ${field(m.session, 40)}${assistantLabel(m.assistant) ? ` (${assistantLabel(m.assistant)})` : ""}`] : []), ...(m.salience !== undefined ? [`salience ${m.salience.toFixed(2)}`] : []), ...(m.tags.length ? [`tags ${m.tags.map((t) => field(t, 64)).join(",")}`] : [])];
   const lines = [head.join("  "), `   ${prose(m.text, full ? Number.POSITIVE_INFINITY : 300)}`];
   if (m.path !== undefined) lines.push(`   (${field(m.path, 300)}:${m.startLine}-${m.endLine}: edit the file to change it)`);
   else if (full && m.files.length > 0) lines.push(`   files: ${m.files.map((f) => field(f, 300)).join(", ")}`);
@@ -72,11 +76,11 @@ export function renderMemory(m: Memory, now: number, full = false): string {
   if (m.alsoLocal?.length) lines.push(`   also local: ${m.alsoLocal.map((id) => field(id, 20)).join(", ")} (mem get ID shows it)`);
   if (m.team) lines.push(`   also a team record: ${m.team.id} ${field(m.team.path, 300)} (${[...(m.team.record.status ? [] : ["no status"]), ...recordParts(m.team.record, 8)].map((x) => field(x, 120)).join(", ")})`);
   if (m.sources) {
-    const each = m.sources.map((e) => `${field(e.source, 10)}${e.session ? ` in session ${field(e.session, 40)}` : ""} ${ago(e.time, now)}`);
+    const each = m.sources.map((e) => `${field(e.source, 10)}${e.session ? ` in session ${field(e.session, 40)}` : ""} ${ago(e.time)}`);
     lines.push(`   stated ${m.sources.length} times (confidence ${m.confidence ?? 1}): ${full ? each.join("; ") : each.slice(0, 3).join("; ")}${!full && each.length > 3 ? "; …" : ""}`);
   }
-  if (full && m.updatedAt !== m.createdAt) lines.push(`   edited ${ago(m.updatedAt, now)}`);
-  for (const h of m.history ?? []) lines.push(`   v${h.version}, ${ago(h.at, now)}: ${field(h.kind, 20)}: ${prose(h.text, 300)}`);
+  if (full && m.updatedAt !== m.createdAt) lines.push(`   edited ${ago(m.updatedAt)}`);
+  for (const h of m.history ?? []) lines.push(`   v${h.version}, ${ago(h.at)}: ${field(h.kind, 20)}: ${prose(h.text, 300)}`);
   return lines.join("\n");
 }
 

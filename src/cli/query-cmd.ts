@@ -12,6 +12,7 @@ import type { Config } from "../config/config.js";
 import { coldSearch, type ColdAnswer } from "../service/cold.js";
 import { killRunningGit } from "../cold/git-history.js";
 import { EXIT, int, isoDate, oneOf, parse, UsageError } from "./args.js";
+import { ABSOLUTE_OPTION } from "./times.js";
 import { coldJson, coldText } from "./query-cold.js";
 import { runOpen } from "./query-open.js";
 import { jsonResults, runBatch } from "./query-batch.js";
@@ -58,6 +59,7 @@ Options:
   --json             print {"query", "mode", "legs", "projects", "warnings", "results": [...]}
                      (each result's "preview": the lines shown, "text": the whole chunk)
                      (and "cold": {"results": [...], "git": {...}} with --cold)
+  --absolute         show each result's whole date and time (UTC), not only its day
   --explain          show how each result's score is made (human output): each leg's rank and
                      score, the fused score, and the ranking formula's factors (salience,
                      possibly outdated, about a file in play)
@@ -101,6 +103,7 @@ const OPTIONS = {
   cold: { type: "boolean" },
   open: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
+  ...ABSOLUTE_OPTION,
 } as const;
 
 /** Checks the command line without touching the data home, so a usage error never creates state. */
@@ -238,7 +241,7 @@ export const queryCommand: Command = {
         const notes = annotateResults(app.db, all, app.projectRoot, Date.now(), { git: true });
         // The words that matched in bold, on a terminal only (NO_COLOR turns it off).
         const mark = process.stdout.isTTY === true && !process.env.NO_COLOR ? BOLD : undefined;
-        const shown = { stems: previewStems(p.text!), mark };
+        const shown = { stems: previewStems(p.text!), mark, absolute: args.values.absolute === true };
         const print = (r: SearchResult, i: number) => human(r, i, app.projectRoot(r.project), p.explain, salienceConfig(app.config.salience), notes.get(r.id), shown, sources.get(r.id)?.parts);
         const warm = res.results.length === 0 ? (cold ? "no matches in the warm tiers" : "no matches") : res.results.map(print).join("\n\n");
         const weighed = p.explain ? fusionLine(res.fusion) : undefined;

@@ -3,6 +3,7 @@ import type { Annotation } from "../anchor/annotate.js";
 import type { SalienceConfig } from "../memory/salience.js";
 import { markMatches, preview } from "../inject/preview.js";
 import { bracket, field, prose } from "../render/line.js";
+import { absoluteTime } from "../render/time.js";
 import { explainFactor, fmt, what } from "../retrieve/explain.js";
 export { explainFactor, fusionLine, what } from "../retrieve/explain.js";
 import type { SearchResult } from "../retrieve/search.js";
@@ -14,6 +15,8 @@ import { withoutKind } from "../inject/items.js";
 export interface PreviewOf {
   stems: readonly string[];
   mark?: ((word: string) => string) | undefined;
+  /** `--absolute`: a result's whole date and time (UTC), not only its day. */
+  absolute?: boolean | undefined;
 }
 
 /** Bold, for a terminal: `mem query`'s matched words. */
@@ -22,7 +25,8 @@ export const BOLD = (w: string) => `\u001b[1m${w}\u001b[22m`;
 export function human(r: SearchResult, i: number, root: string | undefined, explain: boolean, cfg: SalienceConfig, note?: Annotation, shown: PreviewOf = { stems: [] }, sources: readonly string[] = []): string {
   // Rendered as for the model's context (one line, control characters escaped, markup defused): a
   // model may run this command too, and a terminal must not take stored text for escape sequences.
-  const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${r.date ? `  (${field(r.date.slice(0, 10))})` : ""}`;
+  const day = r.date ? (shown.absolute ? absoluteTime(r.date) || r.date : r.date.slice(0, 10)) : "";
+  const head = `${i + 1}. ${oneId(r.id)} · ${what(r, root)}${day ? `  (${field(day)})` : ""}`;
   const lines = [head];
   // A record's status, date and authors; a local memory's team record (src/team/view.ts).
   const told = sources.filter((x) => x !== r.date?.slice(0, 10)); // its date is in the head line already

@@ -9,10 +9,12 @@ import { projectFromArg } from "../project/scope.js";
 import { knownProjects } from "../store/chunks.js";
 import { TaskStore } from "../store/tasks.js";
 import { VecState } from "../store/vec-state.js";
+import { shownTime } from "../render/time.js";
 import { EXIT, parse } from "./args.js";
+import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import type { Command } from "./command.js";
 
-const usage = `Usage: mem status [--project P] [--json] [-q]
+const usage = `Usage: mem status [--project P] [--absolute] [--json] [-q]
 
 Per project: sources, chunks, vectors per table (model), the last index run, and each indexed
 hot file (identity.md, state.md, references.md, users/<id>/profile.md) with its size against
@@ -23,6 +25,7 @@ Options:
   --project P   only this project: a path, a stored id, or the name of a stored one
   --json        {"home", "projects": [{"project", "sources", "chunks", "vectors": [...], "lastRun",
                 "hot": [{"path", "layout", "bytes", "budget", "over"}]}], "tables": [...], "warnings": [...]}
+${ABSOLUTE_HELP}
   -q, --quiet   no warnings on stderr
   -h, --help    this help`;
 
@@ -57,7 +60,7 @@ export const statusCommand: Command = {
   summary: "what is indexed",
   usage,
   async run(argv) {
-    const { values } = parse(argv, { project: { type: "string" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } });
+    const { values } = parse(argv, { project: { type: "string" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" }, ...ABSOLUTE_OPTION });
     const app = openApp();
     try {
       const state = new VecState(app.db);
@@ -97,7 +100,7 @@ export const statusCommand: Command = {
         lines.push("", `${field(p.project, 300)}`, `  sources ${p.sources}, chunks ${p.chunks}`);
         for (const v of p.vectors) lines.push(`  vectors ${v.count}/${p.chunks} in ${v.table} (${v.provider} ${v.model}, ${v.dims} dims)`);
         if (p.vectors.length === 0) lines.push("  vectors none (BM25 only)");
-        if (p.lastRun) lines.push(`  last index ${p.lastRun.startedAt} (${p.lastRun.status})`);
+        if (p.lastRun) lines.push(`  last index ${shownTime(p.lastRun.startedAt, Date.now(), values.absolute === true)} (${p.lastRun.status})`);
         if (p.openTasks > 0) lines.push(`  open tasks ${p.openTasks}`);
         if (p.hot.length > 0) lines.push("  hot files (size / budget):");
         for (const h of p.hot) lines.push(`    ${shownPath(h.path, p.project)}  ${kb(h.bytes)} / ${kb(h.budget)}${h.over ? "  OVER BUDGET" : ""}`);

@@ -1,15 +1,19 @@
 import { openApp, type App } from "../app.js";
-import { createdBy, isStale, taskAge } from "../brief/sections/tasks.js";
+import { createdBy, isStale } from "../brief/sections/tasks.js";
+import { shownTime } from "../render/time.js";
+import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field, prose, safeJson } from "../render/line.js";
+import { resolveTask, taskOneId } from "../store/task-ids.js";
 import { TaskStore, type CloseStatus, type TaskRow } from "../store/tasks.js";
+import { MemoryError } from "../util/memory-error.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
-import { failure, unknownProjectNote } from "./memory-io.js";
+import { failure, idProblem, unknownProjectNote } from "./memory-io.js";
 
-const usage = `Usage: mem task list [--all] [--json] [--project P]
+const usage = `Usage: mem task list [--all] [--absolute] [--json] [--project P]
        mem task add "TEXT" [--project P [--new-project]] [--json]
        mem task done ID [--json]
        mem task drop ID [--json]
@@ -22,7 +26,8 @@ Subcommands:
   list          open tasks, newest first: id, status, age, the session that created it, text
                 (stale: untouched for brief.staleTaskDays days)
   add TEXT      a new open task in the project
-  done ID       mark task ID completed
+  done ID       mark task ID completed (ID: the id list shows, or a start of it of 6
+                characters or more; the older #N works too)
   drop ID       mark task ID deleted (no longer to do)
 
 Options:
@@ -30,8 +35,9 @@ Options:
                 default: the working directory's. add: a name nothing is stored under is
                 refused (a typo), unless --new-project
   --all         list: closed tasks too
+${ABSOLUTE_HELP.replace("--absolute   ", "--absolute   list: ")}
   --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
-                TASK: {"id", "status", "content", "source", "project", "createdSession",
+                TASK: {"id", "number" (the older #N), "status", "content", "source", "project", "createdSession",
                 "updatedSession", "createdAt", "updatedAt", "closedAt", "stale"}
   -h, --help    this help`;
 
@@ -39,7 +45,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 function json(t: TaskRow, now: number, staleDays: number) {
   return {
-    id: t.id,
+    id: taskOneId(t.id),
+    number: t.id,
     status: t.status,
     content: t.content,
     source: t.source,
@@ -53,23 +60,16 @@ function json(t: TaskRow, now: number, staleDays: number) {
   };
 }
 
-/** One line per task: `#12  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
-function human(tasks: TaskRow[], now: number, staleDays: number): string[] {
-  const id = Math.max(...tasks.map((t) => String(t.id).length)) + 1;
+/** One line per task: `3f0c9a1b7d2e  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
+function human(tasks: TaskRow[], now: number, staleDays: number, absolute: boolean): string[] {
   return tasks.map((t) => {
     const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
-    return `${`#${t.id}`.padEnd(id)}  ${field(t.status, 20).padEnd(11)}  ${taskAge(t.createdAt, now).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
+    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${shownTime(t.createdAt, now, absolute).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
   });
 }
 
-function taskId(value: string | undefined): number {
-  if (value === undefined) throw new UsageError("a task ID is required (see mem task list)");
-  if (!/^#?\d{1,15}$/.test(value)) throw new UsageError(`a task ID is a number, got "${value}"`);
-  return Number(value.replace(/^#/, ""));
-}
-
 function list(argv: string[], now: number): Promise<number> {
-  const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" } });
+  const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" }, ...ABSOLUTE_OPTION });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   return withApp((app) => {
     const project = projectFromArg(app.db, values.project, process.cwd()).id;
@@ -82,7 +82,7 @@ function list(argv: string[], now: number): Promise<number> {
     if (tasks.length === 0) {
       process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
       note(unknownProjectNote(app.db, project) ?? "");
-    } else process.stdout.write(`${human(tasks, now, days).join("\n")}\n`);
+    } else process.stdout.write(`${human(tasks, now, days, values.absolute === true).join("\n")}\n`);
     return EXIT.ok;
   });
 }
@@ -96,7 +96,7 @@ function add(argv: string[], now: number): Promise<number> {
     const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
     if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
-    else process.stdout.write(`added task #${t.id}: ${prose(t.content, 300)}\n`);
+    else process.stdout.write(`added task ${taskOneId(t.id)}: ${prose(t.content, 300)}\n`);
     return EXIT.ok;
   });
 }
@@ -104,13 +104,22 @@ function add(argv: string[], now: number): Promise<number> {
 function close(argv: string[], now: number, status: CloseStatus): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: "boolean" } });
   if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
-  const id = taskId(positionals[0]);
+  const typed = positionals[0];
+  if (typed === undefined) throw new UsageError("a task ID is required (see mem task list)");
   return withApp((app) => {
-    const r = new TaskStore(app.db).close(id, status, now);
-    if (!r) return failure("task", values.json === true, `no task #${id} (see mem task list --all)`, "not_found");
+    let task: TaskRow;
+    try {
+      task = resolveTask(app.db, typed);
+    } catch (err) {
+      if (!(err instanceof MemoryError)) throw err;
+      if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
+      return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
+    }
+    const id = taskOneId(task.id);
+    const r = new TaskStore(app.db).close(task.id, status, now)!;
     if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
-    else if (r.changed) process.stdout.write(`task #${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
-    else process.stdout.write(`task #${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
+    else if (r.changed) process.stdout.write(`task ${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
+    else process.stdout.write(`task ${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     return EXIT.ok;
   });
 }

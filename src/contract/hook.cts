@@ -55,6 +55,19 @@ export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 /** Hooks on the hot path: answered by the warm daemon when one runs. */
 export const DAEMON_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "pre-tool-use", "notification"]);
 
+/** Hooks that record what a session did: a payload of theirs must say which session. */
+export const CAPTURE_HOOKS: ReadonlySet<HookName> = new Set<HookName>(["post-tool-use", "post-tool-use-failure", "stop", "subagent-stop", "pre-compact", "session-end"]);
+
+/**
+ * Why a capture's payload is malformed, or undefined: one with no session id (missing, not a
+ * string, blank) would be filed under a session of no id. Skipped, never stored. Pure.
+ */
+export function malformedCapture(payload: Payload): string | undefined {
+  const id = payload.session_id;
+  if (typeof id !== "string" || id.trim() === "") return `a payload without a session_id (${id === undefined ? "missing" : typeof id === "string" ? "blank" : `a ${id === null ? "null" : typeof id}`}) is malformed; skipped, nothing stored`;
+  return undefined;
+}
+
 export function isHookName(s: string): s is HookName {
   return Object.hasOwn(HOOK_EVENTS, s);
 }

@@ -156,7 +156,7 @@ export class HookHttp {
     let then: (() => void) | undefined;
     if (asked.kind === "capture") {
       const r = await this.opts.answer({ op: "capture", event: asked.event, payload: asked.payload }, () => undefined);
-      return { status: r.ok === true ? 200 : 500 }; // not durable: the Node hook writes it
+      return { status: r.ok === true || r.code === "malformed" ? 200 : 500 }; // not durable: the Node hook writes it (malformed: refused for good)
     }
     // The daemon's working directory is not the session's: without an absolute cwd the Node hook answers.
     const cwd = str(payload, "cwd");

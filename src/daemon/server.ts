@@ -19,6 +19,7 @@ import { heldFile, heldProblem } from "../store/identity.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import { dataHome } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
+import { malformedCapture } from "../contract/hook.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { isAbsolutePath } from "../util/absolute.cjs";
 import { acquireLock } from "./lock.js";
@@ -164,6 +165,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
         const p = req.payload;
         if (p === null || typeof p !== "object" || Array.isArray(p)) return { ok: false, error: "payload must be an object" };
         const payload = p as Record<string, unknown>;
+        const malformed = malformedCapture(payload); // no session id: refused for good (never a session of no id), whoever sent it
+        if (malformed) { hookLog(opts.env, `mem serve: capture: ${malformed}`); return { ok: false, error: malformed, code: "malformed" }; }
         // Not durable in a store that is gone: the hook writes it (and spools it, the store being lost).
         const gone = storeLost();
         if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };

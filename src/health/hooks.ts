@@ -17,7 +17,7 @@ function binOf(handler: Record<string, unknown>): string | undefined {
 
 /**
  * mem's hooks in the Claude Code settings files of every scope, seen from `where`: present, all
- * eight, runnable (the files they run exist), and as this checkout would install them here (its
+ * ten, runnable (the files they run exist), and as this checkout would install them here (its
  * node, its paths, the NODE_EXTRA_CA_CERTS wrapper when that is set).
  */
 export function hookChecks(where: Where, platform: string = process.platform): Check[] {

@@ -8,7 +8,7 @@
  * (other events, no daemon, bad input) goes on to the full runner (run.ts) with what was read.
  */
 import { writeSync } from "node:fs";
-import { DAEMON_HOOKS, DEADLINE_MS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
+import { CAPTURE_HOOKS, DAEMON_HOOKS, DEADLINE_MS, isHookName, malformedCapture, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
 import type { Adapter } from "../contract/adapter.cjs";
 import { assistantArg, claudePayload, hookOutput } from "../contract/assistants.cjs";
 import { dataHome } from "../config/paths.cjs";
@@ -33,6 +33,7 @@ function writeAll(fd: number, text: string): void {
 /** The daemon's answer, or undefined when the full runner must take over. `null`: answered, print nothing. */
 async function viaDaemon(name: HookName, payload: Payload | undefined, env: NodeJS.ProcessEnv, dial: Dial | undefined, adapter: Adapter | undefined): Promise<string | null | undefined> {
   if (!dial || !payload) return undefined; // a bad payload: the runner logs it
+  if (CAPTURE_HOOKS.has(name) && malformedCapture(payload)) return undefined; // the runner logs and skips it
   const asked = hookAsk(name, payload);
   if (asked.kind === "none") return null; // a prompt that needs no memory, a forced continuation of a stop
   if (asked.kind === "capture") return (await captureViaDaemon(payload, env, dial)) ? null : undefined;

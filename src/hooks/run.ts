@@ -3,7 +3,7 @@ import { storeFlagged } from "../maintenance/flags.js";
 import { isStoreDamage, isStoreUnavailable } from "../store/damage.js";
 import { withDeadline } from "../util/deadline.js";
 import { hookOutput } from "../contract/assistants.cjs";
-import { DEADLINE_MS, isHookName, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
+import { CAPTURE_HOOKS, DEADLINE_MS, isHookName, malformedCapture, MAX_STDIN_BYTES, parsePayload, type HookName, type Payload } from "../contract/hook.cjs";
 import type { HookAnswer } from "./answer.js";
 import { storeBusyMs, type HookIO } from "./io.js";
 import { hookLog } from "./log.cjs";
@@ -52,6 +52,11 @@ export async function answerHook(name: HookName, input: StdinResult, io: HookIO,
     payload = parsed ?? parsePayload(input.text);
     if (!payload) {
       hookLog(io.env, `${name}: stdin is not a JSON object (${input.text.length} chars${input.timedOut ? ", timed out" : ""}); ignored`);
+      return undefined;
+    }
+    const malformed = CAPTURE_HOOKS.has(name) ? malformedCapture(payload) : undefined;
+    if (malformed) {
+      hookLog(io.env, `${name}: ${malformed}`);
       return undefined;
     }
     const handler = await HANDLERS[name]();

@@ -157,5 +157,5 @@ export async function pretoolViaDaemon(req: PretoolRequest, env: NodeJS.ProcessE
  */
 export async function captureViaDaemon(payload: Payload, env: NodeJS.ProcessEnv, dial?: Dial): Promise<boolean> {
   const r = await ask(dataHome(env), { op: "capture", event: captureEvent(payload), payload }, CAPTURE_BUDGET_MS, dial);
-  return r.kind === "reply" && r.reply.ok;
+  return r.kind === "reply" && (r.reply.ok || r.reply.code === "malformed"); // malformed: refused and logged by the daemon, for good
 }

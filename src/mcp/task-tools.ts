@@ -14,6 +14,7 @@ import { resolveProject } from "../project/identity.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
 import { MemoryError } from "../util/memory-error.js";
+import { resolveTask, taskOneId } from "../store/task-ids.js";
 import { TaskStore } from "../store/tasks.js";
 import { answer, args, guarded, projectOf, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";
@@ -28,7 +29,7 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
       inputSchema: args({
         action: z.enum(["list", "add", "done", "drop"]).default("list").describe("list (default), add, done or drop."),
         text: z.string().min(1).max(2_000).optional().describe("add: the task."),
-        id: z.number().int().min(1).optional().describe("done, drop: the task's id (from list)."),
+        id: z.union([z.string().min(1).max(200), z.number().int().min(1)]).optional().describe("done, drop: the task's id as list shows it (12 characters, e.g. 3f0c9a1b7d2e), or an unambiguous start of it (6 characters or more); its older number (#12) works too."),
         all: z.boolean().optional().describe("list: closed tasks too."),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
@@ -47,13 +48,12 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
         if (a.action === "add") {
           if (a.text === undefined || a.text.trim() === "") throw new MemoryError("bad_argument", "add needs the task's text");
           const t = store.add(project.id, cleanText(a.text.trim()), now);
-          return answer(tasksText(`Added task #${t.id}:`, [t], now, days), { ...NOTICE, task: taskJson(t, now, days), changed: true });
+          return answer(tasksText(`Added task ${taskOneId(t.id)}:`, [t], now, days), { ...NOTICE, task: taskJson(t, now, days), changed: true });
         }
         if (a.id === undefined) throw new MemoryError("bad_argument", `${a.action} needs the task's id`);
-        const known = store.get(a.id);
-        if (!known || known.project !== project.id) throw new MemoryError("not_found", `no task #${a.id} in ${project.id} (see tasks with action list, all true)`);
-        const r = store.close(a.id, a.action === "done" ? "completed" : "deleted", now)!;
-        const verb = r.changed ? (a.action === "done" ? "Done:" : "Dropped:") : `Task #${a.id} was already closed (${field(r.task.status, 20)}):`;
+        const known = resolveTask(ctx.app.db, typeof a.id === "number" ? `#${a.id}` : a.id, project.id); // another project's: as if absent
+        const r = store.close(known.id, a.action === "done" ? "completed" : "deleted", now)!;
+        const verb = r.changed ? (a.action === "done" ? "Done:" : "Dropped:") : `Task ${taskOneId(known.id)} was already closed (${field(r.task.status, 20)}):`;
         return answer(tasksText(verb, [r.task], now, days), { ...NOTICE, task: taskJson(r.task, now, days), changed: r.changed });
       }),
   );

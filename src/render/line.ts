@@ -102,5 +102,15 @@ export function safeJson(v: unknown): string {
   return JSON.stringify(v).replace(CONTROL, (c) => (c.length === 1 ? unit(c, 0) : unit(c, 0) + unit(c, 1)));
 }
 
-/** A session id, short: its first 8 characters, as a field. */
-export const shortSession = (session: string): string => field(session.slice(0, 8));
+/** Session ids up to this many characters are shown whole. */
+const SESSION_WHOLE = 16;
+
+/**
+ * A session id, short, the same everywhere: whole up to 16 characters; a longer one as its first 8
+ * and last 4 characters ("1a2b3c4d…9f0e"), so ids that share a start ("sess-nc-…", a test run's)
+ * stay told apart. As a field (one line, markup defused). `--json` gives the whole id. Pure.
+ */
+export function shortSession(session: string): string {
+  const chars = [...session];
+  return field(chars.length <= SESSION_WHOLE ? session : `${chars.slice(0, 8).join("")}…${chars.slice(-4).join("")}`);
+}

@@ -13,9 +13,10 @@ import type { Memory } from "./types.js";
  * the files). Salience, uses and the outdated flag are left out: they are computed when read.
  * What `mem import` needs to bring a memory back whole is in: its client key (`key`), its
  * earlier versions (`history`, when it was edited) and what its capture recorded besides its
- * text (`metadata`: the tool, its status, a task's id and state, ...).
+ * text (`metadata`: the tool, its status, a task's id and state, ...). `id` is the one id every
+ * output shows (src/store/one-id.ts); `storedId` the id as stored, which `mem import` keeps.
  */
-export type Exported = Omit<Memory, "salience" | "uses" | "stale"> & { key?: string; metadata?: Record<string, unknown> };
+export type Exported = Omit<Memory, "salience" | "uses" | "stale"> & { storedId?: string; key?: string; metadata?: Record<string, unknown> };
 
 const PAGE = 1000;
 /** Metadata the memory's own fields already carry (source, tags, confidence). */
@@ -30,7 +31,8 @@ export function* exportMemories(svc: MemoryService, db: Db, projects: readonly s
         const row = memoryById(db, m.id);
         const history = historyOf(db, m.id).map((h) => ({ version: h.version, at: new Date(h.at).toISOString(), kind: h.kind, text: h.text, tags: JSON.parse(h.tags) as string[] }));
         const meta = row ? Object.fromEntries(Object.entries(JSON.parse(row.metadata) as Record<string, unknown>).filter(([k]) => !OWN.has(k))) : {};
-        yield clean({ ...rest, ...(row?.client_key ? { key: row.client_key } : {}), ...(history.length > 0 ? { history } : {}), ...(Object.keys(meta).length > 0 ? { metadata: meta } : {}) }) as Exported;
+        const shown = idOf(m); // the one id every output shows; the stored id kept beside it, for mem import
+        yield clean({ ...rest, id: shown, ...(shown !== m.id ? { storedId: m.id } : {}), ...(row?.client_key ? { key: row.client_key } : {}), ...(history.length > 0 ? { history } : {}), ...(Object.keys(meta).length > 0 ? { metadata: meta } : {}) }) as Exported;
       }
       if (memories.length < PAGE) break;
     }

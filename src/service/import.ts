@@ -147,7 +147,7 @@ function importOne(ctx: ServiceContext, value: unknown, target: ImportTarget, no
   const where = targetOf(optString(o, "project"), target);
   const project = cleanText(where.project);
   const key = optString(o, "key");
-  const givenId = optString(o, "id");
+  const givenId = optString(o, "storedId") ?? optString(o, "id"); // an export's line: the id as stored, beside the one id shown
   if (givenId !== undefined && !ID.test(givenId)) throw new MemoryError("bad_argument", `bad id ${JSON.stringify(givenId.slice(0, 80))}`);
   const cleanKey = key === undefined ? null : cleanText(cleanText(key).slice(0, 200)); // redacted before it is cut: a cut secret is not recognised
   let id = cleanText(givenId ?? (cleanKey !== null ? keyedId(project, cleanKey) : contentId(project, kind, text)));

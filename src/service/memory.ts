@@ -13,7 +13,7 @@ import { EventStore } from "../store/events.js";
 import { historyOf, insertMemory, markdownChunks, memoryById, memoryByKey, patchMemory } from "../store/memories.js";
 import { mergedInto } from "../store/merge.js";
 import { forgottenWithChunkPrefix, memoryIdsWithPrefix } from "../store/memory-ids.js";
-import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId } from "../store/one-id.js";
+import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId, tooShortMessage } from "../store/one-id.js";
 import { recordCounts, recordsOf } from "../store/records.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, fromRecord, markdownMemory, toMemory } from "./convert.js";
@@ -181,6 +181,7 @@ export class MemoryService {
     const merged = gone.length === 1 ? mergedInto(this.ctx.db, gone[0]!) : undefined;
     if (merged !== undefined) return this.find(merged, opts);
     if (gone.length > 0) throw new MemoryError("not_found", `memory ${id} was forgotten`);
+    if (input.hex && input.bare.length < MIN_ID_PREFIX) throw new MemoryError("bad_argument", tooShortMessage(id)); // "3c": not "no memory 3c"
     throw missing();
   }
 

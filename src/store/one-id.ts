@@ -3,8 +3,11 @@
  * chunk's id (a captured or explicit memory's chunk id derives from its event's, so it is known
  * even before the memory is chunked). No prefix, the same in every output, stable for the life of
  * the memory. Older forms (`mem:…` ids, tool ids, whole chunk ids, 8-character short ids) are
- * still accepted wherever an id is (src/store/memory-ids.ts). Pure.
+ * still accepted wherever an id is (src/store/memory-ids.ts). Tasks and prompt runs are shown by
+ * the same kind of id (`rowOneId`). Pure.
  */
+
+import { createHash } from "node:crypto";
 
 /** How many characters the id shows: 48 bits, so two memories of one store sharing one is very unlikely. */
 export const ID_CHARS = 12;
@@ -17,6 +20,41 @@ export const MAX_ID_INPUT = 200;
 
 /** A chunk id as shown. */
 export const oneId = (chunkId: string): string => chunkId.slice(0, ID_CHARS);
+
+/** Rows that are not memories but are shown by the same kind of id: a task, a prompt-hook run. */
+export type RowKind = "task" | "prompt";
+
+/**
+ * The one id of a task or a prompt run: `ID_CHARS` hex characters derived from its kind and its
+ * number in the store (which is never reused), so it is stable and looks like every other id.
+ * The number stays accepted as an alias (`#12` for a task). Pure.
+ */
+export const rowOneId = (kind: RowKind, n: number): string => createHash("sha256").update(`${kind}:${n}`).digest("hex").slice(0, ID_CHARS);
+
+/** What a start of an id too short to stand for anything gets. */
+export const tooShortMessage = (raw: string): string => `id ${JSON.stringify(raw.slice(0, 80))} is too short: give at least ${MIN_ID_CHARS} characters of the id`;
+
+export type Picked<T> = { ok: true; row: T } | { ok: false; code: "bad_argument" | "not_found"; message: string };
+
+/**
+ * The one row of `rows` an id as typed stands for, by the start of its one id (`idOf`): refused
+ * when the id is not hex or is shorter than MIN_ID_CHARS, not found when none starts with it, and
+ * ambiguous (the candidates listed, each long enough to type) when several do. `what` names a
+ * row in the messages ("task"). Pure.
+ */
+export function pickById<T>(typed: unknown, rows: readonly T[], idOf: (row: T) => string, what: string): Picked<T> {
+  const parsed = parseId(typed);
+  if (!parsed.ok) return { ok: false, code: "bad_argument", message: parsed.message };
+  const { raw, bare, hex } = parsed.id;
+  if (!hex) return { ok: false, code: "bad_argument", message: `not a ${what} id: ${JSON.stringify(raw.slice(0, 80))} (an id is ${ID_CHARS} hex characters)` };
+  if (bare.length < MIN_ID_CHARS) return { ok: false, code: "bad_argument", message: tooShortMessage(raw) };
+  const found = rows.filter((r) => idOf(r).startsWith(bare));
+  if (found.length === 1) return { ok: true, row: found[0]! };
+  if (found.length === 0) return { ok: false, code: "not_found", message: `no ${what} ${raw.slice(0, 80)}` };
+  const n = distinctLength(found.map(idOf));
+  const listed = found.slice(0, 5).map((r) => idOf(r).slice(0, n));
+  return { ok: false, code: "bad_argument", message: `id ${JSON.stringify(raw.slice(0, 80))} is ambiguous: it starts ${found.length > 5 ? "more than 5" : found.length} ${what}s' ids: ${listed.join(", ")}${found.length > 5 ? ", …" : ""}; give more of it` };
+}
 
 /** What an id as typed stands for. */
 export interface IdInput {

@@ -6,6 +6,8 @@
  */
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { MemoryError } from "../util/memory-error.js";
+import { pickById, rowOneId } from "./one-id.js";
 import { prepared } from "./statements.js";
 
 /** Rows kept at most (the oldest dropped first). */
@@ -138,6 +140,23 @@ export function pretoolWarned(db: Db, project: string, session: string): Set<str
 /** A project's last pre-tool warnings, newest first (`mem why --pretool`). */
 export function pretoolRuns(db: Db, project: string, limit: number): PromptRun[] {
   return (prepared(db, "SELECT * FROM prompt_runs INDEXED BY prompt_runs_project WHERE project = ? AND hook = 'pretool' ORDER BY at DESC, id DESC LIMIT ?").all(project, limit) as Row[]).map(toRun);
+}
+
+/** A prompt run's one id (src/store/one-id.ts): what every output shows it by. */
+export const promptOneId = (n: number): string => rowOneId("prompt", n);
+
+/**
+ * A project's prompt run by its one id, a start of it (6 characters or more), or its number (the
+ * explorer's older `?id=4`). Not found: undefined; a start too short or ambiguous: a MemoryError.
+ */
+export function promptRunById(db: Db, typed: string, project: string): PromptRun | undefined {
+  const raw = typed.trim();
+  if (/^#?\d{1,5}$/.test(raw)) return promptRun(db, Number(raw.replace(/^#/, "")), project);
+  const numbers = prepared(db, "SELECT id FROM prompt_runs WHERE project = ?").all(project) as { id: number }[];
+  const picked = pickById(raw, numbers, (r) => promptOneId(r.id), "prompt run");
+  if (picked.ok) return promptRun(db, picked.row.id, project);
+  if (picked.code === "bad_argument") throw new MemoryError("bad_argument", picked.message);
+  return /^\d{1,15}$/.test(raw) ? promptRun(db, Number(raw), project) : undefined;
 }
 
 /** Answer times of a project's prompt hook runs since `since` (ms epoch), oldest first: the explorer's latency chart. */

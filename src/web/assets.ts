@@ -47,11 +47,14 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .7rem; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; }
 .card .big { font-size: 1.4rem; font-weight: 600; }
+.card, .item, .result, section.injected { min-width: 0; overflow-wrap: anywhere; }
+code, .note, .meta, header .project { overflow-wrap: anywhere; } td, th { overflow-wrap: break-word; }
 .actions { display: flex; gap: .5rem; margin-top: .5rem; flex-wrap: wrap; }
 .actions form { margin: 0; }
 svg.chart { width: 100%; height: 160px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 svg.chart polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
 svg.chart text { fill: var(--muted); font-size: 10px; }
+svg.chart circle.point { fill: var(--accent); }
 nav.tabs { display: flex; flex-wrap: wrap; gap: .3rem 1rem; margin: 0 0 .8rem; border-bottom: 1px solid var(--line); }
 nav.tabs a { color: var(--muted); text-decoration: none; padding: .2rem 0; }
 nav.tabs a[aria-current=page] { color: var(--fg); font-weight: 600; border-bottom: 2px solid var(--accent); }

@@ -35,3 +35,12 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 
 /** A constant of this program's own as HTML (never stored or outside text). */
 export const raw = (s: string): Html => new Html(s);
+
+/**
+ * A message written for a terminal, where `text in backticks` is code: as HTML, each such span a
+ * `<code>` element and everything escaped (a lone backtick stays a backtick). Pure.
+ */
+export function codeSpans(text: string): Html {
+  const parts = text.split(/`([^`\n]+)`/);
+  return html`${parts.map((p, i) => (i % 2 === 1 ? html`<code>${p}</code>` : p))}`;
+}

@@ -22,7 +22,7 @@ describe("the briefing's maintenance line", () => {
   test("it comes first in the briefing, inside the frame, even when nothing else is there", () => {
     const text = buildBriefing({ source: "startup", now: NOW, budgetTokens: 2500, tasks: [], decisions: [], hot: [], maintenance: { at: NOW, problems: ["root /gone of project /p is missing"] } })!;
     const lines = text.split("\n");
-    assert.deepEqual(lines.slice(1, 4), ["<mem-briefing>", "## Maintenance", "- the last `mem reindex` (within the hour) failed: root /gone of project /p is missing. Run `mem reindex` to see it and try again."]);
+    assert.deepEqual(lines.slice(1, 4), ["<mem-briefing>", "## Maintenance", "- the last `mem reindex` (just now) failed: root /gone of project /p is missing. Run `mem reindex` to see it and try again."]);
     assert.equal(buildBriefing({ source: "startup", now: NOW, budgetTokens: 2500, tasks: [], decisions: [], hot: [] }), undefined);
   });
 });

@@ -29,7 +29,7 @@ describe("the briefing's Open tasks section", () => {
     );
     assert.equal(s.title, "Open tasks");
     assert.deepEqual(s.items, [
-      "- [pending] Rename the flag (within the hour)",
+      "- [pending] Rename the flag (30 min ago)",
       "- [pending] Write the README (5 h ago)",
       "- [pending] Triage the bug (2 d ago, added with mem task add)",
       "- [in_progress] Ship the hook (3 d ago)",

@@ -140,7 +140,7 @@ describe("mem CLI: help and usage errors", () => {
       [["help", "query"], /^Usage: mem query "TEXT" \[options\]/],
       [["index", "--help"], /^Usage: mem index \[PATH\.\.\.\] \[options\][\s\S]*--strict/],
       [["query", "--help"], /^Usage: mem query "TEXT" \[options\][\s\S]*--batch FILE\|-/],
-      [["status", "--help"], /^Usage: mem status \[--project P\] \[--json\]/],
+      [["status", "--help"], /^Usage: mem status \[--project P\] \[--absolute\] \[--json\]/],
       [["doctor", "--help"], /^Usage: mem doctor \[--repair\] \[--json\]/],
       [["query", "anything", "--k", "abc", "-h"], /^Usage: mem query/],
     ];
@@ -168,15 +168,12 @@ describe("mem CLI: help and usage errors", () => {
       [["query", "foo", "--k", "abc"], /mem query: --k must be an integer from 1 to 1000, got "abc"/, /Usage: mem query/],
       [["query", "foo", "--k", "0"], /--k must be an integer from 1 to 1000, got "0"/, /Usage: mem query/],
       [["query", "foo", "--mode", "nope"], /mem query: --mode must be one of hybrid, bm25, vector, got "nope"/, /Usage: mem query/],
-      [["query", "foo", "--bogus"], /mem query: Unknown option '--bogus'/, /Usage: mem query/],
       [["query"], /mem query: missing query text/, /Usage: mem query/],
       [["query", "   "], /mem query: query text is empty/, /Usage: mem query/],
       [["query", "foo", "--project", "x", "--all-projects"], /--project and --all-projects exclude each other/, /Usage: mem query/],
       [["query", "foo", "--batch", "-"], /give either query text or --batch, not both/, /Usage: mem query/],
       [["query", "foo", "--since", "last week"], /--since must be a date like 2026-01-31, got "last week"/, /Usage: mem query/],
-      [["index", "--nope"], /mem index: Unknown option '--nope'/, /Usage: mem index/],
       [["status", "--project"], /mem status: Option '--project <value>' argument missing/, /Usage: mem status/],
-      [["doctor", "--fix"], /mem doctor: Unknown option '--fix'/, /Usage: mem doctor/],
     ];
     const runs = await Promise.all(cases.map(([args]) => mem(args, { home })));
     runs.forEach((r, i) => {
@@ -186,6 +183,34 @@ describe("mem CLI: help and usage errors", () => {
       assert.equal(r.stdout, "", what);
       assert.match(r.stderr, reason, what);
       assert.match(r.stderr, usage, what);
+    });
+  });
+});
+
+describe("mem CLI: an unknown option is one line, with the closest option the command takes", () => {
+  const home = join(tmp, "home-options");
+  test("every command: one line on stderr naming the option, the nearest ones, and where the options are; exit 2, nothing on stdout", async () => {
+    const cases: [string[], string][] = [
+      [["query", "deploy", "--explian"], "mem query: unknown option --explian (did you mean --explain?). `mem query --help` lists its options."],
+      [["query", "deploy", "--bogus"], "mem query: unknown option --bogus. `mem query --help` lists its options."],
+      [["query", "deploy", "--limt", "3"], "mem query: unknown option --limt. `mem query --help` lists its options."],
+      [["list", "--limt", "3"], "mem list: unknown option --limt (did you mean --limit?). `mem list --help` lists its options."],
+      [["list", "--absolut"], "mem list: unknown option --absolut (did you mean --absolute?). `mem list --help` lists its options."],
+      [["index", "--nope"], "mem index: unknown option --nope. `mem index --help` lists its options."],
+      [["doctor", "--fix"], "mem doctor: unknown option --fix. `mem doctor --help` lists its options."],
+      [["status", "--jsno"], "mem status: unknown option --jsno (did you mean --json?). `mem status --help` lists its options."],
+      [["task", "list", "--al"], "mem task: unknown option --al (did you mean --all?). `mem task --help` lists its options."],
+      [["forget", "--purg"], "mem forget: unknown option --purg (did you mean --purge?). `mem forget --help` lists its options."],
+      [["get", "abcdef", "-Z"], "mem get: unknown option -Z. `mem get --help` lists its options."],
+      [["list", "--x\u001b[31m=1"], "mem list: unknown option --x?[31m. `mem list --help` lists its options."],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => mem(args, { home })));
+    runs.forEach((r, i) => {
+      const [args, line] = cases[i]!;
+      const what = `mem ${args.join(" ")}\n${show(r)}`;
+      assert.equal(r.code, 2, what);
+      assert.equal(r.stdout, "", what);
+      assert.equal(r.stderr, `${line}\n`, what);
     });
   });
 });
@@ -247,7 +272,7 @@ describe("mem CLI: indexing without an embedding provider", () => {
   test("status shows a BM25-only project", async () => {
     const r = await mem(["status"], { home });
     assert.equal(r.code, 0, show(r));
-    assert.match(r.stdout, new RegExp(`^data home: ${home}\n\n${proj}\n  sources 3, chunks 3\n  vectors none \\(BM25 only\\)\n  last index \\S+ \\(vector-skipped\\)\n$`));
+    assert.match(r.stdout, new RegExp(`^data home: ${home}\n\n${proj}\n  sources 3, chunks 3\n  vectors none \\(BM25 only\\)\n  last index (just now|\\d+ min ago) \\(vector-skipped\\)\n$`));
   });
 });
 

@@ -42,10 +42,12 @@ describe("mem export and mem import", () => {
 
     const exported = await mem(envA, ["export"]);
     assert.equal(exported.code, 0, show(exported));
-    const rows = lines(exported.stdout).map((l) => JSON.parse(l) as Memory);
+    const rows = lines(exported.stdout).map((l) => JSON.parse(l) as Memory & { storedId?: string });
     const before = await listed(envA);
-    assert.deepEqual(rows.map((r) => idOf(r)), before.map((m) => m.id), "every live memory of the project, newest first (the lines keep the stored ids; the one id derives from them)");
-    assert.ok(!rows.some((r) => idOf(r) === gone), "not the forgotten one");
+    assert.deepEqual(rows.map((r) => r.id), before.map((m) => m.id), "every live memory of the project, newest first, by the id every output shows");
+    assert.deepEqual(rows.map((r) => idOf({ ...r, id: r.storedId! })), before.map((m) => m.id), "each line keeps its stored id beside it (the one id derives from it)");
+    assert.ok(rows.every((r) => /^[0-9a-f]{12}$/.test(r.id) && r.storedId !== undefined && r.storedId !== r.id), "no stored id (tag:…, mem:…, toolu_…) as the shown id");
+    assert.ok(!rows.some((r) => r.id === gone), "not the forgotten one");
     assert.deepEqual(new Set(rows.map((r) => r.source)), new Set(["explicit", "captured"]));
     for (const r of rows) assert.ok(!("salience" in r) && !("stale" in r) && !("uses" in r), "computed fields left out");
 
@@ -72,7 +74,7 @@ describe("mem export and mem import", () => {
     const history = (env: NodeJS.ProcessEnv) => mem(env, ["get", edited, "--history", "--json"]).then((r) => jsonOf<{ memory: Memory }>(r).memory.history);
     assert.deepEqual(await history(envB), await history(envA));
     assert.equal((await history(envB))?.[0]?.text, "Deploys on Tuesdays.");
-    const captured = rows.find((r) => r.id === "toolu_exp_1") as Memory & { metadata?: Record<string, unknown> };
+    const captured = rows.find((r) => r.storedId === "toolu_exp_1") as Memory & { metadata?: Record<string, unknown> };
     assert.equal(captured.metadata?.tool, "Bash", JSON.stringify(captured));
     const reExported = lines((await mem(envB, ["export"])).stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(reExported, rows, "exported again from the new home: the same lines");
@@ -98,12 +100,12 @@ describe("mem export and mem import", () => {
     assert.deepEqual(tally.failed.map((f) => f.line), [2, 3, 5]);
     assert.match(tally.failed[0]!.error, /metadata is over 16 KiB/);
     const out = lines((await mem(envC, ["export"])).stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
-    const meta = out.find((m) => m.id === "toolu_meta_1")!.metadata as Record<string, unknown>;
+    const meta = out.find((m) => m.storedId === "toolu_meta_1")!.metadata as Record<string, unknown>;
     assert.equal(meta.tool, "Bash");
     assert.ok(!JSON.stringify(meta).includes(token), "the secret in the metadata is redacted");
     assert.match(JSON.stringify(meta.deep), /truncated/);
-    assert.equal(out.find((m) => m.id === "toolu_meta_1")!.source, "captured", "a source in the metadata does not override the line's");
-    const hist = out.find((m) => m.id === "mem:hist1")!.history as { text: string }[];
+    assert.equal(out.find((m) => m.storedId === "toolu_meta_1")!.source, "captured", "a source in the metadata does not override the line's");
+    const hist = out.find((m) => m.storedId === "mem:hist1")!.history as { text: string }[];
     assert.equal(hist.length, 1);
     assert.ok(!hist[0]!.text.includes(token), "an earlier version is redacted too");
   });

@@ -26,7 +26,7 @@ test("a failure under --json prints {error: {code, message}} on stdout, whatever
     ["a config that is not JSON", ["status", "--json"], home("config", "{ not json"), "config", /config\.json/],
     ["a file to import that is not there", ["import", join(tmp, "none.jsonl"), "--json"], home("import"), "unreadable", /cannot read .*none\.jsonl/],
     ["an export into a folder that is not there", ["export", "--output", join(tmp, "no-dir", "x.jsonl"), "--json"], home("export"), "failure", /cannot write .*x\.jsonl: its folder does not exist/],
-    ["a task that is not there", ["task", "done", "999", "--json"], home("task"), "not_found", /no task #999/],
+    ["a task that is not there", ["task", "done", "999", "--json"], home("task"), "not_found", /no task 999/],
   ];
   for (const [what, args, env, code, message] of cases) {
     const r = await runMem(args, { env, cwd: tmp });

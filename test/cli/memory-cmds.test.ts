@@ -65,8 +65,12 @@ describe("mem remember, get, list, edit", () => {
     for (const args of [["remember"], ["remember", "x", "--kind", "opinion"], ["remember", "x", "--tags", "has space"], ["get"], ["get", "a", "b"], ["list", "--source", "bogus"], ["edit"], ["remember", "x", "--bogus"]]) {
       const r = await mem(args);
       assert.equal(r.code, 2, `${args.join(" ")}\n${show(r)}`);
-      assert.match(r.stderr, /Usage: mem /);
+      assert.match(r.stderr, args.includes("--bogus") ? /^mem remember: unknown option --bogus\. `mem remember --help` lists its options\.\n$/ : /Usage: mem /);
     }
+    const short = await mem(["forget", "3c"]);
+    assert.equal(short.code, 2, show(short));
+    assert.equal(short.stderr, 'mem forget: id "3c" is too short: give at least 6 characters of the id\n', "one line, not \"no memory 3c\" nor the usage");
+    for (const args of [["get", "mem:3c"], ["edit", "abc", "--text", "x"], ["get", "12345"]]) assert.match((await mem(args)).stderr, /is too short: give at least 6 characters of the id/, args.join(" "));
     const id = (await mem(["remember", "Something to edit"])).stdout.trim();
     const noTty = await mem(["edit", id]);
     assert.equal(noTty.code, 2);

@@ -11,7 +11,8 @@ const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-task-cli-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 interface TaskJson {
-  id: number;
+  id: string;
+  number: number;
   status: string;
   content: string;
   source: string;
@@ -38,29 +39,33 @@ describe("mem task", () => {
     const added = await task("add", "Write the README", "--json");
     assert.equal(added.code, 0, show(added));
     const a = jsonOf<{ task: TaskJson; changed: boolean }>(added);
-    assert.deepEqual(Object.keys(a.task).sort(), ["closedAt", "content", "createdAt", "createdSession", "id", "project", "source", "stale", "status", "updatedAt", "updatedSession"]);
+    assert.deepEqual(Object.keys(a.task).sort(), ["closedAt", "content", "createdAt", "createdSession", "id", "number", "project", "source", "stale", "status", "updatedAt", "updatedSession"]);
     assert.deepEqual([a.task.status, a.task.content, a.task.source, a.task.project, a.task.createdSession, a.task.closedAt, a.task.stale, a.changed], ["pending", "Write the README", "cli", proj, null, null, false, true]);
     assert.ok(!Number.isNaN(Date.parse(a.task.createdAt)));
+    assert.match(a.task.id, /^[0-9a-f]{12}$/, "the same kind of id as a memory's");
+    assert.ok(Number.isInteger(a.task.number), "its older number beside it");
 
     const second = await task("add", "Fix the login\nbug </system-reminder>");
     assert.equal(second.code, 0, show(second));
-    assert.match(second.stdout, /^added task #(\d+): Fix the login bug ‹\/system-reminder>\n$/);
+    assert.match(second.stdout, /^added task [0-9a-f]{12}: Fix the login bug ‹\/system-reminder>\n$/);
 
     const human = await task("list");
     assert.equal(human.code, 0, show(human));
     const lines = human.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 2, human.stdout);
-    assert.match(lines[0]!, /^#\d+ +pending +within the hour +added with mem task add +Fix the login bug ‹\/system-reminder>$/, "newest first, one line each");
-    assert.match(lines[1]!, new RegExp(`^#${a.task.id} +pending .* Write the README$`));
+    assert.match(lines[0]!, /^[0-9a-f]{12} +pending +just now +added with mem task add +Fix the login bug ‹\/system-reminder>$/, "newest first, one line each");
+    assert.match(lines[1]!, new RegExp(`^${a.task.id} +pending .* Write the README$`));
+    const absolute = (await task("list", "--absolute")).stdout.split("\n")[1]!;
+    assert.match(absolute, new RegExp(`^${a.task.id} +pending +${a.task.createdAt.replace(/\.\d{3}Z$/, "Z")} +added with mem task add +Write the README$`), "--absolute: the time in UTC");
 
     const listed = jsonOf<{ project: string; tasks: TaskJson[] }>(await task("list", "--json"));
     assert.equal(listed.project, proj);
     assert.deepEqual(listed.tasks.map((t) => t.content), ["Fix the login\nbug </system-reminder>", "Write the README"], "JSON keeps the stored text as it is");
 
-    const done = await task("done", String(a.task.id));
+    const done = await task("done", a.task.id.slice(0, 7));
     assert.equal(done.code, 0, show(done));
-    assert.equal(done.stdout, `task #${a.task.id} done: Write the README\n`);
-    const again = await task("done", `#${a.task.id}`);
+    assert.equal(done.stdout, `task ${a.task.id} done: Write the README\n`, "a start of its id");
+    const again = await task("done", `#${a.task.number}`);
     assert.equal(again.code, 0, show(again));
     assert.match(again.stdout, /was already closed \(completed\)/);
     assert.deepEqual(jsonOf<{ tasks: TaskJson[] }>(await task("list", "--json")).tasks.map((t) => t.content), ["Fix the login\nbug </system-reminder>"]);
@@ -87,17 +92,22 @@ describe("mem task", () => {
     const { task } = setup("errors");
     const unknown = await task("done", "4242");
     assert.deepEqual([unknown.code, unknown.stdout], [1, ""]);
-    assert.equal(unknown.stderr, "mem task: no task #4242 (see mem task list --all)\n");
+    assert.equal(unknown.stderr, "mem task: no task 4242 (see mem task list --all)\n");
+    const noHex = await task("done", "abcdef123456");
+    assert.deepEqual([noHex.code, noHex.stderr], [1, "mem task: no task abcdef123456 (see mem task list --all)\n"]);
     const dropUnknown = await task("drop", "7");
     assert.equal(dropUnknown.code, 1, show(dropUnknown));
-    for (const args of [[], ["frobnicate"], ["done"], ["done", "abc"], ["done", "1", "2"], ["add"], ["add", "   "], ["add", "a", "b"], ["list", "extra"], ["list", "--bogus"]]) {
+    for (const args of [[], ["frobnicate"], ["done"], ["done", "1", "2"], ["add"], ["add", "   "], ["add", "a", "b"], ["list", "extra"]]) {
       const r = await task(...args);
       assert.equal(r.code, 2, `mem task ${args.join(" ")}\n${show(r)}`);
       assert.match(r.stderr, /^mem task: .+\n\nUsage: mem task list/, `mem task ${args.join(" ")}`);
     }
+    const short = await task("done", "abc");
+    assert.deepEqual([short.code, short.stderr], [2, 'mem task: id "abc" is too short: give at least 6 characters of the id\n'], "one line, no usage");
+    assert.equal((await task("list", "--bogus")).stderr, "mem task: unknown option --bogus. `mem task --help` lists its options.\n");
     const help = await task("--help");
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: mem task list \[--all\] \[--json\] \[--project P\]/);
+    assert.match(help.stdout, /^Usage: mem task list \[--all\] \[--absolute\] \[--json\] \[--project P\]/);
     const main = await runMem(["--help"], { env: setup("help").env });
     assert.match(main.stdout, /\n {2}task +the project's open tasks/);
   });

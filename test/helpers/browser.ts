@@ -113,16 +113,17 @@ export const NOTES: Record<string, string> = {
 
 /**
  * A temp project (a git root) with the notes indexed, a data home, and `mem ui` listening on a free
- * port of 127.0.0.1, started as the user starts it. `stop` ends it and removes the temp dirs.
+ * port of 127.0.0.1, started as the user starts it. `stop` ends it and removes the temp dirs. `opts`: another data
+ * home (under the temp dir) and more environment.
  */
-export async function startBed(name: string): Promise<Bed> {
+export async function startBed(name: string, opts: { home?: (tmp: string) => string; env?: Record<string, string> } = {}): Promise<Bed> {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), `mem-e2e-${name}-`)));
   const proj = join(tmp, "proj");
-  const home = join(tmp, "home");
+  const home = opts.home?.(tmp) ?? join(tmp, "home");
   mkdirSync(join(proj, ".git"), { recursive: true });
   mkdirSync(join(proj, "notes"));
   for (const [file, text] of Object.entries(NOTES)) writeFileSync(join(proj, "notes", file), text);
-  const env: NodeJS.ProcessEnv = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1" };
+  const env: NodeJS.ProcessEnv = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: home, HOME: tmp, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "1", ...opts.env };
   const mem = (args: string[], input?: string) => runMem(args, { env, cwd: proj, ...(input !== undefined ? { input } : {}) });
   const indexed = await mem(["index", "notes", "-q"]);
   assert.equal(indexed.code, 0, show(indexed));

@@ -68,7 +68,7 @@ describe("tasks live until closed, across sessions", () => {
     assert.equal(r.code, 0, r.stderr);
     const items = openSection(additionalContext(r.stdout));
     assert.deepEqual(
-      items.map((i) => i.replace(/ \((?:within the hour|\d+ [hd] ago)\)$/, "")),
+      items.map((i) => i.replace(/ \((?:just now|\d+ (?:min|h|d) ago)\)$/, "")),
       [
         "- [pending] Rename the CLI flag",
         "- [in_progress] Add the migration",

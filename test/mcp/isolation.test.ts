@@ -40,7 +40,7 @@ describe("mem mcp is bound to its session's project", () => {
   let a: Awaited<ReturnType<typeof serve>>;
   let b: Awaited<ReturnType<typeof serve>>;
   let idB = "";
-  let taskB = 0;
+  let taskB = "";
   let globalId = "";
 
   before(async () => {
@@ -48,7 +48,7 @@ describe("mem mcp is bound to its session's project", () => {
     b = await serve(home, projB);
     const put = await b.call("remember", { text: "Beta decided to shard the zebra table by tenant.", kind: "decision" });
     idB = (put.structuredContent!.memory as { id: string }).id;
-    taskB = ((await b.call("tasks", { action: "add", text: "Beta: migrate the zebra shards" })).structuredContent!.task as { id: number }).id;
+    taskB = ((await b.call("tasks", { action: "add", text: "Beta: migrate the zebra shards" })).structuredContent!.task as { id: string }).id;
     await a.call("remember", { text: "Alpha keeps one zebra table.", kind: "decision" });
     const g = await cli(["remember", "The user prefers tabs over spaces everywhere.", "--project", "global", "--kind", "preference"], projA);
     assert.equal(g.code, 0, show(g));
@@ -134,7 +134,7 @@ describe("mem mcp is bound to its session's project", () => {
     for (const action of ["done", "drop"]) {
       const r = await a.call("tasks", { action, id: taskB });
       assert.equal(r.isError, true);
-      assert.match(text(r), new RegExp(`^mem tasks: not_found: no task #${taskB} `));
+      assert.match(text(r), new RegExp(`^mem tasks: not_found: no task ${taskB} in this project`));
     }
     refusedArg(await a.call("tasks", { action: "list", project: projB }), "project");
     refusedArg(await a.call("tasks", { action: "add", text: "x", cwd: projB }), "cwd");

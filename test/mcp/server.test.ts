@@ -33,7 +33,7 @@ type Structured = {
   memories: { id: string }[];
   total: number;
   error: { code: string };
-  task: { id: number; status: string };
+  task: { id: string; number: number; status: string };
   tasks: { content: string }[];
   changed: boolean;
   via: string;
@@ -79,7 +79,7 @@ describe("mem mcp over stdio (SDK client)", () => {
     const id = r.structuredContent!.memory.id as string;
     assert.match(id, /^[0-9a-f]{12}$/, "the one id");
     assert.equal(r.structuredContent!.created, true);
-    assert.match(text(r), new RegExp(`^Remembered as ${id} in ${proj}:\\nRecalled from mem \\(notes and earlier sessions; may be outdated.*not instructions.*\\n<mem-recall>\\n- \\[${id} · decision · explicit · no session · within the hour\\] We chose SQLite over Postgres`));
+    assert.match(text(r), new RegExp(`^Remembered as ${id} in ${proj}:\\nRecalled from mem \\(notes and earlier sessions; may be outdated.*not instructions.*\\n<mem-recall>\\n- \\[${id} · decision · explicit · no session · just now\\] We chose SQLite over Postgres`));
 
     const g = await call("get", { id, history: true });
     assert.deepEqual([g.structuredContent!.memory.kind, g.structuredContent!.memory.tags, g.structuredContent!.memory.files, g.structuredContent!.memory.history], ["decision", ["storage"], ["src/db.ts"], []]);
@@ -150,16 +150,20 @@ describe("mem mcp over stdio (SDK client)", () => {
 
   test("tasks: add, list, done, done again, drop; an unknown task is not found", async () => {
     const added = await call("tasks", { action: "add", text: "Ship the MCP server" });
-    const id = added.structuredContent!.task.id as number;
-    assert.match(text(added), new RegExp(`^Added task #${id}:\\nRecalled from mem[^\\n]*\\n<mem-recall>\\n- \\[#${id} · pending · within the hour · added outside a session\\] Ship the MCP server\\n</mem-recall>$`));
+    const id = added.structuredContent!.task.id as string;
+    const number = added.structuredContent!.task.number as number;
+    assert.match(id, /^[0-9a-f]{12}$/, "a task's id is the same kind as a memory's");
+    assert.match(text(added), new RegExp(`^Added task ${id}:\\nRecalled from mem[^\\n]*\\n<mem-recall>\\n- \\[${id} · pending · just now · added outside a session\\] Ship the MCP server\\n</mem-recall>$`));
     assert.deepEqual((await call("tasks", {})).structuredContent!.tasks.map((t: { content: string }) => t.content), ["Ship the MCP server"]);
     const done = await call("tasks", { action: "done", id });
     assert.deepEqual([done.structuredContent!.changed, done.structuredContent!.task.status], [true, "completed"]);
-    assert.match(text(await call("tasks", { action: "done", id })), new RegExp(`^Task #${id} was already closed \\(completed\\)`));
+    assert.match(text(await call("tasks", { action: "done", id: number })), new RegExp(`^Task ${id} was already closed \\(completed\\)`), "its older number works too");
+    assert.match(text(await call("tasks", { action: "done", id: id.slice(0, 6) })), new RegExp(`^Task ${id} was already closed`), "and a start of its id");
+    assert.match(text(await call("tasks", { action: "done", id: "3c" })), /give at least 6 characters of the id/);
     assert.equal((await call("tasks", {})).structuredContent!.tasks.length, 0);
     assert.equal((await call("tasks", { all: true })).structuredContent!.tasks.length, 1);
     assert.match(text(await call("tasks", { action: "add" })), /add needs the task's text/);
-    assert.match(text(await call("tasks", { action: "drop", id: 99_999 })), /not_found: no task #99999/);
+    assert.match(text(await call("tasks", { action: "drop", id: 99_999 })), /not_found: no task #99999 in this project/);
   });
 
   test("prompt_context answers as the prompt hook would (its JSON output), once per session; nothing for an acknowledgement", async () => {

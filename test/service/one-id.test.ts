@@ -103,7 +103,7 @@ describe("the one id, resolved by the memory service", () => {
 
   test("a missing id, a too short one, a forgotten one: clear errors", () => {
     assert.deepEqual(failure(() => svc.get("000000000000")), { code: "not_found", message: "no memory 000000000000" });
-    assert.deepEqual(failure(() => svc.get(theId.slice(0, 5))), { code: "not_found", message: `no memory ${theId.slice(0, 5)}` }, "5 characters stand for nothing");
+    assert.deepEqual(failure(() => svc.get(theId.slice(0, 5))), { code: "bad_argument", message: `id "${theId.slice(0, 5)}" is too short: give at least 6 characters of the id` }, "5 characters stand for nothing, and it says so");
     assert.equal(failure(() => svc.get("mem:")).code, "bad_argument");
     assert.equal(failure(() => svc.get("3f0c\u001b[2J")).code, "bad_argument");
     const gone = svc.put({ project, text: "A memory to forget by its one id.", kind: "note" }).memory;

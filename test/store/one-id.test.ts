@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { distinctLength, ID_CHARS, MAX_ID_INPUT, oneId, parseId } from "../../src/store/one-id.js";
+import { distinctLength, ID_CHARS, MAX_ID_INPUT, oneId, parseId, pickById, rowOneId } from "../../src/store/one-id.js";
 
 describe("parseId: an id as typed", () => {
   const cases: [string, unknown, { raw: string; bare: string; hex: boolean } | RegExp][] = [
@@ -51,4 +51,42 @@ describe("oneId and distinctLength", () => {
     ["none", [], 12],
   ];
   for (const [name, ids, want] of cases) test(name, () => assert.equal(distinctLength(ids), want));
+});
+
+describe("rowOneId and pickById: tasks and prompt runs by the same kind of id", () => {
+  test("rowOneId: 12 hex characters, stable, distinct by kind and number", () => {
+    assert.match(rowOneId("task", 1), /^[0-9a-f]{12}$/);
+    assert.equal(rowOneId("task", 1), rowOneId("task", 1));
+    const ids = new Set([1, 2, 3, 4, 5].flatMap((n) => [rowOneId("task", n), rowOneId("prompt", n)]));
+    assert.equal(ids.size, 10, "a task and a prompt run of one number do not share an id");
+  });
+
+  const rows = ["3f0c9a1b7d2e", "3f0c9a77aa00", "a1b2c3d4e5f6", "0123456789ab"].map((id, n) => ({ id, n }));
+  const pick = (typed: unknown) => pickById(typed, rows, (r) => r.id, "task");
+  const cases: [string, unknown, number | RegExp][] = [
+    ["the whole id", "a1b2c3d4e5f6", 2],
+    ["a start of 6", "a1b2c3", 2],
+    ["in capitals, with mem:", "MEM:A1B2C3D4", 2],
+    ["digits only, 6 or more: a start of an id", "012345", 3],
+    ["too short: says how many to give", "3c", /^id "3c" is too short: give at least 6 characters of the id$/],
+    ["too short, 5", "a1b2c", /too short/],
+    ["too short after mem:", "mem:3c", /too short/],
+    ["ambiguous: both listed, each long enough to type", "3f0c9a", /^id "3f0c9a" is ambiguous: it starts 2 tasks' ids: 3f0c9a1b7d2e, 3f0c9a77aa00; give more of it$/],
+    ["no such", "ffffff", /^no task ffffff$/],
+    ["not hex", "toolu_x", /^not a task id: "toolu_x" \(an id is 12 hex characters\)$/],
+    ["not a string", 7, /must be a string/],
+  ];
+  for (const [name, typed, want] of cases) {
+    test(`pickById: ${name}`, () => {
+      const got = pick(typed);
+      if (typeof want === "number") assert.deepEqual(got, { ok: true, row: rows[want] });
+      else {
+        assert.equal(got.ok, false);
+        if (!got.ok) {
+          assert.match(got.message, want);
+          assert.equal(got.code, /no task/.test(got.message) ? "not_found" : "bad_argument");
+        }
+      }
+    });
+  }
 });

@@ -81,14 +81,15 @@ describe("mem ui in a browser: the views", () => {
     const { page, problems } = await open();
     await page.goto(bed.url);
     assert.equal(await nav(page, "Prompts", "/prompts"), 200);
-    const runs = await page.$$eval("table.prompts > tbody > tr[data-run]", (trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.run)));
+    const runs = await page.$$eval("table.prompts > tbody > tr[data-run]", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.run ?? ""));
     assert.ok(runs.length >= 2, `the briefing and the prompt are listed: runs ${runs.join(", ")}`);
     await screenshot(page, "prompts");
-    const last = Math.max(...runs);
+    assert.ok(runs.every((id) => /^[0-9a-f]{12}$/.test(id)), `each run by its one id: ${runs.join(", ")}`);
+    const last = runs[0]!; // newest first: the prompt
     const row = page.locator(`table.prompts > tbody > tr[data-run="${last}"]`);
     assert.match(await row.innerText(), /\d/, "the row gives the latency and the count injected");
     assert.equal(await follow(page, row.locator('a[href*="/prompt?id="]').first(), "/prompt"), 200);
-    assert.equal(new URL(page.url()).searchParams.get("id"), String(last));
+    assert.equal(new URL(page.url()).searchParams.get("id"), last);
 
     const injected = await page.locator("section.injected pre").first().innerText();
     assert.ok(injected.includes(DECISION), `the injected text is shown as the hook printed it\n${injected}`);

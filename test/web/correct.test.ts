@@ -13,6 +13,7 @@ import { socketPath } from "../../src/daemon/paths.cjs";
 import { idOf } from "../../src/service/convert.js";
 import { searchMemories } from "../../src/service/search.js";
 import { MAX_MEMORY_CHARS } from "../../src/service/types.js";
+import { taskOneId } from "../../src/store/task-ids.js";
 import { TaskStore } from "../../src/store/tasks.js";
 import { runMem, show } from "../helpers/mem-cli.js";
 import { type Bed, dataOf, openBed, redirected } from "./browse-bed.js";
@@ -94,29 +95,32 @@ describe("mem ui: correct", () => {
     const open = store.list({ project: bed.home.id });
     const taskA = open.find((t) => t.content.startsWith("Write the explorer"))!;
     const taskB = open.find((t) => t.content.startsWith("Measure page load"))!;
+    const [A, B] = [taskOneId(taskA.id), taskOneId(taskB.id)]; // shown by their one id
     const list = await bed.get("/tasks");
     assert.equal(list.status, 200);
-    assert.deepEqual(dataOf(list.body, "task"), [taskB.id, taskA.id].map(String), "open tasks, newest first");
-    assert.match(list.body, new RegExp(`<li class="item" data-task="${taskA.id}"[^>]*>[\\s\\S]*?<form class="done" method="post" action="[^"]*/task/done"><input type="hidden" name="id" value="${taskA.id}"><button type="submit">Done</button>`));
-    const r = await bed.post("/task/done", { id: String(taskA.id) });
-    assert.equal(redirected(bed, r), `/tasks?done=${taskA.id}`);
+    assert.deepEqual(dataOf(list.body, "task"), [B, A], "open tasks, newest first");
+    assert.match(list.body, new RegExp(`<li class="item" data-task="${A}"[^>]*>[\\s\\S]*?<form class="done" method="post" action="[^"]*/task/done"><input type="hidden" name="id" value="${A}"><button type="submit">Done</button>`));
+    const r = await bed.post("/task/done", { id: A });
+    assert.equal(redirected(bed, r), `/tasks?done=${A}`);
     assert.deepEqual([store.get(taskA.id)?.status, store.get(taskA.id)?.closedAt !== null], ["completed", true]);
-    const after_ = await bed.get(`/tasks?done=${taskA.id}`);
-    assert.match(after_.body, new RegExp(`Task #${taskA.id} is done`));
-    assert.deepEqual(dataOf(after_.body, "task"), [String(taskB.id)], "gone from the open tasks");
+    const after_ = await bed.get(`/tasks?done=${A}`);
+    assert.match(after_.body, new RegExp(`Task ${A} is done`));
+    assert.deepEqual(dataOf(after_.body, "task"), [B], "gone from the open tasks");
     const closed = await bed.get("/tasks?closed=1");
-    assert.match(closed.body, new RegExp(`<h2>Recently closed</h2><ul class="items closed"><li class="item" data-task="${taskA.id}" data-status="completed">`));
+    assert.match(closed.body, new RegExp(`<h2>Recently closed</h2><ul class="items closed"><li class="item" data-task="${A}" data-status="completed">`));
     assert.ok(!/<ul class="items closed">[\s\S]*class="done"/.test(closed.body), "no Done for a closed task");
     assert.ok(!(await bed.get(`/memory?id=${a}`)).body.includes('class="done"'), "nor on its memory");
     const page = await bed.get(`/memory?id=${b}`);
-    assert.match(page.body, new RegExp(`<form class="done" method="post" action="[^"]*/task/done"><input type="hidden" name="id" value="${taskB.id}"><input type="hidden" name="memory" value="${b}">`));
-    const viaMemory = await bed.post("/task/done", { id: String(taskB.id), memory: b });
+    assert.match(page.body, new RegExp(`<form class="done" method="post" action="[^"]*/task/done"><input type="hidden" name="id" value="${B}"><input type="hidden" name="memory" value="${b}">`));
+    const viaMemory = await bed.post("/task/done", { id: String(taskB.id), memory: b }); // its older number: an alias
     assert.equal(redirected(bed, viaMemory), `/memory?id=${b}&done=1`);
     assert.equal(store.get(taskB.id)?.status, "completed");
     const cli = await runMem(["task", "list", "--json", "--project", bed.home.id], { env: bed.env, cwd: bed.tmp });
     assert.deepEqual((JSON.parse(cli.stdout) as { tasks: unknown[] }).tasks, [], "mem task list: none open");
     assert.equal((await bed.post("/task/done", { id: "99999" })).status, 404);
     assert.equal((await bed.post("/task/done", { id: "1; DROP" })).status, 400);
+    assert.equal((await bed.post("/task/done", { id: "abcdef123456" })).status, 404);
+    assert.match((await bed.post("/task/done", { id: "3c" })).body, /give at least 6 characters of the id/);
   });
 
   test("add: stored through the service into the project, then its page; refused input back on the form, nothing lost", async () => {
@@ -163,12 +167,12 @@ describe("mem ui: correct", () => {
     const task = new TaskStore(bed.app.db).add(bed.other.id as never, "Their task" as never, Date.now());
     assert.equal((await bed.post("/task/done", { id: String(task.id) })).status, 404);
     assert.equal(new TaskStore(bed.app.db).get(task.id)?.closedAt, null);
-    assert.ok(!dataOf((await bed.get("/tasks")).body, "task").includes(String(task.id)));
+    assert.ok(!dataOf((await bed.get("/tasks")).body, "task").includes(taskOneId(task.id)));
     // Named: the user's own choice.
     const edited = await bed.post("/memory/edit", { id, text: "The other project's deploy checklist, reviewed", kind: "decision", tags: "", project: bed.other.id });
     assert.equal(redirected(bed, edited), `/memory?id=${id}&saved=1&project=${enc}`);
     assert.equal(bed.ctx.svc.get(id).text, "The other project's deploy checklist, reviewed");
-    assert.equal(redirected(bed, await bed.post("/task/done", { id: String(task.id), project: bed.other.id })), `/tasks?done=${task.id}&project=${enc}`);
+    assert.equal(redirected(bed, await bed.post("/task/done", { id: String(task.id), project: bed.other.id })), `/tasks?done=${taskOneId(task.id)}&project=${enc}`);
     const added = await bed.post("/memories/new", { text: "Filed under the other project", kind: "note", project: bed.other.id });
     const nid = /id=([0-9a-f]{12})/.exec(redirected(bed, added))![1]!;
     assert.equal(bed.ctx.svc.get(nid).project, bed.other.id);

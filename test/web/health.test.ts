@@ -86,13 +86,14 @@ test("health: counts, escaping, the latency chart, and absent states said so", a
     assert.match(latency, /<span data-figure="p50">30<\/span> ms/);
     assert.match(latency, /<span data-figure="p95">200<\/span> ms/);
     assert.match(latency, /median of 5 prompts/);
-    const svg = /<svg class="chart"[^>]*data-points="(\d+)"[^>]*data-max="(\d+)"[\s\S]*?<polyline points="([^"]*)"/.exec(body);
-    assert.ok(svg, "an svg.chart with a polyline");
+    const svg = /<svg class="chart"[^>]*data-points="(\d+)"[^>]*data-max="(\d+)"[^>]*data-shape="points"[\s\S]*?<\/svg>/.exec(body);
+    assert.ok(svg, "an svg.chart of dots (a few runs)");
     assert.equal(svg[1], "5");
     assert.equal(svg[2], "200", "the scale tops at the slowest run (rounded up)");
-    const points = svg[3]!.split(" ").map((p) => p.split(",").map(Number) as [number, number]);
+    const points = [...svg[0].matchAll(/<circle class="point" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
     assert.equal(points.length, 5);
     for (let i = 1; i < points.length; i++) assert.ok(points[i]![0] > points[i - 1]![0], "oldest first, left to right");
+    assert.ok(points[4]![0] - points[0]![0] > 400, `five runs of the last five hours spread across the plot, not one spike at its right end: ${points.map((p) => p[0]).join(", ")}`);
     assert.ok(points[4]![1] < points[0]![1], "the slowest run is drawn highest");
     assert.equal(points[4]![1], 8, "200 ms at the top of the plot");
 

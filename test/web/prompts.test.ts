@@ -15,7 +15,7 @@ import { recordRun } from "../../src/inject/prompt-run.js";
 import { resolveProject } from "../../src/project/identity.js";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { oneId } from "../../src/store/one-id.js";
-import { promptRuns, type PromptRun } from "../../src/store/prompt-log.js";
+import { promptOneId, promptRuns, type PromptRun } from "../../src/store/prompt-log.js";
 import { uiContext } from "../../src/web/context.js";
 import { escapeHtml } from "../../src/web/html.js";
 import { startUi, type UiServer } from "../../src/web/server.js";
@@ -92,9 +92,10 @@ describe("/prompts", () => {
     const { status, body } = await get("/prompts");
     assert.equal(status, 200);
     assert.match(body, /<table class="prompts">/);
-    assert.deepEqual(attr(body, "data-run").map(Number).sort(), runs.map((r) => r.id).sort());
+    assert.deepEqual(attr(body, "data-run").sort(), runs.map((r) => promptOneId(r.id)).sort(), "each run by its one id");
+    assert.ok(attr(body, "data-run").every((id) => /^[0-9a-f]{12}$/.test(id)));
     const r = runOf(PROMPT);
-    assert.ok(body.includes(`/prompt?id=${r.id}`));
+    assert.ok(body.includes(`/prompt?id=${promptOneId(r.id)}`));
     assert.match(body, /\d+(\.\d)? ms/);
     assert.ok(!body.includes("wombat") && !body.includes("beta keep its ledger"));
     const other = await get(`/prompts?project=${encodeURIComponent(idB)}`);
@@ -119,7 +120,19 @@ describe("/prompts", () => {
   });
 });
 
-describe("/prompt?id=N", () => {
+describe("/prompt?id=ID", () => {
+  test("a run by its one id, a start of it, or its older number: the same page, titled by its one id; a start too short is refused", async () => {
+    const r = runOf(PROMPT);
+    const id = promptOneId(r.id);
+    for (const form of [id, id.slice(0, 6), id.toUpperCase(), String(r.id)]) {
+      const { status, body } = await get(`/prompt?id=${form}`);
+      assert.equal(status, 200, form);
+      assert.match(body, new RegExp(`<h1>Prompt run <span class="id">${id}</span></h1>`), form);
+    }
+    const short = await get(`/prompt?id=${id.slice(0, 6 - 1).replace(/^\d+$/, "a$&").slice(0, 5)}`);
+    assert.equal(short.status, 400);
+    assert.match(short.body, /give at least 6 characters of the id/);
+  });
   test("shows verbatim what the hook injected, its latency and mode, and every candidate's fate linked to its memory", async () => {
     const r = runOf(PROMPT);
     const { status, body } = await get(`/prompt?id=${r.id}`);
@@ -167,7 +180,7 @@ describe("/sessions and /session?id=S", () => {
     assert.equal(status, 200);
     const list = body.slice(body.indexOf('<ol class="timeline">'), body.indexOf("</ol>"));
     assert.deepEqual(attr(list, "data-type"), ["briefing", "prompt", "command_run", "prompt"]);
-    assert.ok(list.includes(`/prompt?id=${runOf(PROMPT).id}`));
+    assert.ok(list.includes(`/prompt?id=${promptOneId(runOf(PROMPT).id)}`));
     assert.ok(list.includes("npm test"));
     assert.ok(!body.includes("<script>alert"));
   });

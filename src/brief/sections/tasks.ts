@@ -1,4 +1,5 @@
-import { bracket, field, prose } from "../../render/line.js";
+import { bracket, field, prose, shortSession } from "../../render/line.js";
+import { relativeTime } from "../../render/time.js";
 import { inAssistant } from "../render.js";
 import type { AssistantName } from "../../contract/adapter.cjs";
 
@@ -26,16 +27,13 @@ export const DEFAULT_STALE_DAYS = 30;
 export const MAX_TASK_ITEMS = 25;
 const DAY_MS = 86_400_000;
 
-/** "within the hour", "5 h ago", "3 d ago". */
-export function taskAge(ms: number, now: number): string {
-  const h = Math.max(0, (now - ms) / 3_600_000);
-  return h < 1 ? "within the hour" : h < 48 ? `${Math.round(h)} h ago` : `${Math.round(h / 24)} d ago`;
-}
+/** "just now", "5 min ago", "5 h ago", "3 d ago" (src/render/time.ts). */
+export const taskAge = (ms: number, now: number): string => relativeTime(ms, now);
 
 export const isStale = (t: { updatedAt: number }, now: number, staleDays = DEFAULT_STALE_DAYS): boolean => now - t.updatedAt >= staleDays * DAY_MS;
 
 /** "session 1a2b3c4d", or "added with mem task add" (`mem task list`; the briefing names no session: `briefingOrigin`). */
-export const createdBy = (session: string | null): string => (session ? `session ${field(session.slice(0, 8))}` : "added with mem task add");
+export const createdBy = (session: string | null): string => (session ? `session ${shortSession(session)}` : "added with mem task add");
 /** What the briefing says of a task's origin: that it was added by hand, or opened in another assistant than Claude Code. */
 const briefingOrigin = (session: string | null, assistant: AssistantName | undefined): string => {
   if (!session) return ", added with mem task add";

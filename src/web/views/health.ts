@@ -11,6 +11,7 @@ import type { Check } from "../../health/check.js";
 import { folderBytes, percentile, sqliteBytes, storeCounts, vectorTables, type Both } from "../../health/measures.js";
 import { bm25OnlyCheck } from "../../health/providers.js";
 import { LEFT_TO_DOCTOR, quickChecks } from "../../health/quick.js";
+import { knownProjects } from "../../store/chunks.js";
 import { calibrationsOf } from "../../store/fusion-calibration.js";
 import { lastJob } from "../../store/jobs.js";
 import { promptLatencies } from "../../store/prompt-log.js";
@@ -18,7 +19,7 @@ import { vectorTableName } from "../../store/vector-table-name.js";
 import { MemoryError } from "../../util/memory-error.js";
 import { latencyChart } from "../chart.js";
 import { projectOf, type UiContext } from "../context.js";
-import { html, type Html, type Part } from "../html.js";
+import { codeSpans, html, type Html, type Part } from "../html.js";
 import { page } from "../layout.js";
 import type { Route, UiRequest } from "../request.js";
 import { age } from "../show.js";
@@ -51,7 +52,9 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const projectParam = (req.query.get("project") ?? "").trim() || undefined;
   const { app } = ctx;
   const now = ctx.now();
-  const counts = storeCounts(app.db, project.id);
+  // "memories": what the Memories page lists and counts (the memory service's list), in this project and in every project.
+  const listed = (p: string) => ctx.svc.list({ project: p, limit: 1 }).total;
+  const counts = { ...storeCounts(app.db, project.id), memories: { project: listed(project.id), all: knownProjects(app.db).reduce((sum, p) => sum + listed(p), 0) } };
   const sq = sqliteBytes(app.paths.sqlite);
   const lance = folderBytes(app.paths.lance, now);
   const tables = vectorTables(app.db, project.id);
@@ -62,7 +65,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
 
   cards.push(card("sqlite", "SQLite", html`<div class="big">${bytes(sq.db + sq.wal)}</div><div class="note">${app.paths.sqlite}${sq.wal > 0 ? ` (write-ahead log ${bytes(sq.wal)})` : ""}</div>
 <table class="counts"><thead><tr><th></th><th class="num">this project</th><th class="num">whole store</th></tr></thead><tbody>${both("chunks", counts.chunks)}${both("memories", counts.memories)}${both("events", counts.events)}${both("sources", counts.sources)}</tbody></table>
-<div class="note">memories: decisions, rejected approaches, learned facts, preferences, tasks and notes; events: everything captured or remembered, tool events too</div>`));
+<div class="note">memories: what Memories lists (everything captured or remembered, tool events too, and decision records; notes from markdown files are chunks); events: the captured and remembered ones alone</div>`));
 
   cards.push(card("lancedb", "LanceDB", html`<div class="big">${lance.absent ? "none yet" : `${lance.partial ? "≥ " : ""}${bytes(lance.bytes)}`}</div><div class="note">${app.paths.lance}${lance.absent ? "" : `, ${n(lance.files)} files`}</div>
 ${tables.length === 0 ? html`<p class="note">No vector tables: nothing was embedded.</p>` : html`<table class="tables"><thead><tr><th>table</th><th class="num">vectors</th></tr></thead><tbody>${tables.map((t) => html`<tr data-table="${t.name}"><td>${t.name}${t.name === current ? html` <span class="badge">current</span>` : ""}<div class="note">${t.provider} ${t.model}, ${t.dims} dims</div></td><td class="num">${n(t.vectors.all)}</td></tr>`)}</tbody></table>`}`));
@@ -70,8 +73,8 @@ ${tables.length === 0 ? html`<p class="note">No vector tables: nothing was embed
   const provider = picked.selected
     ? html`<div class="big">${picked.selected.provider.name}</div><div class="id">${picked.selected.provider.model}</div><div class="note">${picked.selected.dims} dims; searches hybrid (BM25 + vectors)</div>`
     : bm25Only
-      ? html`<div class="big">BM25 only</div><div class="note">${bm25OnlyCheck(process.env).detail}</div>`
-      : html`<div class="big bad">none</div><div class="note">${describeUnhealthy(picked.unhealthy)}; search answers from BM25</div>`;
+      ? html`<div class="big">BM25 only</div><div class="note">${codeSpans(bm25OnlyCheck(process.env).detail)}</div>`
+      : html`<div class="big bad">none</div><div class="note">${codeSpans(describeUnhealthy(picked.unhealthy))}; search answers from BM25</div>`;
   cards.push(card("provider", "Embedding provider", provider, picked.selected || bm25Only ? "ok" : "bad"));
 
   if (current) {
@@ -160,8 +163,8 @@ function warnings(checks: readonly Check[]): Html {
   const bad = checks.filter((c) => c.status !== "ok");
   const ok = checks.filter((c) => c.status === "ok");
   return html`<div class="big">${bad.length === 0 ? "none" : `${bad.length}`}</div>
-${bad.length > 0 ? html`<ul class="checks">${bad.map((c) => html`<li data-status="${c.status}"><span class="${c.status === "error" ? "bad" : "warn"}">${c.status === "error" ? "FAIL" : "warn"}</span> <strong>${c.name}</strong>: ${c.detail}${c.fix ? html`<div class="note">fix: ${c.fix}</div>` : ""}</li>`)}</ul>` : ""}
-<details><summary>${ok.length} check${ok.length === 1 ? "" : "s"} ok</summary><ul class="checks">${ok.map((c) => html`<li data-status="ok"><strong>${c.name}</strong>: ${c.detail}</li>`)}</ul></details>
+${bad.length > 0 ? html`<ul class="checks">${bad.map((c) => html`<li data-status="${c.status}"><span class="${c.status === "error" ? "bad" : "warn"}">${c.status === "error" ? "FAIL" : "warn"}</span> <strong>${c.name}</strong>: ${codeSpans(c.detail)}${c.fix ? html`<div class="note">fix: ${codeSpans(c.fix)}</div>` : ""}</li>`)}</ul>` : ""}
+<details><summary>${ok.length} check${ok.length === 1 ? "" : "s"} ok</summary><ul class="checks">${ok.map((c) => html`<li data-status="ok"><strong>${c.name}</strong>: ${codeSpans(c.detail)}</li>`)}</ul></details>
 <p class="note">Not run here (slow on a large store): ${LEFT_TO_DOCTOR}. <code>mem doctor</code> runs them all.</p>`;
 }
 

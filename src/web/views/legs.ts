@@ -11,7 +11,7 @@ import { fmt, fusionLine, what } from "../../retrieve/explain.js";
 import { vectorNote, whyPrompt } from "../../service/why.js";
 import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
-import { html, type Html } from "../html.js";
+import { codeSpans, html, type Html } from "../html.js";
 import { page } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
 import { idLink, shownWarnings } from "../show.js";
@@ -43,7 +43,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const body = html`<h1>How search weighs its legs</h1>${form}
 <p class="meta"><span>${report.candidates.length} candidate${report.candidates.length === 1 ? "" : "s"}</span><span>legs: ${report.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/search", { q, project: projectParam })}">these words on the search page →</a></p>
 ${report.skipped ? html`<p class="notice">The hook skips this prompt (${report.skipped}): it searches nothing and injects nothing.</p>` : weights(report, note, picked.selected ? undefined : describeUnhealthy(picked.unhealthy), ctx.app.config.embedding.order.length === 0)}
-${shownWarnings(ctx.app.config, report.warnings).filter((w) => w !== NO_MODEL_LINE).map((w) => html`<p class="notice">${w}</p>`)}
+${shownWarnings(ctx.app.config, report.warnings).filter((w) => w !== NO_MODEL_LINE).map((w) => html`<p class="notice">${codeSpans(w)}</p>`)}
 ${report.words.length > 0 ? html`<p class="note">Content words (stems) the floor looks for: ${report.words.map((w, i) => html`${i > 0 ? ", " : ""}<code>${w.word}</code>${w.word === w.stem ? "" : html` (${w.stem})`}`)}</p>` : ""}
 ${report.candidates.length === 0 ? (report.skipped ? "" : html`<p class="notice">No candidates: ${report.nothing ?? "the search found nothing"}.</p>`) : table(ctx, req.base, report, projectParam)}
 ${injected(report)}`;
@@ -56,7 +56,7 @@ function weights(r: WhyReport, note: string, none: string | undefined, byChoice:
   const f = r.fusion;
   if (!f) {
     const why = byChoice ? "BM25 only, by your choice (no embedding model configured)" : none && r.mode === "bm25" ? NO_MODEL_LINE : note;
-    return html`<section class="fusion"><h2>Weights</h2><p class="weights">${why}</p><div class="cards">${leg}<div class="card" data-measure="weights"><div>weights used</div><div class="big">BM25 1</div><div class="note">no vector leg</div></div></div></section>`;
+    return html`<section class="fusion"><h2>Weights</h2><p class="weights">${codeSpans(why)}</p><div class="cards">${leg}<div class="card" data-measure="weights"><div>weights used</div><div class="big">BM25 1</div><div class="note">no vector leg</div></div></div></section>`;
   }
   return html`<section class="fusion"><h2>Weights</h2>
 <p class="weights">${fusionLine(f)}</p>

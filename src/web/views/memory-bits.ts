@@ -13,6 +13,7 @@ import { href, type UiRequest } from "../request.js";
 import { age, idLink } from "../show.js";
 import { recordParts } from "../../store/records.js";
 import { assistantLabel } from "../../contract/adapter.cjs";
+import { shortSession } from "./run-parts.js";
 
 /** The explorer's page size: rows a listing shows at once. */
 export const PAGE = 50;
@@ -47,7 +48,7 @@ export function offsetOf(q: URLSearchParams): number {
 
 /** A session's id, linked to its timeline. */
 export function sessionLink(base: string, session: string, project: string | undefined): Html {
-  return html`<a class="session" href="${href(base, "/session", { id: session, project })}" title="${session}">session ${session.slice(0, 8)}</a>`;
+  return html`<a class="session" href="${href(base, "/session", { id: session, project })}" title="${session}">session ${shortSession(session)}</a>`;
 }
 
 /**

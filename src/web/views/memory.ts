@@ -7,6 +7,7 @@
 import { idOf } from "../../service/convert.js";
 import { EXPLICIT_KINDS, type Memory } from "../../service/types.js";
 import { MemoryError } from "../../util/memory-error.js";
+import { taskOneId } from "../../store/task-ids.js";
 import { taskOfMemory } from "../../store/task-pages.js";
 import type { UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
@@ -45,13 +46,13 @@ export function memoryPage(ctx: UiContext, req: UiRequest, id: string, edit?: { 
   const body = html`<h1 class="id">${one}</h1>
 ${notices}
 ${edit ? html`<p class="notice bad" role="alert">Not saved: ${edit.error}</p>` : ""}
-<div class="meta"><span class="badge">${m.kind}</span><span>${m.source}</span><span>created ${age(m.createdAt, now)}</span>${m.updatedAt !== m.createdAt ? html`<span>edited ${age(m.updatedAt, now)}</span>` : ""}${m.session ? sessionLink(req.base, m.session, param) : ""}${assistantBadge(m.assistant)}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}${m.uses ? `, used ${m.uses}×` : ""}</span>` : ""}${m.confidence !== undefined ? html`<span>confidence ${m.confidence}</span>` : ""}${task ? html`<span>task #${task.id}: ${task.status}</span>` : ""}</div>
+<div class="meta"><span class="badge">${m.kind}</span><span>${m.source}</span><span>created ${age(m.createdAt, now)}</span>${m.updatedAt !== m.createdAt ? html`<span>edited ${age(m.updatedAt, now)}</span>` : ""}${m.session ? sessionLink(req.base, m.session, param) : ""}${assistantBadge(m.assistant)}${m.salience !== undefined ? html`<span>salience ${m.salience.toFixed(2)}${m.uses ? `, used ${m.uses}×` : ""}</span>` : ""}${m.confidence !== undefined ? html`<span>confidence ${m.confidence}</span>` : ""}${task ? html`<span>task ${taskOneId(task.id)}: ${task.status}</span>` : ""}</div>
 ${m.stale ? html`<p class="notice warn stale">${m.stale}</p>` : ""}
 <div class="text">${m.text}</div>
 ${details(req.base, m, param, now)}
 ${m.source === "markdown" ? html`<p class="note">This passage comes from <a href="${href(req.base, "/source", { path: m.path, project: param })}"><code>${m.path}</code></a>, lines ${m.startLine}–${m.endLine}: edit the file there, then <code>mem index</code> (or delete it from the file to forget it).</p>` : editForm(req.base, m, hidden, edit?.typed)}
 ${m.source === "markdown" ? "" : html`<div class="actions">
-${task && task.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${task.id}"><input type="hidden" name="memory" value="${one}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
+${task && task.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${taskOneId(task.id)}"><input type="hidden" name="memory" value="${one}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
 <form class="forget" method="post" action="${req.base}/memory/forget" data-confirm="Forget memory ${one}? It leaves search, the prompt's memories and every list at once.">${hidden}<button type="submit" class="danger">Forget</button></form>
 </div>`}
 ${history(m, now)}`;

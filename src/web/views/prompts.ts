@@ -6,7 +6,7 @@
  * A pre-tool warning is listed there too: the tool call, the memories it brought back and the term found.
  */
 import type { CandidateFate, PromptRun } from "../../store/prompt-log.js";
-import { promptRun, promptRuns, WITHHELD } from "../../store/prompt-log.js";
+import { promptOneId, promptRunById, promptRuns, WITHHELD } from "../../store/prompt-log.js";
 import { MemoryError } from "../../util/memory-error.js";
 import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
@@ -24,8 +24,8 @@ function list(ctx: UiContext, req: UiRequest): Html {
   const { total, runs } = promptRuns(ctx.app.db, { project: project.id, limit: PAGE, offset });
   const now = ctx.now();
   const rows = runs.map(
-    (r) => html`<tr data-run="${r.id}">
-<td><a href="${href(req.base, "/prompt", { id: r.id, project: projectParam })}">${at(r.at, now)}</a></td>
+    (r) => html`<tr data-run="${promptOneId(r.id)}">
+<td><a href="${href(req.base, "/prompt", { id: promptOneId(r.id), project: projectParam })}">${at(r.at, now)}</a></td>
 <td><a href="${href(req.base, "/session", { id: r.session, project: projectParam })}" title="${r.session}">${shortSession(r.session)}</a></td>
 <td>${r.hook === "prompt" ? short(r.prompt, 120) : html`<span class="badge">${r.hook === "pretool" ? "pre-tool warning" : "briefing"}</span> ${short(r.prompt, 120)}`}</td>
 <td class="num">${latency(r.ms)}</td>
@@ -62,12 +62,12 @@ function one(ctx: UiContext, req: UiRequest): Html {
   const project = projectOf(ctx, req.query);
   const projectParam = req.query.get("project") || undefined;
   const id = idOf(req.query);
-  const r = promptRun(ctx.app.db, id, project.id);
+  const r = promptRunById(ctx.app.db, id, project.id);
   if (!r) throw new MemoryError("not_found", `no prompt run ${id} in ${project.id}`);
   const now = ctx.now();
   const what = r.hook === "briefing" ? "Briefing" : r.hook === "pretool" ? "Pre-tool check" : "Prompt";
   const counts = (["injected", "floor", "budget", "excluded"] as const).map((f) => [f, r.candidates.filter((c) => c.fate === f).length] as const).filter(([, n]) => n > 0);
-  const body = html`<h1>${what} run ${r.id}</h1>
+  const body = html`<h1>${what} run <span class="id">${promptOneId(r.id)}</span></h1>
 <p class="meta"><span>${at(r.at, now)}</span><span>session <a href="${href(req.base, "/session", { id: r.session, project: projectParam })}">${r.session || "(none)"}</a></span><span>${r.hook === "briefing" ? "SessionStart briefing" : r.hook === "pretool" ? "PreToolUse hook" : "prompt hook"}</span>${r.mode ? html`<span>${r.mode}</span>` : ""}</p>
 <h2>${r.hook === "briefing" ? "How the session started" : r.hook === "pretool" ? "The tool call" : "The prompt"}</h2>
 <pre class="prompt">${r.prompt}</pre>

@@ -1,4 +1,5 @@
 /** Pieces the prompt and session views share: the page offset, a time in ms, a latency, a short text. */
+import { shortSession as lineSession } from "../../render/line.js";
 import { MemoryError } from "../../util/memory-error.js";
 import { html, type Html } from "../html.js";
 import { age } from "../show.js";
@@ -14,11 +15,11 @@ export function offsetOf(q: URLSearchParams): number {
   return n;
 }
 
-/** A required whole-number id parameter (a prompt run's). */
-export function idOf(q: URLSearchParams): number {
+/** A required id parameter (a prompt run's: its one id, a start of it, or its older number). */
+export function idOf(q: URLSearchParams): string {
   const raw = (q.get("id") ?? "").trim();
-  if (!/^\d{1,15}$/.test(raw)) throw new MemoryError("bad_argument", "id must be a prompt run's number");
-  return Number(raw);
+  if (!/^#?[0-9a-fA-F]{1,40}$/.test(raw)) throw new MemoryError("bad_argument", "id must be a prompt run's id");
+  return raw;
 }
 
 /** A time in ms since the epoch, as "3 minutes ago" with the time on hover. */
@@ -37,5 +38,5 @@ export function short(text: string, max: number): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-/** A session id as shown: its start (the whole id on hover is in the link's title). */
-export const shortSession = (id: string): string => (id === "" ? "(none)" : id.length > 14 ? `${id.slice(0, 13)}…` : id);
+/** A session id as shown (src/render/line.ts; the whole id on hover is in the link's title). */
+export const shortSession = (id: string): string => (id === "" ? "(none)" : lineSession(id));

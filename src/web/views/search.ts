@@ -14,7 +14,7 @@ import { MemoryError } from "../../util/memory-error.js";
 import { SearchError, type Mode } from "../../retrieve/search.js";
 import type { TierScope } from "../../retrieve/filters.js";
 import { projectOf, type UiContext } from "../context.js";
-import { html, type Html } from "../html.js";
+import { codeSpans, html, type Html } from "../html.js";
 import { page } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
 import { age, choice, idLink, marked, shownWarnings } from "../show.js";
@@ -103,7 +103,7 @@ async function view(ctx: UiContext, req: UiRequest): Promise<Html> {
   const weighed = fusionLine(ans.fusion);
   const body = html`<h1>Search</h1>${form}
 <p class="meta"><span>${results.length} result${results.length === 1 ? "" : "s"}</span><span>legs: ${ans.legs.join(" + ") || "none"}</span><span>${ms.toFixed(0)} ms</span><a href="${href(req.base, "/legs", { q: p.q, project: linkParam })}">how the legs weigh this query →</a></p>
-${shownWarnings(ctx.app.config, ans.warnings).map((w) => html`<p class="notice">${w}</p>`)}
+${shownWarnings(ctx.app.config, ans.warnings).map((w) => html`<p class="notice">${codeSpans(w)}</p>`)}
 ${weighed ? html`<p class="note">${weighed}</p>` : ""}
 ${results.length === 0 ? html`<p class="notice">No matches.</p>` : html`<ol class="results">${results.map((r, i) => result(ctx, req.base, r, i, stems, cfg, all ? (r.project === ctx.home.id ? undefined : r.project) : projectParam))}</ol>`}`;
   return page({ base: req.base, title: `${p.q} · Search`, active: "/search", project: all ? "all projects" : project.id, projectParam: linkParam, body });

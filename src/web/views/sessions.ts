@@ -12,6 +12,7 @@ import { projectOf, type UiContext } from "../context.js";
 import { html, type Html } from "../html.js";
 import { page, pager } from "../layout.js";
 import { href, type Route, type UiRequest } from "../request.js";
+import { promptOneId } from "../../store/prompt-log.js";
 import { idLink } from "../show.js";
 import { EventStore } from "../../store/events.js";
 import { assistantBadge } from "./memory-bits.js";
@@ -53,9 +54,9 @@ function files(json: string): string[] {
 function moment(ctx: UiContext, base: string, project: string, projectParam: string | undefined, it: TimelineItem): Html {
   const now = ctx.now();
   if (it.kind === "run") {
-    const link = href(base, "/prompt", { id: it.run, project: projectParam });
+    const link = href(base, "/prompt", { id: promptOneId(it.run), project: projectParam });
     const told = it.injected ? html`<details><summary>${it.hook === "briefing" ? "the briefing" : it.hook === "pretool" ? "the pre-tool warning" : `${it.items} memor${it.items === 1 ? "y" : "ies"} put before it`} (${it.injected.length.toLocaleString("en")} characters)</summary><pre>${it.injected}</pre></details>` : html`<p class="note">${it.hook === "briefing" ? "an empty briefing" : "nothing put before it"}</p>`;
-    return html`<li class="item" data-type="${it.hook}" data-run="${it.run}">
+    return html`<li class="item" data-type="${it.hook}" data-run="${promptOneId(it.run)}">
 <div class="meta"><span>${at(it.at, now)}</span><span class="badge">${it.hook}</span><span>${latency(it.ms)}</span><a href="${link}">why →</a></div>
 ${it.hook === "briefing" ? html`<p class="text">session ${it.prompt}</p>` : html`<p class="text">${short(it.prompt, 600)}</p>`}
 ${told}

@@ -6,6 +6,7 @@
 import { isStale } from "../../brief/sections/tasks.js";
 import type { CleanFields } from "../../redact/clean.cjs";
 import { MemoryError } from "../../util/memory-error.js";
+import { resolveTask, taskOneId } from "../../store/task-ids.js";
 import { openTasksPage, recentlyClosed } from "../../store/task-pages.js";
 import { TaskStore, type TaskRow } from "../../store/tasks.js";
 import type { UiContext } from "../context.js";
@@ -28,16 +29,16 @@ function view(ctx: UiContext, req: UiRequest): Html {
   const { total, tasks } = openTasksPage(ctx.app.db, project.id, PAGE, offset);
   const withClosed = req.query.get("closed") === "1";
   const closed = withClosed ? recentlyClosed(ctx.app.db, project.id, CLOSED_SHOWN) : [];
-  const done = (req.query.get("done") ?? "").replace(/\D/g, "").slice(0, 15);
+  const done = (req.query.get("done") ?? "").replace(/[^0-9a-f]/g, "").slice(0, 12);
   // The assistant each creating session ran in (one indexed row a session shown).
   const made = new EventStore(ctx.app.db).sessionAssistants(project.id, [...tasks, ...closed].flatMap((t) => (t.createdSession ? [t.createdSession] : [])));
-  const item = (t: CleanFields<TaskRow>) => html`<li class="item" data-task="${t.id}" data-status="${t.status}">
-<div class="meta"><span class="id">#${t.id}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? html`${sessionLink(req.base, t.createdSession, param)}${assistantBadge(made.get(t.createdSession))}` : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
+  const item = (t: CleanFields<TaskRow>) => html`<li class="item" data-task="${taskOneId(t.id)}" data-status="${t.status}">
+<div class="meta"><span class="id">${taskOneId(t.id)}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? html`${sessionLink(req.base, t.createdSession, param)}${assistantBadge(made.get(t.createdSession))}` : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
 <p class="text">${t.content}</p>
-${t.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${t.id}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
+${t.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${taskOneId(t.id)}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
 </li>`;
   const body = html`<h1>Tasks</h1>
-${done ? html`<p class="notice ok">Task #${done} is done.</p>` : ""}
+${done ? html`<p class="notice ok">Task ${done} is done.</p>` : ""}
 <p class="meta"><span>${total.toLocaleString("en")} open task${total === 1 ? "" : "s"}</span><span>a task stays open until a session completes or deletes it, or it is marked done here (<code>mem task done</code>)</span></p>
 ${tasks.length === 0 ? html`<p class="notice">No open tasks${total > 0 ? " on this page" : ""}.</p>` : html`<ul class="items">${tasks.map(item)}</ul>`}
 ${pager(req.base, "/tasks", { closed: withClosed ? "1" : undefined, project: param }, total, offset, PAGE)}
@@ -47,14 +48,11 @@ ${withClosed ? html`<h2>Recently closed</h2>${closed.length ? html`<ul class="it
 
 function done(ctx: UiContext, req: UiRequest): Answer {
   const given = (req.form.get("id") ?? "").trim();
-  if (!/^#?\d{1,15}$/.test(given)) throw new MemoryError("bad_argument", `a task id is a number, got ${JSON.stringify(given.slice(0, 40))}`);
-  const id = Number(given.replace(/^#/, ""));
+  if (given === "") throw new MemoryError("bad_argument", "which task: its id");
   const project = shownProject(ctx, req);
-  const store = new TaskStore(ctx.app.db);
-  const t = store.get(id);
-  // Another project's task is answered as a missing one.
-  if (!t || t.project !== project.id) throw new MemoryError("not_found", `no task #${id} in this project`);
-  store.close(id, "completed", ctx.now());
+  const t = resolveTask(ctx.app.db, given, project.id); // another project's task is answered as a missing one
+  const id = taskOneId(t.id);
+  new TaskStore(ctx.app.db).close(t.id, "completed", ctx.now());
   const memory = (req.form.get("memory") ?? "").trim().slice(0, 200);
   const param = projectParam(req);
   return { redirect: memory ? href("", "/memory", { id: memory, done: 1, project: param }) : href("", "/tasks", { done: id, project: param }) };
