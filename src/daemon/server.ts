@@ -10,7 +10,7 @@ import { pickEvery } from "../embed/chain.js";
 import { captureToolPayload } from "../capture/record.js";
 import { promptMode } from "../inject/for-prompt.js";
 import { answerPrompt, delivered as answered } from "../inject/prompt-run.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
@@ -160,7 +160,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
-        } else captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
+        } else captureToolPayload(app.db, projectAt(app.db, payload.cwd, app.config.project.enclosing).id, payload, Date.now(), app.config.memory);
         background.nudge(); // its chunks' vectors now, not at the next tick
         return { ok: true };
       }

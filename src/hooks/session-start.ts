@@ -6,7 +6,7 @@ import { gatherBriefing } from "../brief/gather.js";
 import { captureTranscript } from "../capture/record.js";
 import { redact } from "../redact/redact.cjs";
 import { cleanText } from "../redact/clean.cjs";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { contextReset, recordInjected } from "../store/injections.js";
 import { shownHotLines } from "../brief/shown.js";
 import { SessionStore } from "../store/sessions.js";
@@ -28,7 +28,7 @@ export const BRIEFING_TOKENS = 2_500;
 export async function sessionStart(payload: Payload, io: HookIO): Promise<HookAnswer> {
   const app = openForHook(io);
   try {
-    const { id: project, root } = resolveProject(str(payload, "cwd") ?? process.cwd());
+    const { id: project, root } = projectAt(app.db, str(payload, "cwd") ?? process.cwd(), app.config.project.enclosing);
     const now = (io.now ?? Date.now)();
     const session = cleanText(str(payload, "session_id") ?? "");
     const transcript = str(payload, "transcript_path");

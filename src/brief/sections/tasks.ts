@@ -1,4 +1,5 @@
 import { bracket, field, prose } from "../../render/line.js";
+import { blockedReasonOf } from "../../tasks/state.js";
 
 /**
  * The briefing's "Open tasks" section, from the project's task registry: every session's open
@@ -15,6 +16,14 @@ export interface OpenTask {
   updatedAt: number;
   /** null: added by hand (`mem task add`). */
   createdSession: string | null;
+  /** Why it is blocked (status `blocked`). */
+  blockedReason?: string | null;
+}
+
+/** " — blocked: REASON" for a blocked task; "" otherwise. */
+export function blockedNote(t: { status: string; blockedReason?: string | null }, max = 200): string {
+  const r = blockedReasonOf(t);
+  return r === null ? "" : ` — blocked: ${r === "" ? "no reason given" : prose(r, max)}`;
 }
 
 export const DEFAULT_STALE_DAYS = 30;
@@ -48,7 +57,7 @@ export function openTasksSection(tasks: readonly OpenTask[], now: number, staleD
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
   const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
   const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
-  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
+  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)}${blockedNote(t)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession)})`);
   if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
   if (staleTotal > 0) {
     const days = field(String(staleDays));
