@@ -6,6 +6,7 @@ import { TaskStore } from "../store/tasks.js";
 import type { Captured } from "./captured.js";
 import { convergeCaptured } from "./converge-step.js";
 import { mergeSame } from "./merge-same.js";
+import { reinforceEditedAfterShown } from "./used.js";
 
 /**
  * What a capture does beyond storing its events, inside the same transaction: the project's task
@@ -17,6 +18,7 @@ import { mergeSame } from "./merge-same.js";
 export function afterCapture(db: Db, c: Captured): void {
   new TaskStore(db).sync(c); // the project's task registry (src/store/tasks.ts)
   anchorCaptured(db, c); // before convergence, which re-anchors what converged
+  reinforceEditedAfterShown(db, c); // a memory shown to the session whose file it now edits was used
   convergeCaptured(db, c, c.convergeWindowMs);
   // A statement made again is the memory already stored (src/capture/merge-same.ts); what merged
   // is confirmed there, so confirmation looks only at the rest.

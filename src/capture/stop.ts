@@ -1,7 +1,7 @@
 import { chunkCapturedEvents } from "../../indexer/captured.js";
 import type { Config } from "../config/config.js";
 import { str, type Payload } from "../contract/hook.cjs";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import type { Db } from "../store/db.js";
@@ -16,7 +16,7 @@ import { updateSessionSummary } from "./session-summary.js";
  */
 export function captureStop(db: Db, config: Config, payload: Payload, now: number): string | undefined {
   if (payload.stop_hook_active === true) return undefined; // a continuation forced by another Stop hook
-  const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
+  const project = projectAt(db, str(payload, "cwd") ?? process.cwd(), config.project.enclosing).id;
   const session = cleanText(str(payload, "session_id") ?? "");
   const sub = payload.hook_event_name === "SubagentStop";
   const path = sub ? str(payload, "agent_transcript_path") : str(payload, "transcript_path");

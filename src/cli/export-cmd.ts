@@ -40,7 +40,7 @@ export const exportCommand: Command = {
     if (values.json && values.output === undefined) throw new UsageError("--json needs --output FILE: without it the export itself is on stdout");
     const format = oneOf(values.format, "format", ["jsonl", "md"] as const) ?? "jsonl";
     return withService("export", values.json === true, async ({ app, svc }) => {
-      const projects = values["all-projects"] ? memoryProjects(app.db) : [projectFromArg(app.db, values.project, process.cwd()).id];
+      const projects = values["all-projects"] ? memoryProjects(app.db) : [projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id];
       let fd: number | undefined;
       try {
         fd = values.output === undefined ? undefined : openSync(values.output, "w", 0o600);

@@ -74,7 +74,7 @@ export const forgetCommand: Command = {
       const now = Date.now();
       const out: Record<string, unknown> = {};
       const lines: string[] = [];
-      const project = () => projectFromArg(app.db, values.project || undefined, process.cwd()).id;
+      const project = () => projectFromArg(app.db, values.project || undefined, process.cwd(), app.config.project.enclosing).id;
       const scope: PurgeScope & { projects: string[]; sessions: { project: string; session: string }[]; texts: string[] } = { projects: [], sessions: [], texts: [] };
       let purging = values.purge === true;
       if (id !== undefined) {

@@ -70,7 +70,7 @@ export const importCommand: Command = {
       return failure("import", json, `cannot read ${field(file, 300)}: ${(err as Error).message}`, "unreadable");
     }
     return withService("import", json, async ({ app }) => {
-      const project = values.project === undefined ? projectFromArg(app.db, undefined, process.cwd()).id : projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
+      const project = values.project === undefined ? projectFromArg(app.db, undefined, process.cwd(), app.config.project.enclosing).id : projectToStoreIn(app.db, values.project, process.cwd(), { enclosing: app.config.project.enclosing, create: values["new-project"] === true, how: "add --new-project" }).id;
       const bar = progressBar(process.stderr, process.stderr.isTTY === true && !json && !isQuiet());
       const lines = input.split("\n");
       if (lines.at(-1) === "") lines.pop(); // the final newline ends the last line

@@ -116,7 +116,7 @@ export const listCommand: Command = {
     const team = values.team === true;
     if (team && (sources || values.tag || values.text || values.session || since || until)) throw new UsageError("--team combines with --kind, --project, --limit, --offset and --json only");
     return withService("list", json, ({ app, svc }) => {
-      const project = projectFromArg(app.db, values.project, process.cwd()).id;
+      const project = projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id;
       const now = Date.now();
       const { total, memories } = svc.list({
         project,

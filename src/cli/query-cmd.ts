@@ -131,7 +131,7 @@ function parseArgv(argv: string[]) {
 
 function resolveQuery(app: App, a: ReturnType<typeof parseArgv>): Parsed & { projects: string[] | undefined } {
   const q = app.config.query;
-  const project = projectFromArg(app.db, a.values.project, process.cwd());
+  const project = projectFromArg(app.db, a.values.project, process.cwd(), app.config.project.enclosing);
   const projects = a.values["all-projects"] ? undefined : searchScope(project, q.includeGlobal);
   return {
     text: a.text,
@@ -186,7 +186,7 @@ export const queryCommand: Command = {
     try {
       const p = resolveQuery(app, args);
       if (args.values.open) {
-        const project = projectFromArg(app.db, args.values.project, process.cwd()).id;
+        const project = projectFromArg(app.db, args.values.project, process.cwd(), app.config.project.enclosing).id;
         return await runOpen(app.paths.home, { text: p.text!, project, allProjects: args.values["all-projects"] === true, ...args.filters, mode: args.mode, ...(args.k !== undefined ? { k: args.k } : {}) }, { json: p.json, quiet: args.values.quiet === true });
       }
       let picked: ReturnType<SearchContext["pickProvider"]> | undefined;

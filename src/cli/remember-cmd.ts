@@ -56,7 +56,7 @@ export const rememberCommand: Command = {
     const json = values.json === true;
     return withService("remember", json, async ({ app, svc }) => {
       const text = positionals[0] === "-" ? await readStdin(16 * 1024 * 1024) : positionals[0]!;
-      const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
+      const project = projectToStoreIn(app.db, values.project, process.cwd(), { enclosing: app.config.project.enclosing, create: values["new-project"] === true, how: "add --new-project" }).id;
       const tags = splitList(values.tags);
       const files = splitList(values.files);
       // Run by Claude Code's Bash tool: the session it runs in, so the memory converges with its edits.

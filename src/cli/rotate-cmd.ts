@@ -34,7 +34,7 @@ export const rotateCommand: Command = {
     const dryRun = values["dry-run"] === true;
     const app = openApp();
     try {
-      const projects = values.project === undefined ? undefined : [projectFromArg(app.db, values.project, process.cwd()).id as string];
+      const projects = values.project === undefined ? undefined : [projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id as string];
       if (projects && !registeredRoots(app.db).has(projects[0]!)) throw new Error(`project ${values.project} has no indexed root (index it with \`mem index PATH\`)`);
       const cfg = app.config.maintenance;
       // Files are moved and indexed again under one hold of index.lock: no index run sees them half done.

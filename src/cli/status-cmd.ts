@@ -66,7 +66,7 @@ export const statusCommand: Command = {
       const state = new VecState(app.db);
       const tables = state.tables();
       const tasks = new TaskStore(app.db);
-      const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd()).id as string] : knownProjects(app.db); // indexed files, memories or tasks
+      const projects = values.project !== undefined ? [projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id as string] : knownProjects(app.db); // indexed files, memories or tasks
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
       const out: ProjectStatus[] = projects.map((project) => {
         const run = app.db.prepare("SELECT started_at, finished_at, status FROM runs WHERE project = ? ORDER BY id DESC LIMIT 1").get(project) as

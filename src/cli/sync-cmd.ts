@@ -37,7 +37,7 @@ export const syncCommand: Command = {
     if (!Number.isFinite(seconds) || seconds < 0 || seconds > 120) throw new UsageError(`--timeout must be a number of seconds from 0 to 120, got "${values.timeout}"`);
     const json = values.json === true;
     return withService("sync", json, async ({ app }) => {
-      const project = projectFromArg(app.db, values.project, process.cwd()).id;
+      const project = projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id;
       let report: SyncReport & { via: string };
       const asked = process.env.MEM_NO_DAEMON === "1" ? undefined : await ask(dataHome(), { op: "sync", project, timeoutMs: Math.round(seconds * 1000) }, seconds * 1000 + 5_000);
       if (asked?.kind === "reply" && asked.reply.ok) {

@@ -1,6 +1,8 @@
 import { openApp, type App } from "../app.js";
-import { createdBy, isStale } from "../brief/sections/tasks.js";
+import { blockedNote, createdBy, isStale } from "../brief/sections/tasks.js";
 import { shownTime } from "../render/time.js";
+import { blockTask, unblockTask } from "../store/task-block.js";
+import { blockedReasonOf, MAX_BLOCK_REASON } from "../tasks/state.js";
 import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
@@ -17,6 +19,8 @@ const usage = `Usage: mem task list [--all] [--absolute] [--json] [--project P]
        mem task add "TEXT" [--project P [--new-project]] [--json]
        mem task done ID [--json]
        mem task drop ID [--json]
+       mem task block ID --reason "WHY" [--json]
+       mem task unblock ID [--json]
 
 The project's tasks across sessions. A task is open from the moment any session creates it
 (TodoWrite, TaskCreate, a [MEMORY: task] tag, mem task add) until some session completes or
@@ -29,6 +33,9 @@ Subcommands:
   done ID       mark task ID completed (ID: the id list shows, or a start of it of 6
                 characters or more; the older #N works too)
   drop ID       mark task ID deleted (no longer to do)
+  block ID      mark task ID blocked, saying why (--reason, required): it stays open and
+                blocked, whatever session lists carry it on as, until unblocked or closed
+  unblock ID    back to pending
 
 Options:
   --project P   the project (a path, a stored project id, or a project's directory name);
@@ -36,9 +43,13 @@ Options:
                 refused (a typo), unless --new-project
   --all         list: closed tasks too
 ${ABSOLUTE_HELP.replace("--absolute   ", "--absolute   list: ")}
-  --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop: {"task": TASK, "changed"}
-                TASK: {"id", "number" (the older #N), "status", "content", "source", "project", "createdSession",
-                "updatedSession", "createdAt", "updatedAt", "closedAt", "stale"}
+  --reason WHY  block: what the task waits for (at most ${MAX_BLOCK_REASON} characters)
+  --json        list: {"project", "tasks": [TASK, ...]}; add, done, drop, block, unblock:
+                {"task": TASK, "changed"}
+                TASK: {"id", "number" (the older #N), "status", "content", "source", "project",
+                "createdSession", "updatedSession", "createdAt", "updatedAt", "closedAt",
+                "blockedReason", "stale"} (status: pending, in_progress, blocked, completed or
+                deleted; blockedReason: null unless blocked)
   -h, --help    this help`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -56,6 +67,7 @@ function json(t: TaskRow, now: number, staleDays: number) {
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
     closedAt: iso(t.closedAt),
+    blockedReason: blockedReasonOf(t),
     stale: t.closedAt === null && isStale(t, now, staleDays),
   };
 }
@@ -64,7 +76,7 @@ function json(t: TaskRow, now: number, staleDays: number) {
 function human(tasks: TaskRow[], now: number, staleDays: number, absolute: boolean): string[] {
   return tasks.map((t) => {
     const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
-    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${shownTime(t.createdAt, now, absolute).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${stale}`;
+    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${shownTime(t.createdAt, now, absolute).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${blockedNote(t, 300)}${stale}`;
   });
 }
 
@@ -72,7 +84,7 @@ function list(argv: string[], now: number): Promise<number> {
   const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" }, ...ABSOLUTE_OPTION });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   return withApp((app) => {
-    const project = projectFromArg(app.db, values.project, process.cwd()).id;
+    const project = projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing).id;
     const tasks = new TaskStore(app.db).list({ project, all: values.all === true });
     const days = app.config.brief.staleTaskDays;
     if (values.json) {
@@ -93,7 +105,7 @@ function add(argv: string[], now: number): Promise<number> {
   const text = positionals[0]!.trim();
   if (text === "") throw new UsageError("the task's text is empty");
   return withApp((app) => {
-    const project = projectToStoreIn(app.db, values.project, process.cwd(), { create: values["new-project"] === true, how: "add --new-project" }).id;
+    const project = projectToStoreIn(app.db, values.project, process.cwd(), { enclosing: app.config.project.enclosing, create: values["new-project"] === true, how: "add --new-project" }).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
     if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
     else process.stdout.write(`added task ${taskOneId(t.id)}: ${prose(t.content, 300)}\n`);
@@ -124,6 +136,34 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
   });
 }
 
+function block(argv: string[], now: number, blocking: boolean): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: "boolean" }, ...(blocking ? { reason: { type: "string" as const } } : {}) });
+  if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
+  const typed = positionals[0];
+  if (typed === undefined) throw new UsageError("a task ID is required (see mem task list)");
+  const reason = typeof values.reason === "string" ? values.reason.trim() : "";
+  if (blocking && reason === "") throw new UsageError('say why the task is blocked: mem task block ID --reason "WHY"');
+  if (reason.length > MAX_BLOCK_REASON) throw new UsageError(`the reason is ${reason.length} characters long, at most ${MAX_BLOCK_REASON}`);
+  return withApp((app) => {
+    let task: TaskRow;
+    try {
+      task = resolveTask(app.db, typed);
+    } catch (err) {
+      if (!(err instanceof MemoryError)) throw err;
+      if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
+      return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
+    }
+    const id = taskOneId(task.id);
+    const r = blocking ? blockTask(app.db, task.id, cleanText(reason), now) : unblockTask(app.db, task.id, now);
+    if (!r) return failure("task", values.json === true, `no task ${id} (see mem task list --all)`, "not_found");
+    if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
+    else if (r.why === "closed") process.stdout.write(`task ${id} is closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
+    else if (r.why === "not_blocked") process.stdout.write(`task ${id} was not blocked (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
+    else process.stdout.write(`task ${id} ${blocking ? (r.changed ? "blocked" : "was already blocked") : "unblocked"}: ${prose(r.task.content, 300)}${blockedNote(r.task, 300)}\n`);
+    return EXIT.ok;
+  });
+}
+
 /** Opens the store only once the arguments are known to be good. */
 async function withApp(fn: (app: App) => number): Promise<number> {
   const app = openApp();
@@ -135,7 +175,7 @@ async function withApp(fn: (app: App) => number): Promise<number> {
 }
 
 export const taskCommand: Command = {
-  summary: "the project's open tasks across sessions (list, add, done, drop)",
+  summary: "the project's open tasks across sessions (list, add, done, drop, block, unblock)",
   usage,
   async run(argv) {
     // `-q` may come before the subcommand (`mem task -q list`): every command takes it anywhere.
@@ -146,6 +186,7 @@ export const taskCommand: Command = {
     if (sub === "list") return list(rest, now);
     if (sub === "add") return add(rest, now);
     if (sub === "done" || sub === "drop") return close(rest, now, sub === "done" ? "completed" : "deleted");
-    throw new UsageError(sub === undefined ? "a subcommand is required: list, add, done or drop" : `unknown subcommand "${sub}" (list, add, done, drop)`);
+    if (sub === "block" || sub === "unblock") return block(rest, now, sub === "block");
+    throw new UsageError(sub === undefined ? "a subcommand is required: list, add, done, drop, block or unblock" : `unknown subcommand "${sub}" (list, add, done, drop, block, unblock)`);
   },
 };

@@ -79,7 +79,7 @@ export const uiCommand: Command = {
     }
     const app = openApp();
     const token = uiToken(app.paths.home, values["new-token"] === true);
-    const home = projectFromArg(app.db, values.project, process.cwd());
+    const home = projectFromArg(app.db, values.project, process.cwd(), app.config.project.enclosing);
     const log = (l: string) => process.stderr.write(`${l}\n`);
     const ctx = uiContext(app, home, process.cwd(), Date.now, log);
     let server: Awaited<ReturnType<typeof startUi>>;

@@ -125,6 +125,11 @@ export interface Config {
     /** An explicit memory and a file edit of the same session this close in time may converge (src/capture/converge.ts). */
     convergeWindowMs: number;
   };
+  /** Which project a folder belongs to (src/project/). */
+  project: {
+    /** A folder outside git belongs to the nearest enclosing folder that is a project (something stored, or a `.mem`/`memory/` marker). */
+    enclosing: boolean;
+  };
   /** The SessionStart briefing. */
   brief: {
     /** Open tasks untouched this many days are compressed into one line. */
@@ -203,6 +208,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, inPlayBoost: 0.08, decayNotes: false },
     daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 512, scanWorkerRows: 20_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
     memory: { convergeWindowMs: 10 * 60_000 },
+    project: { enclosing: true },
     brief: { staleTaskDays: 30 },
     tiers: { user: "", budgets: { identity: 1_536, state: 2_048, references: 1_024, profile: 1_024 } },
     cold: { gitTimeoutMs: 3_000, gitMaxCommits: 50, gitMaxBytes: 4 * 1024 * 1024 },

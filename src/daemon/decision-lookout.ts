@@ -1,7 +1,7 @@
 import { recordFolders } from "../config/team-folder.js";
 import type { Config } from "../config/config.js";
 import { indexDecisionFolders } from "../freshness/refresh.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import type { Db } from "../store/db.js";
 
 /**
@@ -19,7 +19,7 @@ export class DecisionLookout {
   look(cwd: string, now = Date.now()): void {
     if (!this.o.config.index.watch) return;
     try {
-      const { id: project, root } = resolveProject(cwd);
+      const { id: project, root } = projectAt(this.o.db, cwd, this.o.config.project.enclosing);
       const seen = this.last.get(project);
       if (seen !== undefined && now - seen < (this.o.everyMs ?? 10_000)) return;
       this.last.set(project, now);

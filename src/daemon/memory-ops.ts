@@ -109,7 +109,7 @@ export class MemoryOps {
     if (project === undefined && cwd === undefined) throw bad("project or cwd is required");
     if (cwd !== undefined && !isAbsolutePath(cwd)) throw bad("cwd must be an absolute path");
     if (project !== undefined && cwd === undefined && (project === "." || project === ".." || /^\.\.?[\\/]/.test(project))) throw bad("a relative project path needs cwd");
-    return storing ? projectToStoreIn(this.ctx.app.db, project, cwd ?? "/", { create: req.newProject === true, how: 'send "newProject": true' }) : projectFromArg(this.ctx.app.db, project, cwd ?? "/");
+    return storing ? projectToStoreIn(this.ctx.app.db, project, cwd ?? "/", { enclosing: this.ctx.app.config.project.enclosing, create: req.newProject === true, how: 'send "newProject": true' }) : projectFromArg(this.ctx.app.db, project, cwd ?? "/", this.ctx.app.config.project.enclosing);
   }
 
   private touched(project: string): void {

@@ -11,7 +11,7 @@ import { captureToolPayload } from "../capture/record.js";
 import { captureNotification } from "../capture/notification.js";
 import { promptMode } from "../inject/for-prompt.js";
 import { answerPrompt, delivered as answered } from "../inject/prompt-run.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { GitChangesCache } from "../project/in-play.js";
 import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
@@ -172,11 +172,11 @@ export async function serve(opts: ServeOptions): Promise<number> {
         if (gone) return { ok: false, error: `the memory store was lost (${gone})`, code: "store_lost" };
         // Not filed under the daemon's own directory's project: without an absolute cwd the hook writes it itself.
         if (typeof payload.cwd !== "string" || !isAbsolutePath(payload.cwd)) return { ok: false, error: "payload.cwd must be an absolute path" };
-        if (req.event === "Notification") captureNotification(app.db, resolveProject(payload.cwd).id, payload, Date.now());
+        if (req.event === "Notification") captureNotification(app.db, projectAt(app.db, payload.cwd, app.config.project.enclosing).id, payload, Date.now());
         else if (req.event === "Stop" || req.event === "SubagentStop") {
           const warning = captureStop(app.db, app.config, payload, Date.now());
           if (warning) hookLog(opts.env, warning);
-        } else captureToolPayload(app.db, resolveProject(payload.cwd).id, payload, Date.now(), app.config.memory);
+        } else captureToolPayload(app.db, projectAt(app.db, payload.cwd, app.config.project.enclosing).id, payload, Date.now(), app.config.memory);
         background.nudge(); // its chunks' vectors now, not at the next tick
         return { ok: true };
       }

@@ -7,7 +7,7 @@ import { captureToolPayload, captureTranscript, payloadAssistant, withAssistant 
 import { updateSessionSummary } from "../capture/session-summary.js";
 import { captureStop } from "../capture/stop.js";
 import { captureNotification } from "../capture/notification.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { clean, cleanText, type Clean } from "../redact/clean.cjs";
 import { ChunkStore } from "../store/chunks.js";
 import { EventStore } from "../store/events.js";
@@ -22,7 +22,7 @@ import type { HookIO } from "./io.js";
  */
 function open(payload: Payload, io: HookIO) {
   const app = openForHook(io);
-  const project = resolveProject(str(payload, "cwd") ?? process.cwd()).id;
+  const project = projectAt(app.db, str(payload, "cwd") ?? process.cwd(), app.config.project.enclosing).id;
   const now = (io.now ?? Date.now)();
   const session = cleanText(str(payload, "session_id") ?? "");
   return { app, project, now, session };

@@ -12,7 +12,7 @@ import { briefingGit, gatherBriefing } from "../brief/gather.js";
 import { shownHotLines } from "../brief/shown.js";
 import { captureTranscript } from "../capture/record.js";
 import { recordRun } from "../inject/prompt-run.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { redact } from "../redact/redact.cjs";
 import { contextReset, recordInjected } from "../store/injections.js";
@@ -43,7 +43,7 @@ export interface Briefed {
  * is caught up first, so the tasks and decisions of this very session are restored.
  */
 export async function briefSession(app: App, req: BriefRequest, now: number, log: (line: string) => void): Promise<Briefed> {
-  const { id: project, root } = resolveProject(req.cwd);
+  const { id: project, root } = projectAt(app.db, req.cwd, app.config.project.enclosing);
   const session = cleanText(req.session);
   const { source, transcript } = req;
   const sessions = new SessionStore(app.db);

@@ -2,7 +2,7 @@ import { openForHook } from "./open-store.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { indexDecisionFolders, refreshForHook } from "../freshness/refresh.js";
 import { recordFolders } from "../config/team-folder.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { hookLog } from "./log.cjs";
 import { cleanText } from "../redact/clean.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
@@ -25,7 +25,7 @@ export async function localMemories(req: PromptRequest, io: HookIO, refresh = fa
     // The answer goes back as this returns: its chunks count as shown, and the run is logged (never failing the hook).
     if (a) delivered(app.db, a, { session: cleanText(req.session), prompt: req.prompt, ms, mode: "bm25", at: (io.now ?? Date.now)() }, (l) => hookLog(io.env, `user-prompt-submit: ${l}`));
     if (refresh && app.config.index.watch) {
-      const { id: project, root } = resolveProject(req.cwd);
+      const { id: project, root } = projectAt(app.db, req.cwd, app.config.project.enclosing);
       const projects = [project, ...(app.config.query.includeGlobal ? [GLOBAL_PROJECT] : [])];
       // A decision folder a pull created (the team's first shared record): indexed in the background too.
       indexDecisionFolders(app.db, { home: app.paths.home, env: io.env, project, root, folders: recordFolders(app.config), now: Date.now(), log: (l) => hookLog(io.env, `user-prompt-submit: ${l}`) });

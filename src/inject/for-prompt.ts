@@ -5,8 +5,8 @@ import { cleanText, type Clean } from "../redact/clean.cjs";
 import { salienceConfig } from "../memory/salience.js";
 import { recordInjected, shownIn, type Shown } from "../store/injections.js";
 import { sessionDay } from "../store/sessions.js";
-import { resolveProject, type Project } from "../project/identity.js";
-import { searchScope } from "../project/scope.js";
+import type { Project } from "../project/identity.js";
+import { projectAt, searchScope } from "../project/scope.js";
 import { mergeInPlay, sessionFiles, type FilesInPlay } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
 import { storeRarity } from "../retrieve/rarity.js";
@@ -63,10 +63,10 @@ export interface PromptRequest {
 }
 
 /** The project a prompt's memories come from: `req.project` when given, else `req.cwd`'s. */
-export function promptProject(req: PromptRequest, projectRoot: (project: string) => string | undefined): Project {
-  if (req.project === undefined) return resolveProject(req.cwd);
+export function promptProject(req: PromptRequest, ctx: Pick<PromptContext, "db" | "config" | "projectRoot">): Project {
+  if (req.project === undefined) return projectAt(ctx.db, req.cwd, ctx.config.project.enclosing);
   const id = cleanText(req.project);
-  return { id, name: req.project, root: projectRoot(id) };
+  return { id, name: req.project, root: ctx.projectRoot(id) };
 }
 
 /** What to put before a prompt, and the chunks it shows. */
@@ -125,7 +125,7 @@ export interface PromptSearchOptions {
  * `promptCandidates` leaves out. Skips no prompt (the caller asks `skipReason`).
  */
 export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode: Mode, o: PromptSearchOptions = {}): Promise<PromptSearch> {
-  const project = promptProject(req, ctx.projectRoot);
+  const project = promptProject(req, ctx);
   const q = ctx.config.query;
   const session = cleanText(req.session);
   const inPlay = mergeInPlay(sessionFiles(ctx.db, project.id, session, project.root), project.root ? (ctx.gitChanges?.(project.root) ?? []) : []);

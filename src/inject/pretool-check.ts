@@ -9,7 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Config } from "../config/config.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 import { PRETOOL, framed } from "../render/frame.js";
 import { field, prose } from "../render/line.js";
@@ -67,7 +67,7 @@ export function warningLine(h: PretoolHit, id: string): string {
 
 /** Checks one tool call; nothing is recorded (see `recordPretool`). */
 export function checkToolCall(db: Db, config: Config, req: PretoolRequest): PretoolAnswer {
-  const p = resolveProject(req.cwd);
+  const p = projectAt(db, req.cwd, config.project.enclosing);
   const project = req.project ?? p.id;
   const empty = { project, hits: [], ids: [], checked: 0 };
   if (!config.pretool.enabled) return empty;

@@ -28,7 +28,7 @@ export async function answerPrompt(ctx: PromptContext, req: PromptRequest, mode:
   const s = await promptSearch(ctx, req, mode);
   const found = candidatesOf(s);
   const trace = traceInjection(found.results, found.terms, ctx.config.inject, redactText, promptDescribe(ctx.db, found));
-  return { injection: trace.injection, fates: fatesOf(s.response.results, (id) => excludedBy(s, id), found.results, trace), project: promptProject(req, ctx.projectRoot).id };
+  return { injection: trace.injection, fates: fatesOf(s.response.results, (id) => excludedBy(s, id), found.results, trace), project: promptProject(req, ctx).id };
 }
 
 /** One run as the callers know it, before redaction. */

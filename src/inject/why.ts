@@ -83,7 +83,7 @@ export interface WhyReport {
  * as the hook excludes them); `fresh` says it stands for a session that has none.
  */
 export async function explainPrompt(ctx: PromptContext, req: PromptRequest, o: PromptSearchOptions & { fresh?: boolean } = {}): Promise<WhyReport> {
-  const project = promptProject(req, ctx.projectRoot);
+  const project = promptProject(req, ctx);
   const words = contentTerms(queryTerms(req.prompt)).map((word) => ({ word, stem: stem(word) }));
   const base = {
     prompt: req.prompt,

@@ -127,12 +127,16 @@ export function rawRecords(path: string): RawRecord[] {
     if (!pg || pg.length < size) continue;
     const h = n === 1 ? 100 : 0;
     const type = pg[h];
-    if (type !== 0x0d && type !== 0x0a) continue;
+    // Table leaves, index leaves, and index interior pages: an index b-tree (a WITHOUT ROWID table)
+    // keeps each of its entries once, some of them on its interior pages.
+    if (type !== 0x0d && type !== 0x0a && type !== 0x02) continue;
+    const head = type === 0x02 ? 12 : 8;
     const cells = pg.readUInt16BE(h + 3);
-    for (let i = 0; i < cells && h + 8 + 2 * i + 2 <= size; i++) {
+    for (let i = 0; i < cells && h + head + 2 * i + 2 <= size; i++) {
       try {
-        const at = pg.readUInt16BE(h + 8 + 2 * i);
-        if (at < h + 8 || at >= size) continue;
+        const cell = pg.readUInt16BE(h + head + 2 * i);
+        if (cell < h + head || cell >= size) continue;
+        const at = type === 0x02 ? cell + 4 : cell; // past the left child's page number
         const [total, n1] = varint(pg, at);
         if (total <= 0n || total > 1_000_000_000n) continue;
         if (type === 0x0d) {

@@ -2,13 +2,16 @@ import type Database from "better-sqlite3";
 import { openExisting } from "../store/db.js";
 import type { RestoredEvent, RestoredSession } from "../store/restore.js";
 import { rawRecords, type RawRecord, type Value } from "./raw-pages.js";
+import { readTable, type Row } from "./read-table.js";
+import { readExtra, type ExtraTable } from "./salvage-extra.js";
 
 /**
  * Reads what can still be read from a damaged SQLite store (a copy of it: reading may replay its
  * WAL). Table by table through SQLite; where a read fails part-way, on by rowid ranges past the
  * unreadable pages. When the schema itself cannot be read, or a table could not be read whole,
- * its records are also taken straight from the file's pages (raw-pages.ts). Only what a repair
- * needs: captured events, sessions, the indexed sources and roots. Nothing here writes.
+ * its records are also taken straight from the file's pages (raw-pages.ts). Captured events,
+ * sessions, the indexed sources and roots here; the smaller tables (tasks, salience, anchors, …)
+ * in ./salvage-extra.ts. Nothing here writes.
  */
 
 /** What a salvage gives back: the rows a repair writes (src/store/restore.ts). */
@@ -42,7 +45,8 @@ export interface Salvage {
   notes: string[];
 }
 
-export type Row = Record<string, unknown>;
+export type { Row };
+export { EXTRA_TABLES, type ExtraTable } from "./salvage-extra.js";
 
 const str = (v: unknown): v is string => typeof v === "string";
 const int = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -109,48 +113,6 @@ function rawOf<T>(records: RawRecord[], table: keyof typeof SHAPES, check: (r: R
   return out;
 }
 
-/** Reads a rowid table, stepping over unreadable pages; returns the rows and how many reads failed. */
-export function readTable(db: Database.Database, table: string): { rows: Row[]; failures: number } {
-  const rows: Row[] = [];
-  let failures = 0;
-  let from = Number.MIN_SAFE_INTEGER;
-  const scan = db.prepare(`SELECT rowid AS _rowid_, * FROM ${table} WHERE rowid > ? ORDER BY rowid`);
-  const probe = db.prepare(`SELECT rowid FROM ${table} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
-  const readable = (x: number): boolean | "end" => {
-    try {
-      return probe.get(x) === undefined ? "end" : true;
-    } catch {
-      return false;
-    }
-  };
-  for (;;) {
-    try {
-      for (const r of scan.iterate(from) as IterableIterator<Row>) {
-        rows.push(r);
-        from = r._rowid_ as number;
-      }
-      return { rows, failures };
-    } catch {
-      failures++;
-    }
-    if (from === Number.MIN_SAFE_INTEGER) from = 0;
-    const stuck = from;
-    // Past the damage: the first rowid whose page reads again (stride doubling, then bisection back).
-    let step = 1;
-    let ok: boolean | "end" = false;
-    while (step < 2 ** 52 && !(ok = readable(from + step))) step *= 2;
-    if (ok !== true) return { rows, failures };
-    let lo = from + Math.floor(step / 2);
-    let hi = from + step;
-    while (hi - lo > 1) {
-      const mid = lo + Math.floor((hi - lo) / 2);
-      if (readable(mid) === true) hi = mid;
-      else lo = mid;
-    }
-    from = Math.max(hi - 1, stuck + 1); // always onwards: a row whose own payload fails is stepped over
-  }
-}
-
 function count(db: Database.Database, table: string): number | undefined {
   try {
     return db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
@@ -168,33 +130,6 @@ function dedupe<T>(rows: T[], key: (r: T) => string, better: (a: T, b: T) => boo
     if (!had || better(r, had)) m.set(k, r);
   }
   return [...m.values()];
-}
-
-/**
- * The smaller tables a repair also keeps when SQLite can read them whole (tasks and their session
- * ids, memories' earlier versions, salience, links, anchors, the prompt log): by SQL only, no page-by-page reading.
- */
-export const EXTRA_TABLES = ["tasks", "task_refs", "memory_history", "salience", "links", "anchors", "prompt_runs"] as const;
-export type ExtraTable = (typeof EXTRA_TABLES)[number];
-
-function readExtra(path: string, notes: string[]): Partial<Record<ExtraTable, Row[]>> {
-  const out: Partial<Record<ExtraTable, Row[]>> = {};
-  let db: Database.Database | undefined;
-  try {
-    db = openExisting(path);
-    for (const t of EXTRA_TABLES) {
-      try {
-        out[t] = db.prepare(`SELECT * FROM ${t}`).all() as Row[];
-      } catch (err) {
-        if (!/no such table/.test((err as Error).message)) notes.push(`${t}: unreadable (${(err as Error).message}); not kept`);
-      }
-    }
-  } catch {
-    // the schema is unreadable: noted by the main salvage
-  } finally {
-    db?.close();
-  }
-  return out;
 }
 
 /** Salvages the store at `path` (a copy the caller may lose: SQLite may replay its WAL into it). */
@@ -240,5 +175,5 @@ export function salvage(path: string): Salvage {
   const sessions = dedupe(pick("sessions", asSession), (s) => s.session, (a, b) => a.updated_at > b.updated_at);
   const sources = dedupe(pick("sources", asSource), (s) => `${s.project}\0${s.path}`, (a, b) => a.indexed_at > b.indexed_at);
   const roots = dedupe(pick("roots", asRoot), (r) => `${r.project}\0${r.path}`);
-  return { events, sessions, sources, roots, extra: readExtra(path, notes), counted, notes };
+  return { events, sessions, sources, roots, extra: readExtra(path, notes, () => (raw ??= rawRecords(path))), counted, notes };
 }

@@ -75,7 +75,7 @@ export function mcpContext(open: () => App, env: NodeJS.ProcessEnv, log: (line: 
       const write = ctx.globalWrites() ? read : read.filter((p) => p !== GLOBAL_PROJECT); // bound to global: read-only too
       return (service ??= new MemoryService({ db: a.db, config: a.config, projectRoot: a.projectRoot, now, scope: { read, write } }));
     },
-    project: () => (project ??= projectToStoreIn(ctx.app.db, bind.project, base, { create: bind.newProject === true, how: "start mem mcp with --new-project" })),
+    project: () => (project ??= projectToStoreIn(ctx.app.db, bind.project, base, { enclosing: ctx.app.config.project.enclosing, create: bind.newProject === true, how: "start mem mcp with --new-project" })),
     session: () => {
       const own = sessionFromEnv(env);
       const sessions = new SessionStore(ctx.app.db);

@@ -3,6 +3,7 @@
  * over the memory service (src/service): arguments checked by zod, the call made, the answer
  * rendered by ./render.ts. No logic of the service is repeated here.
  */
+import { useMemory } from "../service/use.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { EVENT_TYPES } from "../store/event-types.js";
@@ -132,7 +133,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     "get",
     {
       title: "Get a memory",
-      description: "One memory of mem by its id (the one search, list and the prompt's recalled items show), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too.",
+      description: "One memory of mem by its id (the one search, list and the prompt's recalled items show), with its full text, kind, source, provenance, tags, files, salience and whether the files it names changed since; with history, its earlier versions too. Fetching a memory counts as using it: it ranks a little higher later (search results and the prompt's memories do not).",
       inputSchema: args({
         id: z.string().min(1).max(200).describe("The memory's id, as search, list and the prompt's recalled items show it (12 characters, e.g. 3f0c9a1b7d2e), or any unambiguous start of it (6 characters or more). Older forms (mem:…, toolu_…, 8-character short ids) work too."),
         history: z.boolean().optional().describe("Include earlier versions (oldest first)."),
@@ -141,8 +142,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
     },
     (a) =>
       guarded(ctx, "get", () => {
-        const m = ctx.service.get(a.id, { history: a.history === true });
         const now = ctx.now();
+        // Fetched whole by the model: a use, which reinforces it (showing alone never does).
+        const m = useMemory(ctx.service, ctx.app.db, a.id, now, ctx.app.config.salience, { history: a.history === true });
         const lines = [memoryLine(m, now, 10_000), ...(m.history ?? []).map((h) => `  - ${bracket([`version ${h.version}`, field(h.kind, 40), `until ${field(h.at, 30)}`])} ${prose(h.text, 10_000)}`)];
         const hist = a.history ? ` (${m.history?.length ?? 0} earlier version${m.history?.length === 1 ? "" : "s"})` : "";
         return answer(`Memory ${idOf(m)}${hist}:\n${framedLines(lines)}`, { ...NOTICE, memory: memoryJson(m, now) });

@@ -16,6 +16,7 @@ import type { Memory } from "../service/types.js";
 import { recordParts, type RecordMeta } from "../store/records.js";
 import { taskOneId } from "../store/task-ids.js";
 import type { TaskRow } from "../store/tasks.js";
+import { blockedReasonOf } from "../tasks/state.js";
 
 /** The frame of every tool result that carries memories or tasks. */
 export const TOOL_RECALL: Frame = {
@@ -126,13 +127,16 @@ export const NOTICE = {
 export function taskLine(t: TaskRow, now: number, staleDays: number): string {
   const by = t.createdSession ? `session ${shortSession(t.createdSession)}` : "added outside a session";
   const stale = t.closedAt === null && isStale(t, now, staleDays) ? " (stale)" : "";
-  return `- ${bracket([taskOneId(t.id), field(t.status, 20), ago(t.createdAt, now), by])} ${prose(t.content, 500)}${stale}`;
+  const reason = blockedReasonOf(t);
+  const blocked = reason === null ? "" : ` (blocked: ${reason === "" ? "no reason given" : prose(reason, 300)})`;
+  return `- ${bracket([taskOneId(t.id), field(t.status, 20), ago(t.createdAt, now), by])} ${prose(t.content, 500)}${blocked}${stale}`;
 }
 
 export function taskJson(t: TaskRow, now: number, staleDays: number): Record<string, unknown> {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const opt = (v: string | null) => (v === null ? null : field(v, 200));
-  return { id: taskOneId(t.id), number: t.id, status: field(t.status, 20), content: prose(t.content), source: field(t.source, 20), project: field(t.project, 1_024), createdSession: opt(t.createdSession), updatedSession: opt(t.updatedSession), createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt), closedAt: iso(t.closedAt), stale: t.closedAt === null && isStale(t, now, staleDays) };
+  const reason = blockedReasonOf(t);
+  return { id: taskOneId(t.id), number: t.id, status: field(t.status, 20), content: prose(t.content), source: field(t.source, 20), project: field(t.project, 1_024), createdSession: opt(t.createdSession), updatedSession: opt(t.updatedSession), createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt), closedAt: iso(t.closedAt), blockedReason: reason === null ? null : prose(reason, 500), stale: t.closedAt === null && isStale(t, now, staleDays) };
 }
 
 export function tasksText(heading: string, tasks: readonly TaskRow[], now: number, staleDays: number): string {

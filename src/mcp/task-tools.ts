@@ -10,12 +10,14 @@ import { contextOutput } from "../contract/hook.cjs";
 import type { PromptRequest } from "../inject/for-prompt.js";
 import { promptViaDaemon } from "../hooks/via-daemon.cjs";
 import { skipReason } from "../inject/prompt-filter.cjs";
-import { resolveProject } from "../project/identity.js";
+import { projectAt } from "../project/scope.js";
 import { cleanText } from "../redact/clean.cjs";
 import { field } from "../render/line.js";
 import { MemoryError } from "../util/memory-error.js";
 import { resolveTask, taskOneId } from "../store/task-ids.js";
 import { TaskStore } from "../store/tasks.js";
+import { blockTask, unblockTask } from "../store/task-block.js";
+import { MAX_BLOCK_REASON } from "../tasks/state.js";
 import { answer, args, guarded, projectOf, type McpContext } from "./context.js";
 import { NOTICE, taskJson, tasksText } from "./render.js";
 
@@ -25,11 +27,12 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
     {
       title: "Project tasks",
       description:
-        "The project's tasks across sessions (mem's task registry: TodoWrite and TaskCreate items of every session stay open until some session completes or deletes them). action list (default): the open tasks, newest first, with id, status, age and creating session (all: closed ones too); add: a new open task (text); done / drop: close task id as completed / no longer to do.",
+        "The project's tasks across sessions (mem's task registry: TodoWrite and TaskCreate items of every session stay open until some session completes or deletes them). action list (default): the open tasks, newest first, with id, status, age and creating session (all: closed ones too); add: a new open task (text); done / drop: close task id as completed / no longer to do; block: mark task id blocked, with the reason (it stays open and blocked until unblocked or closed); unblock: back to pending.",
       inputSchema: args({
-        action: z.enum(["list", "add", "done", "drop"]).default("list").describe("list (default), add, done or drop."),
+        action: z.enum(["list", "add", "done", "drop", "block", "unblock"]).default("list").describe("list (default), add, done, drop, block or unblock."),
         text: z.string().min(1).max(2_000).optional().describe("add: the task."),
-        id: z.union([z.string().min(1).max(200), z.number().int().min(1)]).optional().describe("done, drop: the task's id as list shows it (12 characters, e.g. 3f0c9a1b7d2e), or an unambiguous start of it (6 characters or more); its older number (#12) works too."),
+        id: z.union([z.string().min(1).max(200), z.number().int().min(1)]).optional().describe("done, drop, block, unblock: the task's id as list shows it (12 characters, e.g. 3f0c9a1b7d2e), or an unambiguous start of it (6 characters or more); its older number (#12) works too."),
+        reason: z.string().min(1).max(MAX_BLOCK_REASON).optional().describe("block: what the task waits for."),
         all: z.boolean().optional().describe("list: closed tasks too."),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
@@ -52,8 +55,15 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
         }
         if (a.id === undefined) throw new MemoryError("bad_argument", `${a.action} needs the task's id`);
         const known = resolveTask(ctx.app.db, typeof a.id === "number" ? `#${a.id}` : a.id, project.id); // another project's: as if absent
+        const shown = taskOneId(known.id);
+        if (a.action === "block" || a.action === "unblock") {
+          if (a.action === "block" && (a.reason === undefined || a.reason.trim() === "")) throw new MemoryError("bad_argument", "block needs the reason");
+          const b = a.action === "block" ? blockTask(ctx.app.db, known.id, cleanText(a.reason!.trim()), now)! : unblockTask(ctx.app.db, known.id, now)!;
+          const said = b.changed ? (a.action === "block" ? "Blocked:" : "Unblocked:") : b.why === "closed" ? `Task ${shown} is closed (${field(b.task.status, 20)}):` : b.why === "not_blocked" ? `Task ${shown} was not blocked:` : `Task ${shown} was already blocked for that reason:`;
+          return answer(tasksText(said, [b.task], now, days), { ...NOTICE, task: taskJson(b.task, now, days), changed: b.changed });
+        }
         const r = store.close(known.id, a.action === "done" ? "completed" : "deleted", now)!;
-        const verb = r.changed ? (a.action === "done" ? "Done:" : "Dropped:") : `Task ${taskOneId(known.id)} was already closed (${field(r.task.status, 20)}):`;
+        const verb = r.changed ? (a.action === "done" ? "Done:" : "Dropped:") : `Task ${shown} was already closed (${field(r.task.status, 20)}):`;
         return answer(tasksText(verb, [r.task], now, days), { ...NOTICE, task: taskJson(r.task, now, days), changed: r.changed });
       }),
   );
@@ -78,7 +88,8 @@ export function registerTaskTools(server: McpServer, ctx: McpContext): void {
       try {
         // What is searched is the bound project, never the argument: a cwd (relative to the session's
         // directory, never to a daemon's) only says whether the call comes from this session's project.
-        if (a.cwd && resolveProject(resolve(ctx.sessionDir, a.cwd)).id !== resolveProject(ctx.sessionDir).id) via = "other-project";
+        const at = (dir: string) => projectAt(ctx.app.db, dir, ctx.app.config.project.enclosing).id;
+        if (a.cwd && at(resolve(ctx.sessionDir, a.cwd)) !== at(ctx.sessionDir)) via = "other-project";
         else if (!skipReason(a.prompt)) {
           const project = ctx.project();
           ({ text, via } = await promptMemories(ctx, { prompt: a.prompt, cwd: project.root ?? ctx.sessionDir, session: a.session_id ?? "", project: project.id }));

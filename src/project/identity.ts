@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { ownGitAt } from "./git-marker.js";
+import { enclosingProject, type Enclosing } from "./enclosing.js";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { cleanText, type Clean } from "../redact/clean.cjs";
 
@@ -32,11 +33,13 @@ function real(path: string): string {
 /**
  * The one function every entry point uses to say which project a path belongs to:
  * the nearest enclosing git top level (a `.git` directory, or a `.git` file for worktrees and
- * submodules), else the directory itself. Symlinks are resolved first, so a link into a repo
+ * submodules); outside git, with `within` (the store's projects, when `project.enclosing` is on),
+ * the nearest enclosing folder that already is a project or holds a marker (./enclosing.ts);
+ * else the directory itself. Symlinks are resolved first, so a link into a repo
  * belongs to that repo. `override` (from `--project NAME`) wins. Walking up is done on the
  * file system (no `git` process) because hooks call this on every prompt.
  */
-export function resolveProject(path: string, override?: string): Project {
+export function resolveProject(path: string, override?: string, within?: Enclosing): Project {
   if (override !== undefined && override.trim() !== "") {
     const name = override.trim();
     return { id: cleanText(name), name, root: undefined };
@@ -49,7 +52,8 @@ export function resolveProject(path: string, override?: string): Project {
   }
   const top = gitTop(dir);
   if (top !== undefined) return { id: cleanText(top), name: basename(top) || top, root: top };
-  return { id: cleanText(dir), name: basename(dir) || dir, root: dir };
+  const own = within === undefined ? dir : enclosingProject(dir, within);
+  return { id: cleanText(own), name: basename(own) || own, root: own };
 }
 
 /** The nearest enclosing git top level of a real directory (a `.git` directory or file), if any. */

@@ -5,6 +5,7 @@ import { MemoryError } from "../util/memory-error.js";
 import { closeMatches } from "../util/edit-distance.js";
 import type { Db } from "../store/db.js";
 import { resolveProject, type Project } from "./identity.js";
+import { enclosingIn } from "./enclosing.js";
 
 export { storedProjects };
 
@@ -15,10 +16,12 @@ const isPathArg = (value: string) => value.includes("/") || value.includes("\\")
  * is resolved like any other path; a stored project id is taken as is; a name matching the base
  * name of exactly one path-based project with indexed files means that project, else of exactly
  * one holding anything (memories or tasks only); otherwise the name is taken as a project's id.
+ * A folder outside git belongs to the enclosing project it sits in (./enclosing.ts) unless
+ * `enclosing` (the config's `project.enclosing`) is false.
  */
-export function projectFromArg(db: Db, value: string | undefined, cwd: string): Project {
-  if (value === undefined) return resolveProject(cwd);
-  if (isPathArg(value)) return resolveProject(resolve(cwd, value));
+export function projectFromArg(db: Db, value: string | undefined, cwd: string, enclosing = true): Project {
+  if (value === undefined) return resolveProject(cwd, undefined, enclosingIn(db, enclosing));
+  if (isPathArg(value)) return resolveProject(resolve(cwd, value), undefined, enclosingIn(db, enclosing));
   const known = knownProjects(db); // indexed files, memories or tasks
   if (new Set<string>(known).has(value)) return resolveProject(cwd, value);
   const one = folderNamed(value, storedProjects(db)) ?? folderNamed(value, known);
@@ -32,6 +35,11 @@ function folderNamed<T extends string>(name: string, ids: readonly T[]): T | und
 }
 
 const sameFolderName = <T extends string>(name: string, ids: readonly T[]): T[] => ids.filter((p) => p.split(/[\\/]/).pop() === name);
+
+/** The project of the folder `dir` (absolute), a folder outside git adopting its enclosing project unless `enclosing` is false. */
+export function projectAt(db: Db, dir: string, enclosing = true): Project {
+  return resolveProject(dir, undefined, enclosingIn(db, enclosing));
+}
 
 /** Projects a query searches: the current one, plus the user-global memory when configured. */
 export function searchScope(project: Project, includeGlobal: boolean): string[] {
@@ -47,9 +55,10 @@ export function searchScope(project: Project, includeGlobal: boolean): string[] 
  * @throws MemoryError `unknown_project`, naming the stored projects it resembles and `o.how`, the
  * caller's way to start it (`--new-project`, `newProject: true`).
  */
-export function projectToStoreIn(db: Db, value: string | undefined, cwd: string, o: { create?: boolean; how: string }): Project {
-  if (value !== undefined && value.trim() === "") return projectFromArg(db, undefined, cwd);
-  if (value === undefined || isPathArg(value) || value === GLOBAL_PROJECT) return projectFromArg(db, value, cwd);
+export function projectToStoreIn(db: Db, value: string | undefined, cwd: string, o: { create?: boolean; how: string; enclosing?: boolean }): Project {
+  const enclosing = o.enclosing ?? true;
+  if (value !== undefined && value.trim() === "") return projectFromArg(db, undefined, cwd, enclosing);
+  if (value === undefined || isPathArg(value) || value === GLOBAL_PROJECT) return projectFromArg(db, value, cwd, enclosing);
   const stored = knownProjects(db);
   if (new Set<string>(stored).has(value)) return resolveProject(cwd, value); // its id
   const shown = JSON.stringify(value.slice(0, 200));

@@ -168,6 +168,8 @@ export const MIGRATIONS: Migration[] = [
   // as a third column of the text index, so a search for "user name" finds a note that only
   // names getUserName (./chunk-idents.ts). FTS5 cannot add a column: the index is made again.
   addIdentifierWords,
+  // A task can be blocked (status 'blocked'), with the reason given (src/store/task-block.ts).
+  addColumn("tasks", "blocked_reason", "TEXT"),
 ];
 
 /**

@@ -47,7 +47,7 @@ export function restoreTier(db: Db, project: Clean<string>, path: Clean<string>,
 
 /** The columns a repair writes back, per smaller table (a damaged file names no column of its own choosing). */
 const EXTRA_COLUMNS: Record<string, readonly string[]> = {
-  tasks: ["id", "project", "content", "status", "source", "created_session", "created_at", "updated_session", "updated_at", "closed_at"],
+  tasks: ["id", "project", "content", "status", "source", "created_session", "created_at", "updated_session", "updated_at", "closed_at", "blocked_reason"],
   task_refs: ["session", "local_id", "task_id"],
   memory_history: ["memory", "version", "at", "kind", "text", "tags"],
   salience: ["chunk_id", "salience", "last_used_at", "uses"],

@@ -35,7 +35,7 @@ const TABLES: { table: string; columns: Column[] }[] = [
   { table: "chunks", columns: [{ name: "text" }, { name: "heading" }, { name: "kind" }, { name: "tags", json: true }, { name: "metadata", json: true }] },
   { table: "sources", columns: [{ name: "metadata", json: true }] },
   { table: "runs", columns: [{ name: "summary", json: true }] },
-  { table: "tasks", columns: [{ name: "content" }] },
+  { table: "tasks", columns: [{ name: "content" }, { name: "blocked_reason" }] },
   { table: "prompt_runs", columns: [{ name: "prompt" }, { name: "injected" }, { name: "candidates", json: true }] },
 ];
 

@@ -1,4 +1,4 @@
-import { listTasks, type TaskChange, type TaskListState } from "../tasks/state.js";
+import { capturedStatus, listTasks, type TaskChange, type TaskListState } from "../tasks/state.js";
 import type { CapturedEvent } from "./event-types.js";
 import type { TaskStatus } from "../tasks/state.js";
 import { asStoredRow, cleanText, type Clean, type CleanFields } from "../redact/clean.cjs";
@@ -20,8 +20,10 @@ export interface TaskRow {
   id: number;
   project: string;
   content: string;
-  /** pending | in_progress | completed | deleted */
+  /** pending | in_progress | blocked | completed | deleted */
   status: string;
+  /** Why the task is blocked (`mem task block --reason`); null when never blocked or since unblocked. */
+  blockedReason: string | null;
   /** TodoWrite | TaskTool | tag | cli */
   source: string;
   createdSession: string | null;
@@ -45,7 +47,8 @@ export interface TaskCapture {
 interface Seen {
   localId: string;
   content: string;
-  status: TaskStatus;
+  /** Claude Code's status, or what capturedStatus keeps of a blocked task's. */
+  status: string;
   source: string;
 }
 
@@ -56,7 +59,7 @@ const BACKFILLED = "tasks-backfilled";
 export const MATCH_CANDIDATES = 500;
 /** A task row's columns as TaskRow names them (for the other readers of `tasks`, ./task-pages.ts). */
 export const COLUMNS = `id, project, content, status, source, created_session AS createdSession, created_at AS createdAt,
-  updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt`;
+  updated_session AS updatedSession, updated_at AS updatedAt, closed_at AS closedAt, blocked_reason AS blockedReason`;
 const closing = (s: string): s is CloseStatus => s === "completed" || s === "deleted";
 /** The channel a session-local id comes from: two ids of one channel in one session are two tasks. */
 const kind = (localId: string) => (localId.startsWith("todo:") ? "todo" : localId.startsWith("tag:") ? "tag" : "task");
@@ -237,8 +240,10 @@ export class TaskStore {
   /**
    * A known task as a session now writes it: newer wording, new status. A closed task reopens only
    * when the session that closed it opens it again; another session's later list cannot undo a close.
+   * A blocked task stays blocked while lists carry it on as pending or in progress (capturedStatus).
    */
-  private update(t: CleanFields<TaskRow>, s: Seen, session: string, now: number, touched = false): void {
+  private update(t: CleanFields<TaskRow>, seen: Seen, session: string, now: number, touched = false): void {
+    const s: Seen = { ...seen, status: capturedStatus(t.status, seen.status as TaskStatus) };
     const content = s.content.trim() !== "" ? s.content : t.content;
     if (t.closedAt !== null) {
       if (closing(s.status) || t.updatedSession !== session) return;

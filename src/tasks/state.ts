@@ -60,5 +60,27 @@ export function listTasks(s: TaskListState): TaskState[] {
   return [...Object.values(s.tasks).sort(byId), ...(s.todos ?? [])];
 }
 
-/** Open = still to do: pending or in progress. */
-export const isOpenTask = (t: { status: string }): boolean => t.status === "pending" || t.status === "in_progress";
+/** Open = still to do: pending, in progress, or blocked (a registry task only: `mem task block`, the MCP tool). */
+export const isOpenTask = (t: { status: string }): boolean => t.status === "pending" || t.status === "in_progress" || t.status === "blocked";
+
+/**
+ * A registry task's status: Claude Code's, or `blocked`, which only a person or the model sets
+ * deliberately (`mem task block`, the MCP `tasks` tool's block) with a reason.
+ */
+export type RegistryStatus = TaskStatus | "blocked";
+
+/** Why a task is blocked, when it is ("" for a block without a reason); null when it is not blocked. */
+export const blockedReasonOf = (t: { status: string; blockedReason?: string | null }): string | null => (t.status === "blocked" ? (t.blockedReason ?? "") : null);
+
+/** Longest reason kept for a blocked task (characters). */
+export const MAX_BLOCK_REASON = 500;
+
+/**
+ * The status a registry task takes when a session's task list writes it again. Claude Code has no
+ * "blocked": its lists carry a blocked task on as pending or in progress (each TodoWrite repeats the
+ * whole list), which must not undo the block; only a completion or a deletion ends it. Pure.
+ */
+export function capturedStatus(current: string, captured: TaskStatus): string {
+  if (current === "blocked" && (captured === "pending" || captured === "in_progress")) return "blocked";
+  return captured;
+}

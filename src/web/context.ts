@@ -40,5 +40,5 @@ export function uiContext(app: App, home: Project, cwd: string, now: () => numbe
 /** The project an address names (`?project=`), else the one `mem ui` was started for. */
 export function projectOf(ctx: UiContext, q: URLSearchParams): Project {
   const p = q.get("project");
-  return p === null || p.trim() === "" ? ctx.home : projectFromArg(ctx.app.db, p, ctx.cwd);
+  return p === null || p.trim() === "" ? ctx.home : projectFromArg(ctx.app.db, p, ctx.cwd, ctx.app.config.project.enclosing);
 }

@@ -22,6 +22,7 @@ interface TaskJson {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  blockedReason: string | null;
   stale: boolean;
 }
 
@@ -39,7 +40,7 @@ describe("mem task", () => {
     const added = await task("add", "Write the README", "--json");
     assert.equal(added.code, 0, show(added));
     const a = jsonOf<{ task: TaskJson; changed: boolean }>(added);
-    assert.deepEqual(Object.keys(a.task).sort(), ["closedAt", "content", "createdAt", "createdSession", "id", "number", "project", "source", "stale", "status", "updatedAt", "updatedSession"]);
+    assert.deepEqual(Object.keys(a.task).sort(), ["blockedReason", "closedAt", "content", "createdAt", "createdSession", "id", "number", "project", "source", "stale", "status", "updatedAt", "updatedSession"]);
     assert.deepEqual([a.task.status, a.task.content, a.task.source, a.task.project, a.task.createdSession, a.task.closedAt, a.task.stale, a.changed], ["pending", "Write the README", "cli", proj, null, null, false, true]);
     assert.ok(!Number.isNaN(Date.parse(a.task.createdAt)));
     assert.match(a.task.id, /^[0-9a-f]{12}$/, "the same kind of id as a memory's");
@@ -77,6 +78,35 @@ describe("mem task", () => {
     assert.equal(none.stdout, `no open tasks in ${proj}\n`);
     const everything = jsonOf<{ tasks: TaskJson[] }>(await task("list", "--all", "--json"));
     assert.deepEqual(everything.tasks.map((t) => t.status).sort(), ["completed", "deleted"]);
+  });
+
+  test("block with a reason: list, --json and the SessionStart briefing show it; a session's list does not unblock it; unblock", async () => {
+    const { home, proj, task } = setup("blocked");
+    const hookEnv = { MEM_HOME: home, MEM_EMBED_ORDER: "none", HOME: tmp };
+    const todo = (status: string, id: string) => ({ session_id: "sess-b", cwd: proj, hook_event_name: "PostToolUse", tool_name: "TodoWrite", tool_use_id: id, tool_input: { todos: [{ content: "Migrate the billing tables", status, activeForm: "Migrating" }] }, tool_response: { newTodos: [{ content: "Migrate the billing tables", status }] } });
+    assert.equal((await spawnHook("post-tool-use", JSON.stringify(todo("in_progress", "toolu_b1")), hookEnv)).code, 0);
+    const [t] = jsonOf<{ tasks: TaskJson[] }>(await task("list", "--json")).tasks;
+    assert.equal(t!.status, "in_progress");
+    const noReason = await task("block", String(t!.id));
+    assert.equal(noReason.code, 2, show(noReason));
+    assert.match(noReason.stderr, /say why the task is blocked/);
+    const blocked = await task("block", String(t!.id), "--reason", "waiting for the DBA's maintenance window");
+    assert.equal(blocked.code, 0, show(blocked));
+    assert.equal(blocked.stdout, `task ${t!.id} blocked: Migrate the billing tables — blocked: waiting for the DBA's maintenance window\n`);
+    // The session's next TodoWrite still says in_progress: the task stays blocked.
+    assert.equal((await spawnHook("post-tool-use", JSON.stringify(todo("in_progress", "toolu_b2")), hookEnv)).code, 0);
+    const human = await task("list");
+    assert.match(human.stdout, new RegExp(`^${t!.id} +blocked .* Migrate the billing tables — blocked: waiting for the DBA's maintenance window\n$`));
+    const [j] = jsonOf<{ tasks: TaskJson[] }>(await task("list", "--json")).tasks;
+    assert.deepEqual([j!.status, j!.blockedReason], ["blocked", "waiting for the DBA's maintenance window"]);
+    const brief = await spawnHook("session-start", JSON.stringify({ session_id: "sess-c", cwd: proj, hook_event_name: "SessionStart", source: "startup" }), hookEnv);
+    assert.equal(brief.code, 0, brief.stderr);
+    assert.match(JSON.parse(brief.stdout).hookSpecificOutput.additionalContext, /- \[blocked\] Migrate the billing tables — blocked: waiting for the DBA's maintenance window \(/);
+    const unblocked = jsonOf<{ task: TaskJson; changed: boolean }>(await task("unblock", String(t!.id), "--json"));
+    assert.deepEqual([unblocked.task.status, unblocked.task.blockedReason, unblocked.changed], ["pending", null, true]);
+    const again = await task("unblock", String(t!.id));
+    assert.match(again.stdout, /was not blocked \(pending\)/);
+    assert.equal((await task("block", "4242", "--reason", "x")).code, 1);
   });
 
   test("--project keeps projects apart", async () => {

@@ -130,9 +130,9 @@ describe("mem mcp is bound to its session's project", () => {
     assert.doesNotMatch(brief.stdout, /Planted/);
   });
 
-  test("tasks: another project's task is not found for done or drop, and stays open; no project argument", async () => {
-    for (const action of ["done", "drop"]) {
-      const r = await a.call("tasks", { action, id: taskB });
+  test("tasks: another project's task is not found for done, drop, block or unblock, and stays open; no project argument", async () => {
+    for (const action of ["done", "drop", "block", "unblock"]) {
+      const r = await a.call("tasks", { action, id: taskB, ...(action === "block" ? { reason: "planted" } : {}) });
       assert.equal(r.isError, true);
       assert.match(text(r), new RegExp(`^mem tasks: not_found: no task ${taskB} in this project`));
     }

@@ -75,7 +75,7 @@ const RENDERERS: [string, (v: string) => string][] = [
   ["MCP memory: a path", (v) => memoryLine(memory({ path: `/p/memory/${v}.md` }), NOW)],
   ["MCP memory: an id", (v) => memoryLine(memory({ id: v }), NOW)],
   ["MCP memory, cold", (v) => memoryLine(memory({ kind: v }), NOW, 1_500, true)],
-  ["MCP task: a status", (v) => taskLine({ id: 7, project: "/p", content: "Ship it", status: v, source: "cli", createdSession: null, createdAt: NOW, updatedSession: null, updatedAt: NOW, closedAt: null }, NOW, 30)],
+  ["MCP task: a status", (v) => taskLine({ id: 7, project: "/p", content: "Ship it", status: v, source: "cli", createdSession: null, createdAt: NOW, updatedSession: null, updatedAt: NOW, closedAt: null, blockedReason: null }, NOW, 30)],
   ["briefing task: a status", (v) => openTasksSection([{ content: "Ship it", status: v, createdAt: NOW, updatedAt: NOW, createdSession: null }], NOW).items[0]!],
   ["briefing in play: a stale flag", (v) => inPlaySection({ files: [], memories: [{ type: "decision", text: "We chose SQLite.", time: "2026-11-20", files: [], stale: `possibly outdated: ${v} changed` }] }, NOW, "/p")!.items[0]!],
   ["cold commit: a changed path", (v) => commitMeta(commit(`src/${v}.ts`))],

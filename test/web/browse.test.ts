@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { idOf } from "../../src/service/convert.js";
 import { TaskStore } from "../../src/store/tasks.js";
+import { blockTask } from "../../src/store/task-block.js";
 import { type Bed, dataOf, openBed } from "./browse-bed.js";
 
 const HOSTILE = `<script>alert(1)</script> "quoted" it's ] [MEMORY: fake] </textarea><img src=x onerror=alert(2)>`;
@@ -151,6 +152,17 @@ describe("mem ui: browse", () => {
     assert.equal((await bed.get("/source?path=%2Fetc%2Fpasswd")).status, 404);
     const rooted = await bed.get(`/sources?root=${encodeURIComponent(`${bed.tmp}/proj/notes/deep`)}`);
     assert.deepEqual(dataOf(rooted.body, "path"), [`${bed.tmp}/proj/notes/deep/ops.md`]);
+  });
+
+  test("/tasks: a blocked task shows its status and its reason, escaped", async () => {
+    const store = new TaskStore(bed.app.db);
+    const t = store.add(bed.home.id as never, "Rotate the signing keys" as never, Date.parse("2026-01-02T00:00:00Z"));
+    blockTask(bed.app.db, t.id, `waiting for the HSM ${HOSTILE}` as never, Date.parse("2026-01-02T00:00:01Z"));
+    const body = (await bed.get("/tasks")).body;
+    const item = new RegExp(`<li class="item" data-task="${t.id}" data-status="blocked">[\\s\\S]*?<span class="badge">blocked</span>[\\s\\S]*?<p class="warn blocked">Blocked: waiting for the HSM &lt;script&gt;alert\\(1\\)&lt;/script&gt;`);
+    assert.match(body, item);
+    assert.doesNotMatch(body, /<script>alert/);
+    store.close(t.id, "deleted", Date.parse("2026-01-02T00:00:02Z"));
   });
 
   test("/tasks and /sources page 50 at a time, counted, in a stable order", async () => {

@@ -1,5 +1,6 @@
 import { bracket, field, prose, shortSession } from "../../render/line.js";
 import { relativeTime } from "../../render/time.js";
+import { blockedReasonOf } from "../../tasks/state.js";
 import { inAssistant } from "../render.js";
 import type { AssistantName } from "../../contract/adapter.cjs";
 
@@ -20,6 +21,14 @@ export interface OpenTask {
   createdSession: string | null;
   /** Created in this assistant's session (not Claude Code's): the line names it. */
   assistant?: AssistantName;
+  /** Why it is blocked (status `blocked`). */
+  blockedReason?: string | null;
+}
+
+/** " — blocked: REASON" for a blocked task; "" otherwise. */
+export function blockedNote(t: { status: string; blockedReason?: string | null }, max = 200): string {
+  const r = blockedReasonOf(t);
+  return r === null ? "" : ` — blocked: ${r === "" ? "no reason given" : prose(r, max)}`;
 }
 
 export const DEFAULT_STALE_DAYS = 30;
@@ -54,7 +63,7 @@ export function openTasksSection(tasks: readonly OpenTask[], now: number, staleD
   const stale = sorted.filter((t) => isStale(t, now, staleDays));
   const freshTotal = Math.max(totals?.fresh ?? 0, fresh.length);
   const staleTotal = Math.max(totals?.stale ?? 0, stale.length);
-  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession, t.assistant)})`);
+  const items = fresh.slice(0, maxItems).map((t) => `- ${bracket([field(t.status, 20)])} ${prose(t.content, 200)}${blockedNote(t)} (${taskAge(t.createdAt, now)}${briefingOrigin(t.createdSession, t.assistant)})`);
   if (freshTotal > maxItems) items.push(`- … and ${freshTotal - Math.min(maxItems, fresh.length)} more open tasks (mem task list)`);
   if (staleTotal > 0) {
     const days = field(String(staleDays));

@@ -49,7 +49,7 @@ async function add(ctx: UiContext, req: UiRequest): Promise<Answer> {
   const param = projectParam(req);
   try {
     // A name under which nothing is stored is refused, as `mem remember --project` refuses it (a typo).
-    const project = param === undefined ? ctx.home : projectToStoreIn(ctx.app.db, param, ctx.cwd, { how: "run mem remember --project NAME --new-project once" });
+    const project = param === undefined ? ctx.home : projectToStoreIn(ctx.app.db, param, ctx.cwd, { enclosing: ctx.app.config.project.enclosing, how: "run mem remember --project NAME --new-project once" });
     const tags = typed.tags.split(",").map((s) => s.trim()).filter(Boolean);
     const r = serviceFor(ctx, project).put({ text: typed.text, project: project.id, kind: typed.kind === "" ? "note" : typed.kind, ...(tags.length ? { tags } : {}) });
     if (r.created || r.confirmed) await afterWrite(ctx, r.memory.project);

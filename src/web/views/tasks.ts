@@ -7,6 +7,7 @@ import { isStale } from "../../brief/sections/tasks.js";
 import type { CleanFields } from "../../redact/clean.cjs";
 import { MemoryError } from "../../util/memory-error.js";
 import { resolveTask, taskOneId } from "../../store/task-ids.js";
+import { blockedReasonOf } from "../../tasks/state.js";
 import { openTasksPage, recentlyClosed } from "../../store/task-pages.js";
 import { TaskStore, type TaskRow } from "../../store/tasks.js";
 import type { UiContext } from "../context.js";
@@ -19,6 +20,12 @@ import { EventStore } from "../../store/events.js";
 
 /** How many recently closed tasks the page shows below the open ones. */
 const CLOSED_SHOWN = 10;
+
+/** A blocked task's reason, under its text. */
+function blocked(t: CleanFields<TaskRow>): Html | "" {
+  const reason = blockedReasonOf(t);
+  return reason === null ? "" : html`<p class="warn blocked">Blocked: ${reason === "" ? "no reason given" : reason}</p>`;
+}
 
 function view(ctx: UiContext, req: UiRequest): Html {
   const project = shownProject(ctx, req);
@@ -35,7 +42,7 @@ function view(ctx: UiContext, req: UiRequest): Html {
   const item = (t: CleanFields<TaskRow>) => html`<li class="item" data-task="${taskOneId(t.id)}" data-status="${t.status}">
 <div class="meta"><span class="id">${taskOneId(t.id)}</span><span class="badge">${t.status}</span><span>created ${age(new Date(t.createdAt).toISOString(), now)}</span>${t.createdSession ? html`${sessionLink(req.base, t.createdSession, param)}${assistantBadge(made.get(t.createdSession))}` : html`<span>${t.source === "cli" ? "added by hand" : t.source}</span>`}${t.closedAt !== null ? html`<span>closed ${age(new Date(t.closedAt).toISOString(), now)}</span>` : isStale(t, now, days) ? html`<span class="warn">stale: untouched for ${days} days or more</span>` : ""}</div>
 <p class="text">${t.content}</p>
-${t.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${taskOneId(t.id)}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
+${blocked(t)}${t.closedAt === null ? html`<form class="done" method="post" action="${req.base}/task/done"><input type="hidden" name="id" value="${taskOneId(t.id)}">${param ? html`<input type="hidden" name="project" value="${param}">` : ""}<button type="submit">Done</button></form>` : ""}
 </li>`;
   const body = html`<h1>Tasks</h1>
 ${done ? html`<p class="notice ok">Task ${done} is done.</p>` : ""}
