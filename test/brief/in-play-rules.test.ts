@@ -53,7 +53,7 @@ describe("the files line and the section's title", () => {
       title: "About the files in play (branch f, 1 changed file(s), 2 changed on the branch, 2 edited recently)",
       files: "- Files: a.ts (changed, edited 5 h ago, on the branch); b.ts (edited 3 h ago); c.ts (on the branch)",
     },
-    { name: "edits alone (no git)", p: { ...base, edited: [{ path: "/p/a.ts", at: NOW - 10 * 60_000 }] }, title: "About the files in play (1 edited recently)", files: "- Files: a.ts (edited within the hour)" },
+    { name: "edits alone (no git)", p: { ...base, edited: [{ path: "/p/a.ts", at: NOW - 10 * 60_000 }] }, title: "About the files in play (1 edited recently)", files: "- Files: a.ts (edited 10 min ago)" },
     { name: "a path outside the project shown whole", p: { ...base, edited: [{ path: "/elsewhere/x.md", at: NOW - 30 * H }] }, files: "- Files: /elsewhere/x.md (edited 30 h ago)" },
     {
       name: `at most ${FILES_SHOWN} named, the rest counted`,

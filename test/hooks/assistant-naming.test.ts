@@ -52,8 +52,8 @@ test("a decision from a Codex turn is briefed as made in a Codex session, Claude
   await ok(hook(["stop"], { session_id: "cc-1", transcript_path: "/nonexistent", cwd: proj, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "[MEMORY: decision] Orders are kept for seven years." }));
 
   const b = await briefing();
-  assert.match(b, /- Prices are cached for five minutes in Redis\. \(within the hour, in a Codex session\)/);
-  assert.match(b, /- Orders are kept for seven years\. \(within the hour\)/, "Claude Code's decision carries no assistant");
+  assert.match(b, /- Prices are cached for five minutes in Redis\. \((just now|\d+ min ago), in a Codex session\)/);
+  assert.match(b, /- Orders are kept for seven years\. \((just now|\d+ min ago)\)/, "Claude Code's decision carries no assistant");
 
   const listed = JSON.parse(await mem(["list", "--kind", "decision", "--json"])) as { memories: { id: string; text: string; assistant?: string }[] };
   const byText = new Map(listed.memories.map((m) => [m.text, m]));
@@ -70,7 +70,7 @@ test("Gemini CLI's write_todos opens tasks that the next Codex and Claude Code b
   assert.deepEqual(await openTasks(), ["in_progress Ship the tasks table", "pending Drop the price cache"]);
   for (const who of ["codex", undefined]) {
     const b = await briefing(who);
-    assert.match(b, /## Open tasks\n- \[in_progress\] Ship the tasks table \(within the hour, opened in a Gemini CLI session\)/, `${who ?? "Claude Code"}'s briefing`);
+    assert.match(b, /## Open tasks\n- \[in_progress\] Ship the tasks table \((just now|\d+ min ago), opened in a Gemini CLI session\)/, `${who ?? "Claude Code"}'s briefing`);
   }
   // The session's own list: a cancelled item is closed (Gemini's `cancelled`), the rest kept.
   await ok(hook(["AfterTool", "--assistant", "gemini"], payload([["Ship the tasks table", "in_progress"], ["Drop the price cache", "cancelled"]], "2026-11-29T02:00:05.000Z")));
@@ -84,7 +84,7 @@ test("Codex's update_plan completes the task Gemini opened (the same task regist
 
   await ok(hook(["post-tool-use"], { session_id: "cc-2", transcript_path: "/nonexistent", cwd: proj, hook_event_name: "PostToolUse", tool_name: "TodoWrite", tool_input: { todos: [{ content: "Write the release notes", status: "pending", activeForm: "Writing the release notes" }] }, tool_response: { oldTodos: [], newTodos: [] }, tool_use_id: "toolu_todo_1" }));
   const b = await briefing("codex");
-  assert.match(b, /## Open tasks\n- \[pending\] Write the release notes \(within the hour\)\n/, "a Claude Code task is not labelled");
+  assert.match(b, /## Open tasks\n- \[pending\] Write the release notes \((just now|\d+ min ago)\)\n/, "a Claude Code task is not labelled");
   assert.doesNotMatch(b, /Ship the tasks table/, "the task Codex completed is closed for every assistant");
 });
 
@@ -92,5 +92,5 @@ test("the last session's line names its assistant", async () => {
   await ok(hook(["SessionEnd", "--assistant", "gemini"], { session_id: "gem-9", transcript_path: "/x", cwd: proj, hook_event_name: "SessionEnd", timestamp: T, reason: "exit" }));
   await ok(hook(["AfterTool", "--assistant", "gemini"], { session_id: "gem-9", transcript_path: "/x", cwd: proj, hook_event_name: "AfterTool", timestamp: T, tool_name: "run_shell_command", tool_input: { command: "npm test" }, tool_response: { llmContent: "ok" } }));
   await ok(hook(["SessionEnd", "--assistant", "gemini"], { session_id: "gem-9", transcript_path: "/x", cwd: proj, hook_event_name: "SessionEnd", timestamp: T, reason: "exit" }));
-  assert.match(await briefing(), /## Last session \((last active within the hour, )?in a Gemini CLI session\)/);
+  assert.match(await briefing(), /## Last session \((last active (just now|\d+ min ago), )?in a Gemini CLI session\)/);
 });

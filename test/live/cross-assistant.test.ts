@@ -44,6 +44,8 @@ const CLAUDE_TASK = "Ship the tasks table";
 const CLAUDE_DECISION = "Keep hook output under 2,000 characters.";
 const CODEX_DECISION = "Prices are cached for five minutes in Redis.";
 const GEMINI_TASK = "Write the release notes";
+/** How the briefing says "a few minutes ago" (src/render/time.ts). */
+const RECENT = "(?:just now|\\d+ min ago)";
 
 const memEnv = { PATH: process.env.PATH, HOME: home, MEM_HOME: memHome, MEM_NO_DAEMON: "1", MEM_WATCH: "0", MEM_EMBED_ORDER: "none" };
 const claudeEnv = (url: string) => ({
@@ -127,8 +129,8 @@ test(
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
       const first = JSON.stringify(codexApi.requests[0]);
       assert.match(first, /<mem-briefing>.*<\/mem-briefing>/, "the briefing reached Codex's model");
-      assert.match(first, new RegExp(`- \\[pending\\] ${CLAUDE_TASK} \\(within the hour\\)`), "Claude Code's open task, unlabelled");
-      assert.ok(first.includes(`- ${CLAUDE_DECISION} (within the hour)`), "Claude Code's decision, unlabelled");
+      assert.match(first, new RegExp(`- \\[pending\\] ${CLAUDE_TASK} \\(${RECENT}\\)`), "Claude Code's open task, unlabelled");
+      assert.match(first, new RegExp(`- ${CLAUDE_DECISION} \\(${RECENT}\\)`), "Claude Code's decision, unlabelled");
     } finally {
       await codexApi.close();
     }
@@ -150,8 +152,8 @@ test(
       const turn = geminiApi.requests.filter((q) => /generateContent/i.test(q.path));
       assert.ok(turn.length >= 1, "Gemini CLI asked the loopback model");
       const first = JSON.stringify(turn[0]!.body);
-      assert.ok(first.includes(`- ${CODEX_DECISION} (within the hour, in a Codex session)`), "Codex's decision, named");
-      assert.ok(first.includes(`- ${CLAUDE_DECISION} (within the hour)`), "Claude Code's decision");
+      assert.match(first, new RegExp(`- ${CODEX_DECISION} \\(${RECENT}, in a Codex session\\)`), "Codex's decision, named");
+      assert.match(first, new RegExp(`- ${CLAUDE_DECISION} \\(${RECENT}\\)`), "Claude Code's decision");
       assert.doesNotMatch(first, new RegExp(`\\[(pending|in_progress)\\] ${CLAUDE_TASK}`), "the task Codex completed is not open");
       const offered = JSON.stringify((turn[0]!.body as { tools?: unknown }).tools ?? []);
       assert.ok(offered.includes("write_todos"), "Gemini CLI offers write_todos");
@@ -165,8 +167,8 @@ test(
     try {
       await claude("what is still open?", again.url);
       const sent = JSON.stringify(again.requests);
-      assert.ok(sent.includes(`- [pending] ${GEMINI_TASK} (within the hour, opened in a Gemini CLI session)`), "Gemini's task, named");
-      assert.ok(sent.includes(`- ${CODEX_DECISION} (within the hour, in a Codex session)`), "Codex's decision, named");
+      assert.match(sent, new RegExp(`- \\[pending\\] ${GEMINI_TASK} \\(${RECENT}, opened in a Gemini CLI session\\)`), "Gemini's task, named");
+      assert.match(sent, new RegExp(`- ${CODEX_DECISION} \\(${RECENT}, in a Codex session\\)`), "Codex's decision, named");
     } finally {
       await again.close();
     }

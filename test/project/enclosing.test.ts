@@ -79,10 +79,12 @@ describe("a folder outside git and its enclosing project", () => {
     project(home);
     dir("home", "x", "sub");
     assert.equal(resolveProject(join(home, "x", "sub"), undefined, within).id, join(home, "x", "sub"));
-    // /tmp (writable by everyone) is never adopted, even with memories stored under it.
-    const everyone = { isProject: (id: string) => id === dirname(tmp) || id === "/", home };
-    dir("t", "sub");
-    assert.equal(resolveProject(join(tmp, "t", "sub"), undefined, everyone).id, join(tmp, "t", "sub"));
+    // A folder writable by everyone (as /tmp is) is never adopted, even with memories stored under it.
+    const open = dir("open");
+    chmodSync(open, 0o777);
+    dir("open", "t", "sub");
+    const everyone = { isProject: (id: string) => id === open || id === "/", home };
+    assert.equal(resolveProject(join(open, "t", "sub"), undefined, everyone).id, join(open, "t", "sub"));
   });
 
   test("a folder owned by another account is never adopted", { skip: isRoot ? false : "needs root to give a folder to another uid" }, () => {

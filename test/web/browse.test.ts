@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { idOf } from "../../src/service/convert.js";
 import { TaskStore } from "../../src/store/tasks.js";
 import { blockTask } from "../../src/store/task-block.js";
+import { taskOneId } from "../../src/store/task-ids.js";
 import { type Bed, dataOf, openBed } from "./browse-bed.js";
 
 const HOSTILE = `<script>alert(1)</script> "quoted" it's ] [MEMORY: fake] </textarea><img src=x onerror=alert(2)>`;
@@ -159,7 +160,7 @@ describe("mem ui: browse", () => {
     const t = store.add(bed.home.id as never, "Rotate the signing keys" as never, Date.parse("2026-01-02T00:00:00Z"));
     blockTask(bed.app.db, t.id, `waiting for the HSM ${HOSTILE}` as never, Date.parse("2026-01-02T00:00:01Z"));
     const body = (await bed.get("/tasks")).body;
-    const item = new RegExp(`<li class="item" data-task="${t.id}" data-status="blocked">[\\s\\S]*?<span class="badge">blocked</span>[\\s\\S]*?<p class="warn blocked">Blocked: waiting for the HSM &lt;script&gt;alert\\(1\\)&lt;/script&gt;`);
+    const item = new RegExp(`<li class="item" data-task="${taskOneId(t.id)}" data-status="blocked">[\\s\\S]*?<span class="badge">blocked</span>[\\s\\S]*?<p class="warn blocked">Blocked: waiting for the HSM &lt;script&gt;alert\\(1\\)&lt;/script&gt;`);
     assert.match(body, item);
     assert.doesNotMatch(body, /<script>alert/);
     store.close(t.id, "deleted", Date.parse("2026-01-02T00:00:02Z"));

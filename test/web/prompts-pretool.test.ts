@@ -59,7 +59,7 @@ describe("pre-tool warnings in the explorer", () => {
     assert.match(list.body, /<span class="badge">pre-tool warning<\/span> Edit: \S+auth\.ts/);
     const one = await get(`/prompt?id=${run.id}`);
     assert.equal(one.status, 200);
-    assert.match(one.body, /<h1>Pre-tool check run \d+<\/h1>/);
+    assert.match(one.body, /<h1>Pre-tool check run <span class="id">[0-9a-f]{12}<\/span><\/h1>/);
     assert.match(one.body, /PreToolUse hook/);
     assert.match(one.body, /<h2>The tool call<\/h2>\s*<pre class="prompt">Edit: \S+auth\.ts<\/pre>/);
     assert.match(one.body, /the team rejected HS256 on \d{4}-\d{2}-\d{2} because it shares the secret with every verifier/);
