@@ -1,3 +1,4 @@
+import { sessionIn } from "../service/session-id.js";
 import { confirm } from "./confirm.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
@@ -94,10 +95,11 @@ export const forgetCommand: Command = {
         }
       } else if (values.session !== undefined) {
         const p = project();
-        const n = forgetSession(app.db, p, values.session, now);
-        scope.sessions.push({ project: p, session: values.session });
-        out.forgotten = { project: p, session: values.session, memories: n };
-        lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(values.session, 80)} in ${field(p)}`);
+        const session = sessionIn(app.db, p, values.session); // the whole id, the short form shown, or a unique start; an unknown one fails
+        const n = forgetSession(app.db, p, session, now);
+        scope.sessions.push({ project: p, session });
+        out.forgotten = { project: p, session, memories: n };
+        lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(session, 80)} in ${field(p)}`);
       } else if (whole) {
         const p = project();
         const live = svc.list({ project: p, limit: 1 }).total;
