@@ -41,7 +41,8 @@ export type PickedSession = { ok: true; session: string } | { ok: false; code: "
  * The one session of `known` (the project's sessions that start with `input.start`, or more) a
  * typed id stands for: the whole id when one is; else the shown short form's one session; else the
  * one session a start of at least MIN_SESSION_CHARS characters begins. Several: ambiguous, the
- * candidates listed; a start too short: said so; none: "no session X in this project". Pure.
+ * candidates listed; a start too short that some session begins with: said so; none: "no session X
+ * in this project". Pure.
  */
 export function pickSession(input: SessionInput, known: readonly string[]): PickedSession {
   const shown = field(input.raw, 80);
@@ -49,7 +50,7 @@ export function pickSession(input: SessionInput, known: readonly string[]): Pick
   const found = input.end === undefined
     ? known.filter((s) => s.startsWith(input.start))
     : known.filter((s) => s.startsWith(input.start) && s.endsWith(input.end!) && s.length >= input.start.length + input.end!.length);
-  if (input.end === undefined && [...input.start].length < MIN_SESSION_CHARS) {
+  if (input.end === undefined && [...input.start].length < MIN_SESSION_CHARS && found.length > 0) {
     return { ok: false, code: "bad_argument", message: `session ${shown} is too short: give at least ${MIN_SESSION_CHARS} characters of the session id (or the whole id, or its short form as shown)` };
   }
   if (found.length === 1) return { ok: true, session: found[0]! };

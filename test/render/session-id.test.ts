@@ -29,6 +29,7 @@ const cases: [string, unknown, readonly string[], Want][] = [
   ["a short form two sessions share: whole ids listed", shortSession(A), [A, TWIN1], { error: "bad_argument", says: new RegExp(`ambiguous: it matches 2 sessions: ${A}, ${TWIN1}`) }],
   ["too short a start", "8bbc", KNOWN, { error: "bad_argument", says: new RegExp(`too short: give at least ${MIN_SESSION_CHARS} characters`) }],
   ["one character", "8", KNOWN, { error: "bad_argument", says: /too short/ }],
+  ["too short, and no session starts so", "s2", KNOWN, { error: "not_found", says: /^no session s2 in this project$/ }],
   ["an unknown id", "zzzzzzzz", KNOWN, { error: "not_found", says: /^no session zzzzzzzz in this project$/ }],
   ["a short form of no session", "8bbcceab…ffff", KNOWN, { error: "not_found", says: /^no session 8bbcceab…ffff in this project$/ }],
   ["the short form's start and end overlapping", "8bbcceab-0b3e…0b3e-4", [A], { error: "not_found", says: /no session/ }],
