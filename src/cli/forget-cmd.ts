@@ -28,7 +28,8 @@ at once.
                 file of the team folder): its file is removed and its tombstone added to the
                 folder's FORGOTTEN.md, so it is never shared again (review and commit both)
   --session S   every memory of session S in the project (here, or --project P), with the
-                session's task list and summary
+                session's task list and summary; S: its whole id, its short form as shown
+                (8bbcceab…a8c6) or a unique start of 6 characters or more (no such session: exit 1)
   --project [P] everything of project P (default: here): its memories, tasks, session records
                 and indexed notes (the note files stay), purged at once. Asks for confirmation
                 on a terminal; without one, refuses unless --yes
