@@ -1,3 +1,4 @@
+import { sessionIn } from "../service/session-id.js";
 import { confirm } from "./confirm.js";
 import { projectFromArg } from "../project/scope.js";
 import { field, safeJson } from "../render/line.js";
@@ -27,7 +28,8 @@ at once.
                 file of the team folder): its file is removed and its tombstone added to the
                 folder's FORGOTTEN.md, so it is never shared again (review and commit both)
   --session S   every memory of session S in the project (here, or --project P), with the
-                session's task list and summary
+                session's task list and summary; S: its whole id, its short form as shown
+                (8bbcceab…a8c6) or a unique start of 6 characters or more (no such session: exit 1)
   --project [P] everything of project P (default: here): its memories, tasks, session records
                 and indexed notes (the note files stay), purged at once. Asks for confirmation
                 on a terminal; without one, refuses unless --yes
@@ -94,10 +96,11 @@ export const forgetCommand: Command = {
         }
       } else if (values.session !== undefined) {
         const p = project();
-        const n = forgetSession(app.db, p, values.session, now);
-        scope.sessions.push({ project: p, session: values.session });
-        out.forgotten = { project: p, session: values.session, memories: n };
-        lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(values.session, 80)} in ${field(p)}`);
+        const session = sessionIn(app.db, p, values.session); // the whole id, the short form shown, or a unique start; an unknown one fails
+        const n = forgetSession(app.db, p, session, now);
+        scope.sessions.push({ project: p, session });
+        out.forgotten = { project: p, session, memories: n };
+        lines.push(`forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(session, 80)} in ${field(p)}`);
       } else if (whole) {
         const p = project();
         const live = svc.list({ project: p, limit: 1 }).total;

@@ -42,7 +42,8 @@ Options:
   --source S    explicit (mem remember, imports), tag ([MEMORY:] tags), keyword (decision
                 markers in prose), captured (tool events), markdown (notes) (repeatable)
   --text WORDS  only memories whose text contains every word (case-insensitive)
-  --session S   one session (its id as stored)
+  --session S   one session: its whole id, its short form as shown (8bbcceab…a8c6), or a
+                start of it of 6 characters or more that only one session begins with
   --since D, --until D   created on or after D, before D (e.g. 2026-11-01)
   --project P   a path, a stored project id, or a project's directory name; default: here
   --limit N     at most N (default 50, up to 1000); --offset N to page

@@ -35,8 +35,8 @@ export async function withService(command: string, json: boolean, fn: (o: Opened
   }
 }
 
-/** An id too short, ambiguous or malformed: said in one line, without the usage (src/store/one-id.ts's messages). */
-export const idProblem = (message: string): boolean => /^(id |not a \w+ id: )/.test(message);
+/** An id or a session id too short, ambiguous or malformed: said in one line, without the usage (src/store/one-id.ts's and src/render/session-id.ts's messages). */
+export const idProblem = (message: string): boolean => /^(id |not a \w+ id: |session |a session id )/.test(message);
 
 /** Prints a failure (stderr; also stdout as JSON under --json) and returns exit status 1. */
 export function failure(command: string, json: boolean, message: string, code: string): number {

@@ -2,6 +2,8 @@ import { statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { openApp } from "../app.js";
+import { resolveProject } from "../project/identity.js";
+import { resolveSession } from "../store/session-ids.js";
 import { salienceConfig } from "../memory/salience.js";
 import { firstHealthy } from "../embed/chain.js";
 import type { PromptContext } from "../inject/for-prompt.js";
@@ -42,7 +44,8 @@ PreToolUse).
 
 Options:
   --pretool     the last pre-tool warnings (no PROMPT)
-  --session S   the session (its id, as Claude Code gives it to the hook): what was injected into
+  --session S   the session (its id, as Claude Code gives it to the hook, the short form outputs
+                show, or a unique start of 6 characters or more): what was injected into
                 its current context window is left out, as the hook leaves it out
                 (default: a fresh session)
   --cwd DIR     the directory the prompt is typed in: its project is searched (default: here)
@@ -98,8 +101,11 @@ export const whyCommand: Command = {
       if (!a.quiet) for (const w of app.configWarnings) process.stderr.write(`warning: ${field(w, 500)}\n`);
       let picked: ReturnType<PromptContext["pickProvider"]> | undefined;
       const pickProvider = () => (picked ??= app.providers().then((ps) => firstHealthy(ps)));
-      const session = a.session ?? `mem-why-${randomUUID()}`;
-      const report = await whyPrompt(app, pickProvider, { prompt: a.prompt, cwd: a.cwd, ...(a.session !== undefined ? { session: a.session } : {}) }, session);
+      // A known session by its whole id, its short form as shown, or a unique start; any other id as given (a session mem has not seen yet).
+      const known = a.session === undefined ? undefined : resolveSession(app.db, resolveProject(a.cwd).id, a.session);
+      const given = known?.ok ? known.session : a.session;
+      const session = given ?? `mem-why-${randomUUID()}`;
+      const report = await whyPrompt(app, pickProvider, { prompt: a.prompt, cwd: a.cwd, ...(given !== undefined ? { session: given } : {}) }, session);
       // Every surface says the no-model state in the one line (nothing for a BM25-only choice).
       report.warnings = [...new Set(report.warnings.map((w) => searchWarningLine(app.config, w)).filter((w): w is string => w !== undefined))];
       if (a.json) {

@@ -1,3 +1,4 @@
+import { sessionIn } from "../service/session-id.js";
 import type { App } from "../app.js";
 import type { Selected, Unhealthy } from "../embed/chain.js";
 import { describeUnhealthy } from "../embed/chain.js";
@@ -179,8 +180,9 @@ export class MemoryOps {
     if (id !== undefined) out.forgotten = forgetMemory(app.db, this.svc, id, now);
     else if (session !== undefined) {
       const project = this.project(req).id;
-      out.forgotten = { project, session, memories: forgetSession(app.db, project, session, now) };
-      scope.sessions.push({ project, session });
+      const stored = sessionIn(app.db, project, session); // the whole id, the short form shown, or a unique start
+      out.forgotten = { project, session: stored, memories: forgetSession(app.db, project, stored, now) };
+      scope.sessions.push({ project, session: stored });
     } else if (whole) {
       const project = this.project(req).id;
       scope.texts.push(...projectTexts(app.db, project));

@@ -4,6 +4,7 @@
  * rendered by ./render.ts. No logic of the service is repeated here.
  */
 import { useMemory } from "../service/use.js";
+import { sessionIn } from "../service/session-id.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { EVENT_TYPES } from "../store/event-types.js";
@@ -160,7 +161,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         kind: z.enum(LIST_KINDS).optional().describe("Only this kind."),
         tag: z.string().min(1).max(64).optional().describe("Only memories with this tag."),
         source: z.enum(LIST_SOURCES).optional().describe("explicit (remembered), tag ([MEMORY:] tags), keyword (decision markers), captured (tool events)."),
-        session: z.string().min(1).max(200).optional().describe("Only this session's (its id)."),
+        session: z.string().min(1).max(200).optional().describe("Only this session's: its whole id, its short form as shown (first 8…last 4 characters) or a unique start of 6 or more characters."),
         since: isoDate.optional().describe("From this date on."),
         until: isoDate.optional().describe("Before this date."),
         text: z.string().min(1).max(500).optional().describe("Words every listed memory contains."),
@@ -191,7 +192,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       description: "Forget a memory by its id, or every memory of one session: gone from search, lists, the briefing and the prompt's memories at once (its text is purged from disk by the next purge). A markdown note is forgotten by editing its file. Only when the user asks to forget something.",
       inputSchema: args({
         id: z.string().min(1).max(200).optional().describe("The memory's id, as search, list and the prompt's recalled items show it, or an unambiguous start of it (6 characters or more)."),
-        session: z.string().min(1).max(200).optional().describe("Instead of id: forget every memory captured in this session of the project."),
+        session: z.string().min(1).max(200).optional().describe("Instead of id: forget every memory captured in this session of the project (its whole id, its short form as shown, or a unique start of 6 or more characters)."),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -204,8 +205,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
           return answer(`Forgot ${field(id)}.`, { forgotten: [field(id, 200)] });
         }
         const project = projectOf(ctx, {}, true); // bound to global: read-only unless mcp.globalWrites
-        const n = forgetSession(ctx.app.db, project.id, cleanText(a.session!), now); // stored ids are redacted ones
-        return answer(`Forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(a.session!, 80)} in ${field(project.id)}.`, { session: field(a.session!, 200), project: field(project.id, 1_024), count: n });
+        const session = sessionIn(ctx.app.db, project.id, a.session); // the whole id, the short form shown, or a unique start
+        const n = forgetSession(ctx.app.db, project.id, session, now);
+        return answer(`Forgot ${n} memor${n === 1 ? "y" : "ies"} of session ${field(session, 80)} in ${field(project.id)}.`, { session: field(session, 200), project: field(project.id, 1_024), count: n });
       }),
   );
 }

@@ -15,8 +15,10 @@ import { mergedInto } from "../store/merge.js";
 import { forgottenWithChunkPrefix, memoryIdsWithPrefix } from "../store/memory-ids.js";
 import { distinctLength, type IdInput, LEGACY_PREFIX, MIN_ID_CHARS, parseId, tooShortMessage } from "../store/one-id.js";
 import { recordCounts, recordsOf } from "../store/records.js";
+import { rowKindOf } from "../store/row-kind.js";
 import { usesOf } from "../store/salience.js";
 import { fromMarkdown, fromRecord, markdownMemory, toMemory } from "./convert.js";
+import { sessionIn } from "./session-id.js";
 import { listSources, withSources } from "./team.js";
 import { EXPLICIT_KINDS, MAX_FILES, MAX_MEMORY_CHARS, MAX_TAGS, type ListFilter, type Memory, type PatchInput, type PutInput } from "./types.js";
 import { MemoryError } from "../util/memory-error.js";
@@ -76,6 +78,12 @@ export function checkList(v: unknown, what: string, max: number, item: RegExp): 
 }
 export const TAG = /^[\p{L}\p{N}_.:/#+-]{1,64}$/u;
 export const FILE = /^[^\0\n\r]{1,1024}$/;
+
+/** Where a task's or a prompt run's id is looked at, for "no memory X: that is …". */
+const OTHER_ROW = {
+  task: "a task's id: see it with `mem task list --all` (or the MCP tasks tool), close it with `mem task done ID` or `mem task drop ID`",
+  prompt: "a prompt run's id: open it in the explorer (`mem ui`, its Prompts page: /prompt?id=ID)",
+} as const;
 
 const withLocals = (m: Memory, ids: string[]): Memory => (ids.length > 0 ? { ...m, alsoLocal: ids } : m);
 
@@ -182,6 +190,8 @@ export class MemoryService {
     if (merged !== undefined) return this.find(merged, opts);
     if (gone.length > 0) throw new MemoryError("not_found", `memory ${id} was forgotten`);
     if (input.hex && input.bare.length < MIN_ID_PREFIX) throw new MemoryError("bad_argument", tooShortMessage(id)); // "3c": not "no memory 3c"
+    const other = input.hex ? rowKindOf(this.ctx.db, input.bare, this.ctx.scope?.read) : undefined; // a task's or a prompt run's id: where it is
+    if (other !== undefined) throw new MemoryError("not_found", `no memory ${id}: that is ${OTHER_ROW[other]}`);
     throw missing();
   }
 
@@ -215,6 +225,8 @@ export class MemoryService {
     if (!Number.isInteger(offset) || offset < 0) throw new MemoryError("bad_argument", "offset must be a whole number");
     if (!this.readable(f.project)) throw new MemoryError("unknown_project", `no project ${JSON.stringify(f.project.slice(0, 200))} here`);
     if (f.team) return this.teamList(f, limit, offset);
+    // The whole id, the short form outputs show, or a unique start (src/render/session-id.ts).
+    const session = f.session ? sessionIn(this.ctx.db, f.project, f.session) : undefined;
     const eventSources = f.sources?.filter((s) => s !== "markdown");
     // A local memory a team record is too is listed once, as the record (src/service/team.ts).
     const recordsToo = f.sources === undefined && !f.session && !f.tags && !f.text && !f.since && !f.until;
@@ -223,7 +235,7 @@ export class MemoryService {
     let total = 0;
     const memories: Memory[] = [];
     if (eventSources === undefined || eventSources.length > 0) {
-      const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(f.session ? { session: f.session } : {}), ...(eventSources ? { sources: eventSources } : {}), ...(both ? { exclude: both.hidden } : {}), limit, offset });
+      const r = new EventStore(this.ctx.db).list(f.project, { ...common, ...(session !== undefined ? { session } : {}), ...(eventSources ? { sources: eventSources } : {}), ...(both ? { exclude: both.hidden } : {}), limit, offset });
       total += r.total;
       memories.push(...this.decorate(r.rows.map((e) => toMemory({ ...e, updated_at: e.updatedAt ?? null }))));
     }

@@ -44,8 +44,36 @@ export function memoryIdsWithPrefix(db: Db, input: IdInput, limit: number, minCh
       .prepare(`SELECT id, project, CASE WHEN path LIKE 'session:%' THEN json_extract(metadata, '$.eventId') END AS event FROM chunks WHERE id >= ? AND id < ?${within} ORDER BY id LIMIT ?`)
       .all(input.bare, above(input.bare), ...scope, limit) as { id: string; project: string; event: string | null }[];
     for (const c of chunks) if (!out.has(c.event ?? c.id)) out.set(c.event ?? c.id, { id: c.event ?? c.id, chunk: c.id, project: c.project, forgotten: false }); // a chunk is live: a forgotten memory's is deleted
+    for (const e of chunklessWithChunkPrefix(db, input.bare, limit, projects)) if (!out.has(e.id)) out.set(e.id, e);
   }
   return [...out.values()].sort((a, b) => Number(a.forgotten) - Number(b.forgotten)).slice(0, limit);
+}
+
+/**
+ * The live memories that have no chunk (yet) whose chunk id would start with `hex`: events captured
+ * but not chunked yet (the index pass, or the daemon, chunks them later) and notifications (kept
+ * as events, never chunked). `mem list` shows each by its one id at once, so each is found by it
+ * at once, without writing anything. A scan of the project's pending events (few: the indexer
+ * drains them) and its notifications, each over a partial index; each id worked out again.
+ */
+export function chunklessWithChunkPrefix(db: Db, hex: string, limit: number, projects?: readonly string[]): IdMatch[] {
+  // Every project of the store, one index seek each (a skip over events_project_time, not a scan).
+  const every = "WITH RECURSIVE p(project) AS (SELECT min(project) FROM events UNION ALL SELECT (SELECT min(project) FROM events WHERE project > p.project) FROM p WHERE p.project IS NOT NULL) SELECT project FROM p WHERE project IS NOT NULL";
+  const names = projects ?? (db.prepare(every).pluck().all() as string[]);
+  const pending = db.prepare("SELECT id FROM events INDEXED BY events_unchunked_session WHERE project = ? AND chunked = 0 AND deleted_at IS NULL");
+  const notes = db.prepare("SELECT id FROM events INDEXED BY events_live WHERE project = ? AND type = 'notification' AND deleted_at IS NULL");
+  const out: IdMatch[] = [];
+  for (const project of names) {
+    for (const q of [pending, notes]) {
+      for (const id of q.pluck().iterate(project) as IterableIterator<string>) {
+        const chunk = eventChunkId(project, id);
+        if (!chunk.startsWith(hex)) continue;
+        out.push({ id, chunk, project, forgotten: false });
+        if (out.length >= limit) return out;
+      }
+    }
+  }
+  return out;
 }
 
 /**

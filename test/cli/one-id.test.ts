@@ -106,7 +106,7 @@ describe("one id in every output of the CLI", () => {
     const id = (await mem(["remember", "A memory forgotten with --yes."])).stdout.trim();
     const cases: [string[], number][] = [
       [["forget", id, "--yes"], 0],
-      [["forget", "--session", "no-such-session", "--yes"], 0],
+      [["forget", "--session", "no-such-session", "--yes"], 1], // no such session: said, exit 1 (not "forgot 0")
       [["forget", "--purge", "--yes"], 0],
       [["forget", "--project", "--yes", "--json"], 0],
       [["forget", "--project"], 2],

@@ -72,21 +72,24 @@ test("forgetSession: its project's record and its subagents', the id matched exa
   }
 });
 
-test("mem forget --session % and the MCP forget tool with session % in alpha leave beta's records", async () => {
+test("mem forget --session % and the MCP forget tool with session % in alpha: refused (no such session), beta's records left", async () => {
   const home = join(tmp, "h-cli");
   await seeded(home).close();
   const env = { ...cleanEnv(join(tmp, "claude")), HOME: tmp, MEM_HOME: home };
-  for (const s of ["%", "s2"]) {
+  // Neither is a session of alpha: refused, said, nothing forgotten.
+  for (const [s, code, says] of [["%", 1, /no session % in this project/], ["s2", 1, /no session s2 in this project/]] as const) {
     const r = await runMem(["forget", "--session", s], { env, cwd: A });
-    assert.equal(r.code, 0, show(r));
+    assert.equal(r.code, code, show(r));
+    assert.match(r.stderr, says);
   }
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "-q"], env: serverEnv(tmp, home, A), cwd: A, stderr: "pipe" });
   const client = new Client({ name: "forget-test", version: "1" });
   await client.connect(transport);
   try {
     for (const s of ["%", "s2", "%/agent-%"]) {
-      const r = (await client.callTool({ name: "forget", arguments: { session: s } })) as { isError?: boolean };
-      assert.equal(r.isError, undefined, s);
+      const r = (await client.callTool({ name: "forget", arguments: { session: s } })) as { isError?: boolean; structuredContent?: { error?: { code: string } } };
+      assert.equal(r.isError, true, s);
+      assert.match(r.structuredContent?.error?.code ?? "", /^(bad_argument|not_found)$/, s);
     }
   } finally {
     await client.close();

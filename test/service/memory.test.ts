@@ -144,7 +144,7 @@ describe("the memory service", () => {
     assert.equal(svc.patch(short, { tags: ["flags"] }).tags[0], "flags");
     const note = (await bm25("WAL mode indexer"))[0]!;
     assert.equal(svc.get(note.id.slice(0, 8)).source, "markdown");
-    assert.equal(code(() => svc.get(short.slice(0, MIN_ID_PREFIX - 1))), "not_found", "too short to stand for one memory");
+    assert.equal(code(() => svc.get(short.slice(0, MIN_ID_PREFIX - 1))), "bad_argument", "too short to stand for one memory: said so (issue 34), not \"no memory\"");
     importLines({ db: app.db, config: app.config, projectRoot: app.projectRoot }, ['{"id": "toolu_twin_1", "kind": "learned", "text": "One twin."}', '{"id": "toolu_twin_2", "kind": "learned", "text": "Other twin."}'], { project });
     assert.equal(code(() => svc.get("toolu_twin_")), "bad_argument");
     const twins = ["toolu_twin_1", "toolu_twin_2"].map((id) => idOf({ id, project, source: "captured" }));

@@ -190,3 +190,24 @@ describe("/sessions and /session?id=S", () => {
     assert.equal((await get("/session?id=no-such")).status, 404);
   });
 });
+
+describe("/session?id= takes a session id as every page shows it", () => {
+  const LONG = "8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6";
+  const TWIN = "8bbcceab-1111-4e24-98c9-ec146b1c0000";
+  test("the whole id, the short form (8…4), a unique start; an ambiguous or unknown one refused", async () => {
+    for (const [session, n] of [[LONG, 1], [TWIN, 2]] as const) {
+      const tool = await spawnHook("post-tool-use", payload(A, session, { hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: `toolu_ui_long_${n}`, tool_input: { command: `make migrate-${n}` }, tool_response: { stdout: "ok", stderr: "" } }), env);
+      assert.equal(tool.code, 0, tool.stderr);
+    }
+    for (const typed of [LONG, "8bbcceab…a8c6", "8bbcceab-0b3e"]) {
+      const { status, body } = await get(`/session?id=${encodeURIComponent(typed)}`);
+      assert.equal(status, 200, typed);
+      assert.ok(body.includes(`<span class="id">${LONG}</span>`), `${typed}: the session's whole id heads the page`);
+      assert.ok(body.includes("make migrate-1") && !body.includes("make migrate-2"), typed);
+    }
+    const amb = await get(`/session?id=${encodeURIComponent("8bbcceab")}`);
+    assert.equal(amb.status, 400);
+    assert.match(amb.body, /ambiguous: it matches 2 sessions/);
+    assert.equal((await get(`/session?id=${encodeURIComponent("8bbcceab…ffff")}`)).status, 404);
+  });
+});

@@ -5,6 +5,7 @@
  * decisions and other captured memories. A session of another project is not found unless the
  * address names that project.
  */
+import { sessionIn } from "../../service/session-id.js";
 import { eventChunkId } from "../../store/chunk-ids.js";
 import { sessionKnown, sessionsPage, sessionTimeline, type TimelineItem } from "../../store/session-pages.js";
 import { MemoryError } from "../../util/memory-error.js";
@@ -74,8 +75,10 @@ function one(ctx: UiContext, req: UiRequest): Html {
   const project = projectOf(ctx, req.query);
   const projectParam = req.query.get("project") || undefined;
   // No id: the runs and events recorded without a session id (links leave an empty id out).
-  const id = req.query.get("id") ?? "";
-  if (id.length > 300) throw new MemoryError("bad_argument", "id must be a session's id");
+  const typed = req.query.get("id") ?? "";
+  if (typed.length > 300) throw new MemoryError("bad_argument", "id must be a session's id");
+  // The whole id, the short form every page shows, or a unique start (src/render/session-id.ts).
+  const id = typed === "" || sessionKnown(ctx.app.db, project.id, typed) ? typed : sessionIn(ctx.app.db, project.id, typed);
   if (!sessionKnown(ctx.app.db, project.id, id)) throw new MemoryError("not_found", `no session ${id || "without an id"} in ${project.id}`);
   const offset = offsetOf(req.query);
   const { total, items } = sessionTimeline(ctx.app.db, project.id, id, TIMELINE_PAGE, offset);
