@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/config.js";
 import { cleanText } from "../src/redact/clean.cjs";
-import { CodeIndex } from "../src/retrieve/code-index.js";
+import { CodeIndex, candidateCount } from "../src/retrieve/code-index.js";
 import { MemoryIndex } from "../src/retrieve/memory-index.js";
 import { VectorStore } from "../src/store/vectors.js";
 import { ClusteredVectors } from "../test/helpers/clustered-vectors.js";
@@ -73,8 +73,9 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
     exactHits.push(hits.map((h) => h.id));
   }
   const loadExact = load();
+  const exactScan = `${exact.kernel}, scan ${exact.scan}`;
   // the codes alone: the float32 copy let go first, as the daemon would hold one or the other
-  const [grownExact, exactRefreshIn] = await refreshPair(store, table, dims, gen, exact);
+  const [grownExact, exactRefreshIn] = await refreshPair(store, table, gen, exact);
   await exact.close();
   await grownExact?.close();
   gc();
@@ -91,18 +92,18 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
     overlap += hits.filter((h) => want.has(h.id)).length / Math.max(1, want.size);
   }
   const loadCodes = load();
-  const [, codesRefreshIn] = await refreshPair(store, table, dims, gen, codes);
+  const [, codesRefreshIn] = await refreshPair(store, table, gen, codes);
   log(
     `${label} ${n.toLocaleString("en")} × ${dims}: written in ${(writeMs / 1000).toFixed(1)} s\n` +
-      `  exact (float32, ${exact.kernel}, scan ${exact.scan}): ${pct(exactTimes)} [load ${loadExact}]; copy ${mib(n * dims * 4)}, RSS +${mib(rssExact - rss0)} (${mib(rssExact)}); read in ${(exactLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${exactRefreshIn}\n` +
-      `  codes (sign + int8, ${Math.max(LIMIT * codes.candidates.factor, codes.candidates.min)} rescored): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codes.bytes)}, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefreshIn}\n` +
+      `  exact (float32, ${exactScan}): ${pct(exactTimes)} [load ${loadExact}]; copy ${mib(n * dims * 4)}, RSS +${mib(rssExact - rss0)} (${mib(rssExact)}); read in ${(exactLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${exactRefreshIn}\n` +
+      `  codes (${codes.kernel}, ${candidateCount(codes.size, LIMIT).toLocaleString("en")} rescored): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codes.bytes)}, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefreshIn}\n` +
       `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)}`,
   );
   store.close();
 }
 
 /** 100 rows added (refresh timed), then the same 100 removed (refresh timed); the table is left as it was. */
-async function refreshPair<T extends MemoryIndex | CodeIndex>(store: VectorStore, table: string, dims: number, gen: ClusteredVectors, idx: T): Promise<[T | undefined, string]> {
+async function refreshPair<T extends MemoryIndex | CodeIndex>(store: VectorStore, table: string, gen: ClusteredVectors, idx: T): Promise<[T | undefined, string]> {
   const extra = Array.from({ length: 100 }, (_, i) => ({ id: cleanText(`extra-${i}`), project: cleanText("p-main"), vector: gen.next() }));
   await store.upsert(table, extra);
   const [grown, inMs] = await time(async () => (await idx.refresh(store, "v2", new Set())) as T | undefined);

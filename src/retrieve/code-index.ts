@@ -6,9 +6,18 @@ import { bestByScore, codeWords, hammingRows, int8Dot, nearestRows, quantise, qu
 
 const MAX_WASM_BYTES = 2 ** 32 - 2 ** 16;
 
-/** Candidates rescored per search: `limit × CANDIDATE_FACTOR`, at least `MIN_CANDIDATES` (docs/benchmarks.md, bench:scale). */
-export const CANDIDATE_FACTOR = 40;
-export const MIN_CANDIDATES = 2_000;
+/**
+ * Candidates rescored per search: `limit × factor`, at least `min`, and at least one row in
+ * `share` of the copy. Chosen by measurement (bench:scale, docs/benchmarks.md): rows gathered in
+ * dense topics (the LoCoMo USE vectors mixed with noise) need a share of the copy, not a fixed count,
+ * for their true top 50 to be among the candidates; 2,000 of 300k held 95% of it, 6,000 all but 0.6%.
+ */
+export const CANDIDATES = { factor: 40, min: 2_000, share: 1 / 50 };
+
+/** How many candidates a search of `rows` rows for `limit` hits rescores. */
+export function candidateCount(rows: number, limit: number, c: { factor: number; min: number; share: number } = CANDIDATES): number {
+  return Math.max(limit * c.factor, c.min, Math.ceil(rows * c.share));
+}
 
 /** Bytes a code copy holds per row of `dims` (sign code, int8 row, its scale, its project), ids aside. */
 export function codeBytesPerRow(dims: number): number {
@@ -157,7 +166,7 @@ export class CodeIndex {
     private readonly rows: CodeRows,
     readonly version: string,
     readonly rowsRead: number,
-    readonly candidates = { factor: CANDIDATE_FACTOR, min: MIN_CANDIDATES },
+    readonly candidates = CANDIDATES,
   ) {
     this.projectNames = [...rows.names.keys()];
   }
@@ -242,13 +251,10 @@ export class CodeIndex {
     if (limit <= 0 || !ok.some(Boolean)) return [];
     const rows = this.rows;
     const dist = rows.distances(q);
-    const want = Math.max(limit * this.candidates.factor, this.candidates.min);
+    const want = candidateCount(rows.filled, limit, this.candidates);
     const all = ok.every(Boolean);
     const near = nearestRows(dist, rows.filled, rows.dims, want, all ? () => true : (i) => ok[rows.projectOf[i]!]!);
-    const scores = rows.rescore(q, near);
-    const at = new Map<number, number>();
-    near.forEach((row, k) => at.set(row, scores[k]!));
-    return bestByScore(near, (row) => at.get(row)!, limit).map((b) => ({ id: rows.ids[b.row]!, similarity: b.score }));
+    return bestByScore(near, rows.rescore(q, near), limit).map((b) => ({ id: rows.ids[b.row]!, similarity: b.score }));
   }
 
   /** As `search` (the scan is short enough for this thread). */

@@ -122,11 +122,26 @@ export function int8Dot(q: Float32Array, q8: Int8Array, at: number, dims: number
 }
 
 /**
- * The best `limit` of `rows` by `score(row)`, best first; equal scores in row order. The scores
- * are the rescoring's; the candidates come from `nearestRows`.
+ * The best `limit` of `rows` by `scores` (the rescoring's, same order), best first; equal scores
+ * in the order of `rows` (row order, from `nearestRows`). One pass, no sort.
  */
-export function bestByScore(rows: Int32Array, score: (row: number) => number, limit: number): { row: number; score: number }[] {
-  const scored = Array.from(rows, (row) => ({ row, score: score(row) }));
-  scored.sort((a, b) => b.score - a.score || a.row - b.row);
-  return scored.slice(0, Math.max(0, limit));
+export function bestByScore(rows: Int32Array, scores: ArrayLike<number>, limit: number): { row: number; score: number }[] {
+  if (limit <= 0) return [];
+  const topS = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
+  const topK = new Int32Array(limit).fill(-1);
+  for (let k = 0; k < rows.length; k++) {
+    const s = scores[k]!;
+    if (s <= topS[limit - 1]! && topK[limit - 1]! >= 0) continue;
+    let at = limit - 1;
+    while (at > 0 && (topS[at - 1]! < s || topK[at - 1]! < 0)) {
+      topS[at] = topS[at - 1]!;
+      topK[at] = topK[at - 1]!;
+      at--;
+    }
+    topS[at] = s;
+    topK[at] = k;
+  }
+  const out: { row: number; score: number }[] = [];
+  for (let i = 0; i < limit && topK[i]! >= 0; i++) out.push({ row: rows[topK[i]!]!, score: topS[i]! });
+  return out;
 }

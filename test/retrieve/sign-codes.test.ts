@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CODE_KERNEL_BYTES, codeKernels } from "../../src/retrieve/code-kernels.js";
+import { candidateCount } from "../../src/retrieve/code-index.js";
 import { bestByScore, codeWords, hammingRows, int8Dot, nearestRows, popcount, quantise, quantise16, signBits } from "../../src/retrieve/sign-codes.js";
 import { prng } from "../../scripts/prng.js";
 
@@ -57,10 +58,21 @@ test("nearestRows takes every allowed row under the cut and rows at the cut in r
 });
 
 test("bestByScore ranks best first, equal scores in row order, and cuts at the limit", () => {
-  const scores = new Map([[3, 0.5], [7, 0.9], [1, 0.5], [9, -1]]);
-  const rows = Int32Array.from([3, 7, 1, 9]);
-  assert.deepEqual(bestByScore(rows, (r) => scores.get(r)!, 3), [{ row: 7, score: 0.9 }, { row: 1, score: 0.5 }, { row: 3, score: 0.5 }]);
-  assert.deepEqual(bestByScore(rows, (r) => scores.get(r)!, 0), []);
+  const rows = Int32Array.from([1, 3, 7, 9]);
+  const scores = [0.5, 0.5, 0.9, -1];
+  const cases: [number, { row: number; score: number }[]][] = [
+    [3, [{ row: 7, score: 0.9 }, { row: 1, score: 0.5 }, { row: 3, score: 0.5 }]],
+    [1, [{ row: 7, score: 0.9 }]],
+    [9, [{ row: 7, score: 0.9 }, { row: 1, score: 0.5 }, { row: 3, score: 0.5 }, { row: 9, score: -1 }]],
+    [0, []],
+  ];
+  for (const [limit, want] of cases) assert.deepEqual(bestByScore(rows, scores, limit), want, `limit ${limit}`);
+  // against a sort, on random scores with ties
+  const rand = prng(8);
+  const many = Int32Array.from({ length: 500 }, (_, i) => i * 3);
+  const s = Array.from({ length: 500 }, () => Math.round(rand() * 40) / 40);
+  const sorted = Array.from(many, (row, k) => ({ row, score: s[k]! })).sort((a, b) => b.score - a.score || a.row - b.row);
+  assert.deepEqual(bestByScore(many, s, 50), sorted.slice(0, 50));
 });
 
 test("the WebAssembly kernels count the same bits and the same int8 dot products as the JS loops", () => {
@@ -104,4 +116,9 @@ test("the WebAssembly kernels count the same bits and the same int8 dot products
       assert.ok(Math.abs(got - want) < 1e-3, `dots ${n}×${dims} row ${row}: ${got} vs ${want}`);
     });
   }
+});
+
+test("the candidates rescored grow with the limit and with the copy's size", () => {
+  const cases: [number, number, number][] = [[1_000, 50, 2_000], [100_000, 50, 2_000], [300_000, 50, 6_000], [1_000_000, 50, 20_000], [100_000, 100, 4_000], [10, 5, 2_000]];
+  for (const [rows, limit, want] of cases) assert.equal(candidateCount(rows, limit), want, `${rows} rows, limit ${limit}`);
 });
