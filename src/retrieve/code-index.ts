@@ -101,18 +101,25 @@ class CodeRows {
     }
   }
 
-  /** Rows `which` of another copy, in that order, a slice at a time. */
+  /** Rows `which` of another copy, in that order: their codes copied in runs, a slice at a time. */
   async copyFrom(from: CodeRows, which: readonly number[]): Promise<void> {
     const { dims, words } = this;
     const names = [...from.names.keys()];
-    for (let k = 0; k < which.length; k++) {
-      if (k % SLICE === SLICE - 1) await breathe();
-      const i = which[k]!;
-      const row = this.filled + k;
-      this.codes.set(from.codes.subarray(i * words, (i + 1) * words), row * words);
-      this.q8.set(from.q8.subarray(i * dims, (i + 1) * dims), row * dims);
-      this.scales[row] = from.scales[i]!;
-      this.put(row, from.ids[i]!, names[from.projectOf[i]!]!);
+    for (let s = 0; s < which.length; s += SLICE) {
+      if (s > 0) await breathe();
+      const stop = Math.min(which.length, s + SLICE);
+      for (let k = s; k < stop; ) {
+        let end = k + 1;
+        while (end < stop && which[end] === which[end - 1]! + 1) end++;
+        const first = which[k]!;
+        const last = first + end - k;
+        const row = this.filled + k;
+        this.codes.set(from.codes.subarray(first * words, last * words), row * words);
+        this.q8.set(from.q8.subarray(first * dims, last * dims), row * dims);
+        this.scales.set(from.scales.subarray(first, last), row);
+        k = end;
+      }
+      for (let k = s; k < stop; k++) this.put(this.filled + k, from.ids[which[k]!]!, names[from.projectOf[which[k]!]!]!);
     }
     this.filled += which.length;
   }
