@@ -7,7 +7,8 @@
  * int8, rescored). It reports per size: the vector leg's p50/p95/p99 each way, recall@50 of the
  * codes against the exact scan, each copy's bytes and the RSS it leaves, the refresh after 100
  * rows added and 100 removed, and the load average (the figures are only as quiet as the
- * machine). `--no-locomo` skips the rows made from the LoCoMo USE vectors; `--bm25` adds the BM25 leg over synthetic Zipf text of the same size (bench-scale-bm25.ts).
+ * machine). `--no-locomo` skips the rows made from the LoCoMo USE vectors; `--bm25` adds the BM25
+ * leg over synthetic Zipf text of the same sizes (bench/scale-bm25.ts), `--bm25-only` runs it alone.
  * Not a test.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -120,19 +121,21 @@ const work = mkdtempSync(join(tmpdir(), "mem-bench-scale-"));
 try {
   log(`mem bench:scale — node ${process.version}, ${new Date().toISOString()}, ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(" ")}; sizes ${SIZES.join(", ")}; dims ${DIMS.join(", ")}; ${QUERIES} queries, top ${LIMIT}`);
   const real = ClusteredVectors.locomo(join(import.meta.dirname, "../../../shared/data/locomo-dev/vectors/use-conv-30.json"), 5);
-  if (process.argv.includes("--no-locomo")) log("(--no-locomo: the real-vector rows are skipped)");
+  const vectorsToo = !process.argv.includes("--bm25-only");
+  if (!vectorsToo) log("(--bm25-only: the BM25 leg alone)");
+  else if (process.argv.includes("--no-locomo")) log("(--no-locomo: the real-vector rows are skipped)");
   else if (real) {
     // Real sentence vectors (USE, 512 dims): LoCoMo turns mixed with noise as rows, its questions as queries.
     for (const n of SIZES) await point(work, n, real.rows.dims, real.rows, real.questions, "LoCoMo USE");
   } else log("(no LoCoMo USE vectors in ../shared: the real-vector rows are skipped)");
-  for (const dims of DIMS) {
+  for (const dims of vectorsToo ? DIMS : []) {
     for (const n of SIZES) {
       const gen = ClusteredVectors.synthetic(dims, Math.max(50, Math.round(n / 200)), 7);
       const queries = Array.from({ length: QUERIES }, () => gen.next());
       await point(work, n, dims, gen, queries, "synthetic");
     }
   }
-  if (process.argv.includes("--bm25")) for (const n of SIZES) await bm25Curve(work, n, QUERIES, log);
+  if (process.argv.includes("--bm25") || !vectorsToo) for (const n of SIZES) await bm25Curve(work, n, QUERIES, log);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
