@@ -1,3 +1,4 @@
+import { CodeIndex, codeBytesPerRow } from "./code-index.js";
 import { MemoryIndex } from "./memory-index.js";
 import type { VecState } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
@@ -5,7 +6,7 @@ import type { VectorHit, VectorStore } from "../store/vectors.js";
 export interface VectorCopiesOptions {
   state: VecState;
   vectors: () => Promise<VectorStore>;
-  config: { vectorMemoryMB: number; scanWorkerRows: number };
+  config: { vectorMemoryMB: number; scanWorkerRows: number; codeRows: number };
   log: (line: string) => void;
 }
 
@@ -16,7 +17,7 @@ export interface VectorCopiesOptions {
  * table too big to copy (`daemon.vectorMemoryMB`) is left to LanceDB, as is one not loaded yet.
  */
 export class VectorCopies {
-  private readonly copies = new Map<string, MemoryIndex>();
+  private readonly copies = new Map<string, MemoryIndex | CodeIndex>();
   private readonly loading = new Set<string>();
   private readonly tooBig = new Map<string, string>(); // table → the version found too big to hold
   private closed = false;
@@ -30,7 +31,8 @@ export class VectorCopies {
     if (version !== undefined && this.tooBig.get(table) === version) return undefined;
     const idx = this.copies.get(table);
     if (version !== undefined && idx?.version !== version && !this.loading.has(table)) {
-      const mib = (state.count(table) * dims * 4) / 2 ** 20;
+      const rows = state.count(table);
+      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims) : dims * 4)) / 2 ** 20;
       if (mib > config.vectorMemoryMB) {
         // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
         void this.copies.get(table)?.close();
@@ -39,14 +41,17 @@ export class VectorCopies {
         log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${config.vectorMemoryMB}); searching it in LanceDB`);
         return undefined;
       }
-      this.reload(table, dims, version);
+      this.reload(table, dims, version, rows >= config.codeRows);
     }
     return idx?.find(vec, projects, limit); // undefined: LanceDB answers
   };
 
-  private reload(table: string, dims: number, version: string): void {
+  /** `codes`: the copy is held as compact codes (CodeIndex), else as float32 (MemoryIndex). */
+  private reload(table: string, dims: number, version: string, codes: boolean): void {
     this.loading.add(table);
-    const held = this.copies.get(table);
+    const current = this.copies.get(table);
+    // A copy of the other kind (the table crossed daemon.codeRows) is read whole.
+    const held = current && current instanceof CodeIndex === codes ? current : undefined;
     // Rows added or recorded again since the copy held: only those are read (MemoryIndex.refresh);
     // a first copy, a table made again, or one that changed a lot is read whole.
     const load = async (store: VectorStore) => {
@@ -58,7 +63,7 @@ export class VectorCopies {
         });
         if (fresh) return fresh;
       }
-      return MemoryIndex.load(store, table, dims, version);
+      return codes ? CodeIndex.load(store, table, dims, version) : MemoryIndex.load(store, table, dims, version);
     };
     void this.opts
       .vectors()

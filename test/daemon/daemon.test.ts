@@ -214,6 +214,41 @@ describe("the warm daemon", () => {
     });
   });
 
+  test("a table of daemon.codeRows rows or more is held as compact codes: prompts are answered from it, and a change refreshes it", async () => {
+    await withFakeOllama("codes", { codeRows: 0 }, async (h) => {
+      const docs = join(h, "docs");
+      mkdirSync(docs);
+      const write = (i: number) => writeFileSync(join(docs, "a.md"), `# Journal\n\nThe journal service version ${i} flushes its journal to disk every second.\n`);
+      write(0);
+      await memIndex(h, docs);
+      const status = async () => {
+        const r = await ask(h, { op: "status" }, 2_000);
+        assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
+        return r.reply as unknown as { inMemory: { version: string; kernel: string; rows: number; rowsRead: number }[] };
+      };
+      const prompt = async (session: string) => {
+        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 5_000);
+        assert.ok(r.kind === "reply" && r.reply.ok && /flushes its journal/.test(String(r.reply.text)), JSON.stringify(r));
+      };
+      const d = serve(h);
+      await until(up(h));
+      await until(async () => (await status()).inMemory.length === 1);
+      assert.match((await status()).inMemory[0]!.kernel, /^codes-/);
+      await prompt("c0");
+      const before = (await status()).inMemory[0]!.version;
+      write(1);
+      await memIndex(h, docs);
+      await prompt("c1");
+      await until(async () => (await status()).inMemory[0]!.version !== before);
+      const copy = (await status()).inMemory[0]!;
+      assert.match(copy.kernel, /^codes-/);
+      assert.equal(copy.rowsRead, 1, `refreshed, not read whole (${copy.rows} rows held)`);
+      await prompt("c2");
+      await ask(h, { op: "stop" }, 2_000);
+      assert.equal(await d.exited, 0, d.stderr());
+    });
+  });
+
   test("a vector table over daemon.vectorMemoryMB is searched in LanceDB, not copied into memory", async () => {
     // One chunk of 64 dims is 256 bytes: over a limit of 0.0001 MiB (105 bytes).
     await withFakeOllama("too-big", { vectorMemoryMB: 0.0001 }, async (h) => {

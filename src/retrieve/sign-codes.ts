@@ -1,0 +1,147 @@
+/**
+ * Compact codes of unit vectors, for a vector copy too large to hold as float32 (./code-index.ts):
+ * each row as its sign bits (dims/8 bytes; Hamming distance between two rows' bits tracks the
+ * angle between them) and as int8 with one scale per row (dims bytes; its dot product with a
+ * float query is within about 1e-3 of the float32 one). A search takes the rows nearest by
+ * Hamming distance as candidates, then ranks those by their int8 dot product with the query.
+ * Pure functions over typed arrays; no state.
+ */
+
+/** 32-bit words of one row's sign code. */
+export function codeWords(dims: number): number {
+  return Math.ceil(dims / 32);
+}
+
+/** Writes `v`'s sign bits (bit j set when v[j] > 0) into `codes` from word `at`. */
+export function signBits(v: ArrayLike<number>, dims: number, codes: Uint32Array, at: number): void {
+  const words = codeWords(dims);
+  for (let w = 0; w < words; w++) {
+    let bits = 0;
+    const base = w * 32;
+    const stop = Math.min(32, dims - base);
+    for (let b = 0; b < stop; b++) if (v[base + b]! > 0) bits |= 1 << b;
+    codes[at + w] = bits >>> 0;
+  }
+}
+
+/**
+ * Writes `v` as int8 into `q8` from `at` (`v[j] ≈ q8[at + j] × scale`) and returns the scale:
+ * the largest magnitude maps to ±127, so no value is clipped. A zero row has scale 0.
+ */
+export function quantise(v: ArrayLike<number>, dims: number, q8: Int8Array, at: number): number {
+  let max = 0;
+  for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(v[j]!));
+  if (max === 0 || !Number.isFinite(max)) {
+    q8.fill(0, at, at + dims);
+    return 0;
+  }
+  const scale = max / 127;
+  for (let j = 0; j < dims; j++) q8[at + j] = Math.round(v[j]! / scale);
+  return scale;
+}
+
+/** Writes `v` as int16 into `q16` (`v[j] ≈ q16[j] × scale`) and returns the scale (0 for a zero vector). */
+export function quantise16(v: ArrayLike<number>, dims: number, q16: Int16Array): number {
+  let max = 0;
+  for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(v[j]!));
+  if (max === 0 || !Number.isFinite(max)) {
+    q16.fill(0, 0, dims);
+    return 0;
+  }
+  const scale = max / 32_767;
+  for (let j = 0; j < dims; j++) q16[j] = Math.round(v[j]! / scale);
+  return scale;
+}
+
+/** Set bits of a 32-bit word. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Hamming distance of rows [from, to) of `codes` to `query` (one row's words), written into `out` at the row. */
+export function hammingRows(codes: Uint32Array, words: number, query: Uint32Array, from: number, to: number, out: Uint16Array): void {
+  for (let i = from; i < to; i++) {
+    const o = i * words;
+    let d = 0;
+    for (let w = 0; w < words; w++) {
+      let x = (codes[o + w]! ^ query[w]!) >>> 0;
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      d += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+    }
+    out[i] = d;
+  }
+}
+
+/**
+ * The rows nearest by distance, at least `want` of them when that many rows are allowed: every
+ * allowed row whose distance is below the cut, and the rows at the cut in row order up to `want`.
+ * Found by counting distances (they are small integers, at most `maxDist`), not by sorting: O(rows).
+ */
+export function nearestRows(dist: Uint16Array, n: number, maxDist: number, want: number, allowed: (row: number) => boolean): Int32Array {
+  const count = new Uint32Array(maxDist + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!allowed(i)) continue;
+    count[dist[i]!]!++;
+    total++;
+  }
+  const take = Math.min(want, total);
+  if (take <= 0) return new Int32Array(0);
+  let cut = 0;
+  let below = 0; // allowed rows with a distance under `cut`
+  while (below + count[cut]! < take) below += count[cut++]!;
+  let atCut = take - below; // rows at the cut still to take
+  const out = new Int32Array(take);
+  let k = 0;
+  for (let i = 0; i < n && k < take; i++) {
+    const d = dist[i]!;
+    if (d > cut || !allowed(i)) continue;
+    if (d === cut) {
+      if (atCut === 0) continue;
+      atCut--;
+    }
+    out[k++] = i;
+  }
+  return out;
+}
+
+/** `q · row` for the int8 row at `at` with its scale. */
+export function int8Dot(q: Float32Array, q8: Int8Array, at: number, dims: number, scale: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let j = 0;
+  for (; j + 1 < dims; j += 2) {
+    s0 += q[j]! * q8[at + j]!;
+    s1 += q[j + 1]! * q8[at + j + 1]!;
+  }
+  if (j < dims) s0 += q[j]! * q8[at + j]!;
+  return (s0 + s1) * scale;
+}
+
+/**
+ * The best `limit` of `rows` by `scores` (the rescoring's, same order), best first; equal scores
+ * in the order of `rows` (row order, from `nearestRows`). One pass, no sort.
+ */
+export function bestByScore(rows: Int32Array, scores: ArrayLike<number>, limit: number): { row: number; score: number }[] {
+  if (limit <= 0) return [];
+  const topS = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
+  const topK = new Int32Array(limit).fill(-1);
+  for (let k = 0; k < rows.length; k++) {
+    const s = scores[k]!;
+    if (s <= topS[limit - 1]! && topK[limit - 1]! >= 0) continue;
+    let at = limit - 1;
+    while (at > 0 && (topS[at - 1]! < s || topK[at - 1]! < 0)) {
+      topS[at] = topS[at - 1]!;
+      topK[at] = topK[at - 1]!;
+      at--;
+    }
+    topS[at] = s;
+    topK[at] = k;
+  }
+  const out: { row: number; score: number }[] = [];
+  for (let i = 0; i < limit && topK[i]! >= 0; i++) out.push({ row: rows[topK[i]!]!, score: topS[i]! });
+  return out;
+}
