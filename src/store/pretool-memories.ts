@@ -61,7 +61,7 @@ export function ruledMemories(db: Db, projects: readonly string[]): CleanFields<
     for (const r of q.all(project, MAX_CHECKED) as Row[]) {
       if (confidence(r.metadata) < MIN_DECISION_CONFIDENCE) continue;
       const files = [...new Set([...list(r.files), ...list(r.anchored)])];
-      out.push(asStoredRow({ id: r.id, project: r.project, type: r.type, time: r.time, text: r.text, files }) as CleanFields<RuledMemory>);
+      out.push(asStoredRow<RuledMemory>({ id: r.id, project: r.project, type: r.type, time: r.time, text: r.text, files }));
     }
   }
   return out;
