@@ -45,7 +45,12 @@ export interface RemoveStep {
   run(ctx: RemoveContext, dryRun: boolean): Promise<StepOutcome>;
 }
 
-const warned = (ws: readonly string[]) => ws.map((w) => `warning: ${w}\n`).join("");
+/** The warnings worth showing here: not that another scope still holds mem's hooks, which a later step removes. */
+const warned = (ws: readonly string[]) =>
+  ws
+    .filter((w) => !w.startsWith("mem hooks are still installed in "))
+    .map((w) => `warning: ${w}\n`)
+    .join("");
 
 /** Claude Code's hooks in one scope's settings file (the file goes when it holds nothing else and mem created it). */
 function claudeHooks(scope: Scope): RemoveStep {

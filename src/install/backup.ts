@@ -163,6 +163,16 @@ function readRecord(home: string): string[] {
 
 function writeRecord(home: string, files: string[]): void {
   try {
+    if (files.length === 0) {
+      // Nothing left to remember: no file of `[]` left behind, nor a folder made only to hold it.
+      try {
+        unlinkSync(recordPath(home));
+        rmdirSync(home);
+      } catch {
+        // no record there, or a data home in use (not empty)
+      }
+      return;
+    }
     mkdirSync(home, { recursive: true });
     writeFileSync(recordPath(home), `${JSON.stringify(files.filter((f) => f.length <= 4_096).slice(-1_000), null, 1)}\n`);
   } catch {

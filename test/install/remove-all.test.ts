@@ -135,6 +135,7 @@ describe("mem uninstall --all", () => {
     const before = snapshot(s);
     const dry = await s.mem(["uninstall", "--all", "--data", "--dry-run"]);
     assert.equal(dry.code, 0, show(dry));
+    assert.doesNotMatch(dry.stdout + dry.stderr, /mem hooks are still installed in/, "no warning about hooks a later step of the plan removes");
     for (const step of ["Claude Code hooks (local scope)", "Claude Code hooks (user scope)", "Claude Code MCP server (local scope)", "Claude Code MCP server (user scope)", "the weekly maintenance job", "the daemon", "the data home"]) assert.ok(dry.stdout.includes(`== ${step}`), `${step}\n${dry.stdout}`);
     assert.ok(dry.stdout.includes(`would remove mem hooks from ${s.files.local}`), dry.stdout);
     assert.ok(dry.stdout.includes("would remove from the crontab:"), dry.stdout);
@@ -200,6 +201,10 @@ describe("mem uninstall --all", () => {
     assert.ok(out.done.some((d) => d.name.startsWith("the data home")), r.stdout);
     assert.ok(!existsSync(s.memHome));
     assert.equal(readFileSync(s.claudeJson, "utf8"), claudeOwn(s.repo));
+    // The copy of install's record kept in the default data home (for an uninstall from another shell) goes too.
+    const usual = join(s.home, ".local", "share", "mem");
+    assert.ok(!existsSync(join(usual, "install-created.json")), "no record of [] left behind");
+    assert.ok(!existsSync(usual), "nor the folder made to hold it");
   });
 
   test("a read-only settings file is refused in the plan: nothing of any step is done", async () => {
