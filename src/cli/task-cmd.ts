@@ -113,20 +113,31 @@ function add(argv: string[], now: number): Promise<number> {
   });
 }
 
-function close(argv: string[], now: number, status: CloseStatus): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: "boolean" } });
+/** The one task ID the command takes. @throws UsageError */
+function oneTaskId(positionals: string[]): string {
   if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
   const typed = positionals[0];
   if (typed === undefined) throw new UsageError("a task ID is required (see mem task list)");
+  return typed;
+}
+
+/** The task `typed` names, or the exit status once its failure is said. @throws UsageError for a start too short or ambiguous */
+function taskOf(app: App, typed: string, asJson: boolean): TaskRow | number {
+  try {
+    return resolveTask(app.db, typed);
+  } catch (err) {
+    if (!(err instanceof MemoryError)) throw err;
+    if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
+    return failure("task", asJson, `${err.message} (see mem task list --all)`, "not_found");
+  }
+}
+
+function close(argv: string[], now: number, status: CloseStatus): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: "boolean" } });
+  const typed = oneTaskId(positionals);
   return withApp((app) => {
-    let task: TaskRow;
-    try {
-      task = resolveTask(app.db, typed);
-    } catch (err) {
-      if (!(err instanceof MemoryError)) throw err;
-      if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
-      return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
-    }
+    const task = taskOf(app, typed, values.json === true);
+    if (typeof task === "number") return task;
     const id = taskOneId(task.id);
     const r = new TaskStore(app.db).close(task.id, status, now)!;
     if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
@@ -138,21 +149,13 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
 
 function block(argv: string[], now: number, blocking: boolean): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: "boolean" }, ...(blocking ? { reason: { type: "string" as const } } : {}) });
-  if (positionals.length > 1) throw new UsageError(`one task ID, got ${positionals.length}`);
-  const typed = positionals[0];
-  if (typed === undefined) throw new UsageError("a task ID is required (see mem task list)");
+  const typed = oneTaskId(positionals);
   const reason = typeof values.reason === "string" ? values.reason.trim() : "";
   if (blocking && reason === "") throw new UsageError('say why the task is blocked: mem task block ID --reason "WHY"');
   if (reason.length > MAX_BLOCK_REASON) throw new UsageError(`the reason is ${reason.length} characters long, at most ${MAX_BLOCK_REASON}`);
   return withApp((app) => {
-    let task: TaskRow;
-    try {
-      task = resolveTask(app.db, typed);
-    } catch (err) {
-      if (!(err instanceof MemoryError)) throw err;
-      if (err.code === "bad_argument") throw new UsageError(err.message, idProblem(err.message) ? "alone" : false);
-      return failure("task", values.json === true, `${err.message} (see mem task list --all)`, "not_found");
-    }
+    const task = taskOf(app, typed, values.json === true);
+    if (typeof task === "number") return task;
     const id = taskOneId(task.id);
     const r = blocking ? blockTask(app.db, task.id, cleanText(reason), now) : unblockTask(app.db, task.id, now);
     if (!r) return failure("task", values.json === true, `no task ${id} (see mem task list --all)`, "not_found");
