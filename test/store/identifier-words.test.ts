@@ -18,6 +18,7 @@ import { openDb, SCHEMA_VERSION, type Db } from "../../src/store/db.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { scrubStore } from "../../src/store/scrub.js";
 import { listSnapshots } from "../../src/store/snapshots.js";
+import { addIdentifierWords } from "../../src/store/chunk-idents.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-idents-"));
 const open: Db[] = [];
@@ -117,12 +118,14 @@ describe("identifier words in the text index", () => {
 });
 
 describe("the migration to identifier words", () => {
+  /** The schema version of a store made before it (later migrations run after it too). */
+  const WORDS = MIGRATIONS.indexOf(addIdentifierWords);
   /** A store made by the schema before this one, its chunks written as that version wrote them. */
   function previousStore(path: string): void {
     const raw = new Database(path);
     raw.pragma("journal_mode = WAL");
-    for (const m of MIGRATIONS.slice(0, SCHEMA_VERSION - 1)) typeof m === "string" ? raw.exec(m) : m(raw);
-    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    for (const m of MIGRATIONS.slice(0, WORDS)) typeof m === "string" ? raw.exec(m) : m(raw);
+    raw.pragma(`user_version = ${WORDS}`);
     raw.prepare("INSERT INTO meta (key, value) VALUES ('redaction-version', ?)").run(String(REDACTION_VERSION));
     raw.prepare("INSERT INTO sources (project, path, kind, size, mtime_ms, content_hash, indexed_at) VALUES ('p1', 'notes.md', 'markdown', 1, 1, 'h', 1)").run();
     const ins = raw.prepare("INSERT INTO chunks (id, source_id, project, path, kind, heading, start_line, end_line, text, seq) VALUES (?, 1, 'p1', 'notes.md', 'note', 'Notes', 1, 2, ?, ?)");
@@ -139,7 +142,7 @@ describe("the migration to identifier words", () => {
     const snaps = listSnapshots(path);
     assert.equal(snaps.length, 1);
     assert.equal(snaps[0]!.reason, "migration");
-    assert.equal(snaps[0]!.schemaVersion, SCHEMA_VERSION - 1);
+    assert.equal(snaps[0]!.schemaVersion, WORDS);
     assert.equal(db.prepare("SELECT idents FROM chunks WHERE id = 'c-config'").pluck().get(), "http server config");
     checkSearch(db);
     // The triggers keep the new index: a chunk added and one removed after the migration.
@@ -154,7 +157,7 @@ describe("the migration to identifier words", () => {
     previousStore(path);
     openDb(path).close();
     const raw = new Database(path);
-    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    raw.pragma(`user_version = ${WORDS}`);
     raw.close();
     const db = opened(path);
     assert.equal(db.pragma("user_version", { simple: true }), SCHEMA_VERSION);
