@@ -1,6 +1,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import { breathe, SLICE } from "../util/breathe.js";
+import { refreshPlan } from "./refresh-plan.js";
 import { type CodeKernels, codeKernels } from "./code-kernels.js";
 import { bestByScore, codeWords, hammingRows, int8Dot, nearestRows, quantise, quantise16, signBits } from "./sign-codes.js";
 
@@ -230,20 +231,9 @@ export class CodeIndex {
 
   /** This copy brought to `version` (see MemoryIndex.refresh); undefined when so much changed that a full `load` costs about as much. */
   async refresh(store: VectorStore, version: string, reread: ReadonlySet<string>): Promise<CodeIndex | undefined> {
-    const now = await store.ids(this.table);
-    const keep: number[] = [];
-    const added: string[] = [];
-    const seen = new Set<string>();
-    for (let k = 0; k < now.length; k++) {
-      if (k % SLICE === SLICE - 1) await breathe();
-      const id = now[k]!;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const i = reread.has(id) ? undefined : this.rows.rowOf.get(id);
-      if (i === undefined) added.push(id);
-      else keep.push(i);
-    }
-    if (added.length > Math.max(1_000, this.size / 5)) return undefined;
+    const plan = await refreshPlan(store, this.table, this.rows.rowOf, reread, Math.max(1_000, this.size / 5));
+    if (!plan) return undefined;
+    const { keep, added } = plan;
     const fetched = await store.rowsById(this.table, added);
     const rows = new CodeRows(keep.length + fetched.reduce((n, t) => n + t.numRows, 0), this.dims, this.rows.wasm ? undefined : "js");
     await rows.copyFrom(this.rows, keep);

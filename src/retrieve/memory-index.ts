@@ -1,6 +1,6 @@
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import type { ScoreMatrix } from "./dot-scores.js";
-import { breathe, SLICE } from "../util/breathe.js";
+import { refreshPlan } from "./refresh-plan.js";
 import { Rows } from "./memory-rows.js";
 import { ScanPool, type ScanPoolOptions } from "./scan-pool.js";
 
@@ -81,20 +81,9 @@ export class MemoryIndex {
    * answers prompts.
    */
   async refresh(store: VectorStore, version: string, reread: ReadonlySet<string>): Promise<MemoryIndex | undefined> {
-    const now = await store.ids(this.table);
-    const keep: number[] = [];
-    const added: string[] = [];
-    const seen = new Set<string>();
-    for (let k = 0; k < now.length; k++) {
-      if (k % SLICE === SLICE - 1) await breathe();
-      const id = now[k]!;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const i = reread.has(id) ? undefined : this.rowOf.get(id);
-      if (i === undefined) added.push(id);
-      else keep.push(i);
-    }
-    if (added.length > Math.max(1_000, this.size / 5)) return undefined;
+    const plan = await refreshPlan(store, this.table, this.rowOf, reread, Math.max(1_000, this.size / 5));
+    if (!plan) return undefined;
+    const { keep, added } = plan;
     const fetched = await store.rowsById(this.table, added);
     const rows = new Rows(keep.length + fetched.reduce((n, t) => n + t.numRows, 0), this.matrix.dims, this.kernel === "js" ? "js" : undefined);
     await rows.copyFrom({ ids: this.ids, projectOf: this.projectOf, projectNames: this.projectNames, matrix: this.matrix }, keep);
