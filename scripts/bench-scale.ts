@@ -8,10 +8,11 @@
  * codes against the exact scan, each copy's bytes and the RSS it leaves, the refresh after 100
  * rows added and 100 removed, and the load average (the figures are only as quiet as the
  * machine). `--no-locomo` skips the rows made from the LoCoMo USE vectors; `--bm25` adds the BM25
- * leg over synthetic Zipf text of the same sizes (bench/scale-bm25.ts), `--bm25-only` runs it alone.
+ * leg over synthetic Zipf text of the same sizes (bench/scale-bm25.ts), `--bm25-only` runs it alone,
+ * `--bm25-dir DIR` keeps its stores in DIR and uses them again.
  * Not a test.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/config.js";
@@ -135,7 +136,10 @@ try {
       await point(work, n, dims, gen, queries, "synthetic");
     }
   }
-  if (process.argv.includes("--bm25") || !vectorsToo) for (const n of SIZES) await bm25Curve(work, n, QUERIES, log);
+  // `--bm25-dir DIR` keeps the BM25 stores there for the next run (a 1M store takes minutes to write)
+  const bm25Dir = arg("bm25-dir", work);
+  if (bm25Dir !== work) mkdirSync(bm25Dir, { recursive: true });
+  if (process.argv.includes("--bm25") || !vectorsToo) for (const n of SIZES) await bm25Curve(bm25Dir, n, QUERIES, log);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
+import { chunksToRank } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
 import type { LegHit } from "./rrf.js";
@@ -20,14 +21,53 @@ export interface Bm25Weights {
 export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { heading: 2, text: 1, idents: 0.5 };
 
 /**
+ * At most this many chunks are scored by `bm25()` for one prompt when its words match more
+ * (./bm25-bound.ts): ten times the 200 the fast path keeps, about 4 ms of scoring.
+ */
+export const RANK_BUDGET = 2_000;
+
+/**
  * The fast path's SQL: FTS5's own top `?` by `score`, then their chunks, kept when `where` holds.
  * CROSS JOIN keeps FTS5's few rows the outer loop: with a plain JOIN, SQLite walked every chunk of
  * the projects searched through the `chunks_project` index and probed the FTS5 rows for each (the
- * BM25 leg at 300k chunks of one project: p50 154 ms; `npm run bench:scale -- --bm25`).
+ * BM25 leg at 300k chunks of one project: p50 154 ms; `npm run bench:scale -- --bm25`). `bounded`:
+ * only the rowids of a JSON array (second parameter) are scored; `+rowid` has FTS5 stream its
+ * matches past them (as rowid lookups, each would count every phrase's matches again for bm25()).
  */
-export function fastRankingSql(score: string, where: string): string {
-  return `SELECT c.id AS id, f.rowid AS r, f.s AS s, c.tier AS tier FROM (SELECT rowid, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f
+export function fastRankingSql(score: string, where: string, bounded = false): string {
+  const only = bounded ? " AND +rowid IN (SELECT value FROM json_each(?))" : "";
+  return `SELECT c.id AS id, f.rowid AS r, f.s AS s, c.tier AS tier FROM (SELECT rowid, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?${only} ORDER BY s LIMIT ?) f
        CROSS JOIN chunks c ON c.rowid = f.rowid WHERE ${where} ORDER BY f.s`;
+}
+
+/** The rows FTS5 has indexed, as bm25() counts them: the first varint of its averages record. */
+export function indexedRows(db: Db): number {
+  let block: Buffer | undefined;
+  try {
+    block = prepared(db, "SELECT block FROM chunks_fts_data WHERE id = 1").pluck().get() as Buffer | undefined;
+  } catch {
+    return prepared(db, "SELECT count(*) FROM chunks").pluck().get() as number;
+  }
+  let v = 0;
+  for (let i = 0; block && i < block.length; i++) {
+    const b = block[i]!;
+    if (i === 8) return v * 256 + b;
+    v = v * 128 + (b & 0x7f);
+    if (b < 0x80) return v;
+  }
+  return v;
+}
+
+/**
+ * The chunks to score for these words (each word's forms), or `undefined` for every match: the
+ * matches of each word are read as rowids alone (no scoring) and weighed by ./bm25-bound.ts.
+ */
+function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
+  const rows = indexedRows(db);
+  if (rows <= budget) return undefined;
+  const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+  const lists = words.map((forms) => JSON.parse(list.get(matchOf(forms)) as string) as number[]);
+  return chunksToRank(lists, rows, budget, least);
 }
 
 /**
@@ -35,7 +75,7 @@ export function fastRankingSql(score: string, where: string): string {
  * first, restricted by the SQL filters, with each of the query's words counted once, by its best
  * form (./count-once.ts). Scores are negated so higher is better.
  */
-export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
+export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS, budget = RANK_BUDGET): LegHit[] {
   const words = searchConcepts(text);
   const match = matchOf(words.flat());
   if (!match) return [];
@@ -50,9 +90,12 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   // Fast path: rank inside FTS5 alone (no row lookups), keep the global top N, then filter. If at
   // least `limit` of those pass the filters they hold the filtered top `limit` (anything outside
   // the global top N scores worse). Otherwise rank the filtered matches in full. Counting each
-  // word once reorders these candidates: it can only lower a score.
+  // word once reorders these candidates: it can only lower a score. On a large store the fast path
+  // scores only the chunks ./bm25-bound.ts keeps (at most `budget` of them, heaviest words first).
   const wide = Math.max(200, limit * 4);
-  const fast = (prepared(db, fastRankingSql(score, fastWhere.sql)).all(match, wide, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]).filter(
+  const only = boundedRows(db, words, Math.max(budget, wide), wide);
+  const ranked = only ? [match, JSON.stringify(only), wide] : [match, wide];
+  const fast = (prepared(db, fastRankingSql(score, fastWhere.sql, only !== undefined)).all(...ranked, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]).filter(
     (r) => !warmOnly || r.tier !== COLD_TIER,
   );
   const rows =

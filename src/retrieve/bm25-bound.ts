@@ -1,0 +1,105 @@
+/**
+ * Which chunks the BM25 leg ranks when a prompt's words match more of them than it can afford to
+ * score. FTS5 scores every chunk a MATCH finds with `bm25()` (a lookup of the chunk's length and a
+ * walk of its positions each) and sorts them; an OR of 3 to 7 everyday words matches a few percent
+ * of a large store (about 58,000 chunks of a million), and that scoring is what grows with the
+ * store. Finding the matches is cheap next to it.
+ *
+ * The rule: each matching chunk is weighed by the inverse document frequencies of the query's
+ * words it holds, each word once (BM25 with every term frequency and length alike: what a chunk's
+ * score is made of before its counts are looked at). Chunks of equal weight form a level; whole
+ * levels are kept from the heaviest down while they fit the budget, and at least `least` chunks
+ * are kept when as many match. A chunk holding a rare word weighs more than one holding a common
+ * word, and one holding two words more than one holding either: the rare words come first, and a
+ * common word alone adds nothing to the ranking's candidates once heavier ones fill the budget.
+ * `bm25()` then ranks the kept chunks exactly as before. What is left out can only have scored
+ * higher through its counts (a common word repeated in a short chunk). Pure.
+ */
+
+/** FTS5's `bm25()` inverse document frequency of a phrase in `df` of `rows` rows (floored at 1e-6, as FTS5 does). */
+export function fts5Idf(df: number, rows: number): number {
+  const x = Math.log((rows - df + 0.5) / (df + 0.5));
+  return x > 1e-6 ? x : 1e-6;
+}
+
+/**
+ * A word's weight in whole units of 1/65,536 (integers add up exactly, in any order: chunks holding
+ * the same words weigh exactly alike).
+ */
+const UNIT = 65_536;
+
+/** Rowids in ascending order, each with a weight. */
+interface Weighed {
+  rows: ArrayLike<number>;
+  weights: Int32Array;
+}
+
+/** Two weighed lists as one: a rowid in both gets the sum of its weights. */
+function merge(a: Weighed, b: Weighed): Weighed {
+  const ar = a.rows;
+  const aw = a.weights;
+  const br = b.rows;
+  const bw = b.weights;
+  const rows = new Float64Array(ar.length + br.length);
+  const weights = new Int32Array(rows.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < ar.length && j < br.length) {
+    const x = ar[i]!;
+    const y = br[j]!;
+    rows[n] = x <= y ? x : y;
+    weights[n++] = (x <= y ? aw[i++]! : 0) + (y <= x ? bw[j++]! : 0);
+  }
+  for (; i < ar.length; n++, i++) {
+    rows[n] = ar[i]!;
+    weights[n] = aw[i]!;
+  }
+  for (; j < br.length; n++, j++) {
+    rows[n] = br[j]!;
+    weights[n] = bw[j]!;
+  }
+  return { rows: rows.subarray(0, n), weights: weights.subarray(0, n) };
+}
+
+/** The list in ascending order (FTS5 gives it so; sorted if not). */
+function ascending(list: readonly number[]): ArrayLike<number> {
+  for (let k = 1; k < list.length; k++) if (list[k - 1]! >= list[k]!) return Float64Array.from(new Set(list)).sort();
+  return list;
+}
+
+/**
+ * The chunks to rank: `lists` holds, for each of the query's words, the rowids of the chunks that
+ * hold it (in any of its forms); `rows` is the number of chunks indexed. `undefined` when every
+ * match is kept (they fit the budget, or they are one level): rank them all, as without a bound.
+ */
+export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number): number[] | undefined {
+  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
+  let layer: Weighed[] = lists.map((list) => {
+    const sorted = ascending(list);
+    return { rows: sorted, weights: new Int32Array(sorted.length).fill(Math.round(fts5Idf(sorted.length, rows) * UNIT)) };
+  });
+  while (layer.length > 1) {
+    const next: Weighed[] = [];
+    for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
+    layer = next;
+  }
+  const all = layer[0];
+  if (!all || all.rows.length <= budget) return undefined;
+  // the weight of the lightest level kept: levels read from the heaviest down, in sorted weights
+  const sorted = Int32Array.from(all.weights).sort();
+  let kept = 0;
+  let lightest = Number.POSITIVE_INFINITY;
+  for (let k = sorted.length - 1; k >= 0; ) {
+    let j = k;
+    while (j >= 0 && sorted[j] === sorted[k]) j--;
+    if (kept >= least && kept + (k - j) > budget) break;
+    kept += k - j;
+    lightest = sorted[k]!;
+    k = j;
+  }
+  if (kept === sorted.length) return undefined;
+  const out: number[] = [];
+  for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
+  return out;
+}
