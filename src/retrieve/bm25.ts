@@ -62,7 +62,7 @@ export function indexedRows(db: Db): number {
  * The chunks to score for these words (each word's forms), or `undefined` for every match: the
  * matches of each word are read as rowids alone (no scoring) and weighed by ./bm25-bound.ts.
  */
-function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
+export function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
   const rows = indexedRows(db);
   if (rows <= budget) return undefined;
   const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();

@@ -24,6 +24,19 @@ test("the BM25 leg's fast path walks FTS5's top rows and looks their chunks up b
     assert.ok(!plan.some((d) => d.includes("chunks_project")), `${projects}: ${plan.join(" | ")}`);
     assert.ok(plan.some((d) => /SEARCH c USING INTEGER PRIMARY KEY/.test(d)), `${projects}: ${plan.join(" | ")}`);
   }
+  // bounded to a set of rowids (src/retrieve/bm25-bound.ts): the set is read once (a list subquery,
+  // not one per row) and FTS5 streams its matches past it, with no rowid lookup into FTS5 (each would
+  // count every phrase's matches again for bm25())
+  for (const projects of [["p"], ["p", "q"]]) {
+    const where = sqlWhere({ projects, tier: "all" });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${fastRankingSql("bm25(chunks_fts)", where.sql, true)}`).all('"journal"', "[1, 2, 3]", 200, ...where.params) as { detail: string }[]).map((r) => r.detail);
+    const fts = plan.filter((d) => d.includes("chunks_fts"));
+    assert.deepEqual(fts.length, 1, plan.join(" | "));
+    assert.match(fts[0]!, /^SCAN chunks_fts VIRTUAL TABLE INDEX 0:M\d+$/, `a MATCH scan, no rowid constraint: ${plan.join(" | ")}`);
+    assert.ok(plan.some((d) => /^LIST SUBQUERY/.test(d)) && !plan.some((d) => /CORRELATED/.test(d)), plan.join(" | "));
+    assert.ok(!plan.some((d) => d.includes("chunks_project")), `${projects}: ${plan.join(" | ")}`);
+    assert.ok(plan.some((d) => /SEARCH c USING INTEGER PRIMARY KEY/.test(d)), `${projects}: ${plan.join(" | ")}`);
+  }
   // and it answers: the journal chunks of project p, best first
   const hits = bm25Leg(db, "journal flush", { projects: ["p"] }, 20);
   assert.equal(hits.length, 20);
