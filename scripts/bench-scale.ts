@@ -8,7 +8,7 @@
  * codes against the exact scan, each copy's bytes and the RSS it leaves, the refresh after 100
  * rows added and 100 removed, and the load average (the figures are only as quiet as the
  * machine). `--no-locomo` skips the rows made from the LoCoMo USE vectors; `--bm25` adds the BM25
- * leg over synthetic Zipf text of the same sizes (bench/scale-bm25.ts), `--bm25-only` runs it alone,
+ * leg over synthetic Zipf text of the same sizes, bounded and not (bench/scale-bm25.ts), `--bm25-only` runs it alone,
  * `--bm25-dir DIR` keeps its stores in DIR and uses them again.
  * Not a test.
  */

@@ -1,7 +1,8 @@
 /**
  * bench:scale's BM25 leg: `n` chunks of synthetic text (a 20,000-word vocabulary drawn Zipf-wise,
  * as bench:prompt's corpus) written straight into a real SQLite store (FTS5 through its triggers),
- * then the leg timed for prompts of 3–7 content words, as the daemon runs it.
+ * then the leg timed for prompts of 3–7 content words, as the daemon runs it and with every match
+ * scored.
  */
 import { join } from "node:path";
 import { loadavg } from "node:os";
@@ -37,17 +38,37 @@ function fill(db: Db, n: number): void {
   }
 }
 
+/**
+ * The leg timed on `queries` prompts, bounded as the daemon runs it (src/retrieve/bm25-bound.ts)
+ * and, interleaved with it on the same prompts, unbounded (every match scored): both timings, and
+ * how many prompts got the same top 50 either way.
+ */
 export async function bm25Curve(work: string, n: number, queries: number, log: (s: string) => void): Promise<void> {
   const { db, writeS } = bm25Store(work, n);
   const limit = defaultConfig().query.candidates;
-  const times: number[] = [];
+  const bounded: number[] = [];
+  const full: number[] = [];
+  let same = 0;
   for (const [i, q] of syntheticQueries(queries + 10).entries()) {
-    const t = performance.now();
-    bm25Leg(db, `why did we decide on ${q}?`, { projects: ["bench"] }, limit);
-    if (i >= 10) times.push(performance.now() - t);
+    const prompt = `why did we decide on ${q}?`;
+    const run = (budget: number | undefined, into: number[]) => {
+      const t = performance.now();
+      const hits = bm25Leg(db, prompt, { projects: ["bench"] }, limit, undefined, budget);
+      if (i >= 10) into.push(performance.now() - t);
+      return hits.map((h) => h.id).join();
+    };
+    // in turns, which goes first: neither always finds the pages the other just read
+    const first = i % 2 === 0 ? run(undefined, bounded) : run(Number.POSITIVE_INFINITY, full);
+    const second = i % 2 === 0 ? run(Number.POSITIVE_INFINITY, full) : run(undefined, bounded);
+    if (i >= 10 && first === second) same++;
   }
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!.toFixed(1);
-  log(`BM25 leg ${n.toLocaleString("en")} chunks (written in ${writeS.toFixed(0)} s): p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms [load ${loadavg()[0]!.toFixed(1)}]`);
+  const pcts = (times: number[]) => {
+    const s = [...times].sort((x, y) => x - y);
+    const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
+    return `p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms`;
+  };
+  log(
+    `BM25 leg ${n.toLocaleString("en")} chunks (written in ${writeS.toFixed(0)} s): ${pcts(bounded)}; every match scored ${pcts(full)}; the same top ${limit} for ${same} of ${bounded.length} prompts [load ${loadavg()[0]!.toFixed(1)}]`,
+  );
   db.close();
 }
