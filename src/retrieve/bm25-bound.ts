@@ -48,8 +48,16 @@ function merge(a: Weighed, b: Weighed): Weighed {
   while (i < ar.length && j < br.length) {
     const x = ar[i]!;
     const y = br[j]!;
-    rows[n] = x <= y ? x : y;
-    weights[n++] = (x <= y ? aw[i++]! : 0) + (y <= x ? bw[j++]! : 0);
+    if (x < y) {
+      rows[n] = x;
+      weights[n++] = aw[i++]!;
+    } else if (y < x) {
+      rows[n] = y;
+      weights[n++] = bw[j++]!;
+    } else {
+      rows[n] = x;
+      weights[n++] = aw[i++]! + bw[j++]!;
+    }
   }
   for (; i < ar.length; n++, i++) {
     rows[n] = ar[i]!;
@@ -86,19 +94,17 @@ export function chunksToRank(lists: readonly (readonly number[])[], rows: number
   }
   const all = layer[0];
   if (!all || all.rows.length <= budget) return undefined;
-  // the weight of the lightest level kept: levels read from the heaviest down, in sorted weights
-  const sorted = Int32Array.from(all.weights).sort();
+  // the levels, heaviest first; the weight of the lightest one kept
+  const levels = new Map<number, number>();
+  for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
   let kept = 0;
   let lightest = Number.POSITIVE_INFINITY;
-  for (let k = sorted.length - 1; k >= 0; ) {
-    let j = k;
-    while (j >= 0 && sorted[j] === sorted[k]) j--;
-    if (kept >= least && kept + (k - j) > budget) break;
-    kept += k - j;
-    lightest = sorted[k]!;
-    k = j;
+  for (const [x, n] of [...levels].sort((p, q) => q[0] - p[0])) {
+    if (kept >= least && kept + n > budget) break;
+    kept += n;
+    lightest = x;
   }
-  if (kept === sorted.length) return undefined;
+  if (kept === all.rows.length) return undefined;
   const out: number[] = [];
   for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
   return out;
