@@ -41,20 +41,30 @@ function fill(db: Db, n: number): void {
 /**
  * The leg timed on `queries` prompts, bounded as the daemon runs it (src/retrieve/bm25-bound.ts)
  * and, interleaved with it on the same prompts, unbounded (every match scored): both timings, and
- * how many prompts got the same top 50 either way.
+ * how many prompts got the same top 50 either way. The CPU time a prompt (mean) says what the
+ * leg costs on a machine shared with other work, where the wall times wait for a core.
  */
 export async function bm25Curve(work: string, n: number, queries: number, log: (s: string) => void): Promise<void> {
   const { db, writeS } = bm25Store(work, n);
   const limit = defaultConfig().query.candidates;
   const bounded: number[] = [];
   const full: number[] = [];
+  const cpu = new Map<number[], number>([
+    [bounded, 0],
+    [full, 0],
+  ]);
   let same = 0;
   for (const [i, q] of syntheticQueries(queries + 10).entries()) {
     const prompt = `why did we decide on ${q}?`;
     const run = (budget: number | undefined, into: number[]) => {
       const t = performance.now();
+      const c = process.cpuUsage();
       const hits = bm25Leg(db, prompt, { projects: ["bench"] }, limit, undefined, budget);
-      if (i >= 10) into.push(performance.now() - t);
+      if (i >= 10) {
+        into.push(performance.now() - t);
+        const u = process.cpuUsage(c);
+        cpu.set(into, cpu.get(into)! + (u.user + u.system) / 1000);
+      }
       return hits.map((h) => h.id).join();
     };
     // in turns, which goes first: neither always finds the pages the other just read
@@ -65,7 +75,7 @@ export async function bm25Curve(work: string, n: number, queries: number, log: (
   const pcts = (times: number[]) => {
     const s = [...times].sort((x, y) => x - y);
     const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
-    return `p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms`;
+    return `p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms (CPU ${(cpu.get(times)! / times.length).toFixed(1)} ms a prompt)`;
   };
   log(
     `BM25 leg ${n.toLocaleString("en")} chunks (written in ${writeS.toFixed(0)} s): ${pcts(bounded)}; every match scored ${pcts(full)}; the same top ${limit} for ${same} of ${bounded.length} prompts [load ${loadavg()[0]!.toFixed(1)}]`,
