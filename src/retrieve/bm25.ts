@@ -3,6 +3,7 @@ import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
+import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
 import type { LegHit } from "./rrf.js";
 
 export interface Bm25Weights {
@@ -35,8 +36,8 @@ export function fastRankingSql(score: string, where: string): string {
  * first, restricted by the SQL filters, with each of the query's words counted once, by its best
  * form (./count-once.ts). Scores are negated so higher is better.
  */
-export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): LegHit[] {
-  const words = searchConcepts(text);
+export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES): LegHit[] {
+  const words = searchConcepts(text, rules);
   const match = matchOf(words.flat());
   if (!match) return [];
   const where = sqlWhere(filters);
@@ -64,7 +65,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
              WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
           ).all(match, ...where.params, Math.max(limit, wide)) as { id: string; r: number; s: number }[]);
   const several = words.filter((forms) => forms.length > 1);
-  if (several.length === 0 || rows.length < 2) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
+  if (several.length === 0 || rows.length < 2 || !rules.countOnce) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
   // Each form of a word searched in several forms, scored alone over these candidates (FTS5 weighs
   // a phrase by its rarity in the whole index, as in the query above). `+rowid`: the candidates
   // are checked on the form's matches as they stream by; offered to FTS5 as rowid lookups, each
