@@ -8,19 +8,27 @@
  * hits and empty answers; the share of the ADR set's off-topic prompts that got something; LoCoMo's
  * context recall. Prints figures, asserts nothing; skips what ../shared does not hold.
  *
- *   --sets adr,adr2,locomo   (default all)    --variants NAME,NAME   (default all)
+ * `use`: LoCoMo conv-30 alone, hybrid, with its real Universal Sentence Encoder vectors served by
+ * a loopback Ollama (./bench/ollama-legs.ts; prompts with no USE vector get a noise vector).
+ *
+ *   --sets adr,adr2,locomo,use   (default all)    --variants NAME,NAME   (default all)
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openApp } from "../src/app.js";
+import { firstHealthy } from "../src/embed/chain.js";
+import type { Mode } from "../src/retrieve/search.js";
 import { formatInjection } from "../src/inject/format.js";
 import { promptCandidates, promptDescribe, redactText } from "../src/inject/for-prompt.js";
 import { projectAt } from "../src/project/scope.js";
 import { EVEN } from "../src/retrieve/rarity.js";
 import { searchMemories } from "../src/service/search.js";
 import { adr2Dir, loadAdr2Questions } from "./bench/adr2.js";
+import { locomoTurns } from "./bench/locomo-gap.js";
+import { useLeg, useVectorsFile } from "./bench/fusion-legs.js";
+import { startLegServer, type LegServer } from "./bench/ollama-legs.js";
 import { VARIANTS, type Variant } from "./bench/ablations.js";
 import { adrDir, anyRanks, ADR_QUESTIONS, loadAdrQuestions, shareRanks } from "./bench/fusion-adr.js";
 import { mean, recordsIn, reciprocalRank, type Ranks } from "./bench/fusion-metrics.js";
@@ -30,7 +38,7 @@ import { scifactDir } from "./bench/scifact.js";
 import { halfOf } from "./bench/split.js";
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
-const { values: a } = parseArgs({ options: { sets: { type: "string", default: "adr,adr2,locomo" }, variants: { type: "string" } } });
+const { values: a } = parseArgs({ options: { sets: { type: "string", default: "adr,adr2,locomo,use" }, variants: { type: "string" } } });
 const sets = a.sets!.split(",");
 const variants = a.variants ? VARIANTS.filter((x) => a.variants!.split(",").includes(x.name)) : VARIANTS;
 
@@ -47,6 +55,9 @@ interface Q {
 interface SetRun {
   name: string;
   home: string;
+  mode: Mode;
+  /** The loopback Ollama serving the vector leg (hybrid runs). */
+  leg?: { url: string; model: string };
   questions: Q[];
   offTopic: { text: string; cwd: string }[];
 }
@@ -63,12 +74,13 @@ interface Figures {
 }
 
 async function runVariant(s: SetRun, v: Variant): Promise<{ halves: Record<"tuning" | "checking", Figures>; offTopic?: number }> {
-  const app = openApp({ PATH: process.env.PATH, HOME: tmpdir(), MEM_HOME: s.home, MEM_EMBED_ORDER: "none" });
+  const app = openApp({ PATH: process.env.PATH, HOME: tmpdir(), MEM_HOME: s.home, ...(s.leg ? { MEM_EMBED_ORDER: "ollama", MEM_OLLAMA_HOST: s.leg.url, MEM_OLLAMA_MODEL: s.leg.model } : { MEM_EMBED_ORDER: "none" }) });
   try {
-    const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider: async () => ({ unhealthy: [] }), projectRoot: app.projectRoot };
+    const pickProvider = async () => firstHealthy(await app.providers());
+    const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot };
     const bm25 = { rules: v.rules, weights: v.weights };
     const inject = async (text: string, cwd: string, session: string): Promise<string> => {
-      const found = await promptCandidates(ctx, { prompt: text, cwd, session }, "bm25", { bm25 });
+      const found = await promptCandidates(ctx, { prompt: text, cwd, session }, s.mode, { bm25, vectorBudgetMs: null });
       if (!found) return "";
       const d = { ...promptDescribe(app.db, found), floorRules: v.floor, ...(v.evenRarity ? { rarity: EVEN } : {}) };
       return formatInjection(found.results, found.terms, app.config.inject, redactText, d)?.text ?? "";
@@ -76,7 +88,7 @@ async function runVariant(s: SetRun, v: Variant): Promise<{ halves: Record<"tuni
     const per = new Map<string, { ranks: Ranks; recall: number; nothing: boolean }>();
     for (const q of s.questions) {
       const project = projectAt(app.db, q.cwd, app.config.project.enclosing);
-      const ans = await searchMemories(app, { text: q.text, project, mode: "bm25", bm25 });
+      const ans = await searchMemories(app, { text: q.text, project, mode: s.mode, bm25 });
       const context = await inject(q.text, q.cwd, `ablate-${q.id}`);
       per.set(q.id, { ranks: q.rank(ans.results), recall: q.recall(context), nothing: context === "" });
     }
@@ -97,6 +109,7 @@ async function runVariant(s: SetRun, v: Variant): Promise<{ halves: Record<"tuni
 }
 
 const work = mkdtempSync(join(tmpdir(), "mem-bench-ablate-"));
+let server: LegServer | undefined;
 const p1 = (x: number) => (x * 100).toFixed(1);
 try {
   const runs: SetRun[] = [];
@@ -113,6 +126,7 @@ try {
     for (let i = 0; kinds.some((k) => i < k.length); i++) for (const k of kinds) if (i < k.length) off.push(k[i]!);
     runs.push({
       name: "ADR",
+      mode: "bm25",
       home: join(work, "adr", "home"),
       questions: questions.map((q) => ({ id: q.id, text: q.question, cwd: root, rank: (h) => anyRanks(h, q.answers), recall: (c) => (q.answers.some((x) => recordsIn(c).has(x)) ? 1 : 0) })),
       offTopic: off.map((text) => ({ text, cwd: root })),
@@ -124,26 +138,43 @@ try {
     copyMarkdown(join(a2, "corpus"), root);
     await indexInto(join(work, "adr2", "home"), [root], undefined);
     const qs = loadAdr2Questions(a2);
-    runs.push({ name: "adr-2", home: join(work, "adr2", "home"), questions: qs.map((q) => ({ id: q.id, text: q.question, cwd: root, rank: (h) => shareRanks(h, q.answers), recall: (c) => (q.answers.some((x) => recordsIn(c).has(x)) ? 1 : 0) })), offTopic: [] });
+    runs.push({ name: "adr-2", mode: "bm25", home: join(work, "adr2", "home"), questions: qs.map((q) => ({ id: q.id, text: q.question, cwd: root, rank: (h) => shareRanks(h, q.answers), recall: (c) => (q.answers.some((x) => recordsIn(c).has(x)) ? 1 : 0) })), offTopic: [] });
   }
-  const ld = sets.includes("locomo") ? locomoDir() : undefined;
+  const ld = sets.includes("locomo") || sets.includes("use") ? locomoDir() : undefined;
   if (ld) {
-    const { convs, questions } = loadLocomo(ld);
-    const roots = new Map(convs.map((c) => [c, join(work, "locomo", "convs", c)] as const));
-    for (const [c, r] of roots) copyMarkdown(join(ld, c), r);
-    await indexInto(join(work, "locomo", "home"), [...roots.values()], undefined);
-    runs.push({
-      name: "LoCoMo dev",
-      home: join(work, "locomo", "home"),
-      questions: questions.map((q) => ({
-        id: q.qid,
-        text: q.question,
-        cwd: roots.get(q.conv)!,
-        rank: (h) => ({ r1: evidenceRecall(q, h.slice(0, 1).map((x) => x.text).join("\n")), r5: evidenceRecall(q, h.slice(0, 5).map((x) => x.text).join("\n")), rr: reciprocalRank(h, (x) => turnTags(x.text).some((t) => t.conv === q.conv && q.evidence.includes(t.turn))) }),
-        recall: (c) => evidenceRecall(q, c),
-      })),
-      offTopic: [],
-    });
+    const { convs: all, questions: allQs } = loadLocomo(ld);
+    const sf = scifactDir();
+    const td = transcriptsDir();
+    const offPrompts = [...(sf ? scifactQueries(sf) : []), ...(td ? transcriptPrompts(td).filter((p) => classifyPrompt(p) === "task") : [])];
+    const locomoSet = async (name: string, key: string, convs: readonly string[], leg?: { url: string; model: string }): Promise<SetRun> => {
+      const roots = new Map(convs.map((c) => [c, join(work, key, "convs", c)] as const));
+      for (const [c, r] of roots) copyMarkdown(join(ld, c), r);
+      await indexInto(join(work, key, "home"), [...roots.values()], leg);
+      const questions = allQs.filter((q) => convs.includes(q.conv));
+      return {
+        name,
+        mode: leg ? "hybrid" : "bm25",
+        ...(leg ? { leg } : {}),
+        home: join(work, key, "home"),
+        questions: questions.map((q) => ({
+          id: q.qid,
+          text: q.question,
+          cwd: roots.get(q.conv)!,
+          rank: (h) => ({ r1: evidenceRecall(q, h.slice(0, 1).map((x) => x.text).join("\n")), r5: evidenceRecall(q, h.slice(0, 5).map((x) => x.text).join("\n")), rr: reciprocalRank(h, (x) => turnTags(x.text).some((t) => t.conv === q.conv && q.evidence.includes(t.turn))) }),
+          recall: (c) => evidenceRecall(q, c),
+        })),
+        // Asked turn by turn over the conversations, as bench:locomo asks them.
+        offTopic: offPrompts.map((text, i) => ({ text, cwd: roots.get(convs[i % convs.length]!)! })),
+      };
+    };
+    if (sets.includes("locomo")) runs.push(await locomoSet("LoCoMo dev", "locomo", all));
+    const file = useVectorsFile(ld);
+    if (sets.includes("use") && existsSync(file) && all.includes("conv-30")) {
+      const turns = locomoTurns(ld, all);
+      const text = new Map([...turns].filter(([k]) => k.startsWith("conv-30 ")).map(([k, t]) => [k, `${t.speaker}: ${t.text}`] as const));
+      server = await startLegServer({ model: "nomic-embed-text", embed: useLeg(file, text, { seed: 23, dims: 512, goodNoise: 2.5 }) });
+      runs.push(await locomoSet("LoCoMo conv-30 alone, USE (real vectors), hybrid", "use", ["conv-30"], { url: server.url, model: "nomic-embed-text" }));
+    }
   }
   log(`mem bench:ablate — ${new Date().toISOString()}; BM25 alone; each cell tuning | checking`);
   for (const s of runs) {
@@ -161,5 +192,6 @@ try {
   log("");
   for (const v of variants) log(`- ${v.name}: ${v.what}`);
 } finally {
+  await server?.close();
   rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
 }
