@@ -74,7 +74,8 @@ interface Figures {
 }
 
 async function runVariant(s: SetRun, v: Variant): Promise<{ halves: Record<"tuning" | "checking", Figures>; offTopic?: number }> {
-  const app = openApp({ PATH: process.env.PATH, HOME: tmpdir(), MEM_HOME: s.home, ...(s.leg ? { MEM_EMBED_ORDER: "ollama", MEM_OLLAMA_HOST: s.leg.url, MEM_OLLAMA_MODEL: s.leg.model } : { MEM_EMBED_ORDER: "none" }) });
+  const opened = openApp({ PATH: process.env.PATH, HOME: tmpdir(), MEM_HOME: s.home, ...(s.leg ? { MEM_EMBED_ORDER: "ollama", MEM_OLLAMA_HOST: s.leg.url, MEM_OLLAMA_MODEL: s.leg.model } : { MEM_EMBED_ORDER: "none" }) });
+  const app = v.priorWeight === undefined ? opened : { ...opened, config: { ...opened.config, salience: { ...opened.config.salience, weight: v.priorWeight } } };
   try {
     const pickProvider = async () => firstHealthy(await app.providers());
     const ctx = { db: app.db, config: app.config, vectors: app.vectors, pickProvider, projectRoot: app.projectRoot };
@@ -104,7 +105,7 @@ async function runVariant(s: SetRun, v: Variant): Promise<{ halves: Record<"tuni
     }
     return { halves: { tuning: fig("tuning"), checking: fig("checking") }, ...(off === undefined ? {} : { offTopic: off }) };
   } finally {
-    await app.close();
+    await opened.close();
   }
 }
 

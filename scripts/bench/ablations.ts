@@ -17,6 +17,8 @@ export interface Variant {
   floor: FloorRules;
   /** The floor weighs every word alike instead of by its rarity in the store. */
   evenRarity: boolean;
+  /** `salience.weight`, how much the priors (salience, kind, recency) move a result (undefined: the config's). */
+  priorWeight?: number;
 }
 
 const base: Omit<Variant, "name" | "what"> = { rules: { ...DEFAULT_QUERY_RULES }, weights: { ...DEFAULT_BM25_WEIGHTS }, floor: { ...DEFAULT_FLOOR_RULES }, evenRarity: false };
@@ -29,11 +31,15 @@ export const VARIANTS: readonly Variant[] = [
   v("-forms", "query: no English word forms (chose/choose, decide/decision)", { rules: { ...base.rules, wordForms: false } }),
   v("-vocab", "query: neither aliases nor word forms", { rules: { ...base.rules, aliases: false, wordForms: false } }),
   v("-countOnce", "query: a word's forms add up (no count-once)", { rules: { ...base.rules, countOnce: false } }),
-  v("-allQuery", "query: none of the above (the question's own words only)", { rules: { identifierSplit: false, aliases: false, wordForms: false, countOnce: false } }),
+  v("-allQuery", "query: none of the above (the question's own words only)", { rules: { ...base.rules, identifierSplit: false, aliases: false, wordForms: false, countOnce: false } }),
+  v("others 0.75", "query: a word's other forms (aliases, word forms, identifier words) count 0.75 of the word as written", { rules: { ...base.rules, otherForms: 0.75 } }),
+  v("others 0.5", "query: they count half", { rules: { ...base.rules, otherForms: 0.5 } }),
   v("idents 0", "index: identifier words not scored (column weight 0)", { weights: { ...base.weights, idents: 0 } }),
   v("idents 0.25", "index: identifier words weigh 0.25", { weights: { ...base.weights, idents: 0.25 } }),
   v("idents 1", "index: identifier words weigh as the text", { weights: { ...base.weights, idents: 1 } }),
   v("heading 1", "index: the heading weighs as the text (2 shipped)", { weights: { ...base.weights, heading: 1 } }),
+  v("-priors", "ranking: no priors (salience.weight 0: kind, recency and salience do not reorder close results)", { priorWeight: 0 }),
+  v("heading 3", "index: the heading weighs 3", { weights: { ...base.weights, heading: 3 } }),
   v("-floorAlts", "floor: the vocabulary's other forms do not count", { floor: { ...base.floor, alternatives: false } }),
   v("-compounds", "floor: no compound reading", { floor: { ...base.floor, compounds: false } }),
   v("-floorIdents", "floor: identifier words do not count", { floor: { ...base.floor, identifierWords: false } }),

@@ -74,7 +74,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   const alone = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
   const formScores = several.map((fs) => fs.map((f) => new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const))));
   return rows
-    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0))) }))
+    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0)), rules.otherForms) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }

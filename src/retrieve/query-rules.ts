@@ -14,6 +14,8 @@ export interface QueryRules {
   wordForms: boolean;
   /** A word found in several forms scores by its best form only (./count-once.ts), not by their sum. */
   countOnce: boolean;
+  /** How much a word's other forms count against the word as written (1: the same; with `countOnce`). */
+  otherForms: number;
 }
 
-export const DEFAULT_QUERY_RULES: Readonly<QueryRules> = Object.freeze({ identifierSplit: true, aliases: true, wordForms: true, countOnce: true });
+export const DEFAULT_QUERY_RULES: Readonly<QueryRules> = Object.freeze({ identifierSplit: true, aliases: true, wordForms: true, countOnce: true, otherForms: 1 });
