@@ -1,6 +1,6 @@
 /**
  * The query-side ranking rules, each a switch, so that each can be measured by taking it away
- * (`npm run bench:records -- --ablate`, docs/ranking.md "Which rules hold"). The defaults are
+ * (`npm run bench:ablate`, docs/ranking.md "Which rules hold"). The defaults are
  * what ships; the benches turn one off at a time. Pure data.
  */
 
