@@ -89,8 +89,8 @@ function ask(db: Db, qs: readonly Question[]): Map<string, Tally> {
   const tallies = new Map<string, Tally>();
   const fresh = (): Tally => ({ n: 0, bound: 0, identical: 0, full: [], bounded: [] });
   for (const q of qs) {
-    const full = bm25Leg(db, q.text, { projects: [q.project] }, LIMIT, undefined, Number.POSITIVE_INFINITY).map((h) => h.id);
-    const bounded = bm25Leg(db, q.text, { projects: [q.project] }, LIMIT, undefined, budget).map((h) => h.id);
+    const full = bm25Leg(db, q.text, { projects: [q.project] }, LIMIT, undefined, undefined, Number.POSITIVE_INFINITY).map((h) => h.id);
+    const bounded = bm25Leg(db, q.text, { projects: [q.project] }, LIMIT, undefined, undefined, budget).map((h) => h.id);
     const took = boundedRows(db, searchConcepts(q.text), Math.max(budget, 200), 200) !== undefined;
     for (const key of ["all", halfOf(q.id)]) {
       const t = tallies.get(key) ?? fresh();

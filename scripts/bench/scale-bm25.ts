@@ -59,7 +59,7 @@ export async function bm25Curve(work: string, n: number, queries: number, log: (
     const run = (budget: number | undefined, into: number[]) => {
       const t = performance.now();
       const c = process.cpuUsage();
-      const hits = bm25Leg(db, prompt, { projects: ["bench"] }, limit, undefined, budget);
+      const hits = bm25Leg(db, prompt, { projects: ["bench"] }, limit, undefined, undefined, budget);
       if (i >= 10) {
         into.push(performance.now() - t);
         const u = process.cpuUsage(c);

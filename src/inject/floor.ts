@@ -10,7 +10,7 @@ import { stemSafeEntries } from "../retrieve/vocabulary.js";
 import { identifierWords } from "../util/identifiers.js";
 import { compoundStems } from "./compounds.js";
 import { porter } from "./porter.js";
-import type { Candidate, InjectOptions } from "./types.js";
+import { DEFAULT_FLOOR_RULES, type Candidate, type FloorRules, type InjectOptions } from "./types.js";
 
 /** Stems already computed (the daemon stems the same words prompt after prompt); emptied when full. */
 const memo = new Map<string, string>();
@@ -55,15 +55,15 @@ function alternativesOfStem(s: string): readonly string[][] {
  * "security group": every word of a phrase present), or a compound holding it ("master" in
  * "Puppetmaster", "autoscaling" in "Auto Scaling": ./compounds.ts).
  */
-export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>()): Set<string> {
+export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>(), rules: Readonly<FloorRules> = DEFAULT_FLOOR_RULES): Set<string> {
   if (wanted.size === 0) return into;
-  const have = stemsOf(text);
+  const have = rules.identifierWords ? stemsOf(text) : plainStemsOf(text);
   let missing: Set<string> | undefined;
   for (const w of wanted) {
-    if (have.has(w) || alternativesOfStem(w).some((alt) => alt.every((s) => have.has(s)))) into.add(w);
+    if (have.has(w) || (rules.alternatives && alternativesOfStem(w).some((alt) => alt.every((s) => have.has(s))))) into.add(w);
     else if (!into.has(w)) (missing ??= new Set()).add(w);
   }
-  return missing ? compoundStems(wordsOf(text), missing, stem, into) : into;
+  return missing && rules.compounds ? compoundStems(wordsOf(text), missing, stem, into) : into;
 }
 
 /**
@@ -80,6 +80,8 @@ export function conceptRarity(rarity: Rarity): Rarity {
 const wordsOf = memoized((text: string): readonly string[] => text.toLowerCase().match(WORD) ?? [], 8_000);
 /** A text's distinct stems, its identifiers' words among them ("user" in getUserName), remembered per text. */
 const stemsOf = memoized((text: string): ReadonlySet<string> => new Set([...wordsOf(text), ...identifierWords(text)].map(stem)), 8_000);
+/** The same without its identifiers' words (`FloorRules.identifierWords` off). */
+const plainStemsOf = (text: string): ReadonlySet<string> => new Set(wordsOf(text).map(stem));
 
 /** Share of the prompt's content stems present in the text, each weighed by its rarity (0 to 1). */
 export function termCoverage(stems: readonly string[], text: string, rarity: Rarity = EVEN): number {
@@ -188,9 +190,9 @@ function legsAgree(c: Candidate, v: VectorFloor | undefined, words: number): boo
  * of the prompt's content words (one word alone cannot tell its sense) and at least
  * `minTermCoverage` of their weight.
  */
-function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity, v: VectorFloor | undefined): FloorFacts {
+function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity, v: VectorFloor | undefined, rules: Readonly<FloorRules>): FloorFacts {
   const wanted = new Set(stems);
-  const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted);
+  const found = stemsFound(`${c.headingPath.join(" ")} ${c.text}`, wanted, new Set(), rules);
   const similarity = c.legs.vector?.score;
   const vec = vectorPasses(similarity, o, v, found.size);
   const total = [...wanted].reduce((s, t) => s + rarity(t), 0);
@@ -203,13 +205,13 @@ function floorFacts(c: Candidate, stems: readonly string[], o: InjectOptions, ra
 }
 
 /** Whether a result clears the floor (the hook's question; `floorVerdict` says why). */
-export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor): boolean {
-  return floorFacts(c, stems, o, rarity, v).pass;
+export function passesFloor(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor, rules: Readonly<FloorRules> = DEFAULT_FLOOR_RULES): boolean {
+  return floorFacts(c, stems, o, rarity, v, rules).pass;
 }
 
 /** The floor's verdict on one result, with its reasons (`mem why`): `passesFloor`'s decision, told. */
-export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor): FloorVerdict {
-  const f = floorFacts(c, stems, o, rarity, v);
+export function floorVerdict(c: Candidate, stems: readonly string[], o: InjectOptions, rarity: Rarity = EVEN, v?: VectorFloor, rules: Readonly<FloorRules> = DEFAULT_FLOOR_RULES): FloorVerdict {
+  const f = floorFacts(c, stems, o, rarity, v, rules);
   const { wanted, found, similarity, coverage } = f;
   const base = { pass: f.pass, ...(f.by ? { by: f.by } : {}), matched: [...found], of: wanted.size, needed: wordsNeeded(wanted.size, o.minTermCoverage), coverage, ...(similarity !== undefined ? { similarity } : {}) };
   const sim = similarity === undefined ? "" : `vector similarity ${similarity.toFixed(2)}`;

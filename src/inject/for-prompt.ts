@@ -10,7 +10,7 @@ import { projectAt, searchScope } from "../project/scope.js";
 import { mergeInPlay, sessionFiles, type FilesInPlay } from "../project/in-play.js";
 import { queryTerms } from "../retrieve/fts-query.js";
 import { storeRarity } from "../retrieve/rarity.js";
-import { search, type Mode, type SearchContext, type SearchResponse, type SearchResult } from "../retrieve/search.js";
+import { search, type Mode, type SearchContext, type SearchOptions, type SearchResponse, type SearchResult } from "../retrieve/search.js";
 import type { Db } from "../store/db.js";
 import type { VectorStore } from "../store/vectors.js";
 import { staleChunks } from "../anchor/annotate.js";
@@ -114,9 +114,10 @@ export interface PromptSearch {
   sources: ReadonlyMap<string, ResultSources>;
 }
 
-/** Options of a prompt's search that `mem why` may change: how long the vector leg may take (default: `daemon.vectorBudgetMs`; null: no limit). */
+/** Options of a prompt's search that `mem why` may change: how long the vector leg may take (default: `daemon.vectorBudgetMs`; null: no limit); the BM25 leg's rules (the benches' ablations). */
 export interface PromptSearchOptions {
   vectorBudgetMs?: number | null;
+  bm25?: SearchOptions["bm25"];
 }
 
 /**
@@ -135,7 +136,7 @@ export async function promptSearch(ctx: PromptContext, req: PromptRequest, mode:
   let flags: ReadonlyMap<string, StaleFlag> = new Map();
   const res = await search(
     { db: ctx.db, vectors: ctx.vectors, projectRoot: ctx.projectRoot, pickProvider: ctx.pickProvider, ...(ctx.vectorSearch ? { vectorSearch: ctx.vectorSearch } : {}) },
-    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, fusion: q.fusion, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay, session } },
+    { text: req.prompt.slice(0, 2_000), k: 10, mode, filters: { projects: searchScope(project, q.includeGlobal) }, candidates: 30, rrfK: q.rrfK, fusion: q.fusion, weights: q.weights, dedupeThreshold: q.dedupeThreshold, checkCoverage: false, ...(budget !== null ? { vectorBudgetMs: budget } : {}), ...(o.bm25 ? { bm25: o.bm25 } : {}), salience: { now: Date.now(), config: salienceConfig(ctx.config.salience), stale: (ids) => penalized((flags = staleChunks(ctx.db, ids, ctx.projectRoot, Date.now(), { hash: false }))), inPlay, session } },
   );
   const { response, seen, partly } = unseen(res, shownIn(ctx.db, session));
   // Another user's profile is not put before this user's prompt as if it were theirs.
@@ -185,9 +186,9 @@ export function unseen(res: SearchResponse, shown: Shown): { response: SearchRes
  * other users' profiles. Undefined for a prompt that needs no memory. `memoriesForPrompt` chooses
  * among these; benchmarks read them to see where evidence is lost.
  */
-export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode): Promise<PromptCandidates | undefined> {
+export async function promptCandidates(ctx: PromptContext, req: PromptRequest, mode: Mode, o: PromptSearchOptions = {}): Promise<PromptCandidates | undefined> {
   if (skipReason(req.prompt)) return undefined;
-  return candidatesOf(await promptSearch(ctx, req, mode));
+  return candidatesOf(await promptSearch(ctx, req, mode, o));
 }
 
 /** Why the hook leaves a result of the prompt's search out before the floor, if it does. */

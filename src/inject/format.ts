@@ -9,7 +9,7 @@ import { recordFloor } from "./record-floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
 import { linePrint } from "../store/line-print.js";
-import type { Candidate, Describe, InjectOptions } from "./types.js";
+import { DEFAULT_FLOOR_RULES, type Candidate, type Describe, type InjectOptions } from "./types.js";
 
 export { DEFAULT_INJECT, type Candidate, type Describe, type InjectOptions } from "./types.js";
 export { floorVerdict, passesFloor, stem, termCoverage, type FloorVerdict } from "./floor.js";
@@ -32,7 +32,9 @@ interface Composed {
 function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: InjectOptions, redact: (s: string) => string, d: Describe): Composed {
   const stems = contentStems(queryTerms);
   const rarity = conceptRarity(d.rarity ?? EVEN);
-  const floor = recordFloor(cands, cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector)), stems, o, rarity);
+  const rules = d.floorRules ?? DEFAULT_FLOOR_RULES;
+  const verdicts = cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector, rules));
+  const floor = rules.record ? recordFloor(cands, verdicts, stems, o, rarity) : verdicts;
   const kept = cands.filter((_, i) => floor[i]!.pass);
   if (kept.length === 0) return { stems, rarity, floor, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });

@@ -17,6 +17,23 @@ export interface InjectOptions {
 
 export const DEFAULT_INJECT: InjectOptions = { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 };
 
+/**
+ * The relevance floor's word-matching rules, each a switch so that each can be measured by taking
+ * it away (docs/ranking.md "Which rules hold"); the defaults are what ships.
+ */
+export interface FloorRules {
+  /** A prompt's word counts as held when the text holds one of its other forms in the vocabulary (src/retrieve/vocabulary.ts). */
+  alternatives: boolean;
+  /** A prompt's word counts as held inside a compound of the text or as two of its words (./compounds.ts). */
+  compounds: boolean;
+  /** The words of the text's camelCase identifiers count as its words ("user" in getUserName). */
+  identifierWords: boolean;
+  /** A chunk is judged with the other chunks of its file among the results (./record-floor.ts). */
+  record: boolean;
+}
+
+export const DEFAULT_FLOOR_RULES: Readonly<FloorRules> = Object.freeze({ alternatives: true, compounds: true, identifierWords: true, record: true });
+
 /** What the caller knows beside the candidates: a memory's flag, the day a captured session began. */
 export interface Describe {
   /** A memory's flag ("possibly outdated: src/auth.c changed 3 days ago"), by chunk id. */
@@ -29,4 +46,6 @@ export interface Describe {
   sources?: (id: string) => readonly string[] | undefined;
   /** The day (YYYY-MM-DD) a session began, when known. */
   sessionDay?: (session: string) => string | undefined;
+  /** The floor's rules (default `DEFAULT_FLOOR_RULES`). */
+  floorRules?: Readonly<FloorRules>;
 }

@@ -4,6 +4,7 @@ import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
 import { chunksToRank } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
+import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
 import type { LegHit } from "./rrf.js";
 
 export interface Bm25Weights {
@@ -75,8 +76,8 @@ export function boundedRows(db: Db, words: readonly string[][], budget: number, 
  * first, restricted by the SQL filters, with each of the query's words counted once, by its best
  * form (./count-once.ts). Scores are negated so higher is better.
  */
-export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS, budget = RANK_BUDGET): LegHit[] {
-  const words = searchConcepts(text);
+export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES, budget = RANK_BUDGET): LegHit[] {
+  const words = searchConcepts(text, rules);
   const match = matchOf(words.flat());
   if (!match) return [];
   const where = sqlWhere(filters);
@@ -107,7 +108,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
              WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
           ).all(match, ...where.params, Math.max(limit, wide)) as { id: string; r: number; s: number }[]);
   const several = words.filter((forms) => forms.length > 1);
-  if (several.length === 0 || rows.length < 2) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
+  if (several.length === 0 || rows.length < 2 || !rules.countOnce) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
   // Each form of a word searched in several forms, scored alone over these candidates (FTS5 weighs
   // a phrase by its rarity in the whole index, as in the query above). `+rowid`: the candidates
   // are checked on the form's matches as they stream by; offered to FTS5 as rowid lookups, each
@@ -116,7 +117,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   const alone = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
   const formScores = several.map((fs) => fs.map((f) => new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const))));
   return rows
-    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0))) }))
+    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0)), rules.otherForms) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }

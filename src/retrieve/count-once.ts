@@ -11,18 +11,20 @@
 /**
  * A chunk's score with each word counted by its best form: `total` is BM25's sum over every
  * phrase; `words` holds, for each word searched in more than one form, the chunk's score for each
- * of its forms (0 where the form is absent). The forms' sum is replaced by their maximum.
+ * of its forms (0 where the form is absent), the question's own form first. The forms' sum is
+ * replaced by their maximum, the other forms' scores weighed by `others` (1: as the word itself).
  */
-export function countOnce(total: number, words: readonly (readonly number[])[]): number {
+export function countOnce(total: number, words: readonly (readonly number[])[], others = 1): number {
   let score = total;
   for (const forms of words) {
     if (forms.length < 2) continue;
     let sum = 0;
     let best = 0;
-    for (const s of forms) {
+    forms.forEach((s, i) => {
       sum += s;
-      if (s > best) best = s;
-    }
+      const w = i === 0 ? s : s * others;
+      if (w > best) best = w;
+    });
     score += best - sum;
   }
   return score;

@@ -3,6 +3,7 @@
  * inert), stop words dropped, OR-joined so partial matches rank by BM25. Pure.
  */
 import { identifierParts } from "../util/identifiers.js";
+import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
 import { alternativesOf } from "./vocabulary.js";
 
 const STOP = new Set(
@@ -26,12 +27,13 @@ export function queryTerms(text: string): string[] {
  * and, for an identifier, its words ("getUserName" also finds "get user name", "get_user_name").
  * Every form belongs to one word only: a form that is itself a term of the text, or another
  * term's form already, is not repeated. The words of an identifier that is no term (inside a
- * snake_case name: "get_getUserName") are a word of their own. Pure.
+ * snake_case name: "get_getUserName") are a word of their own. `rules` switches each kind of
+ * other form off (./query-rules.ts). Pure.
  */
-export function searchConcepts(text: string): string[][] {
+export function searchConcepts(text: string, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES): string[][] {
   const terms = queryTerms(text);
   const splits = new Map<string, string>();
-  for (const raw of new Set(text.match(/[\p{L}\p{N}]+/gu) ?? [])) {
+  for (const raw of rules.identifierSplit ? new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []) : []) {
     const parts = identifierParts(raw);
     if (parts.length > 0 && parts.length <= 8) splits.set(raw.toLowerCase(), parts.join(" "));
   }
@@ -43,7 +45,7 @@ export function searchConcepts(text: string): string[][] {
   };
   const concepts = terms.map((t) => {
     const forms = [t];
-    for (const f of alternativesOf(t)) if (claim(f)) forms.push(f);
+    for (const f of alternativesOf(t, rules)) if (claim(f)) forms.push(f);
     const split = splits.get(t);
     if (split !== undefined && claim(split)) forms.push(split);
     return forms;
@@ -53,8 +55,8 @@ export function searchConcepts(text: string): string[][] {
 }
 
 /** Every form the search looks for (`searchConcepts`, flattened): each once. */
-export function searchForms(text: string): string[] {
-  return searchConcepts(text).flat();
+export function searchForms(text: string, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES): string[] {
+  return searchConcepts(text, rules).flat();
 }
 
 /** The forms quoted and OR-joined; `undefined` for none. */

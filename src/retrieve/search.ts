@@ -7,7 +7,8 @@ import type { Db } from "../store/db.js";
 import { VecState } from "../store/vec-state.js";
 import { vectorTableName } from "../store/vector-table-name.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
-import { bm25Leg } from "./bm25.js";
+import { bm25Leg, type Bm25Weights } from "./bm25.js";
+import type { QueryRules } from "./query-rules.js";
 import { foldConvergent } from "./convergent.js";
 import { collapseNearDuplicates } from "./dedupe.js";
 import { needsPostFilter, pathFilter, sqlWhere, vectorFetch, type Filters } from "./filters.js";
@@ -54,6 +55,8 @@ export interface SearchOptions {
    * the prompt its memories). Default: no limit.
    */
   vectorBudgetMs?: number;
+  /** The BM25 leg's column weights and query rules (default: what ships, ./bm25.ts and ./query-rules.ts); the benches' ablations change them. */
+  bm25?: { weights?: Bm25Weights; rules?: QueryRules };
 }
 
 export interface SearchContext {
@@ -222,7 +225,7 @@ export async function search(ctx: SearchContext, opts: SearchOptions): Promise<S
   const bm25Hits =
     opts.mode !== "vector" ? await new Promise<LegHit[]>((resolve, reject) => setImmediate(() => {
       try {
-        resolve(bm25Leg(ctx.db, opts.text, opts.filters, limit));
+        resolve(bm25Leg(ctx.db, opts.text, opts.filters, limit, opts.bm25?.weights, opts.bm25?.rules));
       } catch (err) {
         reject(err);
       }

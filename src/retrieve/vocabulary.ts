@@ -60,6 +60,9 @@ function groups(table: string, sep: RegExp): string[][] {
 }
 
 const ALTERNATIVES = new Map<string, Set<string>>();
+/** The same, from one table each: what a search takes when one of the two is switched off (./query-rules.ts). */
+const ALIAS_ALTERNATIVES = new Map<string, Set<string>>();
+const FORM_ALTERNATIVES = new Map<string, Set<string>>();
 /**
  * The long forms of the aliases ("production", "authorization"): looked up by a stem, they would
  * stand for other words of that stem ("product", "author"), so the floor, which sees stems, takes
@@ -67,17 +70,29 @@ const ALTERNATIVES = new Map<string, Set<string>>();
  */
 const LONG_FORMS = new Set(groups(ALIASES, /,/).flatMap((g) => g.slice(1)));
 for (const g of groups(FORMS, /\s+/)) for (const f of g) LONG_FORMS.delete(f);
-for (const g of [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]) {
-  for (const form of g) {
-    let alts = ALTERNATIVES.get(form);
-    if (!alts) ALTERNATIVES.set(form, (alts = new Set()));
-    for (const other of g) if (other !== form) alts.add(other);
+function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): void {
+  for (const g of gs) {
+    for (const form of g) {
+      let alts = into.get(form);
+      if (!alts) into.set(form, (alts = new Set()));
+      for (const other of g) if (other !== form) alts.add(other);
+    }
   }
+}
+addGroups(ALTERNATIVES, [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]);
+addGroups(ALIAS_ALTERNATIVES, groups(ALIASES, /,/));
+addGroups(FORM_ALTERNATIVES, groups(FORMS, /\s+/));
+
+/** Which tables a lookup takes: the aliases, the word forms, or both (the default). */
+export interface Tables {
+  aliases: boolean;
+  wordForms: boolean;
 }
 
 /** The other forms of a lower-case word (each a word or a phrase), from the tables. */
-export function alternativesOf(word: string): string[] {
-  return [...(ALTERNATIVES.get(word) ?? [])];
+export function alternativesOf(word: string, tables: Tables = { aliases: true, wordForms: true }): string[] {
+  const map = tables.aliases && tables.wordForms ? ALTERNATIVES : tables.aliases ? ALIAS_ALTERNATIVES : tables.wordForms ? FORM_ALTERNATIVES : undefined;
+  return [...(map?.get(word) ?? [])];
 }
 
 /**

@@ -45,6 +45,8 @@ export interface SearchRequest {
    * user (every profile when the user is unknown), as the briefing and the prompt's memories do.
    */
   profilesOf?: { user: string | undefined };
+  /** The BM25 leg's column weights and query rules (default: what ships); the benches' ablations change them. */
+  bm25?: SearchOptions["bm25"];
 }
 
 export interface Found extends SearchResult {
@@ -88,6 +90,7 @@ export async function searchMemories(app: Pick<App, "db" | "config" | "vectors" 
     fusion: q.fusion,
     weights: q.weights,
     dedupeThreshold: q.dedupeThreshold,
+    ...(req.bm25 ? { bm25: req.bm25 } : {}),
     salience: {
       now,
       config: salienceConfig(app.config.salience),

@@ -91,8 +91,8 @@ test("on a store where bm25() orders chunks as their words' weight does, the bou
   const ranked = chunksToRank(lists, 3000, 200, 200);
   assert.ok(ranked && union > 1000 && ranked.length < union / 3 && ranked.length >= 200, `${union} matches, ${ranked?.length} ranked`);
   for (const limit of [5, 20, 50]) {
-    const full = bm25Leg(db, q, { projects: ["p"] }, limit, undefined, Number.POSITIVE_INFINITY);
-    const bounded = bm25Leg(db, q, { projects: ["p"] }, limit, undefined, 200);
+    const full = bm25Leg(db, q, { projects: ["p"] }, limit, undefined, undefined, Number.POSITIVE_INFINITY);
+    const bounded = bm25Leg(db, q, { projects: ["p"] }, limit, undefined, undefined, 200);
     assert.equal(bounded.length, limit);
     // the same scores in the same order; the same chunks, but for ties at the last place
     assert.deepEqual(bounded.map((h) => h.score), full.map((h) => h.score), `top ${limit}`);
@@ -105,7 +105,7 @@ test("on a store where bm25() orders chunks as their words' weight does, the bou
 test("a small store is ranked in full: the leg is unchanged below the budget", () => {
   const db = evenStore("small.sqlite", 150);
   const q = "harbor lantern meadow pebble";
-  const full = bm25Leg(db, q, {}, 50, undefined, Number.POSITIVE_INFINITY);
+  const full = bm25Leg(db, q, {}, 50, undefined, undefined, Number.POSITIVE_INFINITY);
   assert.ok(full.length > 20);
   assert.deepEqual(bm25Leg(db, q, {}, 50), full);
   db.close();
