@@ -23,7 +23,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { resolveProject } from "../project/identity.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
-import { backupBase, backupFile, danglingLink, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, recordHomes, removeBackedUp } from "./backup.js";
+import { backupFile, backupPlace, danglingLink, forgetEmptyHooks, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, recordHomes, removeBackedUp } from "./backup.js";
 import { unifiedDiff } from "./diff.js";
 import type { HookTarget } from "./hooks.js";
 import { findMemHooks, installHooks, lookalikeWarning, uninstallHooks, type InstallStatus, type MergeResult, type UninstallStatus } from "./settings.js";
@@ -255,13 +255,13 @@ function apply(action: Action, opts: ApplyOptions, target?: HookTarget): ApplyRe
  */
 export function writeChange(file: string, text: string, read: { text: string; exists: boolean }, o: { remove: boolean; root: string | undefined; home: string; records?: readonly string[]; now?: Date }, report: { backup: string | null; created: boolean }): void {
   refuseReadOnly(file);
-  const base = backupBase(file, o.root, o.home);
+  const place = backupPlace(file, o.root, o.home);
   if (o.remove) {
-    removeBackedUp(file, read.text, o.now, base, o.records ?? o.home, report);
+    removeBackedUp(file, read.text, o.now, place, o.records ?? o.home, report);
     return;
   }
   writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, o.now, base);
+    if (read.exists) report.backup = backupFile(file, o.now, place);
   });
   if (report.created) noteCreated(o.records ?? o.home, file);
 }
