@@ -31,9 +31,11 @@ const requests = async (home: string) => {
   return r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN;
 };
 
+const hooksLog = (home: string) => (existsSync(join(home, "hooks.log")) ? readFileSync(join(home, "hooks.log"), "utf8") : "");
+
 test("the daemon's SessionStart clears the damage marker and replays the spool", async () => {
   const s = daemonSandbox(join(tmp, "a"), { daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: [] }, index: { watch: false } });
-  const env = { ...s.env, MEM_EMBED_ORDER: "none" };
+  const env = { ...s.env, MEM_EMBED_ORDER: "none", MEM_NO_DAEMON: "0" };
   await startDaemon({ ...s, env }, children);
   // What hooks leave while the store cannot be written: a capture in the spool, the marker.
   const now = Date.now();
@@ -45,8 +47,10 @@ test("the daemon's SessionStart clears the damage marker and replays the spool",
   // "clear": not the first startup's install check, which the in-process runner makes.
   const r = await spawnHook("session-start", JSON.stringify({ session_id: "s-next", cwd: s.proj, hook_event_name: "SessionStart", source: "clear" }), env);
   assert.equal(r.code, 0, r.stderr);
-  assert.ok((await requests(s.home)) > before, "the daemon answered the briefing");
-  await until(() => !existsSync(markerPath(s.home)) && !existsSync(join(s.home, SPOOL_FILE)), 10_000, "the marker cleared and the spool replayed");
+  assert.equal((await requests(s.home)) - before, 2, "the briefing was asked of the daemon (and this status)");
+  assert.ok(!/briefed in-process/.test(hooksLog(s.home)), hooksLog(s.home));
+  await until(() => !existsSync(markerPath(s.home)) && /replayed 1 capture/.test(hooksLog(s.home)), 10_000, "the marker cleared and the spool replayed");
+  assert.ok(!existsSync(join(s.home, SPOOL_FILE)), "the spool is empty");
   const db = openDb(join(s.home, "mem.sqlite"));
   try {
     const texts = (db.prepare("SELECT text FROM events WHERE session = 's-spooled'").all() as { text: string }[]).map((e) => e.text);
@@ -54,7 +58,7 @@ test("the daemon's SessionStart clears the damage marker and replays the spool",
   } finally {
     db.close();
   }
-  const log = readFileSync(join(s.home, "hooks.log"), "utf8");
+  const log = hooksLog(s.home);
   assert.match(log, /damage marker cleared/);
   assert.match(log, /replayed 1 capture/);
 });
