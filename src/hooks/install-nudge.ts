@@ -8,7 +8,8 @@
  * `mem install` would not change what they see (`mem doctor` reports every difference).
  */
 import { writeFileSync } from "node:fs";
-import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
+import { SCOPES, settingsPath, type Scope } from "../install/files.js";
+import { readSettingsFile } from "../install/settings-file.js";
 import { findMemHooks } from "../install/settings.js";
 import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
 
