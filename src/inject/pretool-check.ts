@@ -63,7 +63,8 @@ const day = (time: string) => (/^\d{4}-\d{2}-\d{2}/.exec(time)?.[0] ?? field(tim
 export function warningLine(h: PretoolHit, id: string): string {
   const what = prose(h.ruled.span, 120);
   const why = h.ruled.reason ? ` because ${prose(h.ruled.reason, 160)}` : `: "${prose(h.memory.text, 200)}"`;
-  return `- mem: the team rejected ${what} on ${day(h.memory.time)}${why} (id ${id})`;
+  const when = day(h.memory.time); // "" for a record whose file gives no date
+  return `- mem: the team rejected ${what}${when ? ` on ${when}` : ""}${why} (id ${id})`;
 }
 
 /** Checks one tool call against the memories `checks` gives (read from the store by default); nothing is recorded (see `recordPretool`). */
