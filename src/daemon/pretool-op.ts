@@ -3,8 +3,8 @@ import { checkToolCall, recordPretool, type PretoolRequest } from "../inject/pre
 import { loadChecks, type ChecksOf } from "../inject/pretool-load.js";
 import type { CheckSet } from "../inject/pretool-match.js";
 import { cleanText } from "../redact/clean.cjs";
-import { storeStamp } from "../store/change-stamp.js";
 import type { Db } from "../store/db.js";
+import { pretoolStamp } from "../store/pretool-memories.js";
 import { isAbsolutePath } from "../util/absolute.cjs";
 
 /**
@@ -12,7 +12,7 @@ import { isAbsolutePath } from "../util/absolute.cjs";
  * `{ok: true, text?, ms}`. A warning goes to the pre-tool log only once its reply reached the hook
  * (`delivered`): one the hook gave up on warned nobody, and must not keep the memory from warning later.
  * What the check reads (the decisions, rejected approaches and team records of a project) is kept
- * a project at a time while the store is unchanged (`cachedChecks`): a call reads no memory again.
+ * a project at a time while it is unchanged (`cachedChecks`): a call reads no memory again.
  */
 export function pretoolOp(app: App, req: Record<string, unknown>, delivered: (then: () => void) => void, log: (line: string) => void): Record<string, unknown> {
   const { cwd, tool, input, session, project } = req;
@@ -34,13 +34,14 @@ const MAX_SETS = 32;
 const caches = new WeakMap<Db, { stamp: string; sets: Map<string, CheckSet> }>();
 
 /**
- * The check sets of `db`, kept while the store is unchanged: any change to it, by this daemon or
- * another process (a capture, a memory forgotten, a record re-indexed, a warning logged), and they
- * are read again (src/store/change-stamp.ts).
+ * The check sets of `db`, kept while what they were read from is unchanged: a decision or rejected
+ * approach put, edited or forgotten, an anchor of one, a decision record indexed, by this daemon,
+ * or any change by another process, and they are read again (src/store/pretool-memories.ts
+ * pretoolStamp). The daemon's captures of other events and its logs leave them in place.
  */
 export function cachedChecks(db: Db, load: ChecksOf = loadChecks): ChecksOf {
   return (_db, projects, project, root) => {
-    const stamp = storeStamp(db); // before the read: a change made while reading is seen by the next call
+    const stamp = pretoolStamp(db); // before the read: a change made while reading is seen by the next call
     let c = caches.get(db);
     if (!c || c.stamp !== stamp) caches.set(db, (c = { stamp, sets: new Map() }));
     const key = JSON.stringify([projects, project, root ?? null]);

@@ -15,7 +15,9 @@ import { after, describe, test } from "node:test";
 import { cachedChecks } from "../../src/daemon/pretool-op.js";
 import { loadChecks } from "../../src/inject/pretool-load.js";
 import { openDb } from "../../src/store/db.js";
+import { recordAnchors } from "../../src/store/anchors.js";
 import { EventStore } from "../../src/store/events.js";
+import { tombstone } from "../../src/store/memories.js";
 import { clean, cleanText } from "../../src/redact/clean.cjs";
 import { daemonSandbox, startDaemon, type DaemonSandbox } from "../helpers/daemon.js";
 import { jsonOf, runMem } from "../helpers/mem-cli.js";
@@ -124,7 +126,7 @@ describe("the pre-tool check and the team's decision records", () => {
   });
 });
 
-test("cachedChecks: read once while the store is unchanged, again after any change (this connection's or another's)", () => {
+test("cachedChecks: read once while what it reads is unchanged; again after a change to it, by this connection or any by another", () => {
   const dir = join(tmp, "cache");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "mem.sqlite");
@@ -136,19 +138,31 @@ test("cachedChecks: read once while the store is unchanged, again after any chan
       reads++;
       return loadChecks(...a);
     });
-    const put = (store: typeof db, id: string, text: string) => new EventStore(store).insert(cleanText("p"), clean([{ id, type: "rejected" as const, time: "2026-05-02T10:00:00.000Z", session: "", files: [], text, metadata: {} }]));
-    put(db, "e1", "We rejected moment.js because it is mutable.");
-    assert.equal(checks(db, ["p"], "p", undefined).memories.length, 1);
-    assert.equal(checks(db, ["p"], "p", undefined).memories.length, 1);
+    const read = () => checks(db, ["p"], "p", undefined);
+    const put = (store: typeof db, id: string, type: "rejected" | "command_run", text: string) => new EventStore(store).insert(cleanText("p"), clean([{ id, type, time: "2026-05-02T10:00:00.000Z", session: "", files: [], text, metadata: {} }]));
+    put(db, "e1", "rejected", "We rejected moment.js because it is mutable.");
+    assert.equal(read().memories.length, 1);
+    assert.equal(read().memories.length, 1);
     assert.equal(reads, 1, "the second call read nothing");
     checks(db, ["q"], "q", undefined);
     assert.equal(reads, 2, "another project is read on its own");
-    put(other, "e2", "We rejected lodash because the bundle grew.");
-    assert.equal(checks(db, ["p"], "p", undefined).memories.length, 2, "another connection's change is seen");
+    // What the daemon writes all the time (captures of other events) leaves the set in place.
+    put(db, "c1", "command_run", "npm test");
+    read();
+    assert.equal(reads, 2, "a captured command is not what the check reads");
+    // Another connection's commit, whatever it is, has the set read again.
+    put(other, "e2", "rejected", "We rejected lodash because the bundle grew.");
+    assert.equal(read().memories.length, 2, "another connection's change is seen");
     assert.equal(reads, 3);
-    put(db, "e3", "We rejected axios because fetch is enough.");
-    assert.equal(checks(db, ["p"], "p", undefined).memories.length, 3, "this connection's change is seen");
+    put(db, "e3", "rejected", "We rejected axios because fetch is enough.");
+    assert.equal(read().memories.length, 3, "this connection's rejected approach is seen");
     assert.equal(reads, 4);
+    recordAnchors(db, clean([{ memory: "e3", path: "/repo/src/http.ts", blob: null, branch: null, at: Date.now() }]));
+    assert.deepEqual(read().memories.find((m) => m.id === "e3")?.files, ["/repo/src/http.ts"], "an anchor of one is seen");
+    assert.equal(reads, 5);
+    tombstone(db, ["e1"], Date.now());
+    assert.deepEqual(read().memories.map((m) => m.id).sort(), ["e2", "e3"], "a forgotten one goes");
+    assert.equal(reads, 6);
   } finally {
     other.close();
     db.close();
