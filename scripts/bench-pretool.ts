@@ -196,6 +196,20 @@ try {
     if (r.kind === "reply" && r.reply.ok && typeof r.reply.text === "string") busyWarned++;
   }
   log(`\na busy project (${BUSY.toLocaleString("en")} decisions and rejected approaches), 300 real calls: the daemon's answer ${fmt(busyMs)}; ${busyWarned} warnings`);
+  // As in a session: each call's PostToolUse captured through the daemon before the next check (a
+  // write of the daemon's that is no decision: what the check keeps stays).
+  const capturedMs: number[] = [];
+  let captured = 0;
+  for (const [i, c] of calls.slice(0, 300).entries()) {
+    const t = performance.now();
+    const r = await ask(home, { op: "pretool", cwd: "/", project: "busy", session: "busy-captured", tool: c.tool, input: c.input }, 5_000);
+    capturedMs.push(performance.now() - t);
+    if (r.kind !== "reply" || !r.reply.ok) throw new Error(`the daemon did not answer: ${JSON.stringify(r)}`);
+    const payload = { session_id: "busy-captured", cwd: work, hook_event_name: "PostToolUse", tool_name: c.tool, tool_input: c.input, tool_use_id: `toolu_busy_${i}`, tool_response: { stdout: "ok" } };
+    const cap = await ask(home, { op: "capture", event: "PostToolUse", payload }, 5_000);
+    if (cap.kind === "reply" && cap.reply.ok) captured++;
+  }
+  log(`  the same with each call's capture (PostToolUse, through the daemon; ${captured} taken) before the next: ${fmt(capturedMs)}`);
 
   // The decision records as the team's: the adr-2 corpus in a repository's docs/adr, indexed as mem
   // indexes it (the check reads the options each record turned down), the real calls replayed there.
