@@ -62,7 +62,7 @@ const day = (time: string) => (/^\d{4}-\d{2}-\d{2}/.exec(time)?.[0] ?? field(tim
 /** One warning line: "mem: the team rejected X on DATE because Y (id …)". */
 export function warningLine(h: PretoolHit, id: string): string {
   const what = prose(h.ruled.span, 120);
-  const why = h.ruled.reason ? ` because ${prose(h.ruled.reason, 160)}` : `: "${prose(h.memory.text, 200)}"`;
+  const why = h.memory.instead ? ` ${prose(h.memory.instead, 240)}` : h.ruled.reason ? ` because ${prose(h.ruled.reason, 160)}` : `: "${prose(h.memory.text, 200)}"`;
   const when = day(h.memory.time); // "" for a record whose file gives no date
   return `- mem: the team rejected ${what}${when ? ` on ${when}` : ""}${why} (id ${id})`;
 }

@@ -24,7 +24,7 @@ export const loadChecks: ChecksOf = (db, projects, project, root) => {
     files: r.files.map((f) => (isAbsolute(f) || !root || r.project !== project ? f : resolve(root, f))),
   }));
   for (const r of ruledRecords(db, projects)) {
-    for (const s of recordStatements(r.kind, r.title, r.text)) memories.push({ id: r.chunk, chunk: r.chunk, project: r.project, kind: s.kind, text: s.text, time: r.date, files: [] });
+    for (const s of recordStatements(r.kind, r.title, r.text)) memories.push({ id: r.chunk, chunk: r.chunk, project: r.project, kind: s.kind, text: s.text, time: r.date, files: [], ...(s.instead ? { instead: s.instead } : {}) });
   }
   return checkSet(memories);
 };

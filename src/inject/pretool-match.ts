@@ -45,6 +45,8 @@ export interface CheckMemory {
   files: readonly string[];
   /** Its chunk id when it is no captured event: a team record's first chunk (the id shown for the record). */
   chunk?: string;
+  /** What the warning says after what was ruled out, in place of a reason: what a record chose instead, and why. */
+  instead?: string;
 }
 
 /**

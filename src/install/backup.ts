@@ -4,7 +4,7 @@
  * empty only when mem made it (a `{}` settings file the user had, or committed, stays).
  */
 import { createHash } from "node:crypto";
-import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, constants, copyFileSync, lstatSync, readlinkSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { dataHome } from "../config/paths.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
@@ -64,14 +64,13 @@ export function privateFolders(home: string, dir: string): void {
 }
 
 /**
- * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; without a
- * place, beside the file); returns the backup's path. The folders from the data home down are
- * 0700 and the copy 0600 whatever the umask: a settings file can hold an API key in its `env`.
+ * Copies `file` to `<base>.bak-<timestamp>` in the data home (never overwriting an existing
+ * backup); returns the backup's path. The folders from the data home down are 0700 and the copy
+ * 0600 whatever the umask: a settings file can hold an API key in its `env`.
  */
-export function backupFile(file: string, now: Date = new Date(), place?: BackupPlace): string {
-  const base = place?.base ?? file;
-  if (place) privateFolders(place.home, dirname(base));
-  else mkdirSync(dirname(base), { recursive: true, mode: 0o700 });
+export function backupFile(file: string, place: BackupPlace, now: Date = new Date()): string {
+  const base = place.base;
+  privateFolders(place.home, dirname(base));
   const first = `${base}.bak-${stamp(now)}`;
   for (let n = 1; ; n++) {
     const path = n === 1 ? first : `${first}-${n}`;
@@ -133,7 +132,7 @@ export function isSymlink(file: string): boolean {
 export function removeBackedUp(file: string, expected: string, now: Date | undefined, place: BackupPlace, homes: RecordHomes, report: { backup: string | null }): void {
   const again = readRegular(file, 16 * 1024 * 1024);
   if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
-  report.backup = backupFile(file, now, place);
+  report.backup = backupFile(file, place, now);
   unlinkSync(file);
   forgetCreated(homes, file);
   if (basename(dirname(file)) === ".claude") {

@@ -140,7 +140,7 @@ export function writeChange(file: string, text: string, read: { text: string; ex
     return;
   }
   writeFileAtomic(file, text, read.text, () => {
-    if (read.exists) report.backup = backupFile(file, o.now, place);
+    if (read.exists) report.backup = backupFile(file, place, o.now);
   });
   if (report.created) noteCreated(o.records ?? o.home, file);
 }

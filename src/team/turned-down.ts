@@ -44,16 +44,26 @@ export function turnedDown(text: string): TurnedDown | undefined {
   return { chosen: name, options, reason };
 }
 
+/** One thing a record ruled out, as the pre-tool check reads it, and what its warning says after it. */
+export interface RecordStatement {
+  kind: "decision" | "rejected";
+  text: string;
+  /** For a turned-down option: what was chosen instead, and why ("in favour of "ES256", because …"). */
+  instead?: string;
+}
+
 /**
  * The statements a record makes about what it ruled out, in the words the pre-tool check reads
- * (src/inject/pretool-terms.ts): a decision record's `Chosen option: "A" over "B", because …` for
- * each option it turned down, else its title; a rejected record's title, as a rejected approach.
+ * (src/inject/pretool-terms.ts): a decision record's `Chosen option: "A" over "B"` for each option
+ * it turned down (the reason is the chosen one's: said as what was chosen instead), else its
+ * title; a rejected record's title, as a rejected approach.
  */
-export function recordStatements(kind: string, title: string, text: string): { kind: "decision" | "rejected"; text: string }[] {
+export function recordStatements(kind: string, title: string, text: string): RecordStatement[] {
   if (kind === "rejected") return title.trim() ? [{ kind: "rejected", text: title.trim() }] : [];
   if (kind !== "decision") return [];
   const t = turnedDown(text);
   if (!t) return title.trim() ? [{ kind: "decision", text: title.trim() }] : [];
-  const because = t.reason ? `, because ${t.reason}` : "";
-  return t.options.map((o) => ({ kind: "decision" as const, text: `Chosen option: "${t.chosen.replace(/"/g, "'")}" over "${o.replace(/"/g, "'")}"${because}` }));
+  const chosen = t.chosen.replace(/"/g, "'");
+  const instead = `in favour of "${chosen}"${t.reason ? `, because ${t.reason}` : ""}`;
+  return t.options.map((o) => ({ kind: "decision" as const, text: `Chosen option: "${chosen}" over "${o.replace(/"/g, "'")}"`, instead }));
 }

@@ -98,11 +98,11 @@ describe("the pre-tool check and the team's decision records", () => {
       if (daemon) await startDaemon({ ...s, env: base }, children);
       const env = { ...base, MEM_NO_DAEMON: daemon ? "0" : "1" };
       const hs = context((await spawnHook("pre-tool-use", edit(s, "s1", "export const alg = 'HS256';"), env)).stdout);
-      assert.match(hs, /<mem-pretool>\n- mem: the team rejected "HS256" on 2026-03-02 because a verifier holds only the public key \(id ([0-9a-f]{12})\)\n<\/mem-pretool>$/);
+      assert.match(hs, /<mem-pretool>\n- mem: the team rejected "HS256" on 2026-03-02 in favour of "ES256", because a verifier holds only the public key \(id ([0-9a-f]{12})\)\n<\/mem-pretool>$/);
       assert.equal(/\(id ([0-9a-f]{12})\)/.exec(hs)?.[1], ids.signing, "the record's own id");
       // The record warned in this session: another option it turned down is not said again.
       assert.equal(context((await spawnHook("pre-tool-use", edit(s, "s1", "export const alg = 'RS512';"), env)).stdout), "");
-      assert.match(context((await spawnHook("pre-tool-use", edit(s, "s2", "export const alg = 'RS512';"), env)).stdout), /the team rejected "RS512" on 2026-03-02 because a verifier holds only the public key/);
+      assert.match(context((await spawnHook("pre-tool-use", edit(s, "s2", "export const alg = 'RS512';"), env)).stdout), /the team rejected "RS512" on 2026-03-02 in favour of "ES256", because a verifier holds only the public key/);
       // What the record chose is no regression; the rejected record's approach is.
       assert.equal(context((await spawnHook("pre-tool-use", edit(s, "s3", "export const alg = 'ES256'; // checked"), env)).stdout), "");
       const mongo = context((await spawnHook("pre-tool-use", bash(s, "s3", "npm install mongodb"), env)).stdout);

@@ -26,9 +26,10 @@ test("turnedDown: the considered options but the chosen one, and why it was chos
   assert.deepEqual(turnedDown("## Considered Options\n* gRPC\n* REST\n## Decision Outcome\nChosen option: \"gRPC\", because of streaming.\n## Pros and Cons\n* Good, because fast\n")?.options, ["REST"]);
 });
 
-test("recordStatements: an accepted record's turned-down options as 'chosen over', a rejected record's title", () => {
+test("recordStatements: an accepted record's turned-down options as 'chosen over' (the reason is the chosen one's), a rejected record's title", () => {
   const text = "## Considered Options\n* ES256\n* HS256\n\nChosen option: \"ES256\", because a verifier holds only the public key.\n";
-  assert.deepEqual(recordStatements("decision", "Sign tokens with ES256", text), [{ kind: "decision", text: 'Chosen option: "ES256" over "HS256", because a verifier holds only the public key' }]);
+  assert.deepEqual(recordStatements("decision", "Sign tokens with ES256", text), [{ kind: "decision", text: 'Chosen option: "ES256" over "HS256"', instead: 'in favour of "ES256", because a verifier holds only the public key' }]);
+  assert.deepEqual(recordStatements("decision", "Logs", "## Considered Options\n* Log4j2\n* Logback\n\nChosen option: \"Log4j2\"\n")[0]?.instead, 'in favour of "Log4j2"', "no reason given");
   assert.deepEqual(recordStatements("decision", "Use ES256 instead of HS256", "# Use ES256 instead of HS256\n"), [{ kind: "decision", text: "Use ES256 instead of HS256" }]);
   assert.deepEqual(recordStatements("rejected", "Use MongoDB for the event store", "..."), [{ kind: "rejected", text: "Use MongoDB for the event store" }]);
   assert.deepEqual(recordStatements("superseded", "Use HS256", text), [], "history is no rule");
