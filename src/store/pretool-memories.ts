@@ -112,18 +112,18 @@ export function ruledRecords(db: Db, projects: readonly string[]): CleanFields<R
 const RULED = "('decision', 'rejected')";
 const isRecord = (row: "new" | "old") => `json_extract(${row}.metadata, '$.record') IS NOT NULL`;
 const ruledMemory = (row: "new" | "old") => `EXISTS (SELECT 1 FROM main.events e WHERE e.id = ${row}.memory AND e.type IN ${RULED})`;
-/** Temporary triggers (this connection's only) that count its writes of what the check reads. */
+/** Temporary triggers (this connection's only) that count its writes of what the check reads (an event marked chunked, a source re-stated unchanged: not). */
 const WATCH = `
   CREATE TEMP TABLE IF NOT EXISTS pretool_writes (n INTEGER NOT NULL);
   INSERT INTO pretool_writes SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM pretool_writes);
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_events_ai AFTER INSERT ON main.events WHEN new.type IN ${RULED} BEGIN UPDATE pretool_writes SET n = n + 1; END;
-  CREATE TEMP TRIGGER IF NOT EXISTS pretool_events_au AFTER UPDATE ON main.events WHEN old.type IN ${RULED} OR new.type IN ${RULED} BEGIN UPDATE pretool_writes SET n = n + 1; END;
+  CREATE TEMP TRIGGER IF NOT EXISTS pretool_events_au AFTER UPDATE OF project, type, time, text, files, metadata, deleted_at ON main.events WHEN old.type IN ${RULED} OR new.type IN ${RULED} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_events_ad AFTER DELETE ON main.events WHEN old.type IN ${RULED} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_anchors_ai AFTER INSERT ON main.anchors WHEN ${ruledMemory("new")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_anchors_au AFTER UPDATE OF memory, path ON main.anchors WHEN ${ruledMemory("old")} OR ${ruledMemory("new")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_anchors_ad AFTER DELETE ON main.anchors WHEN ${ruledMemory("old")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_sources_ai AFTER INSERT ON main.sources WHEN ${isRecord("new")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
-  CREATE TEMP TRIGGER IF NOT EXISTS pretool_sources_au AFTER UPDATE ON main.sources WHEN ${isRecord("old")} OR ${isRecord("new")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
+  CREATE TEMP TRIGGER IF NOT EXISTS pretool_sources_au AFTER UPDATE OF project, path, content_hash, metadata ON main.sources WHEN ${isRecord("old")} OR ${isRecord("new")} BEGIN UPDATE pretool_writes SET n = n + 1; END;
   CREATE TEMP TRIGGER IF NOT EXISTS pretool_sources_ad AFTER DELETE ON main.sources WHEN ${isRecord("old")} BEGIN UPDATE pretool_writes SET n = n + 1; END;`;
 const watched = new WeakSet<Db>();
 
