@@ -28,7 +28,8 @@ import { recordKeys } from "../src/memory/team-converge.js";
 import { ownGitAt } from "../src/project/git-marker.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { markDirsSeen, markRootIndexed, settledDirs, under } from "./root-state.js";
-import { readSource, walkSources, type SourceFile } from "./sources.js";
+import { readSource } from "./read-source.js";
+import { walkSources, type SourceFile } from "./sources.js";
 import { tierOf } from "./tier.js";
 
 export interface IndexRequest {

@@ -5,7 +5,8 @@ import type { Db } from "../src/store/db.js";
 import { chunkedWith } from "./chunking-key.js";
 import { CLOCK_SLACK_MS, dirsSeen, rootIndexedAt, sourcesUnderSql, under } from "./root-state.js";
 import { removedRecordFolder } from "./removed-folder.js";
-import { readSource, walkSources, type WalkOptions } from "./sources.js";
+import { readSource } from "./read-source.js";
+import { walkSources, type WalkOptions } from "./sources.js";
 
 export interface RootRef {
   project: string;

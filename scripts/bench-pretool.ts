@@ -11,13 +11,15 @@
  * 2. Scripted regressions (scripts/bench/pretool-cases.ts): each memory in a project of its own,
  *    each call through the same daemon. Reported per half (tuning, checking): the share of
  *    regressions caught (target ≥ 90%) and of near misses warned about (should be 0).
+ *    Then the same records as a team's: copied into a repository's docs/adr, indexed by `mem index`
+ *    (the check reads the options each one turned down), and the real calls replayed there.
  * 3. The hook as Claude Code runs it (`mem hook pre-tool-use`, as `mem install` registers it):
  *    wall time with the daemon and without (the in-process fallback), beside a bare `node -e 0`.
  *
  * Not a test: figures only. `MEM_BENCH_TRANSCRIPTS` and `MEM_ADR2_DIR` point elsewhere.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { extractFromLines } from "../src/capture/extract/index.js";
@@ -194,6 +196,45 @@ try {
     if (r.kind === "reply" && r.reply.ok && typeof r.reply.text === "string") busyWarned++;
   }
   log(`\na busy project (${BUSY.toLocaleString("en")} decisions and rejected approaches), 300 real calls: the daemon's answer ${fmt(busyMs)}; ${busyWarned} warnings`);
+  // As in a session: each call's PostToolUse captured through the daemon before the next check (a
+  // write of the daemon's that is no decision: what the check keeps stays).
+  const capturedMs: number[] = [];
+  let captured = 0;
+  for (const [i, c] of calls.slice(0, 300).entries()) {
+    const t = performance.now();
+    const r = await ask(home, { op: "pretool", cwd: "/", project: "busy", session: "busy-captured", tool: c.tool, input: c.input }, 5_000);
+    capturedMs.push(performance.now() - t);
+    if (r.kind !== "reply" || !r.reply.ok) throw new Error(`the daemon did not answer: ${JSON.stringify(r)}`);
+    const payload = { session_id: "busy-captured", cwd: work, hook_event_name: "PostToolUse", tool_name: c.tool, tool_input: c.input, tool_use_id: `toolu_busy_${i}`, tool_response: { stdout: "ok" } };
+    const cap = await ask(home, { op: "capture", event: "PostToolUse", payload }, 5_000);
+    if (cap.kind === "reply" && cap.reply.ok) captured++;
+  }
+  log(`  the same with each call's capture (PostToolUse, through the daemon; ${captured} taken) before the next: ${fmt(capturedMs)}`);
+
+  // The decision records as the team's: the adr-2 corpus in a repository's docs/adr, indexed as mem
+  // indexes it (the check reads the options each record turned down), the real calls replayed there.
+  const corpus = join(ADR2, "corpus");
+  if (existsSync(corpus)) {
+    const repo = join(work, "team-repo");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    cpSync(corpus, join(repo, "docs", "adr"), { recursive: true });
+    const ix = await run([BIN, "index", join(repo, "docs", "adr"), "-q"], "", env);
+    if (ix.code !== 0) throw new Error(`mem index exited ${ix.code}`);
+    const teamMs: number[] = [];
+    const teamWarned: { call: Call; text: string }[] = [];
+    for (const c of calls) {
+      const t = performance.now();
+      const r = await ask(home, { op: "pretool", cwd: repo, session: `team:${c.session}`, tool: c.tool, input: c.input }, 5_000);
+      teamMs.push(performance.now() - t);
+      if (r.kind !== "reply" || !r.reply.ok) throw new Error(`the daemon did not answer: ${JSON.stringify(r)}`);
+      if (typeof r.reply.text === "string") teamWarned.push({ call: c, text: r.reply.text });
+    }
+    const checked = await ask(home, { op: "pretool", cwd: repo, session: "team:count", tool: "Bash", input: { command: "true" } }, 5_000);
+    log(`\nthe records as the team's (${ADR2}/corpus in a repository's docs/adr, indexed; ${checked.kind === "reply" ? String((checked.reply as { checked?: number }).checked) : "?"} statements read from them and the global memory), the same ${calls.length} real calls:`);
+    log(`  warnings: ${teamWarned.length}, ${((100 * teamWarned.length) / Math.max(1, calls.length)).toFixed(2)} per 100 tool calls (target ≤ 2)`);
+    log(`  the daemon's answer: ${fmt(teamMs)}`);
+    for (const w of teamWarned.slice(0, 10)) log(`  - ${w.call.tool} ${String(w.call.input.file_path ?? w.call.input.command ?? "").replace(/\s+/g, " ").slice(0, 100)}\n    ${w.text.split("\n").slice(2, -1).join("\n    ")}`);
+  }
 
   // 3. The hook process as Claude Code spawns it.
   const sample = calls.filter((_, i) => i % Math.max(1, Math.floor(calls.length / 30)) === 0).slice(0, 30);

@@ -3,7 +3,8 @@ import { dataHome } from "../config/paths.cjs";
 import { field } from "../render/line.js";
 import { EXIT, oneOf, parse, UsageError } from "./args.js";
 import { note } from "./quiet.js";
-import { installToFile, refuseReadOnly, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "../install/files.js";
+import { installToFile, SCOPES, uninstallFromFile, type Action, type ApplyReport, type Where } from "../install/files.js";
+import { refuseReadOnly } from "../install/settings-file.js";
 import { SH, type HookTarget } from "../install/hooks.js";
 import { MCP_SERVER_KEY, type McpTarget } from "../install/mcp-config.js";
 import { applyMcp, type McpReport } from "../install/mcp-files.js";
@@ -92,13 +93,18 @@ export function renderMcp(r: McpReport, target?: McpTarget): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** `mem uninstall --all`'s own options (src/cli/remove-all.ts), for an unknown option's "did you mean". */
+const REMOVE_ALL_OPTIONS = { all: { type: "boolean" as const }, data: { type: "boolean" as const }, yes: { type: "boolean" as const } };
+
 export async function runInstallCommand(action: Action, argv: string[], where: Where = { env: process.env, cwd: process.cwd() }): Promise<number> {
-  const { values, positionals } = parse(argv, { scope: { type: "string" }, for: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" }, "no-mcp": { type: "boolean" }, ...(action === "install" ? { "prompt-transport": { type: "string" as const } } : {}) });
+  const { values, positionals } = parse(argv, { scope: { type: "string" }, for: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" }, "no-mcp": { type: "boolean" }, ...(action === "install" ? { "prompt-transport": { type: "string" as const } } : REMOVE_ALL_OPTIONS) });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  // `mem uninstall --all` goes to remove-all.ts before this: its options are known here only to be matched when mistyped.
+  for (const o of ["data", "yes"] as const) if ((values as Record<string, unknown>)[o] !== undefined) throw new UsageError(`--${o} goes with --all: mem uninstall --all --${o}`);
   const scope = oneOf(values.scope, "scope", SCOPES) ?? "user";
   const dryRun = values["dry-run"] === true;
   const withMcp = values["no-mcp"] !== true;
-  const transport = oneOf(values["prompt-transport"] as string | undefined, "prompt-transport", ["command", "mcp"] as const) ?? "command";
+  const transport = oneOf((values as { "prompt-transport"?: string })["prompt-transport"], "prompt-transport", ["command", "mcp"] as const) ?? "command";
   if (transport === "mcp" && !withMcp) throw new UsageError("--prompt-transport mcp calls mem's MCP server: leave out --no-mcp");
   // --for: which assistants (without it, Claude Code as always).
   const targets = targetsOf(values.for as string[] | undefined, where, action);

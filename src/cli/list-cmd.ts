@@ -11,6 +11,8 @@ import { MEMORY_SHAPE } from "./get-cmd.js";
 import type { Command } from "./command.js";
 import { recordParts } from "../store/records.js";
 import { unknownProjectNote, withService } from "./memory-io.js";
+import { TaskStore } from "../store/tasks.js";
+import { taskJson, taskLines } from "./task-shape.js";
 
 const SOURCES: readonly MemorySource[] = ["explicit", "tag", "keyword", "captured", "markdown"];
 const KINDS = [...new Set<string>([...EVENT_TYPES, ...EXPLICIT_KINDS, "superseded", "proposed"])];
@@ -37,7 +39,9 @@ date, authors, file and title, newest first. Teammates share them with \`mem sha
 Options:
   --team        only the team's records (combines with --kind, --limit, --offset, --json)
   --kind K      ${KINDS.join(", ")}
-                (repeatable; with --source markdown any kind a note's frontmatter gives)
+                (repeatable; with --source markdown any kind a note's frontmatter gives).
+                task: the project's open tasks too, as \`mem task list\` shows them (after
+                the memories; not with --team or --source)
   --tag T       only memories carrying tag T (repeatable; all must match)
   --source S    explicit (mem remember, imports), tag ([MEMORY:] tags), keyword (decision
                 markers in prose), captured (tool events), markdown (notes) (repeatable)
@@ -48,7 +52,8 @@ Options:
   --project P   a path, a stored project id, or a project's directory name; default: here
   --limit N     at most N (default 50, up to 1000); --offset N to page
   --json        {"project", "total", "memories": [MEMORY, ...]}, each also with "time" (its
-                createdAt, as earlier versions printed)
+                createdAt, as earlier versions printed); with --kind task also "tasks": [TASK,
+                ...], TASK as in \`mem task --help\`
                 ${MEMORY_SHAPE}
 ${ABSOLUTE_HELP}
   -h, --help    this help`;
@@ -132,22 +137,33 @@ export const listCommand: Command = {
         limit,
         offset,
       });
+      // Tasks are kept by `mem task`, not as memories: one who asks for tasks gets the open ones.
+      const tasks = values.kind?.includes("task") && !team && !sources ? new TaskStore(app.db).list({ project, all: false }) : undefined;
+      const staleDays = app.config.brief.staleTaskDays;
       if (json) {
-        process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...shown(m), time: m.createdAt })) })}\n`);
+        process.stdout.write(`${safeJson({ project, total, memories: memories.map((m) => ({ ...shown(m), time: m.createdAt })), ...(tasks ? { tasks: tasks.map((t) => taskJson(t, now, staleDays)) } : {}) })}\n`);
         return EXIT.ok;
       }
+      const taskPart = () => {
+        if (!tasks || offset > 0) return;
+        const head = "open tasks (mem task list; `mem task list --all` shows the closed ones too):";
+        process.stdout.write(tasks.length > 0 ? `${head}\n${taskLines(tasks, now, staleDays, values.absolute === true).join("\n")}\n` : `no open tasks in ${field(project)} (\`mem task add "TEXT"\` adds one; \`mem task list --all\` shows the closed ones)\n`);
+      };
       if (memories.length === 0 && team) {
         process.stdout.write(`no team records${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
         if (offset === 0 && total === 0) process.stdout.write(`${NO_TEAM}\n`);
         return EXIT.ok;
       }
       if (memories.length === 0) {
-        process.stdout.write(`no memories${values.kind ? ` of kind ${values.kind.map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
+        const others = (values.kind ?? []).filter((k) => !tasks || k !== "task");
+        if (!tasks || others.length > 0) process.stdout.write(`no memories${values.kind ? ` of kind ${(tasks ? others : values.kind).map((k) => field(k, 40)).join(", ")}` : ""} in ${field(project)}\n`);
+        taskPart();
         note(unknownProjectNote(app.db, project) ?? "");
         return EXIT.ok;
       }
       for (const m of memories) process.stdout.write(`${team ? teamLine(m) : line(m, timeShower(values, now))}\n`);
       if (offset + memories.length < total) process.stdout.write(`… ${total - offset - memories.length} more (--offset ${offset + memories.length})\n`);
+      taskPart();
       return EXIT.ok;
     });
   },

@@ -1,8 +1,7 @@
 import { openApp, type App } from "../app.js";
-import { blockedNote, createdBy, isStale } from "../brief/sections/tasks.js";
-import { shownTime } from "../render/time.js";
+import { blockedNote } from "../brief/sections/tasks.js";
 import { blockTask, unblockTask } from "../store/task-block.js";
-import { blockedReasonOf, MAX_BLOCK_REASON } from "../tasks/state.js";
+import { MAX_BLOCK_REASON } from "../tasks/state.js";
 import { ABSOLUTE_HELP, ABSOLUTE_OPTION } from "./times.js";
 import { note, QUIET_FLAGS } from "./quiet.js";
 import { projectFromArg, projectToStoreIn } from "../project/scope.js";
@@ -14,6 +13,7 @@ import { MemoryError } from "../util/memory-error.js";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { failure, idProblem, unknownProjectNote } from "./memory-io.js";
+import { taskJson, taskLines } from "./task-shape.js";
 
 const usage = `Usage: mem task list [--all] [--absolute] [--json] [--project P]
        mem task add "TEXT" [--project P [--new-project]] [--json]
@@ -52,34 +52,6 @@ ${ABSOLUTE_HELP.replace("--absolute   ", "--absolute   list: ")}
                 deleted; blockedReason: null unless blocked)
   -h, --help    this help`;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-function json(t: TaskRow, now: number, staleDays: number) {
-  return {
-    id: taskOneId(t.id),
-    number: t.id,
-    status: t.status,
-    content: t.content,
-    source: t.source,
-    project: t.project,
-    createdSession: t.createdSession,
-    updatedSession: t.updatedSession,
-    createdAt: iso(t.createdAt),
-    updatedAt: iso(t.updatedAt),
-    closedAt: iso(t.closedAt),
-    blockedReason: blockedReasonOf(t),
-    stale: t.closedAt === null && isStale(t, now, staleDays),
-  };
-}
-
-/** One line per task: `3f0c9a1b7d2e  in_progress  3 d ago  session 1a2b3c4d  Ship the hook  (stale)`. */
-function human(tasks: TaskRow[], now: number, staleDays: number, absolute: boolean): string[] {
-  return tasks.map((t) => {
-    const stale = t.closedAt === null && isStale(t, now, staleDays) ? "  (stale)" : "";
-    return `${taskOneId(t.id)}  ${field(t.status, 20).padEnd(11)}  ${shownTime(t.createdAt, now, absolute).padEnd(15)}  ${createdBy(t.createdSession)}  ${prose(t.content, 300)}${blockedNote(t, 300)}${stale}`;
-  });
-}
-
 function list(argv: string[], now: number): Promise<number> {
   const { values, positionals } = parse(argv, { all: { type: "boolean" }, json: { type: "boolean" }, project: { type: "string" }, ...ABSOLUTE_OPTION });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -88,13 +60,13 @@ function list(argv: string[], now: number): Promise<number> {
     const tasks = new TaskStore(app.db).list({ project, all: values.all === true });
     const days = app.config.brief.staleTaskDays;
     if (values.json) {
-      process.stdout.write(`${safeJson({ project, tasks: tasks.map((t) => json(t, now, days)) })}\n`);
+      process.stdout.write(`${safeJson({ project, tasks: tasks.map((t) => taskJson(t, now, days)) })}\n`);
       return EXIT.ok;
     }
     if (tasks.length === 0) {
       process.stdout.write(`no ${values.all ? "" : "open "}tasks in ${field(project)}\n`);
       note(unknownProjectNote(app.db, project) ?? "");
-    } else process.stdout.write(`${human(tasks, now, days, values.absolute === true).join("\n")}\n`);
+    } else process.stdout.write(`${taskLines(tasks, now, days, values.absolute === true).join("\n")}\n`);
     return EXIT.ok;
   });
 }
@@ -107,7 +79,7 @@ function add(argv: string[], now: number): Promise<number> {
   return withApp((app) => {
     const project = projectToStoreIn(app.db, values.project, process.cwd(), { enclosing: app.config.project.enclosing, create: values["new-project"] === true, how: "add --new-project" }).id;
     const t = new TaskStore(app.db).add(project, cleanText(text), now);
-    if (values.json) process.stdout.write(`${safeJson({ task: json(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
+    if (values.json) process.stdout.write(`${safeJson({ task: taskJson(t, now, app.config.brief.staleTaskDays), changed: true })}\n`);
     else process.stdout.write(`added task ${taskOneId(t.id)}: ${prose(t.content, 300)}\n`);
     return EXIT.ok;
   });
@@ -140,7 +112,7 @@ function close(argv: string[], now: number, status: CloseStatus): Promise<number
     if (typeof task === "number") return task;
     const id = taskOneId(task.id);
     const r = new TaskStore(app.db).close(task.id, status, now)!;
-    if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
+    if (values.json) process.stdout.write(`${safeJson({ task: taskJson(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
     else if (r.changed) process.stdout.write(`task ${id} ${status === "completed" ? "done" : "dropped"}: ${prose(r.task.content, 300)}\n`);
     else process.stdout.write(`task ${id} was already closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     return EXIT.ok;
@@ -159,7 +131,7 @@ function block(argv: string[], now: number, blocking: boolean): Promise<number> 
     const id = taskOneId(task.id);
     const r = blocking ? blockTask(app.db, task.id, cleanText(reason), now) : unblockTask(app.db, task.id, now);
     if (!r) return failure("task", values.json === true, `no task ${id} (see mem task list --all)`, "not_found");
-    if (values.json) process.stdout.write(`${safeJson({ task: json(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
+    if (values.json) process.stdout.write(`${safeJson({ task: taskJson(r.task, now, app.config.brief.staleTaskDays), changed: r.changed })}\n`);
     else if (r.why === "closed") process.stdout.write(`task ${id} is closed (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     else if (r.why === "not_blocked") process.stdout.write(`task ${id} was not blocked (${field(r.task.status, 20)}): ${prose(r.task.content, 300)}\n`);
     else process.stdout.write(`task ${id} ${blocking ? (r.changed ? "blocked" : "was already blocked") : "unblocked"}: ${prose(r.task.content, 300)}${blockedNote(r.task, 300)}\n`);

@@ -5,7 +5,8 @@ import { dataHome } from "../config/paths.cjs";
 import { hookDrift } from "../install/drift.js";
 import { MARK_KEY, MARK_VALUE } from "../install/hooks.js";
 import { currentTarget } from "../install/target.js";
-import { readSettingsFile, SCOPES, settingsPath, type SettingsFile, type Where } from "../install/files.js";
+import { SCOPES, settingsPath, type Where } from "../install/files.js";
+import { readSettingsFile, type SettingsFile } from "../install/settings-file.js";
 import { findMemHooks, lookalikeWarning } from "../install/settings.js";
 import type { Check } from "./check.js";
 

@@ -7,10 +7,11 @@
  * or an environment that differs from the install shell's (NODE_EXTRA_CA_CERTS) are not, as
  * `mem install` would not change what they see (`mem doctor` reports every difference).
  */
-import { writeFileSync } from "node:fs";
-import { readSettingsFile, SCOPES, settingsPath, type Scope } from "../install/files.js";
+import { SCOPES, settingsPath, type Scope } from "../install/files.js";
+import { readSettingsFile } from "../install/settings-file.js";
 import { findMemHooks } from "../install/settings.js";
 import { DAEMON_HOOKS, isHookName } from "../contract/hook.cjs";
+import { writePrivate } from "../util/private-file.cjs";
 
 import { nudgedRecently, nudgeStamp } from "./nudge-stamp.cjs";
 
@@ -38,7 +39,7 @@ export function installNudge(o: { env: NodeJS.ProcessEnv; cwd: string; home: str
   if ((o.platform ?? process.platform) === "win32") return undefined;
   if (nudgedRecently(o.home, o.now)) return undefined;
   try {
-    writeFileSync(nudgeStamp(o.home), `${new Date(o.now).toISOString()}\n`);
+    writePrivate(nudgeStamp(o.home), `${new Date(o.now).toISOString()}\n`, "replace"); // 0600, never through a link
   } catch {
     return undefined; // a data home that cannot be written would check at every session
   }

@@ -1,12 +1,13 @@
 /**
  * The pre-tool check: before an Edit, MultiEdit, Write or Bash call, the decisions and rejected
- * approaches of the project (and the user's global memory) that the call would bring back
+ * approaches of the project (and the user's global memory), and the options the team's decision
+ * records turned down, that the call would bring back
  * (src/inject/pretool-match.ts), as a short framed warning for the model. Never a refusal: the
  * hook prints the warning as `additionalContext` and the call goes on. A memory warns once per
  * session (the pre-tool log, src/store/prompt-log.ts, remembers which did). The daemon answers it
  * (src/daemon/pretool-op.ts); without one the hook runs it in-process.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import type { Config } from "../config/config.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
 import { projectAt } from "../project/scope.js";
@@ -17,10 +18,10 @@ import { eventChunkId } from "../store/chunk-ids.js";
 import type { Db } from "../store/db.js";
 import { oneId } from "../store/one-id.js";
 import { pretoolWarned } from "../store/prompt-log.js";
-import { ruledMemories } from "../store/pretool-memories.js";
 import { readRegular } from "../util/read-regular.cjs";
 import { recordRun } from "./prompt-run.js";
-import { pretoolHits, toolCallOf, type CheckMemory, type PretoolHit } from "./pretool-match.js";
+import { loadChecks, type ChecksOf } from "./pretool-load.js";
+import { pretoolHits, toolCallOf, type PretoolHit } from "./pretool-match.js";
 
 export interface PretoolRequest {
   /** Absolute: the session's directory. */
@@ -61,12 +62,13 @@ const day = (time: string) => (/^\d{4}-\d{2}-\d{2}/.exec(time)?.[0] ?? field(tim
 /** One warning line: "mem: the team rejected X on DATE because Y (id …)". */
 export function warningLine(h: PretoolHit, id: string): string {
   const what = prose(h.ruled.span, 120);
-  const why = h.ruled.reason ? ` because ${prose(h.ruled.reason, 160)}` : `: "${prose(h.memory.text, 200)}"`;
-  return `- mem: the team rejected ${what} on ${day(h.memory.time)}${why} (id ${id})`;
+  const why = h.memory.instead ? ` ${prose(h.memory.instead, 240)}` : h.ruled.reason ? ` because ${prose(h.ruled.reason, 160)}` : `: "${prose(h.memory.text, 200)}"`;
+  const when = day(h.memory.time); // "" for a record whose file gives no date
+  return `- mem: the team rejected ${what}${when ? ` on ${when}` : ""}${why} (id ${id})`;
 }
 
-/** Checks one tool call; nothing is recorded (see `recordPretool`). */
-export function checkToolCall(db: Db, config: Config, req: PretoolRequest): PretoolAnswer {
+/** Checks one tool call against the memories `checks` gives (read from the store by default); nothing is recorded (see `recordPretool`). */
+export function checkToolCall(db: Db, config: Config, req: PretoolRequest, checks: ChecksOf = loadChecks): PretoolAnswer {
   const p = projectAt(db, req.cwd, config.project.enclosing);
   const project = req.project ?? p.id;
   const empty = { project, hits: [], ids: [], checked: 0 };
@@ -75,25 +77,20 @@ export function checkToolCall(db: Db, config: Config, req: PretoolRequest): Pret
   const call = toolCallOf(req.tool, req.input, before);
   if (!call) return empty;
   const projects = config.query.includeGlobal ? [project, GLOBAL_PROJECT] : [project];
-  const rows = ruledMemories(db, projects);
-  // Files as captured may be relative to the project's root: the check compares absolute paths.
   const root = p.root ?? (isAbsolute(project) ? project : undefined);
-  const memories: CheckMemory[] = rows.map((r) => ({
-    id: r.id,
-    project: r.project,
-    kind: r.type,
-    text: r.text,
-    time: r.time,
-    files: r.files.map((f) => (isAbsolute(f) || !root || r.project !== project ? f : resolve(root, f))),
-  }));
+  const set = checks(db, projects, project, root);
   const warned = pretoolWarned(db, project, req.session);
-  const hits = pretoolHits(call, memories)
-    .filter((h) => !warned.has(eventChunkId(h.memory.project ?? project, h.memory.id)))
+  // A team record's options share its one id: it warns once, by the first option the call brings back.
+  const idOf = (h: PretoolHit) => h.memory.chunk ?? (eventChunkId(h.memory.project ?? project, h.memory.id) as string);
+  const seen = new Set<string>();
+  const hits = pretoolHits(call, set)
+    .filter((h) => !warned.has(idOf(h)) && !seen.has(idOf(h)) && seen.add(idOf(h)))
     .slice(0, MAX_WARNINGS);
-  if (hits.length === 0) return { ...empty, checked: memories.length };
-  const ids = hits.map((h) => eventChunkId(h.memory.project ?? project, h.memory.id) as string);
+  const checked = set.memories.length;
+  if (hits.length === 0) return { ...empty, checked };
+  const ids = hits.map(idOf);
   const text = framed(PRETOOL, hits.map((h, i) => warningLine(h, oneId(ids[i]!))));
-  return { project, text, hits, ids, checked: memories.length };
+  return { project, text, hits, ids, checked };
 }
 
 /** What the log keeps of a call: its tool and file, or its command, cut short (redacted by `recordRun`). */

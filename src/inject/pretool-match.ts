@@ -43,6 +43,21 @@ export interface CheckMemory {
   time: string;
   /** Absolute paths it is anchored to (none: it is about the project). */
   files: readonly string[];
+  /** Its chunk id when it is no captured event: a team record's first chunk (the id shown for the record). */
+  chunk?: string;
+  /** What the warning says after what was ruled out, in place of a reason: what a record chose instead, and why. */
+  instead?: string;
+}
+
+/**
+ * Memories read once for many calls (the daemon keeps one a project while the store is
+ * unchanged): what each rules out, and which memories each token a call holds could start a term of.
+ */
+export interface CheckSet {
+  memories: readonly CheckMemory[];
+  ruled: readonly (RuledOut | undefined)[];
+  /** A term's first token, its `.js`-less form and a phrase's hyphenated form → the memories (by index, in order) with that term. */
+  byKey: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface PretoolHit {
@@ -178,18 +193,40 @@ function about(memory: CheckMemory, file: string | undefined): boolean {
   });
 }
 
-/** The memories `call` brings back, each with the term found (a memory once, by its first term). */
-export function pretoolHits(call: ToolCall, memories: readonly CheckMemory[]): PretoolHit[] {
+/** The keys a term is found by: those `brings` looks for in a call before anything else. */
+const termKeys = (term: Term): string[] => [term[0]!, term[0]!.replace(/\.js$/, ""), ...(term.length > 1 ? [term.join("-")] : [])];
+
+/** What the memories rule out, read once, and the index of their terms' first tokens. */
+export function checkSet(memories: readonly CheckMemory[]): CheckSet {
+  const byKey = new Map<string, number[]>();
+  const ruled = memories.map((memory, i) => {
+    if (memory.kind !== "decision" && memory.kind !== "rejected") return undefined;
+    const r = ruledOf(`${memory.kind}\0${memory.text}`);
+    for (const key of new Set(r?.terms.flatMap(termKeys) ?? [])) {
+      const at = byKey.get(key);
+      if (at) at.push(i);
+      else byKey.set(key, [i]);
+    }
+    return r;
+  });
+  return { memories, ruled, byKey };
+}
+
+/** The memories `call` brings back, each with the term found (a memory once, by its first term), in the memories' order. */
+export function pretoolHits(call: ToolCall, memories: readonly CheckMemory[] | CheckSet): PretoolHit[] {
   if (!CHECKED_TOOLS.has(call.tool) || call.added.trim() === "") return [];
   const isCommand = call.tool === "Bash";
   if (!isCommand && call.file && (TEST_FILE.test(call.file) || PROSE_FILE.test(call.file))) return [];
-  const out: PretoolHit[] = [];
+  const set = "byKey" in memories ? memories : checkSet(memories);
   const p = prepare(call, isCommand);
-  for (const memory of memories) {
-    if (memory.kind !== "decision" && memory.kind !== "rejected") continue;
-    if (!isCommand && !about(memory, call.file)) continue;
-    const ruled = ruledOf(`${memory.kind}\0${memory.text}`);
-    if (!ruled) continue;
+  // Only the memories one of whose terms starts with a token the call holds can match.
+  const candidates = new Set<number>();
+  for (const key of p.keys) for (const i of set.byKey.get(key) ?? []) candidates.add(i);
+  const out: PretoolHit[] = [];
+  for (const i of [...candidates].sort((a, b) => a - b)) {
+    const memory = set.memories[i]!;
+    const ruled = set.ruled[i];
+    if (!ruled || (!isCommand && !about(memory, call.file))) continue;
     const term = ruled.terms.find((t) => brings(p, t, isCommand));
     if (term) out.push({ memory, ruled, term });
   }

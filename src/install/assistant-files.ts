@@ -15,7 +15,8 @@ import { assistantMcpEntry, installAssistantHooks, uninstallAssistantHooks, type
 import { createdByMem, danglingLink, forgetCreated, forgetEmptyHooks, forgetStepsThere, hadEmptyHooks, leftEmpty, noteCreated, noteEmptyHooks, noteStepsThere, stepsThereBefore } from "./backup.js";
 import { addTrust, installCodexConfig, removeTrust, uninstallCodexConfig } from "./codex-config.js";
 import { unifiedDiff } from "./diff.js";
-import { projectRoot, readSettingsFile, refuseReadOnly, writeChange, type Action, type SettingsFile, type Where } from "./files.js";
+import { projectRoot, writeChange, type Action, type Where } from "./files.js";
+import { readSettingsFile, refuseReadOnly, type SettingsFile } from "./settings-file.js";
 import { duplicateKey, editTopLevel } from "./json-edit.js";
 import { badStep, installMcp, stepsThere, uninstallMcp, type McpStatus } from "./mcp-config.js";
 import { formatSettings, isObject, SettingsError, type JsonObject } from "./settings-json.js";

@@ -4,9 +4,12 @@
  * empty only when mem made it (a `{}` settings file the user had, or committed, stays).
  */
 import { createHash } from "node:crypto";
-import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { chmodSync, constants, copyFileSync, lstatSync, readlinkSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { dataHome } from "../config/paths.cjs";
+import { ensurePrivateDir } from "../util/private-dir.cjs";
+import { replacePrivate } from "../util/private-file.cjs";
+import { privateDir } from "../util/private-place.cjs";
 import { readRegular } from "../util/read-regular.cjs";
 import { SettingsError } from "./settings-json.js";
 
@@ -34,13 +37,40 @@ export function backupBase(file: string, root: string | undefined, home: string)
   return join(home, "backups", "install", `${basename(root)}-${tag(root)}`, rel);
 }
 
+/** Where a backup goes: the data home it is kept in, and its path there without the `.bak-<time>` suffix (backupBase). */
+export interface BackupPlace {
+  home: string;
+  base: string;
+}
+
+/** Where the backup of `file` goes in the data home `home` (see backupBase). */
+export const backupPlace = (file: string, root: string | undefined, home: string): BackupPlace => ({ home, base: backupBase(file, root, home) });
+
 /**
- * Copies `file` to `<base>.bak-<timestamp>` (never overwriting an existing backup; `base` defaults
- * to the file's own path); returns the backup's path. The folders it makes are 0700 and the copy
+ * Makes the data home `home` and every folder from it down to `dir` private, as the rest of the
+ * data home is: 0700 whatever the umask, one an older mem (or a loose umask) left open closed
+ * again; a symlink or another user's folder on the way is refused. @throws Error
+ */
+export function privateFolders(home: string, dir: string): void {
+  ensurePrivateDir(home);
+  const rel = relative(home, dir);
+  if (rel !== "" && (rel.startsWith("..") || isAbsolute(rel))) throw new Error(`${dir} is not in the data home ${home}`);
+  let d = home;
+  for (const part of rel === "" ? [] : rel.split(sep)) {
+    d = join(d, part);
+    const v = privateDir(d);
+    if (!v.ok) throw new Error(`no backup written: ${v.why}`);
+  }
+}
+
+/**
+ * Copies `file` to `<base>.bak-<timestamp>` in the data home (never overwriting an existing
+ * backup); returns the backup's path. The folders from the data home down are 0700 and the copy
  * 0600 whatever the umask: a settings file can hold an API key in its `env`.
  */
-export function backupFile(file: string, now: Date = new Date(), base: string = file): string {
-  mkdirSync(dirname(base), { recursive: true, mode: 0o700 });
+export function backupFile(file: string, place: BackupPlace, now: Date = new Date()): string {
+  const base = place.base;
+  privateFolders(place.home, dirname(base));
   const first = `${base}.bak-${stamp(now)}`;
   for (let n = 1; ; n++) {
     const path = n === 1 ? first : `${first}-${n}`;
@@ -99,10 +129,10 @@ export function isSymlink(file: string): boolean {
  * touched and an error is thrown); a `.claude` folder left empty goes too. The file leaves the
  * record of those install created.
  */
-export function removeBackedUp(file: string, expected: string, now: Date | undefined, base: string, homes: RecordHomes, report: { backup: string | null }): void {
+export function removeBackedUp(file: string, expected: string, now: Date | undefined, place: BackupPlace, homes: RecordHomes, report: { backup: string | null }): void {
   const again = readRegular(file, 16 * 1024 * 1024);
   if (!again.ok || again.data.toString("utf8") !== expected) throw new SettingsError(`refusing to change ${file}: it changed while mem was updating it; nothing was written, run the command again`);
-  report.backup = backupFile(file, now, base);
+  report.backup = backupFile(file, place, now);
   unlinkSync(file);
   forgetCreated(homes, file);
   if (basename(dirname(file)) === ".claude") {
@@ -173,8 +203,9 @@ function writeRecord(home: string, files: string[]): void {
       }
       return;
     }
-    mkdirSync(home, { recursive: true });
-    writeFileSync(recordPath(home), `${JSON.stringify(files.filter((f) => f.length <= 4_096).slice(-1_000), null, 1)}\n`);
+    // Private as the rest of the data home (0600 in a 0700 folder, whatever the umask): it names the user's files.
+    ensurePrivateDir(home);
+    replacePrivate(recordPath(home), `${JSON.stringify(files.filter((f) => f.length <= 4_096).slice(-1_000), null, 1)}\n`);
   } catch {
     // best effort: without the record, uninstall leaves the file holding `{}`
   }

@@ -8,7 +8,8 @@ import { insertHistory, insertMemory, memoryById, memoryByKey, type HistoryRow }
 import { truncateDeep } from "../util/json-depth.cjs";
 import { notAfter } from "../util/not-after.js";
 import { GLOBAL_PROJECT } from "../config/config.js";
-import { checkList, checkText, contentId, FILE, importedId, keyedId, TAG, type ServiceContext } from "./memory.js";
+import type { ServiceContext } from "./memory.js";
+import { checkList, checkText, contentId, FILE, importedId, keyedId, TAG } from "./memory-input.js";
 import { EXPLICIT_KINDS, MAX_TAGS } from "./types.js";
 import { MemoryError } from "../util/memory-error.js";
 

@@ -71,3 +71,31 @@ test("mem list and mem task list on a project nothing was stored under say so on
     assert.equal(here.stderr, "", `${args.join(" ")}: a project that holds something says nothing more`);
   }
 });
+
+test("mem list --kind task lists the project's tasks (kept by mem task), open ones, --json too", async () => {
+  const proj = join(tmp, "tasks");
+  const env = { ...cleanEnv(join(tmp, "claude")), MEM_HOME: join(tmp, "home-tasks"), HOME: tmp };
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  const open = jsonOf<{ task: { id: string } }>(await runMem(["task", "add", "Write the migration guide", "--json"], { env, cwd: proj })).task.id;
+  const closed = jsonOf<{ task: { id: string } }>(await runMem(["task", "add", "Drop the old flag", "--json"], { env, cwd: proj })).task.id;
+  assert.equal((await runMem(["task", "done", closed], { env, cwd: proj })).code, 0);
+  assert.equal((await runMem(["remember", "Releases are cut on Thursdays.", "--kind", "decision"], { env, cwd: proj })).code, 0);
+
+  const human = await runMem(["list", "--kind", "task"], { env, cwd: proj });
+  assert.equal(human.code, 0, human.stderr);
+  assert.doesNotMatch(human.stdout, /no memories of kind task/);
+  assert.match(human.stdout, new RegExp(`^${open} +pending +.*Write the migration guide$`, "m"));
+  assert.ok(!human.stdout.includes("Drop the old flag"), "a closed task is not listed");
+  assert.ok(!human.stdout.includes("Thursdays"), "nor a memory of another kind");
+  assert.match(human.stdout, /mem task list --all/, "it says where the closed ones are");
+
+  const json = jsonOf<{ project: string; total: number; memories: unknown[]; tasks: { id: string; status: string; content: string }[] }>(await runMem(["list", "--kind", "task", "--json"], { env, cwd: proj }));
+  assert.equal(json.project, proj);
+  assert.deepEqual(json.memories, []);
+  assert.deepEqual(
+    json.tasks.map((t) => [t.id, t.status, t.content]),
+    [[open, "pending", "Write the migration guide"]],
+  );
+  const decisions = jsonOf<Record<string, unknown>>(await runMem(["list", "--kind", "decision", "--json"], { env, cwd: proj }));
+  assert.equal(decisions.tasks, undefined, "tasks only when --kind task asks for them");
+});

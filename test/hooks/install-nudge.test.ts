@@ -4,13 +4,13 @@
  * a day, and says nothing once the hooks are what this mem installs. Real hook processes.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { installToFile } from "../../src/install/files.js";
 import { contextOutput } from "../../src/contract/hook.cjs";
-import { nudgeStamp, predatesHookClient } from "../../src/hooks/install-nudge.js";
+import { installNudge, nudgeStamp, predatesHookClient } from "../../src/hooks/install-nudge.js";
 import { BIN, cleanEnv, REPO, runMem, show } from "../helpers/mem-cli.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-nudge-")));
@@ -89,4 +89,25 @@ test("predatesHookClient: a hot hook that names no mem-hook.sh; hand-written sha
   assert.equal(predatesHookClient(settings({ command: `/bin/sh /opt/mem/bin/mem-hook.sh /usr/bin/node ${bin} hook stop` })), false, "one command string");
   assert.equal(predatesHookClient({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "/usr/bin/node", args: [bin, "hook", "session-start"], timeout: 10 }] }] } }), false, "a cold hook runs Node as ever");
   assert.equal(predatesHookClient({}), false);
+});
+
+test("the day's stamp is private (0600) whatever the umask, and never written through a link", { skip: process.platform === "win32" && "modes are POSIX" }, () => {
+  const memHome = join(tmp, "stamp-home");
+  mkdirSync(memHome, { recursive: true, mode: 0o700 });
+  const was = process.umask(0o022);
+  try {
+    installNudge({ env: { HOME: tmp }, cwd: tmp, home: memHome, now: Date.now() });
+  } finally {
+    process.umask(was);
+  }
+  assert.equal(statSync(nudgeStamp(memHome)).mode & 0o777, 0o600);
+  // A link planted where the stamp goes: not followed (the check is skipped, its target untouched).
+  rmSync(nudgeStamp(memHome));
+  const target = join(tmp, "stamp-target");
+  writeFileSync(target, "untouched\n");
+  const old = new Date(Date.now() - 2 * 24 * 3600_000); // a check is due
+  utimesSync(target, old, old);
+  symlinkSync(target, nudgeStamp(memHome));
+  assert.equal(installNudge({ env: { HOME: tmp }, cwd: tmp, home: memHome, now: Date.now() }), undefined);
+  assert.equal(readFileSync(target, "utf8"), "untouched\n");
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pretoolHits, toolCallOf, type CheckMemory } from "../../src/inject/pretool-match.js";
 import { ruledOut, termsOf } from "../../src/inject/pretool-terms.js";
+import { warningLine } from "../../src/inject/pretool-check.js";
 
 describe("what a memory rules out", () => {
   const table: [kind: string, text: string, terms: string[][] | undefined][] = [
@@ -93,4 +94,15 @@ describe("whether a tool call brings it back", () => {
   test("decisions and rejected approaches only", () => {
     assert.deepEqual(pretoolHits(bash("npm run migrate:force"), [{ ...MIGRATE, kind: "learned" }]), []);
   });
+});
+
+describe("the warning line", () => {
+  const call = toolCallOf("Bash", { command: "npm install mongodb" })!;
+  const hit = (time: string) => pretoolHits(call, [{ id: "r", kind: "rejected", text: "MongoDB: no joins we can trust", time, files: [] }])[0]!;
+  const cases: [string, string][] = [
+    ["2026-02-10T09:00:00Z", '- mem: the team rejected MongoDB on 2026-02-10: "MongoDB: no joins we can trust" (id 0123456789ab)'],
+    // A record with no date (its file gives none): no "on" with nothing after it.
+    ["", '- mem: the team rejected MongoDB: "MongoDB: no joins we can trust" (id 0123456789ab)'],
+  ];
+  for (const [time, want] of cases) test(`time ${JSON.stringify(time)}`, () => assert.equal(warningLine(hit(time), "0123456789ab"), want));
 });

@@ -265,6 +265,16 @@ describe("mem install / uninstall (CLI)", () => {
     assert.match(bad.stderr, /^mem install: --scope must be one of user, project, local, got "global"/);
     const unknown = await mem(["uninstall", "--force"], box.repo, env(box));
     assert.equal(unknown.code, 2, show(unknown));
+    // --all (and what goes with it) is dispatched before the options are read: a typo of it is still matched.
+    for (const [typed, near] of [["--al", "--all"], ["--dat", "--data"], ["--yess", "--yes"]]) {
+      const typo = await mem(["uninstall", typed!], box.repo, env(box));
+      assert.equal(typo.code, 2, show(typo));
+      assert.match(typo.stderr, new RegExp(`^mem uninstall: unknown option ${typed} \\(did you mean ${near}\\?\\)`), show(typo));
+    }
+    const alone = await mem(["uninstall", "--data"], box.repo, env(box));
+    assert.equal(alone.code, 2, show(alone));
+    assert.match(alone.stderr, /^mem uninstall: --data goes with --all/, show(alone));
+    assert.equal(existsSync(join(box.home, ".claude")), false);
     const stray = await mem(["install", "user"], box.repo, env(box));
     assert.equal(stray.code, 2, show(stray));
     assert.match(stray.stderr, /^mem install: unexpected argument "user"/);

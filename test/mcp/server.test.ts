@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { serverEnv } from "../helpers/mcp-env.js";
 import { BIN } from "../helpers/mem-cli.js";
 import { resolveProject } from "../../src/project/identity.js";
-import { keyedId } from "../../src/service/memory.js";
+import { keyedId } from "../../src/service/memory-input.js";
 import { eventChunkId } from "../../src/store/chunk-ids.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-mcp-")));

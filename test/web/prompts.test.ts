@@ -128,6 +128,7 @@ describe("/prompt?id=ID", () => {
       const { status, body } = await get(`/prompt?id=${form}`);
       assert.equal(status, 200, form);
       assert.match(body, new RegExp(`<h1>Prompt run <span class="id">${id}</span></h1>`), form);
+      assert.match(body, new RegExp(`<title>Prompt run ${id} · mem</title>`), `the tab says the public id, not the row's number: ${form}`);
     }
     const short = await get(`/prompt?id=${id.slice(0, 6 - 1).replace(/^\d+$/, "a$&").slice(0, 5)}`);
     assert.equal(short.status, 400);

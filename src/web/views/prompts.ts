@@ -84,7 +84,7 @@ ${
     : html`<table class="candidates"><thead><tr><th class="num">rank</th><th>memory</th><th>fate</th><th>why</th></tr></thead>
 <tbody>${r.candidates.map((c) => html`<tr data-fate="${c.fate}"><td class="num">${c.rank}</td><td>${idLink(req.base, c.id, projectParam)}</td><td><span class="badge ${FATE_CLASS[c.fate] ?? ""}">${FATES[c.fate] ?? c.fate}</span></td><td>${c.why}</td></tr>`)}</tbody></table>`
 }`;
-  return page({ base: req.base, title: `${what} run ${r.id}`, active: "/prompts", project: project.id, projectParam, body });
+  return page({ base: req.base, title: `${what} run ${promptOneId(r.id)}`, active: "/prompts", project: project.id, projectParam, body });
 }
 
 export const promptsRoute: Route = { get: list };
