@@ -12,6 +12,7 @@
  * leg over synthetic Zipf text of the same sizes (bench/scale-bm25.ts), `--bm25-only` runs it alone.
  * Not a test.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -66,6 +67,14 @@ async function fill(store: VectorStore, state: VecState, table: string, dims: nu
   }
 }
 
+/** The code copy loaded by a process of its own (bench/copy-rss.ts): its RSS before and after, and the load's peak. */
+function copyAlone(dir: string, table: string, dims: number): string {
+  const r = spawnSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "bench/copy-rss.js"), dir, table, String(dims)], { encoding: "utf8" });
+  if (r.status !== 0) return `failed: ${r.stderr.trim().split("\n").at(-1)}`;
+  const m = JSON.parse(r.stdout) as { rows: number; before: number; rss: number; maxRss: number; codes: number; ids: number; loadMs: number };
+  return `RSS ${mib(m.rss)} after the load (${mib(m.before)} before it), peak ${mib(m.maxRss)}; codes ${mib(m.codes)} + ids ${mib(m.ids)}; read in ${(m.loadMs / 1000).toFixed(1)} s`;
+}
+
 const maxRss = () => process.resourceUsage().maxRSS * 1024;
 
 /** One size and dimension: both copies, their scans, recall, bytes, refresh. */
@@ -75,6 +84,7 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const state = new VecState(db);
   const table = `bench_${dims}`;
   const [, writeMs] = await time(() => fill(store, state, table, dims, n, gen));
+  const alone = copyAlone(join(work, `v-${dims}-${n}`), table, dims);
   // The codes first, so that the process's peak RSS (maxRSS) is their load's, not the float32 copy's.
   gc();
   const rss1 = process.memoryUsage().rss;
@@ -118,7 +128,8 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
     `${label} ${n.toLocaleString("en")} × ${dims}: written in ${(writeMs / 1000).toFixed(1)} s\n` +
       `  exact (float32, ${exactScan}): ${pct(exactTimes)} [load ${loadExact}]; copy ${mib(n * dims * 4)}, RSS +${mib(rssExact - rss0)} (${mib(rssExact)}); read in ${(exactLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${exactRefresh}\n` +
       `  codes (${codes.kernel}, ${rescored.toLocaleString("en")} rescored): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codeBytes)} + ids ${mib(idBytes)}, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}), load's peak RSS ${mib(peakCodes)} (${peakCodes > peak1 ? "raised by the load" : `not raised: ${mib(peak1)} before`}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefresh}\n` +
-      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)}`,
+      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)}\n` +
+      `  a process holding the code copy alone (as the daemon does): ${alone}`,
   );
   store.close();
   db.close();
@@ -139,6 +150,7 @@ async function refreshPair(store: VectorStore, state: VecState, table: string, g
   await store.upsert(table, extra);
   state.mark(table, extra);
   const [grown, inMs] = await time(() => refresh(first));
+  const after = [grown?.size, grown?.rowsRead]; // the codes change in place: read before the next refresh
   await store.delete(
     table,
     extra.map((e) => e.id),
@@ -150,7 +162,7 @@ async function refreshPair(store: VectorStore, state: VecState, table: string, g
   const [shrunk, outMs] = await time(async () => grown && (await refresh(grown)));
   if (grown !== first) await grown?.close();
   if (shrunk !== first) await shrunk?.close();
-  return `${inMs.toFixed(0)} ms in / ${outMs.toFixed(0)} ms out (${grown?.size ?? "-"} → ${shrunk?.size ?? "-"} rows, ${grown?.rowsRead ?? "-"} + ${shrunk?.rowsRead ?? "-"} read)`;
+  return `${inMs.toFixed(0)} ms in / ${outMs.toFixed(0)} ms out (${grown === first ? "in place" : "a new copy"}: ${after[0] ?? "-"} → ${shrunk?.size ?? "-"} rows, ${after[1] ?? "-"} + ${shrunk?.rowsRead ?? "-"} read)`;
 }
 
 const work = mkdtempSync(join(tmpdir(), "mem-bench-scale-"));
