@@ -72,6 +72,7 @@ export class IdTable {
   add(row: number, id: string): number | undefined {
     const n = Buffer.byteLength(id, "utf8");
     if (n > 0xffff) throw new Error(`an id of ${n} bytes is too long`);
+    if (row >= this.start.length) throw new Error(`row ${row} is past the table's room (${this.start.length}): grow it first`);
     if (this.used + n > this.heap.length) {
       const heap = Buffer.alloc(Math.max(this.heap.length * 2, this.used + n));
       this.heap.copy(heap, 0, 0, this.used);
