@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { cleanText } from "../../src/redact/clean.cjs";
-import { CodeIndex } from "../../src/retrieve/code-index.js";
+import { defaultConfig } from "../../src/config/config.js";
+import { CodeIndex, codeBytesPerRow } from "../../src/retrieve/code-index.js";
 import { MemoryIndex } from "../../src/retrieve/memory-index.js";
 import { VectorCopies } from "../../src/retrieve/vector-copies.js";
 import { openDb } from "../../src/store/db.js";
@@ -102,3 +103,9 @@ for (const kind of ["codes", "float32"] as const) {
     db.close();
   });
 }
+
+test("by default the daemon holds the code copy of a table of 1M chunks of 768 dimensions (daemon.vectorMemoryMB)", () => {
+  const codes = 1_000_000 * codeBytesPerRow(768);
+  assert.ok(codes / 2 ** 20 <= defaultConfig().daemon.vectorMemoryMB, `${Math.round(codes / 2 ** 20)} MiB of codes over ${defaultConfig().daemon.vectorMemoryMB}`);
+  assert.ok(1_000_000 >= defaultConfig().daemon.codeRows, "held as codes");
+});
