@@ -67,12 +67,21 @@ async function fill(store: VectorStore, state: VecState, table: string, dims: nu
   }
 }
 
-/** The code copy loaded by a process of its own (bench/copy-rss.ts): its RSS before and after, and the load's peak. */
+/**
+ * The code copy loaded by a process of its own (bench/copy-rss.ts): its RSS before and after, and
+ * the load's peak; with glibc's malloc as it comes, then with the mmap threshold fixed as the
+ * daemon the hooks start has it (MALLOC_MMAP_THRESHOLD_, src/hooks/user-prompt.ts).
+ */
 function copyAlone(dir: string, table: string, dims: number): string {
-  const r = spawnSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "bench/copy-rss.js"), dir, table, String(dims)], { encoding: "utf8" });
-  if (r.status !== 0) return `failed: ${r.stderr.trim().split("\n").at(-1)}`;
-  const m = JSON.parse(r.stdout) as { rows: number; before: number; rss: number; maxRss: number; codes: number; ids: number; loadMs: number };
-  return `RSS ${mib(m.rss)} after the load (${mib(m.before)} before it), peak ${mib(m.maxRss)}; codes ${mib(m.codes)} + ids ${mib(m.ids)}; read in ${(m.loadMs / 1000).toFixed(1)} s`;
+  const one = (env: NodeJS.ProcessEnv) => {
+    const r = spawnSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "bench/copy-rss.js"), dir, table, String(dims)], { encoding: "utf8", env });
+    if (r.status !== 0) return `failed: ${r.stderr.trim().split("\n").at(-1)}`;
+    const m = JSON.parse(r.stdout) as { rows: number; before: number; rss: number; maxRss: number; codes: number; ids: number; loadMs: number };
+    return `RSS ${mib(m.rss)} after the load (${mib(m.before)} before it), peak ${mib(m.maxRss)}; codes ${mib(m.codes)} + ids ${mib(m.ids)}; read in ${(m.loadMs / 1000).toFixed(1)} s`;
+  };
+  const plain = { ...process.env };
+  delete plain.MALLOC_MMAP_THRESHOLD_;
+  return `as the daemon runs (MALLOC_MMAP_THRESHOLD_=131072): ${one({ ...plain, MALLOC_MMAP_THRESHOLD_: "131072" })}; glibc's default: ${one(plain)}`;
 }
 
 const maxRss = () => process.resourceUsage().maxRSS * 1024;

@@ -2,7 +2,7 @@
  * For bench:scale, run as a child process: a process that holds nothing but a code copy of one
  * LanceDB table (as the daemon holds it), to measure the copy's own memory: RSS after the load,
  * the load's peak (maxRSS), and the copy's bytes. Prints one line of JSON.
- * Usage: node copy-rss.js <lance dir> <table> <dims>
+ * Usage: node --expose-gc copy-rss.js <lance dir> <table> <dims>
  */
 import { CodeIndex } from "../../src/retrieve/code-index.js";
 import { VectorStore } from "../../src/store/vectors.js";
