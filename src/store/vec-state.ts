@@ -194,19 +194,6 @@ export class VecState {
   }
 
   /**
-   * The ids recorded in `table` since the table was at `version` (a `version()` token), rows
-   * recorded just before it perhaps too (the version a row is stamped with may be the one its own
-   * insert made). Undefined when the table was made again since: nothing of a copy carries over.
-   */
-  recordedSince(table: string, version: string): Set<string> | undefined {
-    const now = this.version(table);
-    const [made, n] = version.split(":");
-    if (now === undefined || now.split(":")[0] !== made || !/^\d+$/.test(n ?? "")) return undefined;
-    const ids = this.db.prepare("SELECT chunk_id FROM vec_rows WHERE table_name = ? AND at_version >= ?").pluck().all(table, Number(n)) as string[];
-    return new Set(ids);
-  }
-
-  /**
    * What changed in `table` since it was at `version` (a `version()` token): the ids removed (the
    * journal the vec_rows_gone trigger writes) and those recorded, rows changed just before it
    * perhaps too (a row's stamp may be the version its own change made). Undefined when a copy at
