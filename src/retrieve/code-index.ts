@@ -1,7 +1,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import type { TableChange } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
-import { CodeRows, withHeadroom } from "./code-rows.js";
+import { CodeRows, DEAD, withHeadroom } from "./code-rows.js";
 import { refreshLimit } from "./refresh-plan.js";
 import { bestByScore, codeWords, nearestRows } from "./sign-codes.js";
 
@@ -156,8 +156,9 @@ export class CodeIndex {
     const dist = rows.distances(q);
     const want = candidateCount(rows.size, limit, this.candidates);
     // A dead row's project (DEAD) is past the end of `ok`: never allowed.
-    const all = rows.dead === 0 && ok.every(Boolean);
-    const near = nearestRows(dist, rows.filled, rows.dims, want, all ? () => true : (i) => ok[rows.projectOf[i]!] === true);
+    const projectOf = rows.projectOf;
+    const take: (row: number) => boolean = !ok.every(Boolean) ? (i) => ok[projectOf[i]!] === true : rows.dead > 0 ? (i) => projectOf[i] !== DEAD : () => true;
+    const near = nearestRows(dist, rows.filled, rows.dims, want, take);
     return bestByScore(near, rows.rescore(q, near), limit).map((b) => ({ id: rows.ids.idOf(b.row), similarity: b.score }));
   }
 
