@@ -15,7 +15,11 @@ const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
 export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const { spawn } = await import("node:child_process");
-    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: withCaCertsBack(env) }).unref();
+    // MALLOC_MMAP_THRESHOLD_ (glibc; ignored elsewhere): LanceDB's read buffers (a few MB each) are
+    // then always mapped apart and given back when freed. Otherwise glibc raises its threshold after
+    // the first such free and keeps the freed buffers in its heap: reading a 1M-row table into the
+    // vector copy left about 600 MiB of RSS behind (docs/benchmarks.md, Scale). A value the user set wins.
+    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: { MALLOC_MMAP_THRESHOLD_: "131072", ...withCaCertsBack(env) } }).unref();
   } catch (err) {
     hookLog(env, `could not start the daemon: ${(err as Error).message}`);
   }

@@ -11,6 +11,8 @@
  * worker thread can score rows of the same matrix in place (`shared()`, `attachMatrix`), with no
  * copy of it; see scan-pool.ts.
  */
+import { get, HEADER, i32, I32, name, op, section, set, simd, tee, uleb, V128 } from "./wasm-ops.js";
+
 export interface ScoreMatrix {
   readonly rows: number;
   readonly dims: number;
@@ -44,17 +46,11 @@ interface WasmLayout {
 const MAX_WASM_BYTES = 2 ** 31;
 
 /* ---- the WebAssembly kernel: scores(q, m, n, d, out), all i32 byte addresses ---- */
-const I32 = 0x7f;
-const V128 = 0x7b;
-const op = {
-  block: [0x02, 0x40], loop: [0x03, 0x40], end: [0x0b], brIf: 0x0d,
-  get: 0x20, set: 0x21, tee: 0x22, i32const: 0x41,
-  i32eqz: [0x45], i32ltu: [0x49], i32add: [0x6a], i32shl: [0x74],
+const ops = {
+  ...op,
   f32add: [0x92], f32store: [0x38, 0x02, 0x00],
-  v128load: (offset: number) => [0xfd, 0x00, 0x00, offset],
-  v128zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
-  f32x4add: [0xfd, 0xe4, 0x01], f32x4mul: [0xfd, 0xe6, 0x01],
-  lane: (i: number) => [0xfd, 0x1f, i],
+  f32x4add: simd(0xe4), f32x4mul: simd(0xe6),
+  lane: (i: number) => simd(0x1f, i),
 };
 // params 0 q, 1 m, 2 n, 3 d; 4 out; locals 5 i, 6 j (byte offset in a row), 7 row address, 8/9 accumulators
 const Q = 0;
@@ -67,55 +63,38 @@ const J = 6;
 const ROW = 7;
 const A0 = 8;
 const A1 = 9;
-const get = (l: number) => [op.get, l];
-const set = (l: number) => [op.set, l];
-const tee = (l: number) => [op.tee, l];
-const i32 = (v: number) => [op.i32const, v]; // small non-negative constants only (< 64)
 /** acc += q[j + offset .. +4] * row[j + offset .. +4] */
 const madd = (acc: number, offset: number) => [
   ...get(acc),
-  ...get(Q), ...get(J), ...op.i32add, ...op.v128load(offset),
-  ...get(ROW), ...get(J), ...op.i32add, ...op.v128load(offset),
-  ...op.f32x4mul, ...op.f32x4add, ...set(acc),
+  ...get(Q), ...get(J), ...ops.i32add, ...ops.v128load(offset),
+  ...get(ROW), ...get(J), ...ops.i32add, ...ops.v128load(offset),
+  ...ops.f32x4mul, ...ops.f32x4add, ...set(acc),
 ];
 const BODY = [
   2, 3, I32, 2, V128, // locals
-  ...get(D), ...i32(2), ...op.i32shl, ...set(D), // d: row length in bytes
+  ...get(D), ...i32(2), ...ops.i32shl, ...set(D), // d: row length in bytes
   ...get(M), ...set(ROW),
-  ...op.block,
-  ...get(N), ...op.i32eqz, op.brIf, 0,
-  ...op.loop,
-  ...op.v128zero, ...set(A0), ...op.v128zero, ...set(A1), ...i32(0), ...set(J),
-  ...op.loop,
+  ...ops.block,
+  ...get(N), ...ops.i32eqz, ops.brIf, 0,
+  ...ops.loop,
+  ...ops.v128zero, ...set(A0), ...ops.v128zero, ...set(A1), ...i32(0), ...set(J),
+  ...ops.loop,
   ...madd(A0, 0), ...madd(A1, 16),
-  ...get(J), ...i32(32), ...op.i32add, ...tee(J), ...get(D), ...op.i32ltu, op.brIf, 0,
-  ...op.end,
-  ...get(OUT), ...get(I), ...i32(2), ...op.i32shl, ...op.i32add,
-  ...get(A0), ...get(A1), ...op.f32x4add, ...tee(A0), ...op.lane(0),
-  ...get(A0), ...op.lane(1), ...op.f32add, ...get(A0), ...op.lane(2), ...op.f32add, ...get(A0), ...op.lane(3), ...op.f32add,
-  ...op.f32store,
-  ...get(ROW), ...get(D), ...op.i32add, ...set(ROW),
-  ...get(I), ...i32(1), ...op.i32add, ...tee(I), ...get(N), ...op.i32ltu, op.brIf, 0,
-  ...op.end,
-  ...op.end,
-  ...op.end, // function
+  ...get(J), ...i32(32), ...ops.i32add, ...tee(J), ...get(D), ...ops.i32ltu, ops.brIf, 0,
+  ...ops.end,
+  ...get(OUT), ...get(I), ...i32(2), ...ops.i32shl, ...ops.i32add,
+  ...get(A0), ...get(A1), ...ops.f32x4add, ...tee(A0), ...ops.lane(0),
+  ...get(A0), ...ops.lane(1), ...ops.f32add, ...get(A0), ...ops.lane(2), ...ops.f32add, ...get(A0), ...ops.lane(3), ...ops.f32add,
+  ...ops.f32store,
+  ...get(ROW), ...get(D), ...ops.i32add, ...set(ROW),
+  ...get(I), ...i32(1), ...ops.i32add, ...tee(I), ...get(N), ...ops.i32ltu, ops.brIf, 0,
+  ...ops.end,
+  ...ops.end,
+  ...ops.end, // function
 ];
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-const name = (s: string) => [s.length, ...Buffer.from(s, "ascii")];
-
 export const KERNEL_BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...HEADER,
   ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]), // type: (i32 × 5) → ()
   ...section(2, [1, ...name("env"), ...name("mem"), 0x02, 0x03, 0x01, ...uleb(65_536)]), // import a shared memory, 1 to 65,536 pages
   ...section(3, [1, 0]), // one function of type 0

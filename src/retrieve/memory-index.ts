@@ -1,6 +1,7 @@
+import type { TableChange } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import type { ScoreMatrix } from "./dot-scores.js";
-import { refreshPlan } from "./refresh-plan.js";
+import { refreshLimit, refreshPlan } from "./refresh-plan.js";
 import { Rows } from "./memory-rows.js";
 import { ScanPool, type ScanPoolOptions } from "./scan-pool.js";
 
@@ -72,16 +73,15 @@ export class MemoryIndex {
   }
 
   /**
-   * This copy brought to `version` without reading it all again: the table's ids are read (one
-   * column), rows no longer there are dropped, rows held are copied from this copy's memory, and
-   * only the rows added since, and those in `reread`, are read from LanceDB. `reread`: the rows
-   * recorded since this copy's version (VecState.recordedSince): an id can come back with a new
-   * vector (an edited memory keeps its chunk id) or project. Undefined when so much changed that
-   * a full `load` costs about as much. The work is done in slices, between which the daemon
+   * This copy brought to `version` without reading it all again: rows removed or recorded again
+   * since (`change`: SQLite's journal, VecState.changedSince) are dropped, rows held are copied
+   * from this copy's memory, and only the rows recorded since are read from LanceDB (an id can come
+   * back with a new vector: an edited memory keeps its chunk id). Undefined when so much changed
+   * that a full `load` costs about as much. The work is done in slices, between which the daemon
    * answers prompts.
    */
-  async refresh(store: VectorStore, version: string, reread: ReadonlySet<string>): Promise<MemoryIndex | undefined> {
-    const plan = await refreshPlan(store, this.table, this.rowOf, reread, Math.max(1_000, this.size / 5));
+  async refresh(store: VectorStore, version: string, change: TableChange): Promise<MemoryIndex | undefined> {
+    const plan = await refreshPlan(this.ids, this.rowOf, change, refreshLimit(this.size));
     if (!plan) return undefined;
     const { keep, added } = plan;
     const fetched = await store.rowsById(this.table, added);

@@ -1,34 +1,34 @@
-import type { VectorStore } from "../store/vectors.js";
+import type { TableChange } from "../store/vec-state.js";
 import { breathe, SLICE } from "../util/breathe.js";
 
 /** What an in-memory copy keeps and reads again when it is brought to the table's new version. */
 export interface RefreshPlan {
   /** Rows of the old copy still in the table, unchanged: copied across. */
   keep: number[];
-  /** Ids to read from LanceDB: added since, or recorded again (`reread`). */
+  /** Ids to read from LanceDB: added since, or recorded again. */
   added: string[];
 }
 
+/** The most rows a refresh reads or drops before a full read is as cheap: a fifth of the copy, at least 1,000. */
+export function refreshLimit(rows: number): number {
+  return Math.max(1_000, Math.floor(rows / 5));
+}
+
 /**
- * The table's ids now against the copy's rows (`rowOf`): each id once, in the table's order. An id
- * in `reread` is read again even when the copy holds it (an edited memory keeps its chunk id).
- * Undefined when more was added than `most`: a full load costs about as much. Done in slices,
- * between which the daemon answers prompts. Shared by the float copy (memory-index.ts) and the
- * codes (code-index.ts).
+ * The copy's rows (`ids`, in row order; `rowOf`: each id's row, the last should an id be held
+ * twice) against what changed since its version (SQLite's journal, VecState.changedSince): rows
+ * removed or recorded again are dropped, those recorded are read. Nothing is read from LanceDB
+ * to find what left. Undefined when more changed than `most`: a full load costs about as much.
+ * Done in slices, between which the daemon answers prompts. For the float copy (memory-index.ts);
+ * the codes change in place (code-rows.ts).
  */
-export async function refreshPlan(store: VectorStore, table: string, rowOf: ReadonlyMap<string, number>, reread: ReadonlySet<string>, most: number): Promise<RefreshPlan | undefined> {
-  const now = await store.ids(table);
+export async function refreshPlan(ids: readonly string[], rowOf: ReadonlyMap<string, number>, change: TableChange, most: number): Promise<RefreshPlan | undefined> {
+  if (change.gone.size + change.recorded.size > most) return undefined;
   const keep: number[] = [];
-  const added: string[] = [];
-  const seen = new Set<string>();
-  for (let k = 0; k < now.length; k++) {
-    if (k % SLICE === SLICE - 1) await breathe();
-    const id = now[k]!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const i = reread.has(id) ? undefined : rowOf.get(id);
-    if (i === undefined) added.push(id);
-    else keep.push(i);
+  for (let i = 0; i < ids.length; i++) {
+    if (i % SLICE === SLICE - 1) await breathe();
+    const id = ids[i]!;
+    if (rowOf.get(id) === i && !change.gone.has(id) && !change.recorded.has(id)) keep.push(i);
   }
-  return added.length > most ? undefined : { keep, added };
+  return { keep, added: [...change.recorded] };
 }

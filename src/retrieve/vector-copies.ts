@@ -1,5 +1,6 @@
 import { CodeIndex, codeBytesPerRow } from "./code-index.js";
 import { MemoryIndex } from "./memory-index.js";
+import { refreshLimit } from "./refresh-plan.js";
 import type { VecState } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 
@@ -52,16 +53,24 @@ export class VectorCopies {
     const current = this.copies.get(table);
     // A copy of the other kind (the table crossed daemon.codeRows) is read whole.
     const held = current && current instanceof CodeIndex === codes ? current : undefined;
-    // Rows added or recorded again since the copy held: only those are read (MemoryIndex.refresh);
-    // a first copy, a table made again, or one that changed a lot is read whole.
+    // What changed since the copy held, from SQLite (the rows removed, journaled, and those
+    // recorded): only the rows recorded are read (MemoryIndex.refresh, CodeIndex.refresh). A first
+    // copy, a table made again, one whose journal was pruned past the copy, or one that changed a
+    // lot is read whole.
     const load = async (store: VectorStore) => {
-      const reread = held && held.dims === dims ? this.opts.state.recordedSince(table, held.version) : undefined;
-      if (held && reread) {
-        const fresh = await held.refresh(store, version, reread).catch((err: Error) => {
+      const change = held && held.dims === dims ? this.opts.state.changedSince(table, held.version, refreshLimit(held.size)) : undefined;
+      if (held && change) {
+        const fresh = await held.refresh(store, version, change).catch((err: Error) => {
           this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
           return undefined;
         });
         if (fresh) return fresh;
+      }
+      if (codes && this.copies.get(table) === current && current) {
+        // A copy of a large table is let go before it is read whole again, not held beside the
+        // new one (two at once would double the daemon's memory): LanceDB answers meanwhile.
+        this.copies.delete(table);
+        void current.close();
       }
       return codes ? CodeIndex.load(store, table, dims, version) : MemoryIndex.load(store, table, dims, version);
     };
@@ -75,7 +84,7 @@ export class VectorCopies {
         if (m.size >= this.opts.config.scanWorkerRows) void m.useWorker({ log: this.opts.log });
         const old = this.copies.get(table);
         this.copies.set(table, m);
-        void old?.close(); // its worker ends once the searches still using it are done
+        if (old !== m) void old?.close(); // its worker ends once the searches still using it are done (a code copy is refreshed in place: the same)
       })
       .catch((err: Error) => this.opts.log(`loading ${table} into memory failed: ${err.message}`))
       .finally(() => this.loading.delete(table));

@@ -9,9 +9,10 @@ import type { Db } from "./db.js";
 export function clearDerived(db: Db): { chunks: number; sources: number; vectors: number; tables: string[] } {
   return db.transaction(() => {
     const tables = db.prepare("SELECT name FROM vec_tables ORDER BY name").pluck().all() as string[];
+    db.prepare("DELETE FROM vec_tables").run(); // first: the rows' removal is then not journaled (vec_gone)
     const vectors = db.prepare("DELETE FROM vec_rows").run().changes;
     db.prepare("DELETE FROM vec_redo").run();
-    db.prepare("DELETE FROM vec_tables").run();
+    db.prepare("DELETE FROM vec_gone").run();
     // Calibrations and hub shares describe the tables dropped: the rebuild's vector step makes them again.
     db.prepare("DELETE FROM fusion_calibration").run();
     db.prepare("DELETE FROM vec_hub").run();

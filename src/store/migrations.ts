@@ -19,6 +19,31 @@ const addColumn = (table: string, column: string, type: string) => (db: Db) => {
   if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 };
 
+/**
+ * A journal of the rows removed from each vector table (vec_gone: the table, the chunk, the table's
+ * version then), written by a trigger on every delete from vec_rows: the daemon's copy of a table
+ * learns what left since its version from SQLite instead of reading every id from LanceDB
+ * (VecState.changedSince). vec_tables.gone_floor: the oldest version the journal covers; a copy
+ * older than that is read whole. Rows removed before this: not journaled, so the floor starts at
+ * each table's version now. Pruned by the weekly maintenance (VecState.pruneGone).
+ */
+export const addRemovalJournal: Migration = (db: Db) => {
+  addColumn("vec_tables", "gone_floor", "INTEGER NOT NULL DEFAULT 0")(db);
+  db.exec(`
+  UPDATE vec_tables SET gone_floor = version;
+  CREATE TABLE IF NOT EXISTS vec_gone (
+    table_name TEXT NOT NULL,
+    chunk_id   TEXT NOT NULL,
+    at_version INTEGER NOT NULL,
+    at         INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS vec_gone_since ON vec_gone(table_name, at_version);
+  CREATE TRIGGER IF NOT EXISTS vec_rows_gone AFTER DELETE ON vec_rows BEGIN
+    INSERT INTO vec_gone (table_name, chunk_id, at_version, at)
+      SELECT old.table_name, old.chunk_id, version, CAST(strftime('%s', 'now') AS INTEGER) FROM vec_tables WHERE name = old.table_name;
+  END;`);
+};
+
 export const MIGRATIONS: Migration[] = [
   ...EARLY_MIGRATIONS,
   `
@@ -170,6 +195,7 @@ export const MIGRATIONS: Migration[] = [
   addIdentifierWords,
   // A task can be blocked (status 'blocked'), with the reason given (src/store/task-block.ts).
   addColumn("tasks", "blocked_reason", "TEXT"),
+  addRemovalJournal,
 ];
 
 /**

@@ -19,6 +19,14 @@ export interface VecTableRow {
   version: number;
 }
 
+/** What changed in a vector table since a copy of it was taken (VecState.changedSince). */
+export interface TableChange {
+  /** Ids removed since (some perhaps recorded again since: those are in `recorded` too). */
+  gone: ReadonlySet<string>;
+  /** Ids recorded since: added, or recorded again (an edited memory keeps its chunk id). */
+  recorded: ReadonlySet<string>;
+}
+
 /**
  * A chunk written again under its id (an edited memory, a session chunk written over): its rows
  * are no longer recorded, and their LanceDB rows (the old text's vectors) are left for the next
@@ -186,23 +194,49 @@ export class VecState {
   }
 
   /**
-   * The ids recorded in `table` since the table was at `version` (a `version()` token), rows
-   * recorded just before it perhaps too (the version a row is stamped with may be the one its own
-   * insert made). Undefined when the table was made again since: nothing of a copy carries over.
+   * What changed in `table` since it was at `version` (a `version()` token): the ids removed (the
+   * journal the vec_rows_gone trigger writes) and those recorded, rows changed just before it
+   * perhaps too (a row's stamp may be the version its own change made). Undefined when a copy at
+   * `version` cannot be brought up to date from these: the table was made again since, the
+   * journal was pruned past it, or more than `most` rows changed (a full read costs about as much).
    */
-  recordedSince(table: string, version: string): Set<string> | undefined {
-    const now = this.version(table);
+  changedSince(table: string, version: string, most = Number.POSITIVE_INFINITY): TableChange | undefined {
+    const now = this.db.prepare("SELECT created_at, gone_floor FROM vec_tables WHERE name = ?").get(table) as { created_at: number; gone_floor: number } | undefined;
     const [made, n] = version.split(":");
-    if (now === undefined || now.split(":")[0] !== made || !/^\d+$/.test(n ?? "")) return undefined;
-    const ids = this.db.prepare("SELECT chunk_id FROM vec_rows WHERE table_name = ? AND at_version >= ?").pluck().all(table, Number(n)) as string[];
-    return new Set(ids);
+    if (!now || String(now.created_at) !== made || !/^\d+$/.test(n ?? "") || Number(n) < now.gone_floor) return undefined;
+    const at = Number(n);
+    const count = (sql: string) => this.db.prepare(sql).pluck().get(table, at) as number;
+    if (count("SELECT count(*) FROM vec_gone WHERE table_name = ? AND at_version >= ?") + count("SELECT count(*) FROM vec_rows WHERE table_name = ? AND at_version >= ?") > most) return undefined;
+    const ids = (sql: string) => new Set(this.db.prepare(sql).pluck().all(table, at) as string[]);
+    return {
+      gone: ids("SELECT chunk_id FROM vec_gone WHERE table_name = ? AND at_version >= ?"),
+      recorded: ids("SELECT chunk_id FROM vec_rows WHERE table_name = ? AND at_version >= ?"),
+    };
+  }
+
+  /**
+   * Drops the removals journaled before `before` (epoch seconds) and raises each table's floor past
+   * them: a copy older than its floor is read whole. Returns how many were dropped.
+   */
+  pruneGone(before: number): number {
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE vec_tables SET gone_floor = max(gone_floor, (SELECT max(at_version) + 1 FROM vec_gone g WHERE g.table_name = vec_tables.name AND g.at < ?))
+           WHERE EXISTS (SELECT 1 FROM vec_gone g WHERE g.table_name = vec_tables.name AND g.at < ?)`,
+        )
+        .run(before, before);
+      return this.db.prepare("DELETE FROM vec_gone WHERE at < ?").run(before).changes;
+    }).immediate();
   }
 
   forget(table: string): void {
     this.db.transaction(() => {
+      // The table's row first: its rows' removal is then not journaled (nothing of a copy carries over).
+      this.db.prepare("DELETE FROM vec_tables WHERE name = ?").run(table);
       this.db.prepare("DELETE FROM vec_rows WHERE table_name = ?").run(table);
       this.db.prepare("DELETE FROM vec_redo WHERE table_name = ?").run(table);
-      this.db.prepare("DELETE FROM vec_tables WHERE name = ?").run(table);
+      this.db.prepare("DELETE FROM vec_gone WHERE table_name = ?").run(table);
     }).immediate();
   }
 }

@@ -1,5 +1,5 @@
 import type { Connection, OptimizeStats, Table } from "@lancedb/lancedb";
-import { Field, FixedSizeList, Float32, Schema, Utf8, type Table as ArrowTable } from "apache-arrow";
+import { Field, FixedSizeList, Float32, type RecordBatch, Schema, Utf8, type Table as ArrowTable } from "apache-arrow";
 import type { Clean } from "../redact/clean.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
 import { breathe, SLICE } from "../util/breathe.js";
@@ -140,6 +140,14 @@ export class VectorStore {
       }
     }
     return out;
+  }
+
+  /**
+   * Every row (id, project, vector), batch by batch as LanceDB reads them: a copy of a large table
+   * is made without the whole table in memory at once (3 GB of float32 at 1M × 768).
+   */
+  async *batches(name: string): AsyncGenerator<RecordBatch> {
+    for await (const batch of (await this.table(name)).query().select(["id", "project", "vector"])) yield batch;
   }
 
   /** The rows (id, project, vector) with these ids, as Arrow, read 500 ids at a time. */

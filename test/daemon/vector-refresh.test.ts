@@ -27,17 +27,17 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-type Copy = { table: string; rows: number; version: string; rowsRead: number };
+type Copy = { table: string; rows: number; version: string; rowsRead: number; kernel: string };
 type Found = { results: { id: string; text: string; legs: { vector?: { rank: number; score: number } } }[] };
 
 /** A data home and a project of `notes` notes, indexed with the loopback Ollama, and one memory remembered and embedded. */
-async function withMemory(name: string, ollama: string, notes: number, extraEnv: NodeJS.ProcessEnv = {}) {
+async function withMemory(name: string, ollama: string, notes: number, extraEnv: NodeJS.ProcessEnv = {}, daemon: Record<string, number> = {}) {
   const h = join(tmp, `${name}-home`);
   const docs = join(tmp, `${name}-proj`);
   mkdirSync(h, { recursive: true });
   mkdirSync(docs, { recursive: true });
   for (let i = 0; i < notes; i++) writeFileSync(join(docs, `n${i}.md`), `# Note ${i}\n\nA note about storage engine number ${i} and its write path.\n`);
-  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000 }, embedding: { order: ["ollama"], ollama: { host: ollama } }, index: { watch: false } }));
+  writeFileSync(join(h, "config.json"), JSON.stringify({ daemon: { idleMs: 60_000, indexEveryMs: 60_000, ...daemon }, embedding: { order: ["ollama"], ollama: { host: ollama } }, index: { watch: false } }));
   const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: h, MEM_WATCH: "0", ...extraEnv };
   const mem = async (...args: string[]) => {
     const r = await runChild(process.execPath, [BIN, ...args], { env, cwd: docs });
@@ -50,10 +50,11 @@ async function withMemory(name: string, ollama: string, notes: number, extraEnv:
   return { h, docs, env, mem, id };
 }
 
-test("an edited memory's new vector reaches the daemon's copy, and only the rows that changed are read", { timeout: 120_000 }, async () => {
+for (const [kind, daemon] of [["float32", {}], ["codes", { codeRows: 0 }]] as const) {
+test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only the rows that changed are read`, { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
-    const { h, docs, env, mem, id } = await withMemory("copy", fake.url, 5);
+    const { h, docs, env, mem, id } = await withMemory(`copy-${kind}`, fake.url, 5, {}, daemon);
     const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: "ignore" });
     kids.push(child);
     await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
@@ -81,11 +82,13 @@ test("an edited memory's new vector reaches the daemon's copy, and only the rows
     const found = await vectorSearch("zeppelins float over the harbour at dawn");
     const edited = found.results.find((r) => /zeppelins/.test(r.text));
     assert.equal(edited?.legs.vector?.rank, 1, `the edited memory is the nearest by its new words: ${JSON.stringify(found.results.map((r) => [r.text.slice(0, 30), r.legs]))}`);
+    assert.equal(now.kernel.startsWith("codes"), kind === "codes");
     await ask(h, { op: "stop" }, 2_000);
   } finally {
     await fake.close();
   }
 });
+}
 
 test("after `mem edit` and `mem index`, LanceDB holds the new text's vector, with no repair on the way", { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });

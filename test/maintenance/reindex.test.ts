@@ -120,9 +120,14 @@ describe("the weekly reindex job", () => {
     assert.ok(versionsBefore >= 3, `several LanceDB versions before (${versionsBefore})`);
     assert.ok((app.db.prepare("SELECT text FROM events WHERE id = ?").pluck().get(ids.forgotten) as string).includes("zebraquokka"), "the tombstone still holds its text");
 
+    // The tombstone's vector row left SQLite's record: journaled (vec_gone); made two days old here.
+    assert.ok((app.db.prepare("SELECT count(*) FROM vec_gone").pluck().get() as number) >= 1, "the removal is journaled");
+    app.db.prepare("UPDATE vec_gone SET at = at - 2 * 86400").run();
+
     const r = await reindex(app, [embedder]);
     assert.equal(r.ok, true, r.problems.join("\n"));
     assert.deepEqual(r.problems, []);
+    assert.equal(app.db.prepare("SELECT count(*) FROM vec_gone WHERE at < CAST(strftime('%s', 'now') AS INTEGER) - 86400").pluck().get(), 0, "the journal is pruned to a day");
 
     // Tombstones purged: from SQLite, the text index and every LanceDB table (old versions too).
     assert.equal(r.purge.memories, 1);

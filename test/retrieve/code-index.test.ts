@@ -102,36 +102,80 @@ test("the project filter: only rows of the projects searched, none for an unknow
   store.close();
 });
 
-test("a code copy refreshed after rows were added, removed and rewritten reads only those and answers as a full load does", async () => {
+const ALL = { factor: 1, min: 1_000_000, share: 0 }; // every row a candidate: the order rows are held in does not matter
+const change = (gone: Iterable<string>, recorded: Iterable<string>) => ({ gone: new Set(gone), recorded: new Set(recorded) });
+
+test("a code copy refreshed in place after rows were added, removed and rewritten reads only those and answers as a full load does", async () => {
   const gen = ClusteredVectors.synthetic(128, 30, 13);
   const rows = rowsOf(gen, 3_000);
   const store = await tableOf("refresh", 128, rows);
-  const first = await CodeIndex.load(store, "refresh", 128, "v1");
-  assert.equal(first.rowsRead, 3_000);
-  const added = rowsOf(gen, 150, 10_000, () => "c");
-  await store.upsert("refresh", added);
-  await store.delete("refresh", Array.from({ length: 300 }, (_, i) => `c${i * 6}`));
-  const edited = { id: cleanText("c1"), project: cleanText("c"), vector: gen.next() };
-  await store.upsert("refresh", [edited]);
-  const fresh = await first.refresh(store, "v2", new Set(["c1"]));
-  assert.ok(fresh, "a small change is refreshed, not reloaded");
-  assert.equal(fresh.rowsRead, 151, "only the rows added, and the one recorded again, were read");
-  assert.equal(fresh.size, 3_000 - 300 + 150);
-  assert.equal(fresh.version, "v2");
-  assert.equal(fresh.search(edited.vector, ["c"], 1)[0]?.id, "c1", "the rewritten row's new vector and project");
-  const whole = await CodeIndex.load(store, "refresh", 128, "v2");
-  for (let t = 0; t < 8; t++) {
-    const q = t === 0 ? added[3]!.vector : gen.next();
-    for (const projects of [undefined, ["c"], ["a", "c"]]) {
-      const mine = fresh.search(q, projects, 25);
-      const all = whole.search(q, projects, 25);
-      assert.deepEqual(mine, all, `query ${t} ${projects}: the refreshed copy answers as a full load`);
-      for (const h of mine) assert.ok(!(Number(h.id.slice(1)) % 6 === 0 && Number(h.id.slice(1)) < 1_800), `a removed row is gone: ${h.id}`);
+  for (const prefer of [undefined, "js"] as const) {
+    const first = await CodeIndex.load(store, "refresh", 128, "v1", prefer, ALL);
+    assert.equal(first.rowsRead, 3_000);
+    const capacity = first.capacity;
+    assert.ok(capacity > 3_000, "room for rows to come");
+    const added = rowsOf(gen, 150, 10_000 + (prefer ? 1_000 : 0), () => "c");
+    const removed = Array.from({ length: 300 }, (_, i) => `c${i * 6}`);
+    await store.upsert("refresh", added);
+    await store.delete("refresh", removed);
+    const edited = { id: cleanText("c1"), project: cleanText("c"), vector: gen.next() };
+    await store.upsert("refresh", [edited]);
+    const fresh = await first.refresh(store, "v2", change([...removed, "c1"], [...added.map((r) => r.id), "c1"]));
+    assert.equal(fresh, first, "changed in place: no second copy");
+    assert.equal(first.rowsRead, 151, "only the rows added, and the one recorded again, were read");
+    assert.equal(first.size, 3_000 - 300 + 150);
+    assert.equal(first.capacity, capacity, "appended into the headroom");
+    assert.equal(first.version, "v2");
+    assert.equal(first.search(edited.vector, ["c"], 1)[0]?.id, "c1", "the rewritten row's new vector and project");
+    const whole = await CodeIndex.load(store, "refresh", 128, "v2", prefer, ALL);
+    for (let t = 0; t < 8; t++) {
+      const q = t === 0 ? added[3]!.vector : gen.next();
+      for (const projects of [undefined, ["c"], ["a", "c"], ["a"]]) {
+        const mine = first.search(q, projects, 25);
+        assert.deepEqual(mine, whole.search(q, projects, 25), `query ${t} ${projects}: the refreshed copy answers as a full load`);
+        for (const h of mine) assert.ok(!removed.includes(h.id), `a removed row is gone: ${h.id}`);
+      }
     }
+    assert.equal(first.search(added[3]!.vector, ["c"], 1)[0]?.id, added[3]!.id, "an added row is found");
+    // the table as it was, for the next pass
+    await store.delete("refresh", added.map((r) => r.id));
+    await store.upsert("refresh", rows.filter((r) => removed.includes(r.id) || r.id === "c1"));
   }
-  assert.equal(fresh.search(added[3]!.vector, ["c"], 1)[0]?.id, added[3]!.id, "an added row is found");
-  // most of the table replaced: a full load costs about as much, so none is made
-  await store.upsert("refresh", rowsOf(gen, 1_500, 20_000));
-  assert.equal(await first.refresh(store, "v3", new Set()), undefined);
+  // most of the table changed: a full load costs about as much, so none is made
+  const base = await CodeIndex.load(store, "refresh", 128, "v3");
+  assert.equal(await base.refresh(store, "v4", change([], Array.from({ length: 1_500 }, (_, i) => `c${i}`))), undefined);
+  store.close();
+});
+
+test("the dead rows squeezed out in place (compaction), rows added past the headroom (growth): the answers stay a full load's", async () => {
+  const gen = ClusteredVectors.synthetic(128, 30, 17);
+  const rows = rowsOf(gen, 12_000);
+  const store = await tableOf("compact", 128, rows);
+  for (const prefer of [undefined, "js"] as const) {
+    const idx = await CodeIndex.load(store, "compact", 128, "v1", prefer, ALL);
+    // a tenth and more removed: marked dead, then squeezed out
+    const removed = rows.filter((_, i) => i % 9 === 0).map((r) => r.id as string);
+    await store.delete("compact", removed);
+    await idx.refresh(store, "v2", change(removed, []));
+    assert.equal(idx.dead, 0, "compacted");
+    assert.equal(idx.size, 12_000 - removed.length);
+    // then more rows than the headroom holds: the copy grows in place
+    const capacity = idx.capacity;
+    const added = rowsOf(gen, capacity - idx.size + 500, 50_000 + (prefer ? 100_000 : 0), () => "c");
+    await store.upsert("compact", added);
+    const half = Math.ceil(added.length / 2); // each within a refresh's limit
+    assert.ok(await idx.refresh(store, "v3", change([], added.slice(0, half).map((r) => r.id))));
+    assert.ok(await idx.refresh(store, "v3", change([], added.slice(half).map((r) => r.id))));
+    assert.ok(idx.capacity > capacity, "grown");
+    assert.equal(idx.size, 12_000 - removed.length + added.length);
+    const whole = await CodeIndex.load(store, "compact", 128, "v3", prefer, ALL);
+    for (let t = 0; t < 6; t++) {
+      const q = t === 0 ? added.at(-1)!.vector : gen.next();
+      for (const projects of [undefined, ["c"], ["b"]]) assert.deepEqual(idx.search(q, projects, 30), whole.search(q, projects, 30), `query ${t} ${projects}`);
+    }
+    assert.equal(idx.search(added.at(-1)!.vector, ["c"], 1)[0]?.id, added.at(-1)!.id, "a row added after the growth is found");
+    await store.delete("compact", added.map((r) => r.id));
+    await store.upsert("compact", rows.filter((r) => removed.includes(r.id)));
+  }
   store.close();
 });

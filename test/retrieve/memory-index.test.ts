@@ -59,7 +59,10 @@ test("a copy refreshed after rows were added and removed reads only the new rows
     // r1 rewritten under its id (as an edited memory is): a new vector, another project.
     const edited = { id: cleanText("r1"), project: cleanText("c"), vector: hashVector("edited text entirely", 48) };
     await store.upsert("r", [edited]);
-    const fresh = await first.refresh(store, "v2", new Set(["r1"]));
+    const fresh = await first.refresh(store, "v2", {
+      gone: new Set([...Array.from({ length: 300 }, (_, i) => `r${i * 6}`), "r1"]),
+      recorded: new Set([...Array.from({ length: 150 }, (_, i) => `r${extra + i}`), "r1"]),
+    });
     assert.ok(fresh, "a small change is refreshed, not reloaded");
     assert.equal(fresh.rowsRead, 151, "only the rows added since, and the one recorded again, were read from LanceDB");
     assert.deepEqual(fresh.search(edited.vector, ["c"], 1)[0]?.id, "r1", "the rewritten row's new vector and project");
@@ -84,6 +87,6 @@ test("a copy refreshed after rows were added and removed reads only the new rows
   // Most of the table replaced: a full load costs about as much, so none is made.
   const base = await MemoryIndex.load(store, "r", 48, "v3");
   await store.upsert("r", Array.from({ length: 1_500 }, (_, i) => row(10_000 + i, "d")));
-  assert.equal(await base.refresh(store, "v4", new Set()), undefined);
+  assert.equal(await base.refresh(store, "v4", { gone: new Set(), recorded: new Set(Array.from({ length: 1_500 }, (_, i) => `r${10_000 + i}`)) }), undefined);
   store.close();
 });

@@ -61,17 +61,17 @@ test("the rows recorded since a version: new ones and ones recorded again, none 
   state.register(c("t"), c("ollama"), c("m"), 8, 1000);
   state.mark("t", [row("a", "p"), row("b", "p"), row("c", "p")]);
   const v1 = state.version("t")!;
-  const atV1 = state.recordedSince("t", v1)!;
+  const atV1 = state.changedSince("t", v1)!.recorded;
   assert.ok(atV1.size === 0 || (atV1.size === 1 && atV1.has("c")), "at most the last row recorded before it");
   state.mark("t", [row("d", "p")]);
   state.unmark("t", ["b"]);
   state.mark("t", [row("b", "q")]); // recorded again (an edited memory keeps its id)
-  assert.deepEqual(state.recordedSince("t", v1), new Set([...atV1, "d", "b"]));
-  assert.ok([...state.recordedSince("t", state.version("t")!)!].every((id) => id === "b"));
-  assert.equal(state.recordedSince("t", "999:0"), undefined, "another making of the table");
-  assert.equal(state.recordedSince("t", "garbage"), undefined);
+  assert.deepEqual(state.changedSince("t", v1)?.recorded, new Set([...atV1, "d", "b"]));
+  assert.ok([...state.changedSince("t", state.version("t")!)!.recorded].every((id) => id === "b"));
+  assert.equal(state.changedSince("t", "999:0"), undefined, "another making of the table");
+  assert.equal(state.changedSince("t", "garbage"), undefined);
   state.forget("t");
   state.register(c("t"), c("ollama"), c("m"), 8, 2000);
-  assert.equal(state.recordedSince("t", v1), undefined, "made again since");
+  assert.equal(state.changedSince("t", v1), undefined, "made again since");
   db.close();
 });

@@ -17,6 +17,7 @@ import { mergeStoredTwice } from "../../capture/merge-same.js";
 import { forgetRoot } from "../../store/roots.js";
 import { scrubRewritten, scrubStore } from "../../store/scrub.js";
 import { chunkUses, removeOrphanUses, setChunkTiers, warmLayoutChunks } from "../../store/tiering.js";
+import { VecState } from "../../store/vec-state.js";
 import type { VectorStore } from "../../store/vectors.js";
 import { rotateRegistered } from "../rotate/registered.js";
 import { registeredRoots } from "../roots.js";
@@ -39,7 +40,8 @@ import { planTiers } from "./tiering.js";
  *      that are gone removed;
  *   5. warm memories unused for `maintenance.coldAfterDays` moved to the cold tier (decisions and
  *      rejected approaches exempt), cold ones used again back to warm;
- *   6. compaction: every LanceDB table compacted with its old versions removed, the FTS5 index
+ *   6. compaction: every LanceDB table compacted with its old versions removed, the journal of
+ *      removed vector rows pruned to a day (src/store/vec-state.ts pruneGone), the FTS5 index
  *      optimized, SQLite vacuumed when worth it, the WAL truncated; sizes measured around it.
  * Before any of it, a snapshot of the SQLite store (src/store/snapshots.ts); the newest
  * `maintenance.keepSnapshots` are kept.
@@ -174,6 +176,9 @@ export async function runReindex(ctx: ReindexContext): Promise<ReindexReport> {
         problems.push(m);
       });
     }
+    // The journal of removed vector rows (a daemon's copy reads what left since its version there):
+    // a day of it kept, by the wall clock its trigger stamps with; an older copy is read whole.
+    new VecState(ctx.db).pruneGone(Math.floor(Date.now() / 1000) - 86_400);
     r.compaction.sqlite = compactSqlite(ctx.db);
     r.size.after = storeSize(ctx.paths);
   });

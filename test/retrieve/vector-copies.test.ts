@@ -1,0 +1,111 @@
+/**
+ * The daemon's holder of vector copies (src/retrieve/vector-copies.ts) over a real SQLite store
+ * and a real LanceDB table, written as the indexer writes them (LanceDB first, then SQLite's
+ * record): after rows are added, removed and recorded again, the copy is brought up to date from
+ * SQLite's journal (only the rows recorded read from LanceDB) and answers as a copy read whole.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { cleanText } from "../../src/redact/clean.cjs";
+import { defaultConfig } from "../../src/config/config.js";
+import { CodeIndex, codeBytesPerRow } from "../../src/retrieve/code-index.js";
+import { MemoryIndex } from "../../src/retrieve/memory-index.js";
+import { VectorCopies } from "../../src/retrieve/vector-copies.js";
+import { openDb } from "../../src/store/db.js";
+import { redoVectors, VecState } from "../../src/store/vec-state.js";
+import { VectorStore } from "../../src/store/vectors.js";
+import { ClusteredVectors } from "../helpers/clustered-vectors.js";
+import { until } from "../helpers/until.js";
+
+const dir = mkdtempSync(join(tmpdir(), "mem-copies-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const DIMS = 128;
+const TABLE = "t128";
+
+type Row = { id: ReturnType<typeof cleanText>; project: ReturnType<typeof cleanText>; vector: Float32Array };
+
+for (const kind of ["codes", "float32"] as const) {
+  test(`${kind}: a copy brought up to date from SQLite's journal answers as one read whole; a journal pruned past it, read whole`, { timeout: 60_000 }, async () => {
+    const gen = ClusteredVectors.synthetic(DIMS, 20, kind === "codes" ? 3 : 4);
+    const rowOf = (i: number, project = i % 4 === 0 ? "a" : "b"): Row => ({ id: cleanText(`c${i}`), project: cleanText(project), vector: gen.next() });
+    const db = openDb(join(dir, `${kind}.sqlite`));
+    const state = new VecState(db);
+    const store = await VectorStore.open(join(dir, `${kind}-vectors`));
+    await store.ensure(TABLE, DIMS);
+    state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+    // as the indexer writes: LanceDB, then SQLite's record
+    const write = async (rows: Row[]) => {
+      await store.upsert(TABLE, rows);
+      state.mark(TABLE, rows);
+    };
+    const remove = async (ids: string[]) => {
+      await store.delete(TABLE, ids);
+      state.unmark(TABLE, ids);
+    };
+    const rows = Array.from({ length: 1_500 }, (_, i) => rowOf(i));
+    await write(rows);
+    const logs: string[] = [];
+    const copies = new VectorCopies({
+      state,
+      vectors: async () => store,
+      config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: kind === "codes" ? 0 : 1_000_000 },
+      log: (l) => logs.push(l),
+    });
+    const held = () => copies.status().find((s) => s.table === TABLE);
+    const search = (q: Float32Array, projects?: string[]) => copies.search(TABLE, DIMS, q, projects, 20);
+    const caughtUp = async () => {
+      await search(gen.next());
+      await until(async () => held()?.version === state.version(TABLE));
+      return held()!;
+    };
+    assert.equal(await search(gen.next()), undefined, "not loaded yet: LanceDB answers");
+    const first = await caughtUp();
+    assert.equal(first.rowsRead, 1_500);
+    assert.equal(first.kernel.startsWith("codes"), kind === "codes");
+
+    // 60 added, 45 removed, 5 recorded again with new vectors (an edited memory keeps its chunk id)
+    await write(Array.from({ length: 60 }, (_, i) => rowOf(5_000 + i, "c")));
+    await remove(Array.from({ length: 45 }, (_, i) => `c${i * 7}`));
+    const edited = [3, 10, 22, 100, 1_001].map((i) => rowOf(i, "c"));
+    for (const e of edited) redoVectors(db, e.id);
+    await store.delete(
+      TABLE,
+      edited.map((e) => e.id),
+    );
+    await write(edited);
+    const fresh = await caughtUp();
+    assert.equal(fresh.rowsRead, 65, "only the rows recorded since were read from LanceDB");
+    assert.equal(fresh.rows, 1_500 + 60 - 45);
+    const whole = kind === "codes" ? await CodeIndex.load(store, TABLE, DIMS, "whole") : await MemoryIndex.load(store, TABLE, DIMS, "whole");
+    for (let t = 0; t < 10; t++) {
+      const q = t < 5 ? edited[t]!.vector : gen.next();
+      for (const projects of [undefined, ["c"], ["a", "c"]]) {
+        const mine = await search(q, projects);
+        assert.deepEqual(mine, whole.search(q, projects, 20), `query ${t} ${projects}: as a copy read whole`);
+        if (t < 5 && projects?.includes("c")) assert.equal(mine![0]!.id, edited[t]!.id, "an edited row's new vector and project");
+        for (const h of mine!) assert.ok(!/^c\d+$/.test(h.id) || Number(h.id.slice(1)) % 7 !== 0 || Number(h.id.slice(1)) >= 315, `a removed row is gone: ${h.id}`);
+      }
+    }
+
+    // the journal pruned past the copy's version: it is read whole
+    await remove(["c1", "c2"]);
+    db.prepare("UPDATE vec_gone SET at = 0").run();
+    state.pruneGone(1);
+    const reread = await caughtUp();
+    assert.equal(reread.rowsRead, reread.rows, "read whole");
+    assert.equal(reread.rows, 1_500 + 60 - 45 - 2);
+    assert.deepEqual(logs, []);
+    await copies.close();
+    store.close();
+    db.close();
+  });
+}
+
+test("by default the daemon holds the code copy of a table of 1M chunks of 768 dimensions (daemon.vectorMemoryMB)", () => {
+  const codes = 1_000_000 * codeBytesPerRow(768);
+  assert.ok(codes / 2 ** 20 <= defaultConfig().daemon.vectorMemoryMB, `${Math.round(codes / 2 ** 20)} MiB of codes over ${defaultConfig().daemon.vectorMemoryMB}`);
+  assert.ok(1_000_000 >= defaultConfig().daemon.codeRows, "held as codes");
+});
