@@ -7,7 +7,7 @@
  * markdown (`--batch`, 2,000 chunks) added to it, then a real `mem serve` is started on it against
  * a loopback Ollama that answers the embed API at once with deterministic vectors
  * (test/helpers/fake-ollama.ts), and `--prompts` (300) prompts are sent over its socket as the
- * UserPromptSubmit hook sends them. Per point it prints the daemon's answer p50/p95/p99 (its own
+ * UserPromptSubmit hook sends them, one at a time, `--gap-ms` (100) apart. Per point it prints the daemon's answer p50/p95/p99 (its own
  * `ms`, which includes the loopback embedding, timed apart and subtracted at the median), the
  * client's round trip, each leg alone (BM25; the vector leg as the daemon holds the table), the
  * daemon's RSS from /proc/<pid>/status (VmRSS after warm-up and after the prompts, VmHWM its peak)
@@ -22,7 +22,7 @@ import { openApp } from "../src/app.js";
 import { startFakeOllama } from "../test/helpers/fake-ollama.js";
 import { syntheticQueries } from "./bench/scale.js";
 import { buildStore } from "./bench/prompt-store.js";
-import { procMemory, sendPrompts, startDaemon, status, waitFor } from "./bench/prompt-daemon.js";
+import { niceOf, procMemory, sendPrompts, startDaemon, status, waitFor } from "./bench/prompt-daemon.js";
 import { indexThroughput, legs } from "./bench/prompt-legs.js";
 
 const arg = (name: string, dflt: string) => {
@@ -35,6 +35,7 @@ const PROMPTS = Number(arg("prompts", "300"));
 const BATCH = Number(arg("batch", "2000"));
 const VECTOR_MB = arg("vector-memory-mb", "");
 const KEEP = arg("keep", "");
+const GAP_MS = Number(arg("gap-ms", "100"));
 const WARM = 10;
 /** An Ollama model of each size, as `ollama pull` names them. */
 const MODEL: Record<number, string> = { 768: "nomic-embed-text", 384: "all-minilm" };
@@ -80,16 +81,17 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
       }, 30 * 60_000, "the daemon's copy");
       const loadS = (performance.now() - t) / 1000;
       const warm = procMemory(d.pid);
+      const nice = niceOf(d.pid);
       const qs = syntheticQueries(PROMPTS + WARM).map((q) => `why did we decide on ${q}?`);
       const load0 = load();
-      const times = await sendPrompts(home, proj, qs, WARM, 5_000);
+      const times = await sendPrompts(home, proj, qs, WARM, 5_000, GAP_MS);
       const load1 = load();
       const after = procMemory(d.pid);
       const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
       await d.stop();
       const held = said?.inMemory?.[0];
       const by = held ? `${held.kernel}, ${held.scan}` : "lancedb";
-      log(`  daemon ${d.pid}: copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts, VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)}`);
+      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)}`);
       if (times.failed.length > 0) log(`  ${times.failed.length} prompts failed: ${[...new Set(times.failed)].join("; ")}`);
 
       app = openApp(env);
@@ -111,7 +113,7 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
   }
 }
 
-log(`mem bench:prompt — node ${process.version}, ${cpus().length} cores; sizes ${SIZES.join(", ")}; dims ${DIMS.join(", ")}; ${PROMPTS} prompts after ${WARM} to warm up`);
+log(`mem bench:prompt — node ${process.version}, ${cpus().length} cores; sizes ${SIZES.join(", ")}; dims ${DIMS.join(", ")}; ${PROMPTS} prompts after ${WARM} to warm up, ${GAP_MS} ms apart`);
 for (const dims of DIMS) {
   const fake = await startFakeOllama({ models: [`${MODEL[dims] ?? "nomic-embed-text"}:latest`], dims });
   try {

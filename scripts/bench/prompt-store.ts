@@ -8,6 +8,7 @@
  * as the indexer records it (VecState.mark). The sources' files are not written: nothing on the
  * prompt's path reads them. At 1M chunks the real indexer would take hours.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../../src/app.js";
@@ -21,6 +22,9 @@ import { prng } from "../prng.js";
 import { vocabulary, zipf } from "./scale.js";
 
 const BATCH = 10_000;
+
+/** The id of the `k`th chunk written: 32 hex digits, as the indexer's content-hash ids. */
+export const bulkId = (k: number): string => createHash("sha256").update(`bench-prompt-chunk-${k}`).digest("hex").slice(0, 32);
 
 export interface BuiltStore {
   project: string;
@@ -70,7 +74,7 @@ export async function buildStore(app: App, proj: string, n: number, dims: number
           sourceId = Number(insSource.run(project.id, path, seed.kind, seed.tier, 2_000, now, `bulk-${k}`, seed.metadata, now).lastInsertRowid);
         }
         const s = section();
-        insChunk.run(`bulk-${k}`, sourceId, project.id, path, seed.kind, seed.tier, s.heading, (k % 10) * 3 + 1, (k % 10) * 3 + 2, s.text, k % 10, chunkIdents(s.heading, s.text));
+        insChunk.run(bulkId(k), sourceId, project.id, path, seed.kind, seed.tier, s.heading, (k % 10) * 3 + 1, (k % 10) * 3 + 2, s.text, k % 10, chunkIdents(s.heading, s.text));
       }
     })();
   }
@@ -82,7 +86,7 @@ export async function buildStore(app: App, proj: string, n: number, dims: number
   const lance = await (await app.vectors()).ensure(table, dims);
   const pid = asStored(project.id);
   for (let i = 0; i < n; i += BATCH) {
-    const rows = Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => ({ id: `bulk-${i + j}`, project: project.id, vector: Array.from(gen.next()) }));
+    const rows = Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => ({ id: bulkId(i + j), project: project.id, vector: Array.from(gen.next()) }));
     await lance.add(rows);
     state.mark(table, rows.map((r) => ({ id: asStored(r.id), project: pid })));
   }
