@@ -1,201 +1,127 @@
 /**
- * `npm run bench:prompt`: the daemon's answer to a prompt at scale, embedding aside. A synthetic
- * corpus of 100k chunks (`MEM_BENCH_CHUNKS`) is indexed with 768-dim hash vectors (the real
- * pipeline, SQLite FTS5 and LanceDB), the vector table is copied into memory as the daemon copies
- * it (MemoryIndex, the WebAssembly kernel, a scan worker from `daemon.scanWorkerRows` rows), then
- * for each of 300 prompts (`MEM_BENCH_PROMPTS`) it times, apart: the prompt's embedding, the BM25
- * leg alone, the vector scan alone (inline, and as the daemon scans: worker and this thread), then
- * the daemon's answer in its two parts: the search (both legs, the scan overlapping the BM25 leg,
- * fusion, salience) and the selection (floor, evidence, budget), and the same answer with the scan
- * inline (as before the worker, under the same load). Not a test: it prints p50/p95/p99,
- * the answer against the 50 ms p99 target, RSS, the GC pauses met, and the load average (the
- * figures are only as quiet as the machine). `MEM_BENCH_WORKER_ROWS` overrides `daemon.scanWorkerRows`;
- * `MEM_BENCH_DIR` keeps the indexed corpus for the next run.
+ * `npm run bench:prompt`: a real daemon's answer to a prompt along a curve of store sizes. For each
+ * dimension (`--dims 768`, `384` too where cheap) and size (`--sizes 10000,100000,300000`, add
+ * 1000000 for the nightly size), a data home is built fast (scripts/bench/prompt-store.ts: a seed
+ * note through the real indexer, then synthetic chunks straight into SQLite/FTS5 and clustered
+ * vectors into LanceDB and vec_rows), the real indexer's throughput is measured on a fresh batch of
+ * markdown (`--batch`, 2,000 chunks) added to it, then a real `mem serve` is started on it against
+ * a loopback Ollama that answers the embed API at once with deterministic vectors
+ * (test/helpers/fake-ollama.ts), and `--prompts` (300) prompts are sent over its socket as the
+ * UserPromptSubmit hook sends them, one at a time, `--gap-ms` (100) apart. Per point it prints the daemon's answer p50/p95/p99 (its own
+ * `ms`, which includes the loopback embedding, timed apart and subtracted at the median), the
+ * client's round trip, each leg alone (BM25; the vector leg as the daemon holds the table), the
+ * daemon's RSS from /proc/<pid>/status (VmRSS after warm-up and after the prompts, VmHWM its peak)
+ * beside what it says of itself, the index throughput, and the load average (others' work shows
+ * in the figures). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
+ * data homes. Linux only (/proc). Not a test.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { PerformanceObserver } from "node:perf_hooks";
 import { join } from "node:path";
-import { indexPaths } from "../indexer/pipeline.js";
-import { defaultConfig } from "../src/config/config.js";
-import { firstHealthy } from "../src/embed/chain.js";
-import { chooseMemories, promptCandidates } from "../src/inject/for-prompt.js";
-import { resolveProject } from "../src/project/identity.js";
-import { bm25Leg } from "../src/retrieve/bm25.js";
-import { MemoryIndex } from "../src/retrieve/memory-index.js";
-import { openDb } from "../src/store/db.js";
-import { VecState } from "../src/store/vec-state.js";
-import { VectorStore, vectorTableName } from "../src/store/vectors.js";
-import { HashEmbedder, hashVector } from "../test/helpers/hash-embedder.js";
-import { cleanText } from "../src/redact/clean.cjs";
-import { syntheticCorpus, syntheticQueries } from "./bench/scale.js";
+import { openApp } from "../src/app.js";
+import { startFakeOllama } from "../test/helpers/fake-ollama.js";
+import { syntheticQueries } from "./bench/scale.js";
+import { buildStore } from "./bench/prompt-store.js";
+import { niceOf, procMemory, sendPrompts, startDaemon, status, waitFor } from "./bench/prompt-daemon.js";
+import { indexThroughput, legs } from "./bench/prompt-legs.js";
 
-const CHUNKS = Number(process.env.MEM_BENCH_CHUNKS ?? 100_000);
-const PROMPTS = Number(process.env.MEM_BENCH_PROMPTS ?? 300);
-const DIMS = 768;
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : dflt;
+};
+const SIZES = arg("sizes", "10000,100000,300000").split(",").map(Number);
+const DIMS = arg("dims", "768").split(",").map(Number);
+const PROMPTS = Number(arg("prompts", "300"));
+const BATCH = Number(arg("batch", "2000"));
+const VECTOR_MB = arg("vector-memory-mb", "");
+const KEEP = arg("keep", "");
+const GAP_MS = Number(arg("gap-ms", "100"));
+const WARM = 10;
+/** An Ollama model of each size, as `ollama pull` names them. */
+const MODEL: Record<number, string> = { 768: "nomic-embed-text", 384: "all-minilm" };
 const log = (s: string) => process.stdout.write(`${s}\n`);
+const mib = (b: number) => `${Math.round(b / 2 ** 20).toLocaleString("en")} MiB`;
+const load = () => loadavg()[0]!.toFixed(1);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
-function stats(xs: number[]): string {
+function pct(xs: number[], minus = 0): string {
   const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-  return `p50 ${at(50).toFixed(1)} ms, p95 ${at(95).toFixed(1)} ms, p99 ${at(99).toFixed(1)} ms`;
+  const at = (p: number) => Math.max(0, s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! - minus).toFixed(1);
+  return `${at(50)} / ${at(95)} / ${at(99)}`;
 }
 
-function threads(): string {
+const rows: string[] = [];
+
+async function point(dims: number, n: number, ollamaUrl: string): Promise<void> {
+  const model = MODEL[dims] ?? "nomic-embed-text";
+  const work = KEEP ? join(KEEP, `${dims}-${n}`) : mkdtempSync(join(tmpdir(), "mem-bench-prompt-"));
+  const home = join(work, "home");
+  const proj = join(work, "proj");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(join(proj, ".git"), { recursive: true });
+  const daemon = { idleMs: 3_600_000, indexEveryMs: 60_000, ...(VECTOR_MB ? { vectorMemoryMB: Number(VECTOR_MB) } : {}) };
+  writeFileSync(join(home, "config.json"), JSON.stringify({ embedding: { order: ["ollama"], ollama: { host: ollamaUrl, model } }, index: { watch: false }, daemon }));
+  const env = { PATH: process.env.PATH, HOME: work, MEM_HOME: home, MEM_WATCH: "0" };
   try {
-    return String(readdirSync("/proc/self/task").length);
-  } catch {
-    return "?"; // not Linux
+    log(`${n.toLocaleString("en")} chunks × ${dims} dims (${model}), ${new Date().toISOString()} [load ${load()}]`);
+    let app = openApp(env);
+    const built = await buildStore(app, proj, n, dims, log);
+    const index = await indexThroughput(app, proj, BATCH);
+    log(`  the real indexer: ${index.chunks.toLocaleString("en")} new chunks in ${index.seconds.toFixed(1)} s, ${Math.round(index.perSecond)} chunks/s (loopback embedder) [load ${load()}]`);
+    const total = app.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(built.table) as number;
+    await app.close();
+
+    const d = await startDaemon(home, work);
+    try {
+      // The warm-up loads the table into memory (or finds it over daemon.vectorMemoryMB).
+      const t = performance.now();
+      await waitFor(async () => {
+        const held = (await status(home))?.inMemory as { rows: number }[] | undefined;
+        return held?.[0]?.rows === total || /over daemon\.vectorMemoryMB/.test(d.stderr());
+      }, 30 * 60_000, "the daemon's copy");
+      const loadS = (performance.now() - t) / 1000;
+      const warm = procMemory(d.pid);
+      const nice = niceOf(d.pid);
+      const qs = syntheticQueries(PROMPTS + WARM).map((q) => `why did we decide on ${q}?`);
+      const load0 = load();
+      const times = await sendPrompts(home, proj, qs, WARM, 5_000, GAP_MS);
+      const load1 = load();
+      const after = procMemory(d.pid);
+      const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
+      await d.stop();
+      const held = said?.inMemory?.[0];
+      const by = held ? `${held.kernel}, ${held.scan}` : "lancedb";
+      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)}`);
+      if (times.failed.length > 0) log(`  ${times.failed.length} prompts failed: ${[...new Set(times.failed)].join("; ")}`);
+
+      app = openApp(env);
+      const parts = await legs(app, built.table, dims, proj, qs, WARM);
+      await app.close();
+      const embed = median(parts.embed);
+      log(`  the daemon's answer (its ms, the loopback embedding in): ${pct(times.daemon)} ms; ${times.answered}/${times.daemon.length} prompts got memories [load ${load0} → ${load1}]`);
+      log(`  the same, the embedding's median (${embed.toFixed(1)} ms) aside:      ${pct(times.daemon, embed)} ms`);
+      log(`  the client's round trip on the socket:                  ${pct(times.roundTrip)} ms`);
+      log(`  embedding alone (mem's Ollama client, loopback):        ${pct(parts.embed)} ms`);
+      log(`  BM25 leg alone (FTS5, 30 candidates):                   ${pct(parts.bm25)} ms`);
+      log(`  vector leg alone (${parts.vectorBy}):  ${pct(parts.vector)} ms [load ${load()}]`);
+      rows.push(`| ${dims} | ${n.toLocaleString("en")} | **${pct(times.daemon, embed)}** | ${pct(times.roundTrip)} | ${pct(parts.bm25)} | ${pct(parts.vector)} (${by}) | ${mib(warm.rss)} / ${mib(after.rss)} / ${mib(after.hwm)} | ${mib(said?.memory?.vectorBytes ?? 0)} | ${Math.round(index.perSecond)} | ${load0}–${load1} |`);
+    } finally {
+      await d.stop();
+    }
+  } finally {
+    if (!KEEP) rmSync(work, { recursive: true, force: true });
   }
 }
 
-// `MEM_BENCH_DIR=DIR` keeps the indexed corpus in DIR and reuses it on the next run (same size).
-const keep = process.env.MEM_BENCH_DIR ? join(process.env.MEM_BENCH_DIR, String(CHUNKS)) : undefined;
-const reuse = keep !== undefined && existsSync(join(keep, "mem.sqlite"));
-const work = keep ?? mkdtempSync(join(tmpdir(), "mem-bench-prompt-"));
-if (keep) mkdirSync(keep, { recursive: true });
-try {
-  log(`mem bench:prompt — node ${process.version}, ${new Date().toISOString()}; ${CHUNKS.toLocaleString("en")} chunks, ${DIMS} dims, ${PROMPTS} prompts`);
-  const docs = join(work, "docs");
-  if (!reuse) syntheticCorpus(docs, CHUNKS);
-  const config = defaultConfig();
-  // `MEM_BENCH_WORKER_ROWS=0` scans any table with the worker, a large number never (to find the threshold).
-  if (process.env.MEM_BENCH_WORKER_ROWS) config.daemon.scanWorkerRows = Number(process.env.MEM_BENCH_WORKER_ROWS);
-  const db = openDb(join(work, "mem.sqlite"));
-  let store: VectorStore | undefined;
-  const vectors = async () => (store ??= await VectorStore.open(join(work, "vectors")));
-  const embedder = new HashEmbedder("hash-bench", DIMS);
-  const project = resolveProject(docs);
-  let t = performance.now();
-  if (reuse) log(`reusing the corpus indexed in ${work}`);
-  else {
-    const indexed = await indexPaths({ db, config, providers: [embedder], vectors }, { roots: [docs], project, full: false });
-    log(`indexed ${indexed.chunks.total.toLocaleString("en")} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+log(`mem bench:prompt — node ${process.version}, ${cpus().length} cores; sizes ${SIZES.join(", ")}; dims ${DIMS.join(", ")}; ${PROMPTS} prompts after ${WARM} to warm up, ${GAP_MS} ms apart`);
+for (const dims of DIMS) {
+  const fake = await startFakeOllama({ models: [`${MODEL[dims] ?? "nomic-embed-text"}:latest`], dims });
+  try {
+    for (const n of SIZES) await point(dims, n, fake.url);
+  } finally {
+    await fake.close();
   }
-
-  const table = vectorTableName(embedder, DIMS);
-  const rss0 = process.memoryUsage().rss;
-  t = performance.now();
-  const memory = await MemoryIndex.load(await vectors(), table, DIMS, new VecState(db).version(table) ?? "");
-  // As the daemon does (src/daemon/server.ts): a table this large is scanned with a worker thread too.
-  if (memory.size >= config.daemon.scanWorkerRows) await memory.useWorker({ log });
-  const mib = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
-  log(`in-memory copy: ${memory.size.toLocaleString("en")} rows (${mib(memory.size * DIMS * 4)}, ${memory.kernel} kernel, scan ${memory.scan}) in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS ${mib(rss0)} before, ${mib(process.memoryUsage().rss)} after`);
-
-  // The vector leg inside the search, as the daemon answers it: when it is posted and when its hits
-  // are back, from the search's start.
-  let searchStart = 0;
-  let posted = 0;
-  let back = 0;
-  const ctx = {
-    db,
-    config,
-    vectors,
-    projectRoot: () => docs,
-    pickProvider: () => firstHealthy([embedder]),
-    vectorSearch: async (_t: string, _d: number, v: Float32Array, projects: string[] | undefined, limit: number) => {
-      posted = performance.now() - searchStart;
-      const hits = await memory.find(v, projects, limit);
-      back = performance.now() - searchStart;
-      return hits;
-    },
-  };
-  // The same answer with the scan inline on this thread (as before the worker), for comparison under the same load.
-  const inlineCtx = { ...ctx, vectorSearch: async (_t: string, _d: number, v: Float32Array, projects: string[] | undefined, limit: number) => memory.search(v, projects, limit) };
-  const times = { inlineAnswer: [] as number[], embed: [] as number[], bm25: [] as number[], inline: [] as number[], scan: [] as number[], posted: [] as number[], back: [] as number[], search: [] as number[], selection: [] as number[], answer: [] as number[] };
-  const gc: { start: number; ms: number }[] = [];
-  const answers: { start: number; ms: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gc.push({ start: e.startTime, ms: e.duration });
-  });
-  let answered = 0;
-  const qs = syntheticQueries(PROMPTS + 10);
-  const load0 = loadavg()[0]!;
-  for (const [i, q] of qs.entries()) {
-    if (i === 10) observer.observe({ entryTypes: ["gc"] }); // the first few warm caches up
-    const prompt = `why did we decide on ${q}?`;
-    const e0 = performance.now();
-    const [vec] = await embedder.embed([prompt], "query");
-    const embedMs = performance.now() - e0;
-    const b0 = performance.now();
-    bm25Leg(db, prompt, { projects: [project.id] }, config.query.candidates);
-    const bm25Ms = performance.now() - b0;
-    const i0 = performance.now();
-    memory.search(vec!, [project.id], config.query.candidates);
-    const inlineMs = performance.now() - i0;
-    const v0 = performance.now();
-    await memory.find(vec!, [project.id], config.query.candidates);
-    const scanMs = performance.now() - v0;
-    const inlineAnswer = async () => {
-      const n0 = performance.now();
-      const inlineFound = await promptCandidates(inlineCtx, { prompt, cwd: docs, session: `n-${i}` }, "hybrid");
-      if (inlineFound) chooseMemories(inlineCtx, inlineFound);
-      return performance.now() - n0;
-    };
-    // Either answer first, turn about: neither always gets the caches the other warmed.
-    let inlineAnswerMs = i % 2 === 0 ? await inlineAnswer() : 0;
-    // The daemon's answer (memoriesForPrompt), its two parts timed apart.
-    searchStart = performance.now();
-    const found = await promptCandidates(ctx, { prompt, cwd: docs, session: `s-${i}` }, "hybrid");
-    const searchMs = performance.now() - searchStart;
-    const c0 = performance.now();
-    const injection = found ? chooseMemories(ctx, found) : undefined;
-    const selectionMs = performance.now() - c0;
-    if (i % 2 === 1) inlineAnswerMs = await inlineAnswer();
-    if (i < 10) continue;
-    if (injection) answered++;
-    times.inlineAnswer.push(inlineAnswerMs);
-    times.embed.push(embedMs);
-    times.bm25.push(bm25Ms);
-    times.inline.push(inlineMs);
-    times.scan.push(scanMs);
-    times.posted.push(posted);
-    times.back.push(back);
-    times.search.push(searchMs);
-    times.selection.push(selectionMs);
-    times.answer.push(searchMs + selectionMs);
-    answers.push({ start: searchStart, ms: searchMs + selectionMs });
-  }
-  observer.disconnect();
-  const c = config.query.candidates;
-  log(`embedding (hash, in-process; a real model adds 5–20 ms): ${stats(times.embed)}`);
-  log(`BM25 leg alone (FTS5, ${c} candidates):            ${stats(times.bm25)}`);
-  log(`vector scan alone, inline (${c} candidates):          ${stats(times.inline)}`);
-  log(`vector scan alone, as the daemon scans (${memory.scan}): ${stats(times.scan)}`);
-  log(`in the search, the scan posted at:                 ${stats(times.posted)} (before the BM25 leg when ≈ 0)`);
-  log(`in the search, the scan's hits back at:            ${stats(times.back)}`);
-  log(`search (both legs, fusion, salience):              ${stats(times.search)}`);
-  log(`selection (floor, evidence, budget):               ${stats(times.selection)}`);
-  log(`the daemon's answer = search + selection, the hash embedding in (target p99 < 50 ms): ${stats(times.answer)}; ${answered}/${PROMPTS} prompts got memories`);
-  log(`the same answer with the scan inline, before BM25 (as before):   ${stats(times.inlineAnswer)}`);
-  const counts = memory.scanCounts;
-  if (counts) log(`scan shared with the worker: this thread scored ${((100 * counts.here) / Math.max(1, counts.blocks)).toFixed(0)}% of ${counts.blocks.toLocaleString("en")} blocks over ${counts.scans} scans, ${counts.takenOver} of them taken over from a worker that had not finished them`);
-  const slowest = [...answers].sort((a, b) => b.ms - a.ms).slice(0, Math.max(3, Math.ceil(answers.length / 100)));
-  const hit = slowest.filter((a) => gc.some((g) => g.start < a.start + a.ms && g.start + g.ms > a.start)).length;
-  log(`GC pauses: ${gc.length}, ${gc.reduce((s, g) => s + g.ms, 0).toFixed(0)} ms in all, the longest ${Math.max(0, ...gc.map((g) => g.ms)).toFixed(1)} ms; ${hit} of the ${slowest.length} slowest answers met one`);
-  log(`RSS ${mib(process.memoryUsage().rss)}, ${threads()} threads; load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end, on ${cpus().length} cores (others' work shows in the figures)`);
-  // After the indexer adds or removes rows, the daemon refreshes its copy (only the new rows are
-  // read) instead of reading the table whole: 100 rows in, then the same 100 out. The corpus is
-  // left as it was.
-  const vs = await vectors();
-  const extra = Array.from({ length: 100 }, (_, i) => ({ id: cleanText(`bench-refresh-${i}`), project: cleanText(project.id), vector: hashVector(`refresh ${i}`, DIMS) }));
-  await vs.upsert(table, extra);
-  let r0 = performance.now();
-  const ids = new Set<string>(extra.map((e) => e.id));
-  const grown = await memory.refresh(vs, "bench-grown", { gone: new Set(), recorded: ids });
-  const growMs = performance.now() - r0;
-  await vs.delete(table, extra.map((e) => e.id));
-  r0 = performance.now();
-  const shrunk = await grown?.refresh(vs, "bench-shrunk", { gone: ids, recorded: new Set() });
-  const shrinkMs = performance.now() - r0;
-  r0 = performance.now();
-  const whole = await MemoryIndex.load(vs, table, DIMS, "bench-whole");
-  const wholeMs = performance.now() - r0;
-  log(`the daemon's copy after a change (refresh: what SQLite's journal lists, only the rows added read): 100 rows in ${growMs.toFixed(0)} ms (${grown?.rowsRead ?? "-"} read), the same 100 out ${shrinkMs.toFixed(0)} ms (${shrunk?.rowsRead ?? "-"} read); read whole ${wholeMs.toFixed(0)} ms (${whole.rowsRead.toLocaleString("en")} read)`);
-  await Promise.all([grown?.close(), shrunk?.close(), whole.close()]);
-  await memory.close();
-  store?.close();
-  db.close();
-} finally {
-  if (!keep) rmSync(work, { recursive: true, force: true });
 }
+log("\n| dims | chunks | answer p50 / p95 / p99 ms, embedding aside | round trip ms | BM25 leg ms | vector leg ms | daemon VmRSS warm / after / VmHWM | vectors held | index chunks/s | load |");
+log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const r of rows) log(r);

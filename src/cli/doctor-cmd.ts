@@ -11,6 +11,7 @@ import { hookChecks, promptViaMcp } from "../health/hooks.js";
 import { assistantChecks, assistantWiring, lastEvents } from "../health/assistants.js";
 import { mcpChecks } from "./doctor-mcp.js";
 import { socketDirCheck } from "../health/socket.js";
+import { daemonCheck, seeDaemon } from "../health/daemon.js";
 import { lostCheck, redactionCheck, storeIdentityChecks } from "../health/store.js";
 import { configWarningChecks, homeCheck } from "../health/home.js";
 import { providerChecks, type ProviderHealth } from "../health/providers.js";
@@ -30,7 +31,8 @@ mem's hooks in the Claude Code settings files (user, project and local scope, se
 and mem's MCP server (registered in a scope, and answering initialize and tools/list when
 started), the other assistants wired with \`mem install --for\` (Codex CLI, Gemini CLI, Copilot
 CLI: hooks and MCP server per scope, and when a hook of each last fired), and says how to fix
-what is wrong. Exit 1 when something needs fixing (an unreachable
+what is wrong. The running daemon's memory (RSS, V8 heap, the vector copies it holds) is shown,
+with a warning over daemon.rssWarnMB (1536 MB). Exit 1 when something needs fixing (an unreachable
 provider is a warning: search still works from BM25).
 
 A store its identity (mem.identity.json) says was lost (missing, truncated, replaced, emptied) is
@@ -46,10 +48,14 @@ Options:
                model (embedding.order: []): doctor, index, query and reindex stop asking for one
   --use-vectors  undo --bm25-only: the default providers (Ollama, then transformers.js) again
   --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}],
-               "assistants": [{"assistant", "scope", "hooks", "events", "expected", "mcp", "lastEvent"}]}
+               "assistants": [{"assistant", "scope", "hooks", "events", "expected", "mcp", "lastEvent"}],
+               "daemon": {"pid", "rss", "heapUsed", "vectorBytes"} (bytes) | null}
                (with --repair: the repair report; --bm25-only, --use-vectors: {"config", "changed", "choice"})
   -q, --quiet  only the checks that are not ok
   -h, --help   this help`;
+
+/** How long doctor waits for the daemon's status. */
+const DAEMON_BUDGET_MS = 1_000;
 
 export const REPAIR_FIX = "`mem doctor --repair` (keeps a copy of the damaged files, salvages what is readable, rebuilds the rest)";
 
@@ -149,9 +155,11 @@ export const doctorCommand: Command = {
       const wiring = assistantWiring(where);
       const last = app ? lastEvents(app.db) : {};
       checks.push(...assistantChecks(wiring, last));
+      const daemon = await seeDaemon(base.paths.home, DAEMON_BUDGET_MS);
+      checks.push(daemonCheck(daemon, base.config.daemon.rssWarnMB, DAEMON_BUDGET_MS));
       const ok = !checks.some((c) => c.status === "error");
       const assistants = wiring.map((w) => ({ ...w, lastEvent: last[w.assistant] ?? null }));
-      if (values.json) process.stdout.write(`${safeJson({ ok, checks, assistants })}\n`);
+      if (values.json) process.stdout.write(`${safeJson({ ok, checks, assistants, daemon: daemon.figures ?? null })}\n`);
       else {
         const mark = { ok: "ok  ", warn: "warn", error: "FAIL" } as const;
         // One line each, nothing a terminal takes for an escape (a detail can hold a path from MEM_HOME or a settings file).

@@ -5,6 +5,7 @@ import { lockPath } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
+import { daemonFigures, memoryLine } from "../health/daemon.js";
 
 const usage = `Usage: mem serve [--status | --stop] [--json] [-q]
 
@@ -19,7 +20,7 @@ hook starts it on its own when none is running; one runs per data home.
 
 Options:
   --status     is a daemon running? (pid, socket, requests, provider, vectors held in
-               memory); exit 1 if not
+               memory, its RSS and V8 heap); exit 1 if not
   --stop       ask the running daemon to exit
   --json       machine-readable --status / --stop
   -q, --quiet  no log lines on stderr
@@ -44,7 +45,8 @@ export const serveCommand: Command = {
     if (values.status || values.stop) {
       const r = await ask(home, { op: values.stop ? "stop" : "status" }, 2_000);
       if (r.kind === "reply" && r.reply.ok) {
-        print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}${watching(r.reply.watch)}`);
+        const figures = daemonFigures(r.reply);
+        print({ running: true, ...(values.stop ? { stopping: true } : r.reply) }, values.stop ? "daemon stopping" : `daemon running: pid ${String(r.reply.pid)}, socket ${String(r.reply.socket)}, ${String(r.reply.requests)} request(s), provider ${String(r.reply.provider ?? "none (BM25 only)")}${watching(r.reply.watch)}${figures ? `; ${memoryLine(figures)}` : ""}`);
         return EXIT.ok;
       }
       if (r.kind === "refused") {

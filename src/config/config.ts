@@ -116,6 +116,8 @@ export interface Config {
     scanWorkerRows: number;
     /** A vector table of this many rows or more is held as compact codes (sign codes and int8, rescored), not float32 (src/retrieve/code-index.ts); 0: always. */
     codeRows: number;
+    /** `mem doctor` and the explorer's Health page warn when the running daemon's resident memory is over this (MiB). */
+    rssWarnMB: number;
     /** At most this many directories are watched in all; a root that would pass the bound is scanned every `watchPollMs` instead. */
     watchMaxDirs: number;
     /** A watched root is re-indexed this long after the last change seen in it (a burst of saves is one re-index). */
@@ -208,7 +210,7 @@ export function defaultConfig(modelsDir: string = homePaths(dataHome()).models):
     inject: { budgetChars: 2_000, maxItems: 20, minTermCoverage: 0.35, minSimilarity: 0.45 },
     pretool: { enabled: true, budgetMs: 150 },
     salience: { ratePerHour: 0.995, reinforce: 1.2, floor: 0.6, weight: 0.25, stalePenalty: 0.9, inPlayBoost: 0.08, decayNotes: false },
-    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 1024, scanWorkerRows: 20_000, codeRows: 200_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
+    daemon: { idleMs: 30 * 60_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 1024, scanWorkerRows: 20_000, codeRows: 200_000, rssWarnMB: 1536, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 },
     memory: { convergeWindowMs: 10 * 60_000 },
     project: { enclosing: true },
     brief: { staleTaskDays: 30 },

@@ -56,6 +56,7 @@ export const RANGES: Readonly<Record<string, Range>> = {
   "daemon.vectorMemoryMB": num(0, 2 ** 20, true),
   "daemon.scanWorkerRows": int(0, 2 ** 31 - 1),
   "daemon.codeRows": int(0, 2 ** 31 - 1),
+  "daemon.rssWarnMB": num(0, 2 ** 20, true),
   "daemon.watchMaxDirs": int(0, 1_000_000),
   "daemon.watchDebounceMs": int(10, 60_000),
   "daemon.watchPollMs": timer(1_000),

@@ -1,4 +1,4 @@
-import { createServer, type Socket } from "node:net";
+import { createServer } from "node:net";
 import { captureStop } from "../capture/stop.js";
 import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
@@ -33,6 +33,8 @@ import { SourceWatch } from "./watch.js";
 import { DecisionLookout } from "./decision-lookout.js";
 import { answerBrief } from "./briefing-op.js";
 import { pretoolOp } from "./pretool-op.js";
+import { serveConnection } from "./connection.js";
+import { daemonMemory } from "./status-op.js";
 
 /** A stop waits this long for the background job under way; what it leaves, the next run does. */
 const STOP_JOB_WAIT_MS = 5_000;
@@ -114,12 +116,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
   // The indexed roots, re-indexed in a child process when they change (src/daemon/watch.ts).
   const lookout = new DecisionLookout({ db: app.db, config: app.config, home: app.paths.home, env: opts.env, log: (l) => opts.log(`watch: ${l}`) });
   const watcher = app.config.index.watch ? new SourceWatch({ db: app.db, home: app.paths.home, config: app.config, env: opts.env, log: (l) => opts.log(`watch: ${l}`) }) : undefined;
-  const server = createServer((conn) => handle(conn));
   let idle: NodeJS.Timeout;
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(() => void shutdown("idle"), app.config.daemon.idleMs);
   };
+  const onRequest = () => {
+    requests++;
+    touch();
+  };
+  // One JSON line in, one out (src/daemon/connection.ts).
+  const server = createServer((conn) => serveConnection(conn, { answer, onRequest, log: opts.log }));
 
   /**
    * The reply to one request. `delivered` runs once the reply is written to a client still waiting
@@ -133,7 +140,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       case "status": {
         const p = await pickProvider();
         const inMemory = copies.status();
-        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, scanWorkers: ScanPool.live, watch: watcher?.status() ?? null };
+        // memory: the process's RSS and heap, and what the vector copies hold of it (`mem doctor` warns of a large RSS).
+        return { ok: true, pid: process.pid, home: app.paths.home, socket: sock, startedAt: new Date(started).toISOString(), requests, provider: p.selected ? `${p.selected.provider.name} ${p.selected.provider.model}` : null, inMemory, memory: daemonMemory(inMemory), scanWorkers: ScanPool.live, watch: watcher?.status() ?? null };
       }
       case "prompt": {
         if (typeof req.prompt !== "string" || typeof req.cwd !== "string") return { ok: false, error: "prompt and cwd are required" };
@@ -188,53 +196,6 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }
   }
 
-  function handle(conn: Socket): void {
-    let buf = "";
-    let hungUp = false;
-    conn.setEncoding("utf8");
-    conn.on("error", () => (hungUp = true));
-    conn.on("end", () => (hungUp = true)); // clients keep their end open until the reply (no half-open)
-    let tooLarge = false;
-    conn.on("data", (d: string) => {
-      if (tooLarge) return; // the rest of a request over the limit is read and dropped until the client hangs up
-      buf += d;
-      if (buf.length > 1_000_000) {
-        tooLarge = true;
-        buf = "";
-        conn.end(`${JSON.stringify({ ok: false, error: "request over 1 MB (a memory holds at most 5,000 characters)", code: "too_large" })}\n`);
-        setTimeout(() => conn.destroy(), 5_000).unref();
-        return;
-      }
-      const nl = buf.indexOf("\n");
-      if (nl < 0) return;
-      const line = buf.slice(0, nl);
-      buf = "";
-      requests++;
-      touch();
-      let req: Record<string, unknown>;
-      try {
-        req = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        conn.end(`${JSON.stringify({ ok: false, error: "not JSON" })}\n`);
-        return;
-      }
-      let then: (() => void) | undefined;
-      answer(req, (fn) => (then = fn))
-        .catch((err: Error) => ({ ok: false, error: err.message }))
-        .then((reply) => {
-          if (hungUp) return conn.destroy();
-          conn.end(`${JSON.stringify(reply)}\n`, (err?: Error | null) => {
-            if (err || hungUp) return;
-            try {
-              then?.();
-            } catch (e) {
-              opts.log(`recording a delivered answer failed: ${(e as Error).message}`);
-            }
-          });
-        });
-    });
-  }
-
   background.start();
   // What an older mem stored under older redaction rules is redacted again, once, off the prompt's path.
   void background.queue
@@ -279,10 +240,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   // The hot hooks over HTTP for bin/mem-hook.sh's curl client (src/daemon/hook-http.ts).
   const hookSock = place.hookSock;
   if (hookSock) {
-    const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, pretoolBudgetMs: app.config.pretool.budgetMs, onRequest: () => {
-        requests++;
-        touch();
-      }, hookLog: (l) => hookLog(opts.env, l) });
+    const http = new HookHttp({ answer, budgetMs: app.config.daemon.clientBudgetMs, pretoolBudgetMs: app.config.pretool.budgetMs, onRequest, hookLog: (l) => hookLog(opts.env, l) });
     await http.listen(hookSock, place.budgetFile).then(
       () => (hookHttp = http),
       (err: Error) => opts.log(`hook socket ${hookSock}: ${err.message}; hooks use the Node client`),

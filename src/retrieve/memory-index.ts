@@ -37,6 +37,11 @@ export class MemoryIndex {
     return this.ids.length;
   }
 
+  /** Bytes of the float32 vectors held (ids and their lookup aside). */
+  get bytes(): number {
+    return this.size * this.dims * 4;
+  }
+
   get kernel(): string {
     return this.matrix.kernel;
   }

@@ -51,7 +51,7 @@ describe("loadConfig: config.json", () => {
     assert.equal(config.index.chunkTokens, 400);
     assert.equal(config.index.overlapTokens, 80);
     assert.equal(config.index.minChunkTokens, 64);
-    assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 1024, scanWorkerRows: 20_000, codeRows: 200_000, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 });
+    assert.deepEqual(config.daemon, { idleMs: 1_800_000, clientBudgetMs: 250, vectorBudgetMs: 150, indexEveryMs: 5_000, vectorMemoryMB: 1024, scanWorkerRows: 20_000, codeRows: 200_000, rssWarnMB: 1_536, watchMaxDirs: 2_000, watchDebounceMs: 300, watchPollMs: 60_000 });
     assert.equal(config.index.watch, true);
     assert.equal(config.query.rrfK, 10);
   });

@@ -2,9 +2,10 @@
  * The explorer's health page over a real `mem ui` (a child process on a temp data home, real
  * SQLite): the counts it shows are the store's, stored text is escaped, the latency chart draws
  * the prompt hook's runs with the right median and 95th percentile, and what is absent (no
- * provider, maintenance never run, no daemon) says so.
+ * provider, maintenance never run, no daemon) says so; a running daemon's memory is shown.
  */
 import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,13 +14,17 @@ import { openApp } from "../../src/app.js";
 import { clean } from "../../src/redact/clean.cjs";
 import { finishJob, startJob } from "../../src/store/jobs.js";
 import { recordPromptRun } from "../../src/store/prompt-log.js";
-import { runMem, show } from "../helpers/mem-cli.js";
+import { BIN, runMem, show } from "../helpers/mem-cli.js";
+import { ask } from "../../src/daemon/client.cjs";
+import { until } from "../helpers/until.js";
 import { get, startUiChild, uiHome, type UiChild } from "../helpers/ui-child.js";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-web-health-")));
 const children: UiChild[] = [];
+const daemons: ChildProcess[] = [];
 after(async () => {
   for (const c of children) await c.stop();
+  for (const d of daemons) if (d.exitCode === null) d.kill("SIGKILL");
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -131,4 +136,28 @@ test("health: an embedding provider that does not answer is said so, with the re
   assert.match(provider, /search answers from BM25/);
   assert.match(card(body, "warnings"), /data-status="warn"><span class="warn">warn<\/span> <strong>ollama<\/strong>/, "doctor's provider check");
   assert.match(card(body, "latency"), /no prompt hook run recorded/);
+});
+
+test("health: the running daemon's memory (RSS, heap, vector copies), a warning over daemon.rssWarnMB", async () => {
+  const { home, proj, env } = await uiHome(tmp, "rss", { "a.md": "# A\n\nSome words.\n" });
+  const daemon = spawn(process.execPath, [BIN, "serve", "-q"], { env: { PATH: process.env.PATH, HOME: tmp, MEM_HOME: home, MEM_EMBED_ORDER: "none" }, stdio: "ignore" });
+  daemons.push(daemon);
+  await until(async () => (await ask(home, { op: "ping" }, 500)).kind === "reply");
+  const ui = await startUiChild(env, proj);
+  children.push(ui);
+  const shown = card((await get(`${ui.url}health`)).body, "daemon");
+  const rss = /<div class="note" data-figure="rss">RSS (\d+) MB \(V8 heap (\d+) MB; vector copies (\d+) MB\)/.exec(shown);
+  assert.ok(rss, shown);
+  assert.ok(Number(rss[1]) >= 20 && Number(rss[1]) > Number(rss[2]), "a Node process's RSS, over its heap");
+  assert.match(shown, new RegExp(`pid ${daemon.pid}`));
+  assert.doesNotMatch(shown, /rssWarnMB/);
+
+  await ui.stop(); // one explorer per data home: the next reads the new config
+  writeFileSync(join(home, "config.json"), JSON.stringify({ daemon: { rssWarnMB: 1 } }));
+  const ui2 = await startUiChild(env, proj);
+  children.push(ui2);
+  const body = (await get(`${ui2.url}health`)).body;
+  assert.match(body, /<div class="card warn-card" data-measure="daemon">/);
+  assert.match(card(body, "daemon"), /over daemon\.rssWarnMB \(1 MB\); fix: lower <code>daemon\.vectorMemoryMB<\/code>/);
+  await ask(home, { op: "stop" }, 2_000);
 });

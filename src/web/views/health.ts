@@ -1,13 +1,13 @@
 /**
  * Health at a glance: the stores' sizes and counts (the project's and the whole store's), the
  * embedding provider and the vector coverage of its table, each table's calibration, the last
- * index run and maintenance run, the daemon, the prompt hook's latency over time (a chart), and
+ * index run and maintenance run, the daemon (and its memory), the prompt hook's latency over time (a chart), and
  * the warnings of `mem doctor`'s cheap checks. Every number comes from a count SQLite keeps or an
  * indexed query; LanceDB is never read (its folder's size is walked at most once a minute).
  */
-import { ask } from "../../daemon/client.cjs";
 import { describeUnhealthy } from "../../embed/chain.js";
 import type { Check } from "../../health/check.js";
+import { memoryLine, overRss, RSS_FIX, seeDaemon } from "../../health/daemon.js";
 import { folderBytes, percentile, sqliteBytes, storeCounts, vectorTables, type Both } from "../../health/measures.js";
 import { bm25OnlyCheck } from "../../health/providers.js";
 import { LEFT_TO_DOCTOR, quickChecks } from "../../health/quick.js";
@@ -141,10 +141,16 @@ ${facts.length > 0 ? html`<table class="summary"><tbody>${facts.slice(0, 12).map
 }
 
 async function daemon(ctx: UiContext, now: number): Promise<Html> {
-  const r = await ask(ctx.app.paths.home, { op: "status" }, DAEMON_BUDGET_MS);
+  const { result: r, figures } = await seeDaemon(ctx.app.paths.home, DAEMON_BUDGET_MS);
   if (r.kind === "reply" && r.reply.ok) {
     const s = r.reply as { pid?: unknown; startedAt?: unknown; requests?: unknown; provider?: unknown };
-    return card("daemon", "Daemon", html`<div class="big ok">running</div><div class="note">pid ${String(s.pid)}${typeof s.startedAt === "string" ? html`, started ${age(s.startedAt, now)}` : ""}${typeof s.requests === "number" ? `, ${n(s.requests)} requests` : ""}; ${typeof s.provider === "string" ? `embeds with ${s.provider}` : "BM25 only"}</div>`, "ok");
+    const warnMB = ctx.app.config.daemon.rssWarnMB;
+    const over = figures !== undefined && overRss(figures, warnMB);
+    // Its memory: the resident set (what the system counts), the V8 heap and the vector copies' bytes.
+    const memory = figures
+      ? html`<div class="note" data-figure="rss">${memoryLine(figures)}${over ? html`<div class="warn">over daemon.rssWarnMB (${n(warnMB)} MB); fix: ${codeSpans(RSS_FIX)}</div>` : ""}</div>`
+      : html`<div class="note">it says nothing of its memory (a daemon of an older mem?)</div>`;
+    return card("daemon", "Daemon", html`<div class="big ok">running</div><div class="note">pid ${String(s.pid)}${typeof s.startedAt === "string" ? html`, started ${age(s.startedAt, now)}` : ""}${typeof s.requests === "number" ? `, ${n(s.requests)} requests` : ""}; ${typeof s.provider === "string" ? `embeds with ${s.provider}` : "BM25 only"}</div>${memory}`, over ? "warn" : "ok");
   }
   const why =
     r.kind === "absent"
