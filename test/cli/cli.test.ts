@@ -503,7 +503,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     const r = await mem(["doctor", "--json"], { home, env });
     assert.equal(r.code, 0, show(r));
     const d = json<DoctorJson>(r);
-    assert.deepEqual(Object.keys(d).sort(), ["assistants", "checks", "ok"]);
+    assert.deepEqual(Object.keys(d).sort(), ["assistants", "checks", "daemon", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
     assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", "identity", "snapshots", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server", "assistants"]);

@@ -21,7 +21,7 @@ function notes(dir: string): string {
 
 const checksOf = (r: Awaited<ReturnType<typeof runMem>>) => {
   const out = jsonOf<{ ok: boolean; checks: Check[] }>(r);
-  assert.deepEqual(Object.keys(out).sort(), ["assistants", "checks", "ok"], "the --json shape is kept (assistants: where each is wired)");
+  assert.deepEqual(Object.keys(out).sort(), ["assistants", "checks", "daemon", "ok"], "the --json shape is kept (assistants: where each is wired; daemon: its memory, or null)");
   for (const c of out.checks) assert.ok(typeof c.name === "string" && ["ok", "warn", "error"].includes(c.status) && typeof c.detail === "string", JSON.stringify(c));
   return out;
 };
