@@ -150,6 +150,11 @@ export class VectorStore {
     for await (const batch of (await this.table(name)).query().select(["id", "project", "vector"])) yield batch;
   }
 
+  /** The rows (id, vector) of `projects`, batch by batch: one read of them, however many queries are scored in it. */
+  async *projectBatches(name: string, projects: string[]): AsyncGenerator<RecordBatch> {
+    for await (const batch of (await this.table(name)).query().where(inList("project", projects)).select(["id", "vector"])) yield batch;
+  }
+
   /** The rows (id, project, vector) with these ids, as Arrow, read 500 ids at a time. */
   async rowsById(name: string, ids: readonly string[]): Promise<ArrowTable[]> {
     const t = await this.table(name);
