@@ -184,6 +184,12 @@ export class VectorStore {
     return (await this.table(name)).optimize(pruneBefore ? { cleanupOlderThan: pruneBefore } : {});
   }
 
+  /** The table's fragments (one per write until compacted), and how many of them LanceDB counts as small. */
+  async fragments(name: string): Promise<{ all: number; small: number }> {
+    const f = (await (await this.table(name)).stats()).fragmentStats;
+    return { all: f.numFragments, small: f.numSmallFragments };
+  }
+
   /** How many versions of the table are kept on disk (each write makes one; `optimize` with a date prunes them). */
   async versions(name: string): Promise<number> {
     return (await (await this.table(name)).listVersions()).length;
