@@ -49,6 +49,8 @@ const unreadable = (table: string, err: unknown) => new StoreError(`vector table
 
 const MAX_EMBED_CHARS = 8000;
 const WRITE_ROWS = 1024;
+/** Small fragments (LanceDB's count) a table gathers before the vector step compacts it. */
+export const COMPACT_AT = 8;
 
 /** The text a chunk is embedded as: its heading path gives the passage its context. */
 export function embedText(c: { heading: string; text: string }): string {
@@ -252,8 +254,13 @@ export async function embedStep(o: EmbedStepOptions): Promise<VectorReport> {
       if (prepared.rebuilt) rebuilt.add(table); // and stays so if this provider is retried
       const others = rebuilt.has(table) ? o.state.projectsMissing(table).filter((p) => p !== o.project) : [];
       const { embedded, limited } = await embedAll(o, store, provider, table, [o.project, ...others]);
-      // Many small writes leave many fragments, and flat search slows with each: compact.
-      if (embedded > 0 || removed > 0) await store.optimize(table).catch((err: Error) => o.warn(`compacting ${table} failed: ${err.message}`));
+      // Many small writes leave many fragments, and flat search slows with each: compacted once
+      // COMPACT_AT small ones have gathered, not after every run, since LanceDB's compaction
+      // rewrites every fragment under a million rows with them (the whole table below that size:
+      // an index run's cost grew with the store, issue 35).
+      if ((embedded > 0 || removed > 0) && (await store.fragments(table).then((f) => f.small >= COMPACT_AT, () => true))) {
+        await store.optimize(table).catch((err: Error) => o.warn(`compacting ${table} failed: ${err.message}`));
+      }
       return { status: "ok", provider: provider.name, model: provider.model, table, dims, embedded, removed, unavailable, failovers, ...(limited ? { limited: true as const } : {}) };
     } catch (err) {
       if (err instanceof StoreError) return { status: "skipped", reason: err.message, embedded: 0, removed, unavailable, failovers };

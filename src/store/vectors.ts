@@ -150,6 +150,11 @@ export class VectorStore {
     for await (const batch of (await this.table(name)).query().select(["id", "project", "vector"])) yield batch;
   }
 
+  /** The rows (id, vector) of `projects`, batch by batch: one read of them, however many queries are scored in it. */
+  async *projectBatches(name: string, projects: string[]): AsyncGenerator<RecordBatch> {
+    for await (const batch of (await this.table(name)).query().where(inList("project", projects)).select(["id", "vector"])) yield batch;
+  }
+
   /** The rows (id, project, vector) with these ids, as Arrow, read 500 ids at a time. */
   async rowsById(name: string, ids: readonly string[]): Promise<ArrowTable[]> {
     const t = await this.table(name);
@@ -177,6 +182,12 @@ export class VectorStore {
    */
   async optimize(name: string, pruneBefore?: Date): Promise<OptimizeStats> {
     return (await this.table(name)).optimize(pruneBefore ? { cleanupOlderThan: pruneBefore } : {});
+  }
+
+  /** The table's fragments (one per write until compacted), and how many of them LanceDB counts as small. */
+  async fragments(name: string): Promise<{ all: number; small: number }> {
+    const f = (await (await this.table(name)).stats()).fragmentStats;
+    return { all: f.numFragments, small: f.numSmallFragments };
   }
 
   /** How many versions of the table are kept on disk (each write makes one; `optimize` with a date prunes them). */
