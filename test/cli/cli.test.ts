@@ -506,7 +506,7 @@ describe("mem CLI: with a (fake) Ollama server", () => {
     assert.deepEqual(Object.keys(d).sort(), ["assistants", "checks", "daemon", "ok"]);
     assert.equal(d.ok, true);
     const byName = new Map((d.checks as { name: string; status: string; detail: string }[]).map((c) => [c.name, c]));
-    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", "identity", "snapshots", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server", "assistants"]);
+    assert.deepEqual([...byName.keys()], ["data home", "sqlite", "fts5", "drift", "redaction", "identity", "snapshots", `lancedb ${TABLE}`, "ollama", "ollama model", "hooks (user)", "hook client", "mcp (user)", "mcp server", "assistants", "daemon"]);
     // The fake answers nomic-embed-text with 64 dims, not the card's 768: the one warning.
     const expected = (name: string) => (name === "ollama model" || (name === "hook client" && !hasCommand("curl")) ? "warn" : "ok");
     for (const c of byName.values()) assert.equal(c.status, expected(c.name), JSON.stringify(c));
