@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { chunkCapturedEvents, MAX_CAPTURED_CHARS } from "../../indexer/captured.js";
-import { chunksOf } from "../../indexer/pipeline.js";
+import { chunksOf } from "../../indexer/file-chunks.js";
 import { defaultConfig } from "../../src/config/config.js";
 import { clean, cleanText } from "../../src/redact/clean.cjs";
 import { ChunkStore } from "../../src/store/chunks.js";

@@ -3,7 +3,8 @@ import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, write
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { embedText } from "../../indexer/embed-step.js";
-import { chunksOf, provablyUnchanged, RACY_MS } from "../../indexer/pipeline.js";
+import { chunksOf } from "../../indexer/file-chunks.js";
+import { provablyUnchanged, RACY_MS } from "../../indexer/pipeline.js";
 import { defaultConfig } from "../../src/config/config.js";
 import { bm25Leg } from "../../src/retrieve/bm25.js";
 import type { VectorStore } from "../../src/store/vectors.js";
