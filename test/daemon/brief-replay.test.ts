@@ -5,31 +5,19 @@
  * real hook process, the spool and marker written by mem's own functions.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
-import { ask } from "../../src/daemon/client.cjs";
+import { test } from "node:test";
 import { markerPath, recordMarker } from "../../src/maintenance/marker.js";
 import { spoolCapture } from "../../src/maintenance/spool.js";
 import { SPOOL_FILE } from "../../src/maintenance/flags.js";
 import { openDb } from "../../src/store/db.js";
-import { daemonSandbox, startDaemon } from "../helpers/daemon.js";
+import { daemonRequests, daemonSandbox, daemonScratch, startDaemon } from "../helpers/daemon.js";
 import { until } from "../helpers/until.js";
 import { spawnHook } from "../hooks/helpers.js";
 
-const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-brief-replay-")));
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const requests = async (home: string) => {
-  const r = await ask(home, { op: "status" }, 2_000);
-  return r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN;
-};
+const { tmp, children } = daemonScratch("mem-brief-replay-");
+const requests = daemonRequests;
 
 const hooksLog = (home: string) => (existsSync(join(home, "hooks.log")) ? readFileSync(join(home, "hooks.log"), "utf8") : "");
 

@@ -5,12 +5,10 @@
  * recorded once.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { briefRequestOf } from "../../src/daemon/briefing-op.js";
 import { ask } from "../../src/daemon/client.cjs";
 import { socketPath } from "../../src/daemon/paths.cjs";
@@ -18,24 +16,15 @@ import { resolveProject } from "../../src/project/identity.js";
 import { openDb } from "../../src/store/db.js";
 import { promptRuns } from "../../src/store/prompt-log.js";
 import { makeRepo } from "../anchor/scenario.js";
-import { daemonSandbox, daemonUp, startDaemon } from "../helpers/daemon.js";
+import { daemonRequests, daemonSandbox, daemonScratch, daemonUp, startDaemon } from "../helpers/daemon.js";
 import { git } from "../helpers/git.js";
 import { hasCommand } from "../helpers/has-command.js";
 import { until } from "../helpers/until.js";
 import { BIN, spawnHook } from "../hooks/helpers.js";
 import { runChild } from "../helpers/run-child.js";
 
-const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-ssd-")));
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const requests = async (home: string) => {
-  const r = await ask(home, { op: "status" }, 2_000);
-  return r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN;
-};
+const { tmp, children } = daemonScratch("mem-ssd-");
+const requests = daemonRequests;
 const line = (session: string, text: string) => JSON.stringify({ type: "assistant", sessionId: session, timestamp: new Date(Date.now() - 3 * 3_600_000).toISOString(), message: { role: "assistant", content: [{ type: "text", text }] } });
 
 /** A data home and a project on feature/es256 with src/auth.ts changed, two decisions about it, a hot note. */

@@ -4,8 +4,10 @@
  * collected so the test file's `after` kills any left running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { BIN } from "./mem-cli.js";
 import { until } from "./until.js";
@@ -37,4 +39,27 @@ export async function startDaemon(s: DaemonSandbox, children: ChildProcess[]): P
   children.push(child);
   await until(() => daemonUp(s.home));
   return child;
+}
+
+/** The daemon's answer to `status`, or undefined when it does not answer well. */
+export async function daemonStatus(home: string): Promise<Record<string, unknown> | undefined> {
+  const r = await ask(home, { op: "status" }, 2_000);
+  return r.kind === "reply" && r.reply.ok ? (r.reply as Record<string, unknown>) : undefined;
+}
+
+/** How many requests the daemon on `home` has answered (NaN when it does not answer). */
+export const daemonRequests = async (home: string): Promise<number> => Number((await daemonStatus(home))?.requests ?? Number.NaN);
+
+/**
+ * A temp folder (its real path) for a test file's daemons, and the list its children go into:
+ * after the file's tests, any child still running is killed and the folder removed.
+ */
+export function daemonScratch(prefix: string): { tmp: string; children: ChildProcess[] } {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const children: ChildProcess[] = [];
+  after(() => {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  return { tmp, children };
 }
