@@ -5,6 +5,7 @@ import { chunksToRank } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
 import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
+import { adjacentPairs, pairsMatch, withPairs } from "./word-pairs.js";
 import type { LegHit } from "./rrf.js";
 
 export interface Bm25Weights {
@@ -74,7 +75,8 @@ export function boundedRows(db: Db, words: readonly string[][], budget: number, 
 /**
  * The lexical leg: FTS5 `bm25()` over heading, body and identifier words (Porter-stemmed), best
  * first, restricted by the SQL filters, with each of the query's words counted once, by its best
- * form (./count-once.ts). Scores are negated so higher is better.
+ * form (./count-once.ts), and its adjacent words found side by side lifting a text a little
+ * (./word-pairs.ts). Scores are negated so higher is better.
  */
 export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES, budget = RANK_BUDGET): LegHit[] {
   const words = searchConcepts(text, rules);
@@ -107,17 +109,24 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
             `SELECT c.id AS id, chunks_fts.rowid AS r, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
              WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
           ).all(match, ...where.params, Math.max(limit, wide)) as { id: string; r: number; s: number }[]);
-  const several = words.filter((forms) => forms.length > 1);
-  if (several.length === 0 || rows.length < 2 || !rules.countOnce) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
-  // Each form of a word searched in several forms, scored alone over these candidates (FTS5 weighs
-  // a phrase by its rarity in the whole index, as in the query above). `+rowid`: the candidates
-  // are checked on the form's matches as they stream by; offered to FTS5 as rowid lookups, each
-  // lookup counted the form's matches again (100 times slower at 50k chunks).
+  const several = rules.countOnce ? words.filter((forms) => forms.length > 1) : [];
+  const pairs = rules.pairs > 0 ? pairsMatch(adjacentPairs(text)) : undefined;
+  if ((several.length === 0 && !pairs) || rows.length < 2) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));
+  // Each form of a word searched in several forms, and the query's adjacent pairs, scored alone
+  // over these candidates (FTS5 weighs a phrase by its rarity in the whole index, as in the query
+  // above). `+rowid`: the candidates are checked on the form's matches as they stream by; offered
+  // to FTS5 as rowid lookups, each lookup counted the form's matches again (100 times slower at 50k chunks).
   const ids = JSON.stringify(rows.map((r) => r.r));
   const alone = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
-  const formScores = several.map((fs) => fs.map((f) => new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const))));
+  const scoresOf = (expr: string) => new Map((alone.all(expr, ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const));
+  const formScores = several.map((fs) => fs.map((f) => scoresOf(matchOf([f])!)));
+  // One pass for every pair: BM25 adds the phrases' scores up (./word-pairs.ts).
+  const pairScores = pairs ? scoresOf(pairs) : undefined;
   return rows
-    .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0)), rules.otherForms) }))
+    .map((r) => {
+      const once = countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0)), rules.otherForms);
+      return { id: r.id, score: withPairs(once, pairScores?.get(r.r) ?? 0, rules.pairs) };
+    })
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }

@@ -4,6 +4,12 @@
  * what ships; the benches turn one off at a time. Pure data.
  */
 
+/**
+ * The weight of the query's adjacent pairs (./word-pairs.ts), chosen on the tuning halves of the
+ * dev sets (docs/benchmarks.md): 0.5 lost ADR's tuning half, 0.15 to 0.35 kept it.
+ */
+export const PAIR_WEIGHT = 0.3;
+
 /** What the BM25 leg looks for besides the query's own words, and how it counts them. */
 export interface QueryRules {
   /** A camelCase or PascalCase word of the query is also looked for as its words ("getUserName" → "get user name"). */
@@ -16,6 +22,11 @@ export interface QueryRules {
   countOnce: boolean;
   /** How much a word's other forms count against the word as written (1: the same; with `countOnce`). */
   otherForms: number;
+  /**
+   * How much two of the query's words found side by side, as they stand in the query, add to a
+   * text's score (times the phrase's own BM25 score; 0: not looked for). ./word-pairs.ts.
+   */
+  pairs: number;
 }
 
-export const DEFAULT_QUERY_RULES: Readonly<QueryRules> = Object.freeze({ identifierSplit: true, aliases: true, wordForms: true, countOnce: true, otherForms: 1 });
+export const DEFAULT_QUERY_RULES: Readonly<QueryRules> = Object.freeze({ identifierSplit: true, aliases: true, wordForms: true, countOnce: true, otherForms: 1, pairs: PAIR_WEIGHT });
