@@ -65,14 +65,14 @@ test("doctor on MCP: registered from another checkout (or node) is a warning to 
 test("doctor on MCP: a server that does not answer in time is a warning naming why", async () => {
   const w = where();
   const script = join(tmp, "silent.mjs");
-  writeFileSync(script, "process.stderr.write('booting slowly\\n'); setTimeout(() => {}, 10_000);\n");
+  writeFileSync(script, "process.stderr.write('booting slowly\\n'); setTimeout(() => {}, 60_000);\n");
   // Registered by hand as if it were mem (its args end in bin/mem.cjs mcp): a stand-in that never answers.
   mkdirSync(join(tmp, "fake", "bin"), { recursive: true });
-  writeFileSync(join(tmp, "fake", "bin", "mem.cjs"), "setTimeout(() => {}, 10_000);\n");
+  writeFileSync(join(tmp, "fake", "bin", "mem.cjs"), "setTimeout(() => {}, 60_000);\n");
   applyMcp({ action: "install", scope: "user", where: w, target: { node: process.execPath, bin: join(tmp, "fake", "bin", "mem.cjs") } });
   const t0 = Date.now();
   const checks = await mcpChecks(w, { budgetMs: 800 });
-  assert.ok(Date.now() - t0 < 5_000, "bounded by the budget");
+  assert.ok(Date.now() - t0 < 20_000, "bounded by the budget, not by the silent server's 60 s");
   const server = checks.find((c) => c.name === "mcp server")!;
   assert.equal(server.status, "warn", "late is not broken: a loaded machine");
   assert.match(server.detail, /no answer within 800 ms/);

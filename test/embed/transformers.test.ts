@@ -65,11 +65,9 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const built = await buildTinyBertModel(dir, { hidden: 24 });
     writeFileSync(join(dir, built.modelId, "onnx", "model.onnx"), "this is not an onnx protobuf");
     const p = provider({ cacheDir: dir });
-    const t0 = performance.now();
+    // No timing bound (a loaded machine can take any time to read two files): the corrupt model proves health never parsed it.
     const h = await p.health();
-    const ms = performance.now() - t0;
     assert.deepEqual(h.ok && h.dims, 24);
-    assert.ok(ms < 200, `health took ${ms.toFixed(1)} ms; it should only read files`);
     await assert.rejects(p.embed(["x"], "document"), (err: Error) => err.name === "EmbedError");
   });
 
@@ -196,7 +194,7 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
     const ms = performance.now() - t0;
     assert.equal(h.ok, false);
     assert.ok(!h.ok && h.reason.length > 0);
-    assert.ok(ms < timeout + 1500, `health took ${ms.toFixed(0)} ms`);
+    assert.ok(ms < timeout + 20_000, `health took ${ms.toFixed(0)} ms`); // a hang guard: a loaded machine adds seconds
   });
 
   test("health() with allowRemote=true and a hub that accepts but never answers gives up at loadTimeoutMs", async () => {
@@ -209,12 +207,12 @@ describe("TransformersProvider with a tiny local BERT (real transformers.js, off
       const ms = performance.now() - t0;
       assert.ok(!h.ok);
       assert.match(h.reason, /timed out after 1000 ms/);
-      assert.ok(ms >= timeout - 50 && ms < timeout + 1000, `health took ${ms.toFixed(0)} ms`);
+      assert.ok(ms >= timeout - 50 && ms < timeout + 20_000, `health took ${ms.toFixed(0)} ms`); // the message says the timeout ended it
       assert.ok(sockets.length > 0, "the download never reached the fake hub");
-      // The download is still stalled; close() must not wait for it.
+      // The download is still stalled (it never ends while the hub holds it); close() must not wait for it.
       const t1 = performance.now();
       await p.close();
-      assert.ok(performance.now() - t1 < 100, "close() waited for a stalled download");
+      assert.ok(performance.now() - t1 < 10_000, "close() waited for a stalled download");
     });
   });
 });

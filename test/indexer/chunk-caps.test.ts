@@ -44,7 +44,7 @@ describe("chunk sizes are bounded whatever the markdown", () => {
     const md = "# h\n".repeat(50_000);
     const started = Date.now();
     const chunks = chunkMarkdown(md, OPTS);
-    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
     assertBounded(chunks, 50_001);
     assertCovered(md, chunks);
     assert.equal(chunks.reduce((n, c) => n + c.text.split("\n").length, 0), 50_000, "every heading once: runs of headings are not overlapped");
@@ -124,7 +124,7 @@ describe("chunk sizes are bounded whatever the markdown", () => {
     assert.deepEqual(parseHeading(`# a${" ".repeat(1_000_000)}b`), { level: 1, title: `a${" ".repeat(MAX_TITLE_CHARS - 1)}…` });
     const md = `# a${" ".repeat(400_000)}x\n\nbody\n`;
     assertBounded(chunkMarkdown(md, OPTS), 4);
-    assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms (the expression takes minutes)`);
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms (the expression takes minutes)`);
   });
 });
 

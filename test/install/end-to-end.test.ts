@@ -131,7 +131,7 @@ async function session(box: Box): Promise<Record<string, { matcher?: string; hoo
   assert.match(restored ?? "", /Keep the task list in SQLite/, "and the decisions");
   const end = Date.now();
   assert.equal(await fire(s, "SessionEnd", { reason: "prompt_input_exit" }), undefined);
-  assert.ok(Date.now() - end < 2_000, "SessionEnd within its budget");
+  assert.ok(Date.now() - end < 10_000, "SessionEnd does no long work (a hang guard: bench:hook times it against its 1.5 s budget)");
 
   const db = openDb(join(memHome, "mem.sqlite"), { readonly: true });
   const types = db.prepare("SELECT type FROM events WHERE session = 'e2e-session' ORDER BY type").pluck().all() as string[];

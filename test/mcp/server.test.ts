@@ -295,7 +295,7 @@ describe("mem mcp as a process", () => {
     const t0 = Date.now();
     s.child.kill("SIGTERM");
     assert.deepEqual(await s.exited, { code: 0, signal: null });
-    assert.ok(Date.now() - t0 < 3_000);
+    assert.ok(Date.now() - t0 < 15_000, "at once, not at an idle timeout (a hang guard: a loaded machine adds seconds)");
     assert.match(s.err(), /stopping \(SIGTERM\)/);
   });
 

@@ -90,7 +90,7 @@ describe("identifierWords", () => {
     const text = "getUserName setUserName ".repeat(50_000) + Array.from({ length: 5_000 }, (_, i) => `get${i}Thing`).join(" ");
     const t0 = performance.now();
     const words = identifierWords(text);
-    assert.ok(performance.now() - t0 < 2_000);
+    assert.ok(performance.now() - t0 < 10_000, "linear: a quadratic split of this text takes minutes");
     assert.equal(words.length, 6 + 5_000 * 2);
   });
 });
