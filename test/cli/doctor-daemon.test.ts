@@ -59,7 +59,7 @@ test("mem doctor shows the running daemon's RSS, heap and vector bytes, and warn
     const child = await startDaemon(s, children);
     // The warm-up loads the vector table into memory.
     const held = async () => {
-      const st = await ask(s.home, { op: "status" }, 2_000);
+      const st = await ask(s.home, { op: "status" }, 30_000);
       return st.kind === "reply" && st.reply.ok ? (st.reply.inMemory as { rows: number; bytes: number }[]) : [];
     };
     await until(async () => (await held()).length === 1);

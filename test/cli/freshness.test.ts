@@ -78,7 +78,7 @@ describe("with no daemon, a query or a hook re-indexes changed notes in the back
     const starter = all[outcomes.indexOf("started")]!;
     assert.deepEqual(jsonOf<Query>(starter).reindex?.roots, [notes]);
     assert.match(starter.stderr, /^note: .*notes changed since last indexed; re-indexing in the background, so these results may not show the change yet$/m);
-    await until(() => refreshDone(home), 20_000, "the background re-index done");
+    await until(() => refreshDone(home), 60_000, "the background re-index done");
     assert.equal(runs(home), before + 1, "one index run");
     const found = await runMem(["query", "wombat", "--json"], { env, cwd: notes });
     assert.equal(jsonOf<Query>(found).results[0]?.path, join(notes, "sub", "b.md"));
@@ -92,7 +92,7 @@ describe("with no daemon, a query or a hook re-indexes changed notes in the back
     const r = await spawnHook("session-start", JSON.stringify({ session_id: "s1", cwd: notes, hook_event_name: "SessionStart", source: "startup" }), { ...env, MEM_WATCH: "1" });
     assert.equal(r.code, 0, r.stderr);
     assert.match(readFileSync(join(home, "hooks.log"), "utf8"), /session-start: .*notes: entries added or removed: re-indexing in the background/);
-    await until(() => refreshDone(home), 20_000, "the background re-index done");
+    await until(() => refreshDone(home), 60_000, "the background re-index done");
     assert.equal(runs(home), before + 1);
     const found = await runMem(["query", "quokka", "--json"], { env, cwd: notes });
     assert.equal(jsonOf<Query>(found).results[0]?.path, join(notes, "new.md"));

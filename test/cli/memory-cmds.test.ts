@@ -184,7 +184,7 @@ describe("mem remember, get, list, edit", () => {
     writeFileSync(editor, `#!/bin/sh\ntouch "${started}"\nsleep 1\n`);
     chmodSync(editor, 0o700);
     const run = runMem(["edit", id, "--editor"], { env: { ...env, EDITOR: editor, TMPDIR: temp }, cwd: proj });
-    await until(() => existsSync(started), 10_000);
+    await until(() => existsSync(started), 60_000);
     const pid = Number(execFileSync("pgrep", ["-f", `${BIN} edit ${id}`], { encoding: "utf8" }).trim().split("\n")[0]);
     process.kill(pid, "SIGHUP");
     const r = await run; // the old mem died of the signal here (runMem rejects), leaving the file

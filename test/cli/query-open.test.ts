@@ -87,7 +87,7 @@ test("mem query --open with no explorer running: one is started in the backgroun
   assert.match(again.stderr, new RegExp(`runs already \\(pid ${j.pid}`));
 
   process.kill(j.pid, "SIGTERM");
-  await until(() => !alive(j.pid), 10_000, "the explorer stopped");
+  await until(() => !alive(j.pid), 60_000, "the explorer stopped");
   assert.ok(!existsSync(join(home, "ui.json")));
 });
 
@@ -102,7 +102,7 @@ test("mem query --open with a browser: the opener gets a private page's file:// 
   const r = await runMem(["query", "zephyr", "--open", "--json"], { env: { ...env, PATH: `${bin}:${env.PATH}`, DISPLAY: ":99" }, cwd: proj });
   assert.equal(r.code, 0, show(r));
   assert.equal(jsonOf<{ opened: boolean }>(r).opened, true);
-  await until(() => existsSync(record), 10_000, "the opener ran");
+  await until(() => existsSync(record), 60_000, "the opener ran");
   const token = readFileSync(join(home, "ui-token"), "utf8").trim();
   const args = readFileSync(record, "utf8").trim().split("\n");
   assert.equal(args.length, 1, args.join(" | "));

@@ -37,7 +37,7 @@ test("the daemon's SessionStart clears the damage marker and replays the spool",
   assert.equal(r.code, 0, r.stderr);
   assert.equal((await requests(s.home)) - before, 2, "the briefing was asked of the daemon (and this status)");
   assert.ok(!/briefed in-process/.test(hooksLog(s.home)), hooksLog(s.home));
-  await until(() => !existsSync(markerPath(s.home)) && /replayed 1 capture/.test(hooksLog(s.home)), 10_000, "the marker cleared and the spool replayed");
+  await until(() => !existsSync(markerPath(s.home)) && /replayed 1 capture/.test(hooksLog(s.home)), 60_000, "the marker cleared and the spool replayed");
   assert.ok(!existsSync(join(s.home, SPOOL_FILE)), "the spool is empty");
   const db = openDb(join(s.home, "mem.sqlite"));
   try {

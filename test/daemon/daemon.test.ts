@@ -47,7 +47,7 @@ const memIndex = (h: string, dir = h) => runChild(process.execPath, [BIN, "index
 
 /** The vector tables the daemon holds in memory, from its status. */
 async function inMemory(h: string): Promise<{ rows: number; version: string; kernel: string }[]> {
-  const r = await ask(h, { op: "status" }, 2_000);
+  const r = await ask(h, { op: "status" }, 30_000);
   return r.kind === "reply" && r.reply.ok ? (r.reply.inMemory as { rows: number; version: string; kernel: string }[]) : [];
 }
 
@@ -71,7 +71,7 @@ describe("the warm daemon", () => {
     assert.ok(existsSync(lockPath(h)));
     assert.equal((JSON.parse(readFileSync(lockPath(h), "utf8")) as { pid: number }).pid, d.child.pid);
     const req = { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "s" };
-    const [a, b] = await Promise.all([ask(h, req, 5_000), ask(h, { ...req, session: "t" }, 5_000)]);
+    const [a, b] = await Promise.all([ask(h, req, 30_000), ask(h, { ...req, session: "t" }, 30_000)]);
     for (const r of [a, b]) {
       assert.equal(r.kind, "reply");
       assert.equal(r.kind === "reply" && r.reply.ok, true);
@@ -119,7 +119,7 @@ describe("the warm daemon", () => {
     await until(up(h));
     const second = await hook("user-prompt-submit", { session_id: "s2", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }, env);
     assert.match(second.stdout, /We chose SQLite over Postgres/);
-    const status = await ask(h, { op: "status" }, 2_000);
+    const status = await ask(h, { op: "status" }, 30_000);
     assert.ok(status.kind === "reply" && status.reply.ok && Number(status.reply.requests) >= 2, "the second prompt was answered by the daemon");
     await ask(h, { op: "stop" }, 2_000);
     await until(async () => !existsSync(lockPath(h)));
@@ -132,7 +132,7 @@ describe("the warm daemon", () => {
       await hook("post-tool-use", { session_id: "bg", cwd: h, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_bg_1", tool_input: { command: "npm run migrate -- --to 42" }, tool_response: { stdout: "migrated", stderr: "" } }, { MEM_HOME: h, HOME: tmp });
       const db = openDb(join(h, "mem.sqlite"));
       const vectors = () => db.prepare("SELECT count(*) FROM vec_rows v JOIN chunks c ON c.id = v.chunk_id WHERE c.text LIKE '%npm run migrate%'").pluck().get() as number;
-      await until(() => vectors() === 1, 15_000);
+      await until(() => vectors() === 1, 60_000);
       assert.equal(db.prepare("SELECT chunked FROM events WHERE id = 'toolu_bg_1'").pluck().get(), 1);
       db.close();
       await ask(h, { op: "stop" }, 2_000);
@@ -156,7 +156,7 @@ describe("the warm daemon", () => {
       assert.equal(first.kernel, "wasm-simd");
       writeFileSync(join(docs, "a.md"), "# Beta\n\nThe beta service keeps its journal in memory only.\n"); // one chunk out, one in
       await index();
-      await ask(h, { op: "prompt", prompt: "where does the beta service keep its journal", cwd: docs, session: "r1" }, 5_000); // notices the change
+      await ask(h, { op: "prompt", prompt: "where does the beta service keep its journal", cwd: docs, session: "r1" }, 30_000); // notices the change
       await until(async () => (await held())[0]!.version !== first.version);
       const db = openDb(join(h, "mem.sqlite"), { readonly: true });
       const row = db.prepare("SELECT created_at, version FROM vec_tables").get() as { created_at: number; version: number };
@@ -176,12 +176,12 @@ describe("the warm daemon", () => {
       write(0);
       await memIndex(h, docs);
       const status = async () => {
-        const r = await ask(h, { op: "status" }, 2_000);
+        const r = await ask(h, { op: "status" }, 30_000);
         assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
         return r.reply as unknown as { inMemory: { version: string; scan: string; rows: number; rowsRead: number }[]; scanWorkers: number };
       };
       const prompt = async (session: string) => {
-        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 5_000);
+        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 30_000);
         assert.ok(r.kind === "reply" && r.reply.ok && /flushes its journal/.test(String(r.reply.text)), JSON.stringify(r));
       };
       let d = serve(h);
@@ -222,12 +222,12 @@ describe("the warm daemon", () => {
       write(0);
       await memIndex(h, docs);
       const status = async () => {
-        const r = await ask(h, { op: "status" }, 2_000);
+        const r = await ask(h, { op: "status" }, 30_000);
         assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
         return r.reply as unknown as { inMemory: { version: string; kernel: string; rows: number; rowsRead: number }[] };
       };
       const prompt = async (session: string) => {
-        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 5_000);
+        const r = await ask(h, { op: "prompt", prompt: "how often does the journal service flush its journal", cwd: docs, session }, 30_000);
         assert.ok(r.kind === "reply" && r.reply.ok && /flushes its journal/.test(String(r.reply.text)), JSON.stringify(r));
       };
       const d = serve(h);
@@ -257,9 +257,9 @@ describe("the warm daemon", () => {
       await until(up(h));
       await until(() => d.stderr().includes("over daemon.vectorMemoryMB"));
       assert.match(d.stderr(), /v_ollama_nomic_embed_text_64_p03aa22a9: 0 MiB of vectors is over daemon\.vectorMemoryMB \(0\.0001\); searching it in LanceDB/);
-      const r = await ask(h, { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "big-1" }, 5_000);
+      const r = await ask(h, { op: "prompt", prompt: "why did we choose SQLite over Postgres", cwd: h, session: "big-1" }, 30_000);
       assert.ok(r.kind === "reply" && r.reply.ok && /We chose SQLite over Postgres/.test(String(r.reply.text)), JSON.stringify(r));
-      const status = await ask(h, { op: "status" }, 2_000);
+      const status = await ask(h, { op: "status" }, 30_000);
       assert.ok(status.kind === "reply" && status.reply.ok);
       assert.deepEqual(status.reply.inMemory, []);
       assert.equal(d.stderr().match(/over daemon\.vectorMemoryMB/g)?.length, 1, "said once, not at every prompt");
@@ -290,10 +290,10 @@ describe("the warm daemon", () => {
       assert.equal(injected(), 0, "nothing reached the session, so nothing is marked");
 
       fake.setDelayMs(0);
-      const onTime = await ask(h, prompt, 5_000);
+      const onTime = await ask(h, prompt, 30_000);
       assert.ok(onTime.kind === "reply" && onTime.reply.ok && /We chose SQLite over Postgres/.test(String(onTime.reply.text)), JSON.stringify(onTime));
       await until(() => injected() > 0);
-      const again = await ask(h, prompt, 5_000);
+      const again = await ask(h, prompt, 30_000);
       assert.ok(again.kind === "reply" && again.reply.ok && again.reply.text === undefined, "delivered once: not repeated in the session");
       await ask(h, { op: "stop" }, 2_000);
       assert.equal(await d.exited, 0, d.stderr());
@@ -304,14 +304,14 @@ describe("the warm daemon", () => {
     const h = home("capture");
     const d = serve(h);
     await until(up(h));
-    const before = await ask(h, { op: "status" }, 2_000);
+    const before = await ask(h, { op: "status" }, 30_000);
     const payload = JSON.stringify({ session_id: "cap", cwd: h, hook_event_name: "PostToolUse", tool_name: "Edit", tool_use_id: "toolu_cap_1", tool_input: { file_path: join(h, "src/a.ts"), old_string: "a", new_string: "b" }, tool_response: { filePath: join(h, "src/a.ts") } });
     const r = await spawnHook("post-tool-use", payload, { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
     assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
     const db = openDb(join(h, "mem.sqlite"));
     assert.equal(db.prepare("SELECT type FROM events WHERE id = 'toolu_cap_1'").pluck().get(), "file_modified");
     db.close();
-    const afterStatus = await ask(h, { op: "status" }, 2_000);
+    const afterStatus = await ask(h, { op: "status" }, 30_000);
     const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : Number.NaN);
     assert.ok(count(afterStatus) >= count(before) + 2, "the daemon took the capture");
     await ask(h, { op: "stop" }, 2_000);
@@ -322,14 +322,14 @@ describe("the warm daemon", () => {
     const h = home("stop");
     const d = serve(h);
     await until(up(h));
-    const before = await ask(h, { op: "status" }, 2_000);
+    const before = await ask(h, { op: "status" }, 30_000);
     const transcript = join(h, "t.jsonl");
     const line = (type: string, content: unknown[]) => JSON.stringify({ type, sessionId: "st", timestamp: "2026-11-23T10:00:00Z", message: { role: type, content } });
     writeFileSync(transcript, `${[line("user", [{ type: "text", text: "Pick the store for the metadata." }]), line("assistant", [{ type: "text", text: "[MEMORY: decision] Chose SQLite over Postgres: no server to run." }])].join("\n")}\n`);
     const payload = (active: boolean) => JSON.stringify({ session_id: "st", cwd: h, transcript_path: transcript, hook_event_name: "Stop", stop_hook_active: active });
     const forced = await spawnHook("stop", payload(true), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
     assert.deepEqual({ code: forced.code, stdout: forced.stdout }, { code: 0, stdout: "" });
-    const mid = await ask(h, { op: "status" }, 2_000);
+    const mid = await ask(h, { op: "status" }, 30_000);
     const count = (x: typeof before) => (x.kind === "reply" && x.reply.ok ? Number(x.reply.requests) : Number.NaN);
     assert.equal(count(mid), count(before) + 1, "a forced continuation (stop_hook_active) asks the daemon nothing");
     const r = await spawnHook("stop", payload(false), { MEM_HOME: h, HOME: tmp, MEM_NO_DAEMON: "0" });
@@ -338,7 +338,7 @@ describe("the warm daemon", () => {
     assert.equal(db.prepare("SELECT text FROM events WHERE type = 'decision'").pluck().get(), "Chose SQLite over Postgres: no server to run.");
     assert.match(db.prepare("SELECT summary FROM sessions WHERE session = 'st'").pluck().get() as string, /Pick the store for the metadata/);
     db.close();
-    assert.equal(count(await ask(h, { op: "status" }, 2_000)), count(mid) + 2, "the daemon took the Stop");
+    assert.equal(count(await ask(h, { op: "status" }, 30_000)), count(mid) + 2, "the daemon took the Stop");
     await ask(h, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0);
   });

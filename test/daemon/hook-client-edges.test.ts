@@ -103,7 +103,7 @@ describe("the curl hook client at its edges", { skip }, () => {
     assert.equal(nodeRuns(h), 1);
     assert.match(context(r.stdout), /We chose SQLite/, "the Node client asked the daemon");
     await ask(h, { op: "stop" }, 2_000);
-    await until(() => child.exitCode !== null || child.signalCode !== null, 15_000, "the daemon's exit");
+    await until(() => child.exitCode !== null || child.signalCode !== null, 60_000, "the daemon's exit");
   });
 });
 

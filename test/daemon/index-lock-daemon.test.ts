@@ -43,7 +43,7 @@ test("the daemon embeds a put only once no index run holds index.lock", { timeou
     assert.equal(vectors(), 0, "no vector while another run holds the lock");
 
     holder.release();
-    await until(() => vectors() === 1, 20_000);
+    await until(() => vectors() === 1, 60_000);
     db.close();
     await ask(h, { op: "stop" }, 2_000);
   } finally {

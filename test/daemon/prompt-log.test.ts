@@ -32,7 +32,7 @@ after(() => {
 
 const PROMPT = "why did we choose advisory locks for the job queue";
 const requests = async (home: string) => {
-  const r = await ask(home, { op: "status" }, 2_000);
+  const r = await ask(home, { op: "status" }, 30_000);
   return r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN;
 };
 

@@ -64,7 +64,7 @@ async function startsElsewhere(env: NodeJS.ProcessEnv, sh: string, squatted: str
   children.push(d);
   let log = "";
   d.stderr!.on("data", (b: Buffer) => (log += b.toString()));
-  await until(async () => (await status(env)).running === true, 20_000, "the daemon is running");
+  await until(async () => (await status(env)).running === true, 60_000, "the daemon is running");
   const sock = String((await status(env)).socket);
   const own = dirname(sock);
   assert.equal(dirname(own), sh);
@@ -94,7 +94,7 @@ async function startsElsewhere(env: NodeJS.ProcessEnv, sh: string, squatted: str
   }
 
   assert.equal((await mem(["serve", "--stop"], env)).code, 0);
-  await until(() => !existsSync(sock) && !existsSync(own) && !existsSync(join(home, "socket.path")), 10_000, "cleared away");
+  await until(() => !existsSync(sock) && !existsSync(own) && !existsSync(join(home, "socket.path")), 60_000, "cleared away");
 }
 
 describe("a squatted socket directory: the daemon listens in a private directory of its own", { skip: process.platform === "win32" ? "named pipes" : false }, () => {

@@ -59,7 +59,7 @@ test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only
     kids.push(child);
     await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
     const copies = async () => {
-      const r = await ask(h, { op: "status" }, 2_000);
+      const r = await ask(h, { op: "status" }, 30_000);
       return r.kind === "reply" ? ((r.reply as unknown as { inMemory: Copy[] }).inMemory ?? []) : [];
     };
     const vectorSearch = async (text: string) => {

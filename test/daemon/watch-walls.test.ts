@@ -30,12 +30,12 @@ interface WatchStatus {
 }
 
 async function watchStatus(home: string): Promise<WatchStatus | undefined> {
-  const r = await ask(home, { op: "status" }, 2_000);
+  const r = await ask(home, { op: "status" }, 30_000);
   return r.kind === "reply" && r.reply.ok ? (r.reply.watch as WatchStatus) : undefined;
 }
 
 async function finds(home: string, project: string, word: string): Promise<boolean> {
-  const r = await ask(home, { op: "search", text: word, project, mode: "bm25" }, 2_000);
+  const r = await ask(home, { op: "search", text: word, project, mode: "bm25" }, 30_000);
   return r.kind === "reply" && r.reply.ok && (r.reply.results as { text: string }[]).some((x) => x.text.includes(word));
 }
 
@@ -61,14 +61,14 @@ test("a link out of a watched root, made while the daemon runs, is not watched, 
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  await until(async () => (await watchStatus(home))?.watched === 1, 15_000, "the root watched");
+  await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "the root watched");
   assert.equal((await watchStatus(home))!.dirs, 2);
 
   symlinkSync(etc, join(notes, "etc"));
   symlinkSync(join(etc, "shadow"), join(notes, "shadow.md"));
   writeFileSync(join(notes, "sub", "new.md"), "# New\n\nThe quokka note.\n"); // a real change: the root is re-indexed
-  await until(() => finds(home, notes, "quokka"), 10_000, "the real change indexed");
-  await until(async () => (await watchStatus(home))?.busy === false, 10_000, "the re-index done");
+  await until(() => finds(home, notes, "quokka"), 60_000, "the real change indexed");
+  await until(async () => (await watchStatus(home))?.busy === false, 60_000, "the re-index done");
   assert.equal(await finds(home, notes, "wombatpasswordhash"), false, "the linked file stays out");
   assert.equal(await finds(home, notes, "narwhal"), false, "the linked folder stays out");
   assert.equal((await watchStatus(home))!.dirs, 2, "no directory beyond the link is watched");

@@ -60,13 +60,13 @@ function serve(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<n
 
 
 async function watchStatus(home: string): Promise<WatchStatus | undefined> {
-  const r = await ask(home, { op: "status" }, 2_000);
+  const r = await ask(home, { op: "status" }, 30_000);
   return r.kind === "reply" && r.reply.ok ? (r.reply.watch as WatchStatus) : undefined;
 }
 
 /** The daemon's search (what the prompt hook and the MCP tools use) finds `word` in the project. */
 async function finds(home: string, project: string, word: string): Promise<boolean> {
-  const r = await ask(home, { op: "search", text: word, project, mode: "bm25" }, 2_000);
+  const r = await ask(home, { op: "search", text: word, project, mode: "bm25" }, 30_000);
   return r.kind === "reply" && r.reply.ok && (r.reply.results as { text: string }[]).some((x) => x.text.includes(word));
 }
 
@@ -100,7 +100,7 @@ describe("the daemon watches the indexed roots", () => {
     age(notes);
     assert.equal((await memIndex(env, notes)).code, 0);
     const d = serve(env);
-    await until(async () => (await watchStatus(home))?.watched === 1, 15_000, "the root watched");
+    await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "the root watched");
     const s = (await watchStatus(home))!;
     assert.deepEqual({ roots: s.roots, watched: s.watched, polled: s.polled, missing: s.missing, dirs: s.dirs }, { roots: 1, watched: 1, polled: 0, missing: 0, dirs: 2 });
     if (linux) assert.equal(inotifyWatches(d.child.pid!), 2, "one watch per directory, no file watched");
@@ -108,15 +108,15 @@ describe("the daemon watches the indexed roots", () => {
 
     const written = Date.now();
     writeFileSync(join(notes, "sub", "storage.md"), "# Storage\n\nWe chose SQLite over Postgres; the wombat migration moved the data.\n");
-    await until(() => finds(home, notes, "wombat"), 5_000, "the edit searchable");
+    await until(() => finds(home, notes, "wombat"), 60_000, "the edit searchable");
     t.diagnostic(`edit searchable through the daemon ${Date.now() - written} ms after the write`);
     // A new file in a new folder: the folder is watched from then on.
     mkdirSync(join(notes, "later"));
     writeFileSync(join(notes, "later", "new.md"), "# New\n\nThe quokka note.\n");
-    await until(() => finds(home, notes, "quokka"), 5_000, "a new file in a new folder searchable");
-    await until(async () => (await watchStatus(home))?.dirs === 3, 5_000, "the new folder watched");
+    await until(() => finds(home, notes, "quokka"), 60_000, "a new file in a new folder searchable");
+    await until(async () => (await watchStatus(home))?.dirs === 3, 60_000, "the new folder watched");
     writeFileSync(join(notes, "later", "new.md"), "# New\n\nThe numbat note.\n");
-    await until(() => finds(home, notes, "numbat"), 5_000, "an edit in the new folder searchable");
+    await until(() => finds(home, notes, "numbat"), 60_000, "an edit in the new folder searchable");
     assert.equal(await finds(home, notes, "quokka"), false, "the old text left the index");
     await ask(home, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0, d.stderr());
@@ -132,15 +132,15 @@ describe("the daemon watches the indexed roots", () => {
     assert.equal((await memIndex(env, notes)).code, 0);
     const before = runCount(home, notes);
     const d = serve(env);
-    await until(async () => (await watchStatus(home))?.watched === 1, 15_000, "the root watched");
+    await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "the root watched");
     // Over the startup check's budget (1,001 sources), the full check runs in a child: let it end first.
-    await until(async () => (await watchStatus(home))?.busy === false, 20_000, "the startup check done");
+    await until(async () => (await watchStatus(home))?.busy === false, 60_000, "the startup check done");
     const settled = (await watchStatus(home))!.reindexes;
     const t0 = Date.now();
     const now = new Date();
     for (let i = 0; i < 1000; i++) utimesSync(join(notes, "many", `n${i}.md`), now, now);
-    await until(() => runCount(home, notes) > before, 20_000, "a re-index");
-    await until(async () => (await watchStatus(home))?.busy === false, 20_000, "the re-index finished");
+    await until(() => runCount(home, notes) > before, 60_000, "a re-index");
+    await until(async () => (await watchStatus(home))?.busy === false, 60_000, "the re-index finished");
     t.diagnostic(`1,000 files touched: re-indexed and done ${Date.now() - t0} ms after the touch`);
     await new Promise((r) => setTimeout(r, 1_500)); // well past the debounce: a second run would have started
     assert.equal(runCount(home, notes), before + 1, `one index run for the burst\n${d.stderr()}`);
@@ -155,7 +155,7 @@ describe("the daemon watches the indexed roots", () => {
     age(notes);
     assert.equal((await memIndex(env, notes)).code, 0);
     const d = serve(env);
-    await until(async () => (await watchStatus(home))?.watched === 1, 15_000, "the root watched");
+    await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "the root watched");
     const pid = d.child.pid!;
     assert.equal(inotifyWatches(pid), 2);
     const before = runCount(home, notes);
@@ -172,18 +172,18 @@ describe("the daemon watches the indexed roots", () => {
     age(notes);
     assert.equal((await memIndex(env, notes)).code, 0);
     const d = serve(env);
-    await until(async () => (await watchStatus(home))?.watched === 1, 15_000, "the root watched");
+    await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "the root watched");
     const away = `${notes}-away`;
     renameSync(notes, away);
-    await until(async () => (await watchStatus(home))?.missing === 1, 5_000, "the root seen gone");
+    await until(async () => (await watchStatus(home))?.missing === 1, 60_000, "the root seen gone");
     assert.equal((await watchStatus(home))!.dirs, 0, "its watches released");
     await new Promise((r) => setTimeout(r, 2_500)); // two polls
     assert.equal(d.stderr().match(/indexed root .*notes \(project .*\) is gone; its notes stay searchable/g)?.length, 1, `said once\n${d.stderr()}`);
     assert.equal(await finds(home, notes, "Postgres"), true, "its notes are kept");
     writeFileSync(join(away, "sub", "storage.md"), "# Storage\n\nThe dingo moved the notes back.\n");
     renameSync(away, notes);
-    await until(() => finds(home, notes, "dingo"), 10_000, "the root back and re-indexed");
-    await until(async () => (await watchStatus(home))?.watched === 1, 5_000, "watched again");
+    await until(() => finds(home, notes, "dingo"), 60_000, "the root back and re-indexed");
+    await until(async () => (await watchStatus(home))?.watched === 1, 60_000, "watched again");
     assert.match(d.stderr(), /indexed root .*notes is back/);
     await ask(home, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0, d.stderr());
@@ -194,14 +194,14 @@ describe("the daemon watches the indexed roots", () => {
     age(notes);
     assert.equal((await memIndex(env, notes)).code, 0);
     const d = serve(env);
-    await until(async () => (await watchStatus(home))?.polled === 1, 15_000, "the root polled");
+    await until(async () => (await watchStatus(home))?.polled === 1, 60_000, "the root polled");
     assert.equal((await watchStatus(home))!.dirs, 0, "no directory of it watched");
     assert.match(d.stderr(), /is not watched: it has more than the 1 directories left to watch \(daemon\.watchMaxDirs\); it is scanned every 1 s instead/);
     const before = runCount(home, notes);
     await new Promise((r) => setTimeout(r, 2_500));
     assert.equal(runCount(home, notes), before, "a scan that finds nothing changed records no run");
     writeFileSync(join(notes, "sub", "storage.md"), "# Storage\n\nThe bilby scan.\n");
-    await until(() => finds(home, notes, "bilby"), 10_000, "the edit found by a scan");
+    await until(() => finds(home, notes, "bilby"), 60_000, "the edit found by a scan");
     await ask(home, { op: "stop" }, 2_000);
     assert.equal(await d.exited, 0, d.stderr());
   });

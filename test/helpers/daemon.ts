@@ -43,7 +43,7 @@ export async function startDaemon(s: DaemonSandbox, children: ChildProcess[]): P
 
 /** The daemon's answer to `status`, or undefined when it does not answer well. */
 export async function daemonStatus(home: string): Promise<Record<string, unknown> | undefined> {
-  const r = await ask(home, { op: "status" }, 2_000);
+  const r = await ask(home, { op: "status" }, 30_000);
   return r.kind === "reply" && r.reply.ok ? (r.reply as Record<string, unknown>) : undefined;
 }
 

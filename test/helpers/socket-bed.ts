@@ -61,7 +61,7 @@ export async function squat(dirs: string[], socks: string[], children: ChildProc
   children.push(child);
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  await until(() => out.includes("ready\n") || child.exitCode !== null, 10_000);
+  await until(() => out.includes("ready\n") || child.exitCode !== null, 60_000);
   assert.ok(out.includes("ready\n"), "the squatter is listening");
   return { received: () => out.split("\n").filter((l) => l.startsWith("{")) };
 }

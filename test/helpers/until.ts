@@ -1,7 +1,7 @@
 /** Polls `cond` every `stepMs` until it holds; throws naming `what` once `ms` have passed. */
 export async function until(
   cond: () => boolean | Promise<boolean>,
-  ms = 15_000,
+  ms = 60_000, // only a hang guard: a loaded machine can take many seconds for what takes one here
   what = "condition",
   stepMs = 50,
 ): Promise<void> {

@@ -85,7 +85,7 @@ describe("tool payloads nested 5,000 deep", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     const requests = async () => {
-      const s = await ask(h, { op: "status" }, 2_000);
+      const s = await ask(h, { op: "status" }, 30_000);
       return s.kind === "reply" && s.reply.ok ? Number(s.reply.requests) : Number.NaN;
     };
     const before = await requests();

@@ -11,6 +11,7 @@ import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { DEADLINE_MS } from "../../src/contract/hook.cjs";
 import { runChild } from "../helpers/run-child.js";
+import { until } from "../helpers/until.js";
 import { spawnHook } from "./helpers.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
@@ -79,12 +80,11 @@ describe("the hook entry", () => {
     const first = await spawnHook("user-prompt-submit", payload("a"), env);
     assert.equal(first.code, 0);
     assert.match(first.stdout, /We chose SQLite over Postgres/);
-    const end = Date.now() + 10_000;
-    while ((await ask(h, { op: "ping" }, 300)).kind !== "reply" && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    const before = await ask(h, { op: "status" }, 2_000);
+    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply", 60_000, "the daemon the first prompt started answers");
+    const before = await ask(h, { op: "status" }, 30_000);
     const second = await spawnHook("user-prompt-submit", payload("b"), env);
     assert.match(second.stdout, /We chose SQLite over Postgres/);
-    const afterIt = await ask(h, { op: "status" }, 2_000);
+    const afterIt = await ask(h, { op: "status" }, 30_000);
     const requests = (r: typeof before) => (r.kind === "reply" && r.reply.ok ? Number(r.reply.requests) : Number.NaN);
     assert.equal(requests(afterIt), requests(before) + 2, "the second prompt went to the daemon (its request, then our status)");
     const same = await spawnHook("user-prompt-submit", payload("b"), env);

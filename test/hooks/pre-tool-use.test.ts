@@ -77,7 +77,7 @@ async function scenario(s: DaemonSandbox, env: NodeJS.ProcessEnv): Promise<void>
   const cmd = await spawnHook("pre-tool-use", bash(s, "s2", `ANTHROPIC_API_KEY=${FAKE_KEY} npm run migrate:force`), env);
   assert.match(answer(cmd.stdout).context, /the team rejected `npm run migrate:force` on \d{4}-\d{2}-\d{2}: "Never run/);
   // The daemon records a warning once the hook has it (after the answer): give it a moment.
-  await until(() => logged(s).length >= 2, 10_000, "two warnings logged").catch(() => undefined);
+  await until(() => logged(s).length >= 2, 60_000, "two warnings logged").catch(() => undefined);
   const runs = logged(s);
   assert.equal(runs.length, 2, "two warnings logged");
   assert.match(runs[0]!.prompt, /^Edit: .*auth\.ts$/);

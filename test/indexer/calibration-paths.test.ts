@@ -34,12 +34,17 @@ const STORES = ["postgres", "redis", "sqlite", "kafka", "s3", "clickhouse", "ela
 /** A memory per subject, each with words of its own (pseudo-queries need rare words to find their source). */
 const memory = (i: number) => `The ${SUBJECTS[i]} service keeps its ${SUBJECTS[i]} records in ${STORES[i % STORES.length]} behind a ${SUBJECTS[(i + 7) % SUBJECTS.length]} proxy with retries.`;
 
-/** Puts memories `from`..`to` (exclusive) into `project` from this process, as another writer would. */
+/**
+ * Puts memories `from`..`to` (exclusive) into `project` from this process, as another writer would, in one
+ * transaction: the daemon's tick sees none or all of them (a tick between two puts would calibrate on a part).
+ */
 function putMemories(env: NodeJS.ProcessEnv, project: string, from: number, to: number): void {
   const app = openApp({ ...env, MEM_EMBED_ORDER: "none" });
   try {
     const svc = new MemoryService({ db: app.db, config: app.config, projectRoot: () => undefined });
-    for (let i = from; i < to; i++) svc.put({ project, text: memory(i), kind: "decision" });
+    app.db.transaction(() => {
+      for (let i = from; i < to; i++) svc.put({ project, text: memory(i), kind: "decision" });
+    }).immediate();
   } finally {
     void app.close();
   }

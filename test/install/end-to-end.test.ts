@@ -166,7 +166,7 @@ test("installed where NODE_EXTRA_CA_CERTS is set: the hooks run through bin/mem-
     assert.equal(h.command, "/bin/sh");
     assert.ok(h.args[0]!.endsWith("mem-hook.sh") && h.args[2]!.endsWith("mem.cjs"), `wrapper, node, bin/mem.cjs: ${h.args.join(" ")}`);
   }
-  const status = await ask(box.memHome, { op: "status" }, 2_000);
+  const status = await ask(box.memHome, { op: "status" }, 30_000);
   assert.equal(status.kind, "reply", "the prompt hook started a daemon");
   const pid = status.kind === "reply" && status.reply.ok ? Number(status.reply.pid) : 0;
   if (existsSync(`/proc/${pid}/environ`)) {

@@ -209,7 +209,7 @@ describe("another account cannot take the explorer's token from a command line",
     let uiOut = "";
     ui.stdout.setEncoding("utf8").on("data", (d: string) => (uiOut += d));
     try {
-      await until(() => existsSync(record), 20_000);
+      await until(() => existsSync(record), 60_000);
       await spyDone;
       const token = readFileSync(join(b.home, "ui-token"), "utf8").trim();
       const seen = JSON.parse(spied.trim().split("\n").pop() || "{}") as { cmdline: string; got: string[] };

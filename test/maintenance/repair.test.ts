@@ -146,7 +146,7 @@ describe("mem doctor --repair", () => {
     daemon.unref();
     after(() => void ask(home, { op: "stop" }, 2_000));
     for (let i = 0; i < 100 && (await ask(home, { op: "ping" }, 500)).kind !== "reply"; i++) await new Promise((r) => setTimeout(r, 100));
-    assert.equal((await ask(home, { op: "ping" }, 1_000)).kind, "reply", "the daemon is up");
+    assert.equal((await ask(home, { op: "ping" }, 30_000)).kind, "reply", "the daemon is up");
     const store = await VectorStore.open(join(home, "vectors"));
     const [first] = (await (await store.table(TABLE)).query().limit(1).toArray()) as { vector: { toArray(): Float32Array } }[];
     store.close();

@@ -89,7 +89,7 @@ describe("prompt_context searches the bound project", () => {
       const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: home, MEM_EMBED_ORDER: "none", MEM_WATCH: "0" };
       const d = spawn(process.execPath, [BIN, "serve", "-q"], { cwd: projB, env, stdio: "ignore" });
       children.push(d);
-      await until(() => daemonUp(home), 20_000, "the daemon answering");
+      await until(() => daemonUp(home), 60_000, "the daemon answering");
     });
 
     test("a relative cwd (or none) injects the bound project's memories, never the daemon directory's", async () => {
@@ -159,7 +159,7 @@ describe("prompt_context searches the bound project", () => {
       const rel = await post({ hook_event_name: "UserPromptSubmit", prompt: PROMPT, cwd: ".", session_id: "s-http-rel" });
       assert.equal(rel.status, 422, rel.body);
       assert.doesNotMatch(rel.body, /ZEBRA/);
-      await until(async () => (await post({ hook_event_name: "UserPromptSubmit", prompt: PROMPT, cwd: projA, session_id: `s-http-${Date.now()}` })).body.includes("ZEBRA-ALPHA"), 10_000, "an absolute cwd answered within the client's budget");
+      await until(async () => (await post({ hook_event_name: "UserPromptSubmit", prompt: PROMPT, cwd: projA, session_id: `s-http-${Date.now()}` })).body.includes("ZEBRA-ALPHA"), 60_000, "an absolute cwd answered within the client's budget");
     });
   });
 });

@@ -163,7 +163,7 @@ describe("the vector scan shared with a worker thread", () => {
     assert.deepEqual(await idx.find(q, ["a"], 10), idx.search(q, ["a"], 10));
     assert.deepEqual(logs, ["t: scan worker still on a block after 200 ms; scanning on the main thread from now on"]);
     assert.equal(idx.scan, "inline");
-    await until(() => ScanPool.live === live, 5_000); // the stuck thread was ended
+    await until(() => ScanPool.live === live, 60_000); // the stuck thread was ended
     await sameAsInline(idx);
     await idx.close();
   });

@@ -36,7 +36,7 @@ async function serve(env: NodeJS.ProcessEnv, home: string): Promise<ChildProcess
 async function watching(home: string): Promise<void> {
   await until(
     async () => {
-      const r = await ask(home, { op: "status" }, 2_000);
+      const r = await ask(home, { op: "status" }, 30_000);
       const w = r.kind === "reply" && r.reply.ok ? (r.reply.watch as { roots: number; watched: number }) : undefined;
       return w !== undefined && w.roots >= 1 && w.watched >= 1;
     },
@@ -138,7 +138,7 @@ test("a pull that creates the team folder shows up after the next prompt, with a
     firstShare(ada, bob);
     const team = async () => jsonOf<Listed>(await runMem(["list", "--team", "--json"], { env, cwd: bob })).total;
     assert.equal(await team(), 0);
-    const asked = await ask(home, { op: "prompt", prompt: "which database for orders?", cwd: bob, session: "b1" }, 5_000);
+    const asked = await ask(home, { op: "prompt", prompt: "which database for orders?", cwd: bob, session: "b1" }, 30_000);
     assert.equal(asked.kind, "reply");
     await until(async () => (await team()) === 1, 30_000, "the created folder indexed after the prompt");
     daemon.kill("SIGTERM");
