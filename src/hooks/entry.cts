@@ -75,12 +75,14 @@ export async function hookMain(event: string, env: NodeJS.ProcessEnv, args: read
       const brief = name === "session-start" && dial && payload ? await briefFromEntry(payload, env, adapter, dial) : undefined;
       let out = brief ? brief.out : await viaDaemon(name, payload, env, dial, adapter);
       dial?.hangUp(); // unused when the prompt needed no memory or the payload was bad
+      const after: (() => Promise<void>)[] = [];
       if (out === undefined) {
         const { answerHook } = await import("./run.js");
         // A payload that parses reached the daemon above (when allowed): the runner must not ask again.
-        out = await answerHook(name, input, { env, daemonTried: brief ? brief.asked : dial !== undefined, ...(adapter ? { adapter } : {}) }, deadlineAt, payload);
+        out = await answerHook(name, input, { env, daemonTried: brief ? brief.asked : dial !== undefined, afterAnswer: (w) => after.push(w), ...(adapter ? { adapter } : {}) }, deadlineAt, payload);
       }
       if (out) writeAll(1, `${out}\n`);
+      for (const work of after) await work(); // answered (or given up): starting the daemon no longer delays the answer
     }
   } catch (err) {
     hookLog(env, `${event.slice(0, 60)}: ${(err as Error).stack ?? String(err)}`);

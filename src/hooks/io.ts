@@ -17,6 +17,12 @@ export interface HookIO {
    * Claude Code before it could keep its capture for later (the spool).
    */
   storeBusyMs?: number;
+  /**
+   * Work for once the hook has answered (its output written) or given up at its deadline: starting
+   * the daemon for next time, whose start-up (a second Node loading mem and its stores) would
+   * otherwise take the cores this hook's answer needs within its deadline. Without it, now.
+   */
+  afterAnswer?: (work: () => Promise<void>) => void;
 }
 
 /** The store's busy timeout for a hook that must answer by `deadlineAt`: what is left, less room to spool, within 50 ms to 5 s. */

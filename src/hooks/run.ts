@@ -109,7 +109,9 @@ export async function runHook(name: string, io: HookIO & { stdin: NodeJS.Readabl
   }
   const deadlineAt = Date.now() + DEADLINE_MS[name];
   const input = await readStdin(io.stdin, MAX_STDIN_BYTES, DEADLINE_MS[name] / 2);
-  const out = await answerHook(name, input, io, deadlineAt);
+  const after: (() => Promise<void>)[] = [];
+  const out = await answerHook(name, input, { ...io, afterAnswer: io.afterAnswer ?? ((w) => after.push(w)) }, deadlineAt);
   if (out) io.stdout.write(`${out}\n`);
+  for (const work of after) await work(); // as entry.cts does: once answered
   return 0;
 }

@@ -33,7 +33,10 @@ export async function userPromptSubmit(payload: Payload, io: HookIO): Promise<st
       const r = await promptViaDaemon(req, io.env);
       if (r.answered) return r.text;
     }
-    await startDaemon(io.env);
+    // For next time, once this prompt is answered: started now, it competes for the cores (measured:
+    // on a loaded two-core machine half of such first prompts missed their 1.5 s deadline).
+    if (io.afterAnswer) io.afterAnswer(() => startDaemon(io.env));
+    else await startDaemon(io.env);
   }
   const { localMemories } = await import("./user-prompt-local.js");
   return localMemories(req, io, io.env.MEM_NO_DAEMON === "1");
