@@ -110,7 +110,9 @@ describe("SessionStart through the daemon", { skip: !hasCommand("git") && "git n
       try {
         const t = performance.now();
         const r = await start(repo, env, `s-${name}`, true);
-        assert.ok(performance.now() - t < 5_000, `${name}: within the deadline`);
+        // A hang guard (a loaded machine adds seconds to the spawn): the same bytes below can only come within the
+        // hook's deadline, past which it exits without output.
+        assert.ok(performance.now() - t < 15_000, `${name}: not held by the daemon`);
         assert.equal(r.stdout, local.stdout, `${name}: the same bytes`);
         assert.match(hooksLog(s.home), logged);
         assert.equal(fake.received.length, 1, `${name}: asked once`);

@@ -42,10 +42,10 @@ describe("the hook entry", () => {
     const env = { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "1", MEM_EMBED_ORDER: "none" };
     const open = await spawnOpen("user-prompt-submit", JSON.stringify({ session_id: "s", cwd: h, hook_event_name: "UserPromptSubmit", prompt: "why did we choose SQLite over Postgres" }), env);
     assert.equal(open.code, 0);
-    assert.ok(open.ms < DEADLINE_MS["user-prompt-submit"] + 1_500, `took ${open.ms} ms`);
+    assert.ok(open.ms < DEADLINE_MS["user-prompt-submit"] + 10_000, `took ${open.ms} ms`);
     const silent = await spawnOpen("session-end", undefined, env);
     assert.deepEqual({ code: silent.code, stdout: silent.stdout }, { code: 0, stdout: "" });
-    assert.ok(silent.ms < DEADLINE_MS["session-end"] + 1_500, `took ${silent.ms} ms`);
+    assert.ok(silent.ms < DEADLINE_MS["session-end"] + 10_000, `took ${silent.ms} ms`);
   });
 
   test("stdin from /dev/null or an empty file: exit 0, nothing printed", async () => {

@@ -40,7 +40,7 @@ describe("a transcript that is not a regular file", { skip: !canFifo && "no FIFO
       const payload = { session_id: "s", cwd: h, hook_event_name: "Stop", stop_hook_active: false, transcript_path: transcript, last_assistant_message: "[MEMORY: decision] Keep the heron queue" };
       const r = await spawnHook("stop", JSON.stringify(payload), { HOME: tmp, MEM_HOME: h, MEM_EMBED_ORDER: "none" });
       assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.ms < DEADLINE_MS.stop + 1_000, `took ${r.ms} ms (deadline ${DEADLINE_MS.stop} ms)`);
+      assert.ok(r.ms < DEADLINE_MS.stop + 10_000, `took ${r.ms} ms (deadline ${DEADLINE_MS.stop} ms)`);
       assert.equal(r.stdout, "");
       const mentions = logOf(h).filter((l) => l.includes(transcript));
       assert.equal(mentions.length, 1, logOf(h).join("\n"));
@@ -65,7 +65,7 @@ describe("a config.json that is a FIFO", { skip: !canFifo && "no FIFOs" }, () =>
     mkfifo(join(h, "config.json"));
     const r = await spawnHook("user-prompt-submit", prompt(h), env);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.ms < DEADLINE_MS["user-prompt-submit"] + 1_000, `took ${r.ms} ms`);
+    assert.ok(r.ms < DEADLINE_MS["user-prompt-submit"] + 10_000, `took ${r.ms} ms`);
     assert.match(r.stdout, /We chose SQLite over Postgres/);
   });
 
@@ -78,7 +78,7 @@ describe("a config.json that is a FIFO", { skip: !canFifo && "no FIFOs" }, () =>
     try {
       const r = await spawnHook("user-prompt-submit", prompt(h), { HOME: tmp, MEM_HOME: h, MEM_NO_DAEMON: "0" });
       assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.ms < DEADLINE_MS["user-prompt-submit"] + 1_000, `took ${r.ms} ms`);
+      assert.ok(r.ms < DEADLINE_MS["user-prompt-submit"] + 10_000, `took ${r.ms} ms`);
       assert.match(r.stdout, /the heron memory/);
     } finally {
       await new Promise((r) => server.close(r));
@@ -93,6 +93,6 @@ describe("a hooks.log that is a FIFO", { skip: !canFifo && "no FIFOs" }, () => {
     const r = await spawnHook("session-end", "not json", { HOME: tmp, MEM_HOME: h });
     assert.equal(r.signal, null, `the hook was killed after ${r.ms} ms`);
     assert.equal(r.code, 0);
-    assert.ok(r.ms < DEADLINE_MS["session-end"] + 1_000, `took ${r.ms} ms`);
+    assert.ok(r.ms < DEADLINE_MS["session-end"] + 10_000, `took ${r.ms} ms`);
   });
 });
