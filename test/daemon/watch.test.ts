@@ -95,7 +95,7 @@ function inotifyWatches(pid: number): number {
 const linux = process.platform === "linux";
 
 describe("the daemon watches the indexed roots", () => {
-  test("an edit under an indexed root is searchable through the daemon within 5 s; the roots' directories are watched one by one", async (t) => {
+  test("an edit under an indexed root becomes searchable through the daemon (bench:watch times it); the roots' directories are watched one by one", async (t) => {
     const { home, notes, env } = setup("edit");
     age(notes);
     assert.equal((await memIndex(env, notes)).code, 0);
@@ -125,7 +125,9 @@ describe("the daemon watches the indexed roots", () => {
   });
 
   test("1,000 files touched at once cause one re-index", async (t) => {
-    const { home, notes, env } = setup("burst");
+    // A debounce a loaded machine cannot outrun: the 1,000 touches below, descheduled for more than the default
+    // 300 ms between two of them, would otherwise be seen as two bursts. The coalescing is what is tested.
+    const { home, notes, env } = setup("burst", { watchDebounceMs: 2_000 });
     mkdirSync(join(notes, "many"));
     for (let i = 0; i < 1000; i++) writeFileSync(join(notes, "many", `n${i}.md`), `# Note ${i}\n\nThe note numbered ${i}.\n`);
     age(notes);
@@ -142,7 +144,7 @@ describe("the daemon watches the indexed roots", () => {
     await until(() => runCount(home, notes) > before, 60_000, "a re-index");
     await until(async () => (await watchStatus(home))?.busy === false, 60_000, "the re-index finished");
     t.diagnostic(`1,000 files touched: re-indexed and done ${Date.now() - t0} ms after the touch`);
-    await new Promise((r) => setTimeout(r, 1_500)); // well past the debounce: a second run would have started
+    await new Promise((r) => setTimeout(r, 4_000)); // well past the debounce: a second run would have started
     assert.equal(runCount(home, notes), before + 1, `one index run for the burst\n${d.stderr()}`);
     assert.equal((await watchStatus(home))!.reindexes, settled + 1);
     await ask(home, { op: "stop" }, 2_000);
