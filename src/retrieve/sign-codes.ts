@@ -40,6 +40,41 @@ export function quantise(v: ArrayLike<number>, dims: number, q8: Int8Array, at: 
   return scale;
 }
 
+/** Bytes of one row's 4-bit code: half a byte a dimension, in blocks of 32 dimensions (16 bytes). */
+export function nibbleBytes(dims: number): number {
+  return Math.ceil(dims / 32) * 16;
+}
+
+/**
+ * Writes `v` as 4-bit levels into `q4` from byte `at` and returns the row's step: level n (0–15)
+ * stands for `(n − 7.5) × step`, the step an eighth of the largest magnitude. Dimension j of block
+ * b = j / 32 sits in byte b × 16 + j % 16, the low half for j % 32 < 16, the high half otherwise
+ * (the kernel unpacks a block's 16 bytes into two runs of 16 dimensions). A zero row has step 0.
+ */
+export function quantise4(v: ArrayLike<number>, dims: number, q4: Uint8Array, at: number): number {
+  let max = 0;
+  for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(v[j]!));
+  q4.fill(0, at, at + nibbleBytes(dims));
+  if (max === 0 || !Number.isFinite(max)) return 0;
+  const step = max / 8;
+  for (let j = 0; j < dims; j++) {
+    const n = Math.min(15, Math.max(0, Math.floor(v[j]! / step) + 8));
+    const byte = at + (j >> 5) * 16 + (j & 15);
+    q4[byte] = (j & 16) === 0 ? (q4[byte]! & 0xf0) | n : (q4[byte]! & 0x0f) | (n << 4);
+  }
+  return step;
+}
+
+/** `q · row` for the 4-bit row at byte `at` with its step (./quantise4's layout). */
+export function nibbleDot(q: Float32Array, q4: Uint8Array, at: number, dims: number, step: number): number {
+  let s = 0;
+  for (let j = 0; j < dims; j++) {
+    const b = q4[at + (j >> 5) * 16 + (j & 15)]!;
+    s += q[j]! * (((j & 16) === 0 ? b & 15 : b >> 4) - 7.5);
+  }
+  return s * step;
+}
+
 /** Writes `v` as int16 into `q16` (`v[j] ≈ q16[j] × scale`) and returns the scale (0 for a zero vector). */
 export function quantise16(v: ArrayLike<number>, dims: number, q16: Int16Array): number {
   let max = 0;

@@ -9,6 +9,11 @@ export interface VectorCopiesOptions {
   vectors: () => Promise<VectorStore>;
   config: { vectorMemoryMB: number; scanWorkerRows: number; codeRows: number };
   log: (line: string) => void;
+  /**
+   * A private folder of the data home where a code copy keeps its int8 rows (a file each, made at
+   * load, removed on close: ./row-file.ts); undefined: they are held in memory.
+   */
+  rowsDir?: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export class VectorCopies {
     const idx = this.copies.get(table);
     if (version !== undefined && idx?.version !== version && !this.loading.has(table)) {
       const rows = state.count(table);
-      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims) : dims * 4)) / 2 ** 20;
+      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
       if (mib > config.vectorMemoryMB) {
         // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
         void this.copies.get(table)?.close();
@@ -72,7 +77,7 @@ export class VectorCopies {
         this.copies.delete(table);
         void current.close();
       }
-      return codes ? CodeIndex.load(store, table, dims, version) : MemoryIndex.load(store, table, dims, version);
+      return codes ? CodeIndex.load(store, table, dims, version, { rowsDir: this.opts.rowsDir, log: this.opts.log }) : MemoryIndex.load(store, table, dims, version);
     };
     void this.opts
       .vectors()

@@ -37,7 +37,7 @@ test("rescoring every row is the exact ranking up to int8's error: each similari
     const store = await tableOf(`exact${dims}`, dims, rows);
     for (const prefer of [undefined, "js"] as const) {
       // every row a candidate: the answer is the rescoring's alone
-      const idx = await CodeIndex.fromArrow(`exact${dims}`, dims, "v1", [await (await store.table(`exact${dims}`)).query().toArrow()], { factor: 1, min: 10_000, share: 0 }, prefer);
+      const idx = await CodeIndex.fromArrow(`exact${dims}`, dims, "v1", [await (await store.table(`exact${dims}`)).query().toArrow()], { candidates: { factor: 1, min: 10_000, share: 0 }, prefer });
       assert.equal(idx.kernel, prefer || dims % 128 !== 0 ? "codes-js" : "codes-wasm-simd");
       for (let t = 0; t < 10; t++) {
         const q = gen.next();
@@ -110,7 +110,7 @@ test("a code copy refreshed in place after rows were added, removed and rewritte
   const rows = rowsOf(gen, 3_000);
   const store = await tableOf("refresh", 128, rows);
   for (const prefer of [undefined, "js"] as const) {
-    const first = await CodeIndex.load(store, "refresh", 128, "v1", prefer, ALL);
+    const first = await CodeIndex.load(store, "refresh", 128, "v1", { prefer, candidates: ALL });
     assert.equal(first.rowsRead, 3_000);
     const capacity = first.capacity;
     assert.ok(capacity > 3_000, "room for rows to come");
@@ -127,7 +127,7 @@ test("a code copy refreshed in place after rows were added, removed and rewritte
     assert.equal(first.capacity, capacity, "appended into the headroom");
     assert.equal(first.version, "v2");
     assert.equal(first.search(edited.vector, ["c"], 1)[0]?.id, "c1", "the rewritten row's new vector and project");
-    const whole = await CodeIndex.load(store, "refresh", 128, "v2", prefer, ALL);
+    const whole = await CodeIndex.load(store, "refresh", 128, "v2", { prefer, candidates: ALL });
     for (let t = 0; t < 8; t++) {
       const q = t === 0 ? added[3]!.vector : gen.next();
       for (const projects of [undefined, ["c"], ["a", "c"], ["a"]]) {
@@ -152,7 +152,7 @@ test("the dead rows squeezed out in place (compaction), rows added past the head
   const rows = rowsOf(gen, 12_000);
   const store = await tableOf("compact", 128, rows);
   for (const prefer of [undefined, "js"] as const) {
-    const idx = await CodeIndex.load(store, "compact", 128, "v1", prefer, ALL);
+    const idx = await CodeIndex.load(store, "compact", 128, "v1", { prefer, candidates: ALL });
     // a tenth and more removed: marked dead, then squeezed out
     const removed = rows.filter((_, i) => i % 9 === 0).map((r) => r.id as string);
     await store.delete("compact", removed);
@@ -168,7 +168,7 @@ test("the dead rows squeezed out in place (compaction), rows added past the head
     assert.ok(await idx.refresh(store, "v3", change([], added.slice(half).map((r) => r.id))));
     assert.ok(idx.capacity > capacity, "grown");
     assert.equal(idx.size, 12_000 - removed.length + added.length);
-    const whole = await CodeIndex.load(store, "compact", 128, "v3", prefer, ALL);
+    const whole = await CodeIndex.load(store, "compact", 128, "v3", { prefer, candidates: ALL });
     for (let t = 0; t < 6; t++) {
       const q = t === 0 ? added.at(-1)!.vector : gen.next();
       for (const projects of [undefined, ["c"], ["b"]]) assert.deepEqual(idx.search(q, projects, 30), whole.search(q, projects, 30), `query ${t} ${projects}`);
