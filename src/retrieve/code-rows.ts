@@ -237,5 +237,6 @@ export class CodeRows {
     this.filled = to;
     this.dead = 0;
     this.ids.truncate(bytesTo);
+    file?.truncate(to);
   }
 }

@@ -6,7 +6,7 @@
  * home, never opened through a link, never one that exists), changed in place with the copy, and
  * removed when the copy is let go. One left by a process that died is removed by the next one.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { privateDir } from "../util/private-place.cjs";
 
@@ -97,6 +97,11 @@ export class RowFile {
       this.read(from + k, scratch, 0, n);
       this.write(to + k, scratch, n);
     }
+  }
+
+  /** Cuts the file to `rows` rows (after a compaction: the rows past them are gone). */
+  truncate(rows: number): void {
+    ftruncateSync(this.fd, rows * this.rowBytes);
   }
 
   /** Closes and removes the file. */
