@@ -93,11 +93,11 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
       const times = await sendPrompts(home, proj, qs, WARM, 5_000, GAP_MS);
       const load1 = load();
       const after = procMemory(d.pid);
-      const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
+      const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number; external?: number; vectorFileBytes?: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
       await d.stop();
       const held = said?.inMemory?.[0];
       const by = held ? `${held.kernel}, ${held.scan}` : "lancedb";
-      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)}`);
+      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, external ${mib(said?.memory?.external ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)} in memory and ${mib(said?.memory?.vectorFileBytes ?? 0)} in files`);
       if (times.failed.length > 0) log(`  ${times.failed.length} prompts failed: ${[...new Set(times.failed)].join("; ")}`);
 
       app = openApp(env);

@@ -95,9 +95,9 @@ export class VectorCopies {
       .finally(() => this.loading.delete(table));
   }
 
-  /** For `status`: each copy held, with the bytes of its vectors (float32, or the codes). */
-  status(): { table: string; rows: number; bytes: number; version: string; kernel: string; scan: string; rowsRead: number }[] {
-    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, bytes: m.bytes, version: m.version, kernel: m.kernel, scan: m.scan, rowsRead: m.rowsRead }));
+  /** For `status`: each copy held, with the bytes of its vectors in memory (float32, or the codes) and in a file (a code copy's int8 rows). */
+  status(): { table: string; rows: number; bytes: number; fileBytes: number; version: string; kernel: string; scan: string; rowsRead: number }[] {
+    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, bytes: m.bytes, fileBytes: m instanceof CodeIndex ? m.fileBytes : 0, version: m.version, kernel: m.kernel, scan: m.scan, rowsRead: m.rowsRead }));
   }
 
   /** Ends the copies and their scan workers. */
