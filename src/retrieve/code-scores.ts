@@ -5,7 +5,7 @@
  * scored by their 4-bit rows first, and only the best `readBack` are read back from the file and
  * ranked by their int8 rows: the scores returned are always the int8 ones.
  */
-import { bestByScore, hammingRows, int8Dot, nibbleDot, quantise16, signBits } from "./sign-codes.js";
+import { bestByScore, bestRows, hammingRows, int8Dot, nibbleDot, quantise16, signBits } from "./sign-codes.js";
 import type { CodeRows } from "./code-rows.js";
 import { FINAL_ROWS } from "./code-layout.js";
 
@@ -99,9 +99,6 @@ export function int8Scores(rows: CodeRows, q: Float32Array, which: Int32Array): 
  */
 export function rescore(rows: CodeRows, q: Float32Array, near: Int32Array, limit: number, readBack: number): { row: number; score: number }[] {
   let which = near;
-  if (rows.file && near.length > readBack) {
-    const picked = bestByScore(near, nibbleScores(rows, q, near), readBack);
-    which = Int32Array.from(picked, (b) => b.row).sort();
-  }
+  if (rows.file && near.length > readBack) which = bestRows(near, nibbleScores(rows, q, near), readBack);
   return bestByScore(which, int8Scores(rows, q, which), limit);
 }

@@ -156,6 +156,51 @@ export function int8Dot(q: Float32Array, q8: Int8Array, at: number, dims: number
   return (s0 + s1) * scale;
 }
 
+/** The `k`-th largest of `values` (1-based; `values` is reordered): quickselect, O(n) on average. */
+function kthLargest(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else break;
+  }
+  return values[want]!;
+}
+
+/**
+ * The `k` of `rows` with the largest `scores` (same order), in the order of `rows`; equal scores at
+ * the cut taken in that order. By selection, not by keeping a ranked list: O(rows).
+ */
+export function bestRows(rows: Int32Array, scores: ArrayLike<number>, k: number): Int32Array {
+  if (k >= rows.length) return rows.slice();
+  if (k <= 0) return new Int32Array(0);
+  const cut = kthLargest(Float64Array.from(scores), k);
+  let above = 0;
+  for (let i = 0; i < rows.length; i++) if (scores[i]! > cut) above++;
+  let atCut = k - above;
+  const out = new Int32Array(k);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const s = scores[i]!;
+    if (s > cut || (s === cut && atCut-- > 0)) out[n++] = rows[i]!;
+  }
+  return n === k ? out : out.subarray(0, n); // fewer only when scores are not numbers (NaN)
+}
+
 /**
  * The best `limit` of `rows` by `scores` (the rescoring's, same order), best first; equal scores
  * in the order of `rows` (row order, from `nearestRows`). One pass, no sort.

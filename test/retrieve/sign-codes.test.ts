@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CODE_KERNEL_BYTES, codeKernels } from "../../src/retrieve/code-kernels.js";
 import { candidateCount, readBackCount } from "../../src/retrieve/code-index.js";
-import { bestByScore, codeWords, hammingRows, int8Dot, nearestRows, nibbleBytes, nibbleDot, popcount, quantise, quantise16, quantise4, signBits } from "../../src/retrieve/sign-codes.js";
+import { bestByScore, bestRows, codeWords, hammingRows, int8Dot, nearestRows, nibbleBytes, nibbleDot, popcount, quantise, quantise16, quantise4, signBits } from "../../src/retrieve/sign-codes.js";
 import { prng } from "../../scripts/prng.js";
 
 test("popcount counts the set bits of a 32-bit word", () => {
@@ -73,6 +73,23 @@ test("bestByScore ranks best first, equal scores in row order, and cuts at the l
   const s = Array.from({ length: 500 }, () => Math.round(rand() * 40) / 40);
   const sorted = Array.from(many, (row, k) => ({ row, score: s[k]! })).sort((a, b) => b.score - a.score || a.row - b.row);
   assert.deepEqual(bestByScore(many, s, 50), sorted.slice(0, 50));
+});
+
+test("bestRows keeps the k best scores in row order, ties at the cut in row order, as a full sort would", () => {
+  const rand = prng(17);
+  const cases: [string, number[], number][] = [
+    ["random", Array.from({ length: 5_000 }, () => rand()), 400],
+    ["few levels (ties)", Array.from({ length: 3_000 }, () => Math.floor(rand() * 7)), 250],
+    ["all equal", new Array(100).fill(0.5), 10],
+    ["k over the rows", [3, 1, 2], 5],
+    ["k zero", [3, 1, 2], 0],
+  ];
+  for (const [name, scores, k] of cases) {
+    const rows = Int32Array.from(scores, (_, i) => i * 3 + 1);
+    const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+    const want = order.slice(0, Math.min(k, scores.length)).map((x) => rows[x.i]!).sort((a, b) => a - b);
+    assert.deepEqual(Array.from(bestRows(rows, scores, k)), want, name);
+  }
 });
 
 test("the WebAssembly kernels count the same bits and the same int8 dot products as the JS loops", () => {
