@@ -119,6 +119,17 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const fileBytes = codes.fileBytes;
   const rescored = candidateCount(codes.size, LIMIT);
   await codes.close();
+  // The same codes with the int8 rows in memory (as a daemon whose file cannot be made holds them): every candidate rescored from int8.
+  const inMemory = await CodeIndex.load(store, table, dims, state.version(table)!);
+  const memTimes: number[] = [];
+  const memHits: string[][] = [];
+  for (const q of queries) {
+    const [hits, ms] = await time(() => inMemory.find(q, ["p-main"], LIMIT));
+    memTimes.push(ms);
+    memHits.push(hits.map((h) => h.id));
+  }
+  const loadMem = load();
+  await inMemory.close();
   gc();
   const rss0 = process.memoryUsage().rss;
   const [exact, exactLoad] = await time(() => MemoryIndex.load(store, table, dims, state.version(table)!));
@@ -127,11 +138,13 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const rssExact = process.memoryUsage().rss;
   const exactTimes: number[] = [];
   let overlap = 0;
+  let overlapMem = 0;
   for (const [i, q] of queries.entries()) {
     const [hits, ms] = await time(() => exact.find(q, ["p-main"], LIMIT));
     exactTimes.push(ms);
     const want = new Set(hits.map((h) => h.id));
     overlap += codeHits[i]!.filter((id) => want.has(id)).length / Math.max(1, want.size);
+    overlapMem += memHits[i]!.filter((id) => want.has(id)).length / Math.max(1, want.size);
   }
   const loadExact = load();
   const exactScan = `${exact.kernel}, scan ${exact.scan}`;
@@ -141,7 +154,8 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
     `${label} ${n.toLocaleString("en")} × ${dims}: written in ${(writeMs / 1000).toFixed(1)} s\n` +
       `  exact (float32, ${exactScan}): ${pct(exactTimes)} [load ${loadExact}]; copy ${mib(n * dims * 4)}, RSS +${mib(rssExact - rss0)} (${mib(rssExact)}); read in ${(exactLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${exactRefresh}\n` +
       `  codes (${codes.kernel}, ${rescored.toLocaleString("en")} candidates, ${fileBytes ? `${readBackCount(LIMIT)} read back from the int8 rows' file` : "rescored from int8 rows in memory"}): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codeBytes)} + ids ${mib(idBytes)} in memory, ${mib(fileBytes)} in the file, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}), load's peak RSS ${mib(peakCodes)} (${peakCodes > peak1 ? "raised by the load" : `not raised: ${mib(peak1)} before`}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefresh}\n` +
-      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)}\n` +
+      `  the int8 rows in memory instead (every candidate rescored from int8): ${pct(memTimes)} [load ${loadMem}]\n` +
+      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)} (the int8 rows in memory: ${(overlapMem / queries.length).toFixed(4)})\n` +
       `  a process holding the code copy alone (as the daemon does): ${alone}`,
   );
   store.close();

@@ -53,16 +53,25 @@ export function nibbleBytes(dims: number): number {
  */
 export function quantise4(v: ArrayLike<number>, dims: number, q4: Uint8Array, at: number): number {
   let max = 0;
-  for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(v[j]!));
-  q4.fill(0, at, at + nibbleBytes(dims));
-  if (max === 0 || !Number.isFinite(max)) return 0;
-  const step = max / 8;
   for (let j = 0; j < dims; j++) {
-    const n = Math.min(15, Math.max(0, Math.floor(v[j]! / step) + 8));
-    const byte = at + (j >> 5) * 16 + (j & 15);
-    q4[byte] = (j & 16) === 0 ? (q4[byte]! & 0xf0) | n : (q4[byte]! & 0x0f) | (n << 4);
+    const x = v[j]!;
+    if (x > max) max = x;
+    else if (-x > max) max = -x;
   }
-  return step;
+  const bytes = nibbleBytes(dims);
+  if (max === 0 || !Number.isFinite(max)) {
+    q4.fill(0, at, at + bytes);
+    return 0;
+  }
+  const inv = 8 / max;
+  // level = floor(v / step) + 8, as an integer 0–16 (v/step + 8 is never negative), 16 kept as 15
+  for (let o = 0; o < bytes; o++) {
+    const j = (o >> 4) * 32 + (o & 15);
+    const lo = j < dims ? (v[j]! * inv + 8) | 0 : 0;
+    const hi = j + 16 < dims ? (v[j + 16]! * inv + 8) | 0 : 0;
+    q4[at + o] = (lo > 15 ? 15 : lo) | ((hi > 15 ? 15 : hi) << 4);
+  }
+  return max / 8;
 }
 
 /** `q · row` for the 4-bit row at byte `at` with its step (./quantise4's layout). */
