@@ -110,6 +110,7 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
       log(`  embedding alone (mem's Ollama client, loopback):        ${pct(parts.embed)} ms`);
       log(`  BM25 leg alone (FTS5, 30 candidates):                   ${pct(parts.bm25)} ms`);
       log(`  vector leg alone (${parts.vectorBy}):  ${pct(parts.vector)} ms [load ${load()}]`);
+      if (parts.vectorInMemory.length > 0) log(`  the same copy with its int8 rows in memory, in turns with it:  ${pct(parts.vectorInMemory)} ms`);
       rows.push(`| ${dims} | ${n.toLocaleString("en")} | **${pct(times.daemon, embed)}** | ${pct(times.roundTrip)} | ${pct(parts.bm25)} | ${pct(parts.vector)} (${by}) | ${mib(warm.rss)} / ${mib(after.rss)} / ${mib(after.hwm)} | ${mib(said?.memory?.vectorBytes ?? 0)} | ${Math.round(index.perSecond)} | ${load0}–${load1} |`);
     } finally {
       await d.stop();
