@@ -49,7 +49,18 @@ export class VectorCopies {
       }
       this.reload(table, dims, version, rows >= config.codeRows);
     }
-    return idx?.find(vec, projects, limit); // undefined: LanceDB answers
+    try {
+      return await idx?.find(vec, projects, limit); // undefined: LanceDB answers
+    } catch (err) {
+      if (!(idx instanceof CodeIndex)) throw err;
+      // The code copy cannot answer (its int8 rows' file cut or unreadable): let go of it; LanceDB answers, and the next search reads it again.
+      log(`the copy of ${table} failed (${(err as Error).message}); searching LanceDB and reading it again`);
+      if (idx && this.copies.get(table) === idx) {
+        this.copies.delete(table);
+        void idx.close();
+      }
+      return undefined;
+    }
   };
 
   /** `codes`: the copy is held as compact codes (CodeIndex), else as float32 (MemoryIndex). */

@@ -5,7 +5,7 @@
  * SQLite's journal (only the rows recorded read from LanceDB) and answers as a copy read whole.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -129,6 +129,35 @@ test("a holder whose int8 rows' folder cannot be made (a file in the way) still 
   }
   assert.equal(logs.length, 1, logs.join("\n"));
   assert.match(logs[0]!, /int8 rows cannot be kept in a file .*holding them in memory/);
+  await copies.close();
+  store.close();
+  db.close();
+});
+
+test("a copy whose int8 rows' file is cut under it lets go of it: LanceDB answers meanwhile, the log says why, and the next copy is read whole", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 12);
+  const db = openDb(join(dir, "cut.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "cut-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 700 }, (_, i) => ({ id: cleanText(`k${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  const logs: string[] = [];
+  const rowsDir = join(dir, "cut-rows");
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir });
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const [file] = readdirSync(rowsDir);
+  truncateSync(join(rowsDir, file!), 0);
+  const q = rows[5]!.vector;
+  assert.equal(await copies.search(TABLE, DIMS, q, ["a"], 10), undefined, "LanceDB answers");
+  assert.match(logs.join("\n"), /the copy of t128 failed .*past the end.*searching LanceDB/);
+  await copies.search(TABLE, DIMS, q, ["a"], 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const again = await copies.search(TABLE, DIMS, q, ["a"], 10);
+  assert.equal(again?.[0]?.id, "k5", "read again, it answers");
   await copies.close();
   store.close();
   db.close();
