@@ -228,7 +228,7 @@ export class CodeIndex {
     const want = candidateCount(rows.size, limit, this.candidates);
     // A dead row's project (DEAD) is past the end of `ok`: never allowed.
     const projectOf = rows.projectOf;
-    const take: (row: number) => boolean = !ok.every(Boolean) ? (i) => ok[projectOf[i]!] === true : rows.dead > 0 ? (i) => projectOf[i] !== DEAD : () => true;
+    const take: ((row: number) => boolean) | undefined = !ok.every(Boolean) ? (i) => ok[projectOf[i]!] === true : rows.dead > 0 ? (i) => projectOf[i] !== DEAD : undefined;
     const near = nearestRows(dist, rows.filled, rows.dims, want, take);
     return rescore(rows, q, near, limit, readBackCount(limit, this.candidates)).map((b) => ({ id: rows.ids.idOf(b.row), similarity: b.score }));
   }

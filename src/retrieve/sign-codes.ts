@@ -123,14 +123,20 @@ export function hammingRows(codes: Uint32Array, words: number, query: Uint32Arra
  * The rows nearest by distance, at least `want` of them when that many rows are allowed: every
  * allowed row whose distance is below the cut, and the rows at the cut in row order up to `want`.
  * Found by counting distances (they are small integers, at most `maxDist`), not by sorting: O(rows).
+ * `allowed` undefined: every row.
  */
-export function nearestRows(dist: Uint16Array, n: number, maxDist: number, want: number, allowed: (row: number) => boolean): Int32Array {
+export function nearestRows(dist: Uint16Array, n: number, maxDist: number, want: number, allowed?: (row: number) => boolean): Int32Array {
   const count = new Uint32Array(maxDist + 1);
   let total = 0;
-  for (let i = 0; i < n; i++) {
-    if (!allowed(i)) continue;
-    count[dist[i]!]!++;
-    total++;
+  if (allowed === undefined) {
+    for (let i = 0; i < n; i++) count[dist[i]!]!++;
+    total = n;
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (!allowed(i)) continue;
+      count[dist[i]!]!++;
+      total++;
+    }
   }
   const take = Math.min(want, total);
   if (take <= 0) return new Int32Array(0);
@@ -142,11 +148,8 @@ export function nearestRows(dist: Uint16Array, n: number, maxDist: number, want:
   let k = 0;
   for (let i = 0; i < n && k < take; i++) {
     const d = dist[i]!;
-    if (d > cut || !allowed(i)) continue;
-    if (d === cut) {
-      if (atCut === 0) continue;
-      atCut--;
-    }
+    if (d > cut || (d === cut && atCut === 0) || (allowed !== undefined && !allowed(i))) continue;
+    if (d === cut) atCut--;
     out[k++] = i;
   }
   return out;

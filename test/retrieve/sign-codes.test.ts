@@ -54,7 +54,10 @@ test("nearestRows takes every allowed row under the cut and rows at the cut in r
     [0, all, []],
     [3, () => false, []],
   ];
-  for (const [want, ok, rows] of cases) assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want, ok)), rows, `want ${want}`);
+  for (const [want, ok, rows] of cases) {
+    assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want, ok)), rows, `want ${want}`);
+    if (ok === all) assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want)), rows, `want ${want}, every row (no filter)`);
+  }
 });
 
 test("bestByScore ranks best first, equal scores in row order, and cuts at the limit", () => {
