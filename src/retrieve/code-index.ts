@@ -21,10 +21,10 @@ export interface Candidates {
  * `share` of the copy. Chosen by measurement (bench:scale, docs/benchmarks.md): rows gathered in
  * dense topics (the LoCoMo USE vectors mixed with noise) need a share of the copy, not a fixed count,
  * for their true top 50 to be among the candidates; 2,000 of 300k held 95% of it, 6,000 all but 0.6%.
- * With the int8 rows in a file, the best `limit × 8` (at least 400) of them by their 4-bit rows
- * are read back: measured, the 4-bit rows' best 200 already held the int8 rows' top 50.
+ * With the int8 rows in a file, the best `limit × 8` (at least 200) of them by their 4-bit rows
+ * are read back: measured, the 4-bit rows' best 200 to 300 already held the int8 rows' top 50.
  */
-export const CANDIDATES: Required<Candidates> = { factor: 40, min: 2_000, share: 1 / 50, readBack: 8, readBackMin: 400 };
+export const CANDIDATES: Required<Candidates> = { factor: 40, min: 2_000, share: 1 / 50, readBack: 8, readBackMin: 200 };
 
 /** How many candidates a search of `rows` rows for `limit` hits rescores. */
 export function candidateCount(rows: number, limit: number, c: Candidates = CANDIDATES): number {
