@@ -163,9 +163,9 @@ export class CodeIndex {
     try {
       for await (const batch of store.batches(table)) await rows.append(batch);
     } catch (err) {
-      if (!rows.file) throw err;
-      // A file that cannot be written (a full disk): read again with the int8 rows in memory.
-      rows.file.close();
+      rows.file?.close();
+      // A file that cannot be written (a full disk: an error of a system call, not LanceDB's): read again with the int8 rows in memory.
+      if (!rows.file || (err as NodeJS.ErrnoException).syscall === undefined) throw err;
       o.log?.(`the vector copy's int8 rows cannot be kept in a file (${(err as Error).message}); holding them in memory`);
       return CodeIndex.load(store, table, dims, version, { ...o, rowsDir: undefined });
     }

@@ -2,9 +2,10 @@
  * Compact codes of unit vectors, for a vector copy too large to hold as float32 (./code-index.ts):
  * each row as its sign bits (dims/8 bytes; Hamming distance between two rows' bits tracks the
  * angle between them) and as int8 with one scale per row (dims bytes; its dot product with a
- * float query is within about 1e-3 of the float32 one). A search takes the rows nearest by
- * Hamming distance as candidates, then ranks those by their int8 dot product with the query.
- * Pure functions over typed arrays; no state.
+ * float query is within about 1e-3 of the float32 one), and as 4-bit levels (dims/2 bytes; too
+ * coarse to rank by, fine to choose the rows worth an int8 look). A search takes the rows nearest
+ * by Hamming distance as candidates, then ranks those by their int8 dot product with the query
+ * (./code-scores.ts). Pure functions over typed arrays; no state.
  */
 
 /** 32-bit words of one row's sign code. */
@@ -74,7 +75,7 @@ export function quantise4(v: ArrayLike<number>, dims: number, q4: Uint8Array, at
   return max / 8;
 }
 
-/** `q · row` for the 4-bit row at byte `at` with its step (./quantise4's layout). */
+/** `q · row` for the 4-bit row at byte `at` with its step (`quantise4`'s layout). */
 export function nibbleDot(q: Float32Array, q4: Uint8Array, at: number, dims: number, step: number): number {
   let s = 0;
   for (let j = 0; j < dims; j++) {

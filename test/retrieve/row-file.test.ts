@@ -105,6 +105,26 @@ test("a folder that cannot be made (a file in the way): the rows are held in mem
   await answersAsInMemory(idx);
 });
 
+test("a file that cannot be written to the end (a full disk): the copy is read again with its rows in memory, answers, and says why", async (t) => {
+  // a file system of 64 KiB (root only): the 2,000 rows' 256,000 bytes do not fit
+  const small = join(dir, "small");
+  mkdirSync(small);
+  if (process.getuid?.() !== 0 || spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]).status !== 0) {
+    t.skip("needs root and tmpfs to make a full disk");
+    return;
+  }
+  try {
+    const { idx, logs } = await copyIn(join(small, "rows"));
+    assert.equal(idx.rowsPath, undefined);
+    assert.equal(logs.length, 1, logs.join("\n"));
+    assert.match(logs[0]!, /cannot be kept in a file .*ENOSPC.*holding them in memory/);
+    assert.deepEqual(readdirSync(join(small, "rows")), [], "the partial file removed");
+    await answersAsInMemory(idx);
+  } finally {
+    spawnSync("umount", [small]);
+  }
+});
+
 test("the file of a process that died is removed by the next copy; a link there is left alone, its target untouched", async () => {
   const rowsDir = join(dir, "sweep");
   mkdirSync(rowsDir, { mode: 0o700 });
