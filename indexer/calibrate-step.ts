@@ -84,7 +84,7 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
     const mean = meanVector(vecs);
     const len = Math.hypot(...mean);
     // The queries and the mean in one read of the project's rows (a flat search each would read them all 41 times).
-    const pass = await nearestInOnePass(store.projectBatches(r.table, [o.project]), vecs, 5 * limit, len > 0 ? mean : undefined);
+    const pass = await nearestInOnePass(store.batches(r.table, [o.project]), vecs, 5 * limit, len > 0 ? mean : undefined);
     const hubs = new Map<string, number>();
     const probed = pass.probe.length > ids.length ? pass.probe.sort((a, b) => b.similarity - a.similarity).slice(0, ids.length) : pass.probe;
     for (const h of probed) hubs.set(h.id, h.similarity * len);

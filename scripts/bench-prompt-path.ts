@@ -93,11 +93,11 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
       const times = await sendPrompts(home, proj, qs, WARM, 5_000, GAP_MS);
       const load1 = load();
       const after = procMemory(d.pid);
-      const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
+      const said = (await status(home)) as { memory?: { rss: number; heapUsed: number; vectorBytes: number; external?: number; vectorFileBytes?: number }; inMemory?: { kernel: string; scan: string }[] } | undefined;
       await d.stop();
       const held = said?.inMemory?.[0];
       const by = held ? `${held.kernel}, ${held.scan}` : "lancedb";
-      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)}`);
+      log(`  daemon ${d.pid} (nice ${nice}): copy ready in ${loadS.toFixed(1)} s (${by}); VmRSS ${mib(warm.rss)} after warm-up, ${mib(after.rss)} after the prompts (anonymous ${mib(after.anon)}, file-backed ${mib(after.file)}, shared ${mib(after.shmem)}), VmHWM ${mib(after.hwm)}; it says RSS ${mib(said?.memory?.rss ?? 0)}, heap ${mib(said?.memory?.heapUsed ?? 0)}, external ${mib(said?.memory?.external ?? 0)}, vectors ${mib(said?.memory?.vectorBytes ?? 0)} in memory and ${mib(said?.memory?.vectorFileBytes ?? 0)} in files`);
       if (times.failed.length > 0) log(`  ${times.failed.length} prompts failed: ${[...new Set(times.failed)].join("; ")}`);
 
       app = openApp(env);
@@ -110,6 +110,7 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
       log(`  embedding alone (mem's Ollama client, loopback):        ${pct(parts.embed)} ms`);
       log(`  BM25 leg alone (FTS5, 30 candidates):                   ${pct(parts.bm25)} ms`);
       log(`  vector leg alone (${parts.vectorBy}):  ${pct(parts.vector)} ms [load ${load()}]`);
+      if (parts.vectorInMemory.length > 0) log(`  the same copy with its int8 rows in memory, in turns with it:  ${pct(parts.vectorInMemory)} ms`);
       rows.push(`| ${dims} | ${n.toLocaleString("en")} | **${pct(times.daemon, embed)}** | ${pct(times.roundTrip)} | ${pct(parts.bm25)} | ${pct(parts.vector)} (${by}) | ${mib(warm.rss)} / ${mib(after.rss)} / ${mib(after.hwm)} | ${mib(said?.memory?.vectorBytes ?? 0)} | ${Math.round(index.perSecond)} | ${load0}–${load1} |`);
     } finally {
       await d.stop();

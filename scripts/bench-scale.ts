@@ -3,8 +3,8 @@
  * (`--sizes 10000,100000,300000`; add 1000000 for the nightly size) and each dimension
  * (`--dims 384,768`), seeded clustered vectors (test/helpers/clustered-vectors.ts) are written to a
  * real LanceDB table, then copied into memory both ways the daemon can: float32 (MemoryIndex,
- * exact, the WebAssembly kernel and a scan worker) and compact codes (CodeIndex: sign codes and
- * int8, rescored). It reports per size: the vector leg's p50/p95/p99 each way, recall@50 of the
+ * exact, the WebAssembly kernel and a scan worker) and compact codes (CodeIndex, as the daemon
+ * holds them: sign codes and 4-bit rows in memory, the int8 rows in a file, read back for the best). It reports per size: the vector leg's p50/p95/p99 each way, recall@50 of the
  * codes against the exact scan, each copy's bytes, the RSS it leaves and (the codes) its load's
  * peak RSS, the refresh after 100 rows added and 100 removed (recorded in a real SQLite store, the
  * change read from its journal as the daemon reads it), and the load average (the figures are only as quiet as the
@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/config.js";
 import { cleanText } from "../src/redact/clean.cjs";
-import { CodeIndex, candidateCount } from "../src/retrieve/code-index.js";
+import { CodeIndex, candidateCount, readBackCount } from "../src/retrieve/code-index.js";
 import { MemoryIndex } from "../src/retrieve/memory-index.js";
 import { refreshLimit } from "../src/retrieve/refresh-plan.js";
 import { openDb } from "../src/store/db.js";
@@ -73,16 +73,17 @@ async function fill(store: VectorStore, state: VecState, table: string, dims: nu
  * the load's peak; with glibc's malloc as it comes, then with the mmap threshold fixed as the
  * daemon the hooks start has it (MALLOC_MMAP_THRESHOLD_, src/hooks/user-prompt.ts).
  */
-function copyAlone(dir: string, table: string, dims: number): string {
-  const one = (env: NodeJS.ProcessEnv) => {
-    const r = spawnSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "bench/copy-rss.js"), dir, table, String(dims)], { encoding: "utf8", env });
+function copyAlone(dir: string, table: string, dims: number, rowsDir: string): string {
+  const one = (env: NodeJS.ProcessEnv, rows?: string) => {
+    const r = spawnSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "bench/copy-rss.js"), dir, table, String(dims), ...(rows ? [rows] : [])], { encoding: "utf8", env });
     if (r.status !== 0) return `failed: ${r.stderr.trim().split("\n").at(-1)}`;
-    const m = JSON.parse(r.stdout) as { rows: number; before: number; rss: number; maxRss: number; codes: number; ids: number; loadMs: number };
-    return `RSS ${mib(m.rss)} after the load (${mib(m.before)} before it), peak ${mib(m.maxRss)}; codes ${mib(m.codes)} + ids ${mib(m.ids)}; read in ${(m.loadMs / 1000).toFixed(1)} s`;
+    const m = JSON.parse(r.stdout) as { rows: number; before: number; rss: number; maxRss: number; codes: number; ids: number; file: number; loadMs: number };
+    return `RSS ${mib(m.rss)} after the load (${mib(m.before)} before it), peak ${mib(m.maxRss)}; codes ${mib(m.codes)} + ids ${mib(m.ids)}${m.file ? ` in memory, int8 rows ${mib(m.file)} in the file` : ""}; read in ${(m.loadMs / 1000).toFixed(1)} s`;
   };
   const plain = { ...process.env };
   delete plain.MALLOC_MMAP_THRESHOLD_;
-  return `as the daemon runs (MALLOC_MMAP_THRESHOLD_=131072): ${one({ ...plain, MALLOC_MMAP_THRESHOLD_: "131072" })}; glibc's default: ${one(plain)}`;
+  const daemon = { ...plain, MALLOC_MMAP_THRESHOLD_: "131072" };
+  return `as the daemon runs (MALLOC_MMAP_THRESHOLD_=131072, the int8 rows in a file): ${one(daemon, rowsDir)}; the int8 rows in memory: ${one(daemon)}`;
 }
 
 const maxRss = () => process.resourceUsage().maxRSS * 1024;
@@ -94,12 +95,13 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const state = new VecState(db);
   const table = `bench_${dims}`;
   const [, writeMs] = await time(() => fill(store, state, table, dims, n, gen));
-  const alone = copyAlone(join(work, `v-${dims}-${n}`), table, dims);
+  const rowsDir = join(work, "vector-rows");
+  const alone = copyAlone(join(work, `v-${dims}-${n}`), table, dims, rowsDir);
   // The codes first, so that the process's peak RSS (maxRSS) is their load's, not the float32 copy's.
   gc();
   const rss1 = process.memoryUsage().rss;
   const peak1 = maxRss();
-  const [codes, codesLoad] = await time(() => CodeIndex.load(store, table, dims, state.version(table)!));
+  const [codes, codesLoad] = await time(() => CodeIndex.load(store, table, dims, state.version(table)!, { rowsDir, log }));
   const peakCodes = maxRss();
   gc();
   const rssCodes = process.memoryUsage().rss;
@@ -114,8 +116,20 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const codesRefresh = await refreshPair(store, state, table, gen, codes);
   const codeBytes = codes.bytes;
   const idBytes = codes.idBytes;
+  const fileBytes = codes.fileBytes;
   const rescored = candidateCount(codes.size, LIMIT);
   await codes.close();
+  // The same codes with the int8 rows in memory (as a daemon whose file cannot be made holds them): every candidate rescored from int8.
+  const inMemory = await CodeIndex.load(store, table, dims, state.version(table)!);
+  const memTimes: number[] = [];
+  const memHits: string[][] = [];
+  for (const q of queries) {
+    const [hits, ms] = await time(() => inMemory.find(q, ["p-main"], LIMIT));
+    memTimes.push(ms);
+    memHits.push(hits.map((h) => h.id));
+  }
+  const loadMem = load();
+  await inMemory.close();
   gc();
   const rss0 = process.memoryUsage().rss;
   const [exact, exactLoad] = await time(() => MemoryIndex.load(store, table, dims, state.version(table)!));
@@ -124,11 +138,13 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   const rssExact = process.memoryUsage().rss;
   const exactTimes: number[] = [];
   let overlap = 0;
+  let overlapMem = 0;
   for (const [i, q] of queries.entries()) {
     const [hits, ms] = await time(() => exact.find(q, ["p-main"], LIMIT));
     exactTimes.push(ms);
     const want = new Set(hits.map((h) => h.id));
     overlap += codeHits[i]!.filter((id) => want.has(id)).length / Math.max(1, want.size);
+    overlapMem += memHits[i]!.filter((id) => want.has(id)).length / Math.max(1, want.size);
   }
   const loadExact = load();
   const exactScan = `${exact.kernel}, scan ${exact.scan}`;
@@ -137,8 +153,9 @@ async function point(work: string, n: number, dims: number, gen: ClusteredVector
   log(
     `${label} ${n.toLocaleString("en")} × ${dims}: written in ${(writeMs / 1000).toFixed(1)} s\n` +
       `  exact (float32, ${exactScan}): ${pct(exactTimes)} [load ${loadExact}]; copy ${mib(n * dims * 4)}, RSS +${mib(rssExact - rss0)} (${mib(rssExact)}); read in ${(exactLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${exactRefresh}\n` +
-      `  codes (${codes.kernel}, ${rescored.toLocaleString("en")} rescored): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codeBytes)} + ids ${mib(idBytes)}, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}), load's peak RSS ${mib(peakCodes)} (${peakCodes > peak1 ? "raised by the load" : `not raised: ${mib(peak1)} before`}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefresh}\n` +
-      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)}\n` +
+      `  codes (${codes.kernel}, ${rescored.toLocaleString("en")} candidates, ${fileBytes ? `${readBackCount(LIMIT)} read back from the int8 rows' file` : "rescored from int8 rows in memory"}): ${pct(codeTimes)} [load ${loadCodes}]; copy ${mib(codeBytes)} + ids ${mib(idBytes)} in memory, ${mib(fileBytes)} in the file, RSS +${mib(rssCodes - rss1)} (${mib(rssCodes)}), load's peak RSS ${mib(peakCodes)} (${peakCodes > peak1 ? "raised by the load" : `not raised: ${mib(peak1)} before`}); read in ${(codesLoad / 1000).toFixed(1)} s; refresh +100/−100 rows ${codesRefresh}\n` +
+      `  the int8 rows in memory instead (every candidate rescored from int8): ${pct(memTimes)} [load ${loadMem}]\n` +
+      `  recall@${LIMIT} of the codes against the exact scan: ${(overlap / queries.length).toFixed(4)} (the int8 rows in memory: ${(overlapMem / queries.length).toFixed(4)})\n` +
       `  a process holding the code copy alone (as the daemon does): ${alone}`,
   );
   store.close();

@@ -17,6 +17,9 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env, os: string = plat
 /** The explorer's opening page in the data home (src/web/open-page.ts); a purge removes it (src/maintenance/purge-copies.ts). */
 export const OPEN_PAGE_FILE = "ui-open.html";
 
+/** The folder (0700) where a long-running process keeps its vector copies' int8 rows, a file each while it runs (src/retrieve/row-file.ts). */
+export const VECTOR_ROWS_DIR = "vector-rows";
+
 export interface HomePaths {
   home: string;
   sqlite: string;

@@ -4,6 +4,7 @@ import { processCache } from "../anchor/cache.js";
 import { scrubRewritten, scrubStore } from "../store/scrub.js";
 import { cleanText } from "../redact/clean.cjs";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { openApp } from "../app.js";
 import { snapshotIfDue } from "../store/snapshots.js";
 import { pickEvery } from "../embed/chain.js";
@@ -17,7 +18,7 @@ import { ScanPool } from "../retrieve/scan-pool.js";
 import { VecState } from "../store/vec-state.js";
 import { heldFile, heldProblem } from "../store/identity.js";
 import { vectorTableName } from "../store/vector-table-name.js";
-import { dataHome } from "../config/paths.cjs";
+import { dataHome, VECTOR_ROWS_DIR } from "../config/paths.cjs";
 import { hookLog } from "../hooks/log.cjs";
 import { malformedCapture } from "../contract/hook.cjs";
 import { ensurePrivateDir } from "../util/private-dir.cjs";
@@ -105,7 +106,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const state = new VecState(app.db);
   // The files git sees changed, per repository, for ranking the prompt's memories (src/project/in-play.ts).
   const gitChanges = new GitChangesCache(5_000);
-  const copies = new VectorCopies({ state, vectors: app.vectors, config: app.config.daemon, log: opts.log });
+  const copies = new VectorCopies({ state, vectors: app.vectors, config: app.config.daemon, log: opts.log, rowsDir: join(app.paths.home, VECTOR_ROWS_DIR) });
   const vectorSearch = copies.search;
   let stopping = false;
   let hookHttp: HookHttp | undefined;

@@ -2,34 +2,80 @@ import type { Table as ArrowTable } from "apache-arrow";
 import type { TableChange } from "../store/vec-state.js";
 import type { VectorHit, VectorStore } from "../store/vectors.js";
 import { CodeRows, DEAD, withHeadroom } from "./code-rows.js";
+import { distances, rescore } from "./code-scores.js";
 import { refreshLimit } from "./refresh-plan.js";
-import { bestByScore, codeWords, nearestRows } from "./sign-codes.js";
+import { RowFile } from "./row-file.js";
+import { codeWords, nearestRows, nibbleBytes } from "./sign-codes.js";
+
+export interface Candidates {
+  factor: number;
+  min: number;
+  share: number;
+  /** With the int8 rows in a file: the candidates read back, `limit × readBack`, at least `readBackMin`. */
+  readBack?: number;
+  readBackMin?: number;
+}
 
 /**
  * Candidates rescored per search: `limit × factor`, at least `min`, and at least one row in
  * `share` of the copy. Chosen by measurement (bench:scale, docs/benchmarks.md): rows gathered in
  * dense topics (the LoCoMo USE vectors mixed with noise) need a share of the copy, not a fixed count,
  * for their true top 50 to be among the candidates; 2,000 of 300k held 95% of it, 6,000 all but 0.6%.
+ * With the int8 rows in a file, the best `limit × 8` (at least 200) of them by their 4-bit rows
+ * are read back: measured, the 4-bit rows' best 200 to 300 already held the int8 rows' top 50.
  */
-export const CANDIDATES = { factor: 40, min: 2_000, share: 1 / 50 };
+export const CANDIDATES: Required<Candidates> = { factor: 40, min: 2_000, share: 1 / 50, readBack: 8, readBackMin: 200 };
 
 /** How many candidates a search of `rows` rows for `limit` hits rescores. */
-export function candidateCount(rows: number, limit: number, c: { factor: number; min: number; share: number } = CANDIDATES): number {
+export function candidateCount(rows: number, limit: number, c: Candidates = CANDIDATES): number {
   return Math.max(limit * c.factor, c.min, Math.ceil(rows * c.share));
 }
 
-/** Bytes a code copy holds per row of `dims` (sign code, int8 row, its scale, its project), ids aside. */
-export function codeBytesPerRow(dims: number): number {
-  return codeWords(dims) * 4 + dims + 4 + 4 + 2;
+/** How many candidates are read back from the file for `limit` hits. */
+export function readBackCount(limit: number, c: Candidates = CANDIDATES): number {
+  return Math.max(limit, limit * (c.readBack ?? CANDIDATES.readBack), c.readBackMin ?? CANDIDATES.readBackMin);
+}
+
+/**
+ * Bytes a code copy holds in memory per row of `dims` (sign code, its rescoring row, scales,
+ * project), ids aside: the rescoring row int8, or 4-bit when the int8 rows are in a file (`inFile`).
+ */
+export function codeBytesPerRow(dims: number, inFile = false): number {
+  return codeWords(dims) * 4 + (inFile ? nibbleBytes(dims) + 4 : dims) + 4 + 4 + 2;
+}
+
+export interface CodeOptions {
+  /** The JS loops even where WebAssembly SIMD is there (tests). */
+  prefer?: "js";
+  candidates?: Candidates;
+  /**
+   * A private folder of the data home for the int8 rows' file (./row-file.ts); undefined: the
+   * int8 rows in memory. When the file cannot be made, the rows are held in memory and `log` says why.
+   */
+  rowsDir?: string;
+  log?: (line: string) => void;
+}
+
+/** The rows' file in `o.rowsDir`, or undefined (none asked for, or it cannot be made: said in the log). */
+function rowFile(o: CodeOptions, dims: number): RowFile | undefined {
+  if (o.rowsDir === undefined) return undefined;
+  try {
+    return RowFile.create(o.rowsDir, dims);
+  } catch (err) {
+    o.log?.(`the vector copy's int8 rows cannot be kept in a file (${(err as Error).message}); holding them in memory`);
+    return undefined;
+  }
 }
 
 /**
  * The daemon's copy of a large vector table as compact codes (./sign-codes.ts), not float32: a
- * sign code and an int8 row per row, about a quarter of the float32 copy's memory and a thirtieth
- * of its scan's memory traffic. A search scans the sign codes by Hamming distance, takes the
- * nearest `limit × 40` rows (at least 2,000) of the projects searched, and ranks those by their
- * int8 dot product with the query (the float32 ranking but for scores within about 1e-3).
- * Refreshed in place (`refresh`, code-rows.ts): no second copy, only the rows recorded since read.
+ * sign code and an int8 row per row. A search scans the sign codes by Hamming distance, takes the
+ * nearest rows of the projects searched (`candidateCount`), and ranks those by their int8 dot
+ * product with the query (the float32 ranking but for scores within about 1e-3). With `rowsDir`
+ * the int8 rows are kept in a private file and a 4-bit row of each is held in their place: the
+ * candidates are ranked by their 4-bit rows, and the best `readBackCount` are read back from the
+ * file and ranked by their int8 rows (./code-scores.ts). Refreshed in place (`refresh`,
+ * code-rows.ts): no second copy, only the rows recorded since read.
  */
 export class CodeIndex {
   private projectNames: string[];
@@ -41,7 +87,7 @@ export class CodeIndex {
     public version: string,
     /** Rows read from LanceDB by the last load or refresh. */
     public rowsRead: number,
-    readonly candidates = CANDIDATES,
+    readonly candidates: Candidates = CANDIDATES,
   ) {
     this.projectNames = [...rows.names.keys()];
   }
@@ -77,9 +123,19 @@ export class CodeIndex {
     return undefined;
   }
 
-  /** Bytes of the codes of the rows in use (ids and their lookup aside: `idBytes`). */
+  /** Bytes of the codes held in memory for the rows in use (ids and their lookup aside: `idBytes`; the file aside: `fileBytes`). */
   get bytes(): number {
-    return this.rows.filled * codeBytesPerRow(this.dims);
+    return this.rows.filled * codeBytesPerRow(this.dims, this.rows.file !== undefined);
+  }
+
+  /** Bytes of the int8 rows kept in the file (0: held in memory, counted in `bytes`). */
+  get fileBytes(): number {
+    return this.rows.file ? this.rows.filled * this.dims : 0;
+  }
+
+  /** The int8 rows' file, if they are kept in one. */
+  get rowsPath(): string | undefined {
+    return this.rows.file?.path;
   }
 
   /** Bytes of the ids and their lookup (id-table.ts). */
@@ -92,7 +148,9 @@ export class CodeIndex {
     return Promise.resolve();
   }
 
+  /** Removes the int8 rows' file. */
   close(): Promise<void> {
+    this.rows.file?.close();
     return Promise.resolve();
   }
 
@@ -100,17 +158,30 @@ export class CodeIndex {
    * A copy of the whole table, read batch by batch (never the whole table at once), into room for
    * the rows LanceDB counts and some headroom.
    */
-  static async load(store: VectorStore, table: string, dims: number, version: string, prefer?: "js", candidates?: CodeIndex["candidates"]): Promise<CodeIndex> {
-    const rows = new CodeRows(withHeadroom(await store.count(table)), dims, prefer);
-    for await (const batch of store.batches(table)) await rows.append(batch);
-    return new CodeIndex(table, rows, version, rows.filled, candidates);
+  static async load(store: VectorStore, table: string, dims: number, version: string, o: CodeOptions = {}): Promise<CodeIndex> {
+    const rows = new CodeRows(withHeadroom(await store.count(table)), dims, o.prefer, rowFile(o, dims));
+    try {
+      for await (const batch of store.batches(table)) await rows.append(batch);
+    } catch (err) {
+      rows.file?.close();
+      // A file that cannot be written (a full disk: an error of a system call, not LanceDB's): read again with the int8 rows in memory.
+      if (!rows.file || (err as NodeJS.ErrnoException).syscall === undefined) throw err;
+      o.log?.(`the vector copy's int8 rows cannot be kept in a file (${(err as Error).message}); holding them in memory`);
+      return CodeIndex.load(store, table, dims, version, { ...o, rowsDir: undefined });
+    }
+    return new CodeIndex(table, rows, version, rows.filled, o.candidates);
   }
 
   /** A copy of the rows of `tables` (Arrow tables of id, project, vector). */
-  static async fromArrow(table: string, dims: number, version: string, tables: ArrowTable[], candidates?: CodeIndex["candidates"], prefer?: "js"): Promise<CodeIndex> {
-    const rows = new CodeRows(withHeadroom(tables.reduce((n, t) => n + t.numRows, 0)), dims, prefer);
-    for (const t of tables) for (const batch of t.batches) await rows.append(batch);
-    return new CodeIndex(table, rows, version, rows.filled, candidates);
+  static async fromArrow(table: string, dims: number, version: string, tables: ArrowTable[], o: CodeOptions = {}): Promise<CodeIndex> {
+    const rows = new CodeRows(withHeadroom(tables.reduce((n, t) => n + t.numRows, 0)), dims, o.prefer, rowFile(o, dims));
+    try {
+      for (const t of tables) for (const batch of t.batches) await rows.append(batch);
+    } catch (err) {
+      rows.file?.close();
+      throw err;
+    }
+    return new CodeIndex(table, rows, version, rows.filled, o.candidates);
   }
 
   /**
@@ -153,13 +224,13 @@ export class CodeIndex {
     const ok = this.projectNames.map((p) => !allowed || allowed.has(p));
     if (limit <= 0 || !ok.some(Boolean)) return [];
     const rows = this.rows;
-    const dist = rows.distances(q);
+    const dist = distances(rows, q);
     const want = candidateCount(rows.size, limit, this.candidates);
     // A dead row's project (DEAD) is past the end of `ok`: never allowed.
     const projectOf = rows.projectOf;
-    const take: (row: number) => boolean = !ok.every(Boolean) ? (i) => ok[projectOf[i]!] === true : rows.dead > 0 ? (i) => projectOf[i] !== DEAD : () => true;
+    const take: ((row: number) => boolean) | undefined = !ok.every(Boolean) ? (i) => ok[projectOf[i]!] === true : rows.dead > 0 ? (i) => projectOf[i] !== DEAD : undefined;
     const near = nearestRows(dist, rows.filled, rows.dims, want, take);
-    return bestByScore(near, rows.rescore(q, near), limit).map((b) => ({ id: rows.ids.idOf(b.row), similarity: b.score }));
+    return rescore(rows, q, near, limit, readBackCount(limit, this.candidates)).map((b) => ({ id: rows.ids.idOf(b.row), similarity: b.score }));
   }
 
   /** As `search` (the scan is short enough for this thread). */

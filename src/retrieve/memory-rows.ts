@@ -6,6 +6,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import { breathe, SLICE } from "../util/breathe.js";
 import { scoreMatrix, type ScoreMatrix } from "./dot-scores.js";
+import { vectorRuns } from "./vector-runs.js";
 
 /** What rows are copied from: another copy's parts. */
 export interface RowSource {
@@ -46,11 +47,9 @@ export class Rows {
     for (const batch of arrow.batches) {
       const base = this.filled;
       let row = base;
-      for (const data of batch.getChild("vector")!.data) {
-        const child = data.children[0]!;
-        const start = child.offset + data.offset * dims;
-        this.matrix.data.set((child.values as Float32Array).subarray(start, start + data.length * dims), row * dims);
-        row += data.length;
+      for (const run of vectorRuns(batch, dims)) {
+        this.matrix.data.set(run.values.subarray(run.start, run.start + run.rows * dims), row * dims);
+        row += run.rows;
       }
       const id = batch.getChild("id")!;
       const project = batch.getChild("project")!;

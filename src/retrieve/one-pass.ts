@@ -7,8 +7,10 @@
  * kernel (./dot-scores.ts).
  */
 import type { RecordBatch } from "apache-arrow";
+import { normalize } from "../embed/provider.js";
 import type { VectorHit } from "../store/vectors.js";
 import { scoreMatrix, type ScoreMatrix } from "./dot-scores.js";
+import { vectorRuns } from "./vector-runs.js";
 
 export interface OnePass {
   /** Per query, its `k` nearest rows, best first (ties by id). */
@@ -17,12 +19,7 @@ export interface OnePass {
   probe: VectorHit[];
 }
 
-const unit = (v: Float32Array): Float32Array => {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  const len = Math.sqrt(n);
-  return len === 0 ? new Float32Array(v.length) : v.map((x) => x / len);
-};
+const unit = (v: Float32Array): Float32Array => normalize(Float32Array.from(v));
 
 const best = (a: VectorHit, b: VectorHit) => b.similarity - a.similarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -40,11 +37,9 @@ export async function nearestInOnePass(batches: AsyncIterable<RecordBatch>, quer
     if (rows === 0 || dims === 0) continue;
     if (!matrix || matrix.rows < rows) matrix = scoreMatrix(Math.max(rows, 1024), dims);
     let row = 0;
-    for (const data of batch.getChild("vector")!.data) {
-      const child = data.children[0]!;
-      const start = child.offset + data.offset * dims;
-      matrix.data.set((child.values as Float32Array).subarray(start, start + data.length * dims), row * dims);
-      row += data.length;
+    for (const run of vectorRuns(batch, dims)) {
+      matrix.data.set(run.values.subarray(run.start, run.start + run.rows * dims), row * dims);
+      row += run.rows;
     }
     const col = batch.getChild("id")!;
     const ids: string[] = new Array(rows);

@@ -9,6 +9,11 @@ export interface VectorCopiesOptions {
   vectors: () => Promise<VectorStore>;
   config: { vectorMemoryMB: number; scanWorkerRows: number; codeRows: number };
   log: (line: string) => void;
+  /**
+   * A private folder of the data home where a code copy keeps its int8 rows (a file each, made at
+   * load, removed on close: ./row-file.ts); undefined: they are held in memory.
+   */
+  rowsDir?: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export class VectorCopies {
     const idx = this.copies.get(table);
     if (version !== undefined && idx?.version !== version && !this.loading.has(table)) {
       const rows = state.count(table);
-      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims) : dims * 4)) / 2 ** 20;
+      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
       if (mib > config.vectorMemoryMB) {
         // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
         void this.copies.get(table)?.close();
@@ -44,7 +49,18 @@ export class VectorCopies {
       }
       this.reload(table, dims, version, rows >= config.codeRows);
     }
-    return idx?.find(vec, projects, limit); // undefined: LanceDB answers
+    try {
+      return await idx?.find(vec, projects, limit); // undefined: LanceDB answers
+    } catch (err) {
+      if (!(idx instanceof CodeIndex)) throw err;
+      // The code copy cannot answer (its int8 rows' file cut or unreadable): let go of it; LanceDB answers, and the next search reads it again.
+      log(`the copy of ${table} failed (${(err as Error).message}); searching LanceDB and reading it again`);
+      if (idx && this.copies.get(table) === idx) {
+        this.copies.delete(table);
+        void idx.close();
+      }
+      return undefined;
+    }
   };
 
   /** `codes`: the copy is held as compact codes (CodeIndex), else as float32 (MemoryIndex). */
@@ -72,7 +88,7 @@ export class VectorCopies {
         this.copies.delete(table);
         void current.close();
       }
-      return codes ? CodeIndex.load(store, table, dims, version) : MemoryIndex.load(store, table, dims, version);
+      return codes ? CodeIndex.load(store, table, dims, version, { rowsDir: this.opts.rowsDir, log: this.opts.log }) : MemoryIndex.load(store, table, dims, version);
     };
     void this.opts
       .vectors()
@@ -90,9 +106,9 @@ export class VectorCopies {
       .finally(() => this.loading.delete(table));
   }
 
-  /** For `status`: each copy held, with the bytes of its vectors (float32, or the codes). */
-  status(): { table: string; rows: number; bytes: number; version: string; kernel: string; scan: string; rowsRead: number }[] {
-    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, bytes: m.bytes, version: m.version, kernel: m.kernel, scan: m.scan, rowsRead: m.rowsRead }));
+  /** For `status`: each copy held, with the bytes of its vectors in memory (float32, or the codes) and in a file (a code copy's int8 rows). */
+  status(): { table: string; rows: number; bytes: number; fileBytes: number; version: string; kernel: string; scan: string; rowsRead: number }[] {
+    return [...this.copies.values()].map((m) => ({ table: m.table, rows: m.size, bytes: m.bytes, fileBytes: m instanceof CodeIndex ? m.fileBytes : 0, version: m.version, kernel: m.kernel, scan: m.scan, rowsRead: m.rowsRead }));
   }
 
   /** Ends the copies and their scan workers. */

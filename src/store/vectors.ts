@@ -143,16 +143,13 @@ export class VectorStore {
   }
 
   /**
-   * Every row (id, project, vector), batch by batch as LanceDB reads them: a copy of a large table
-   * is made without the whole table in memory at once (3 GB of float32 at 1M × 768).
+   * Every row (id, project, vector), or only those of `projects`, batch by batch as LanceDB reads
+   * them: a copy of a large table is made without the whole table in memory at once (3 GB of
+   * float32 at 1M × 768), and a project's rows are read once however many queries are scored in it.
    */
-  async *batches(name: string): AsyncGenerator<RecordBatch> {
-    for await (const batch of (await this.table(name)).query().select(["id", "project", "vector"])) yield batch;
-  }
-
-  /** The rows (id, vector) of `projects`, batch by batch: one read of them, however many queries are scored in it. */
-  async *projectBatches(name: string, projects: string[]): AsyncGenerator<RecordBatch> {
-    for await (const batch of (await this.table(name)).query().where(inList("project", projects)).select(["id", "vector"])) yield batch;
+  async *batches(name: string, projects?: string[]): AsyncGenerator<RecordBatch> {
+    const q = (await this.table(name)).query();
+    for await (const batch of (projects ? q.where(inList("project", projects)) : q).select(["id", "project", "vector"])) yield batch;
   }
 
   /** The rows (id, project, vector) with these ids, as Arrow, read 500 ids at a time. */

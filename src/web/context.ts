@@ -4,6 +4,8 @@
  * `mem ui` was started for. A view shows another project only when the address names it (the
  * user's own choice, as `--project` is at the CLI).
  */
+import { join } from "node:path";
+import { VECTOR_ROWS_DIR } from "../config/paths.cjs";
 import type { App } from "../app.js";
 import { pickEvery, type Selected, type Unhealthy } from "../embed/chain.js";
 import type { Project } from "../project/identity.js";
@@ -33,7 +35,7 @@ export interface UiContext {
 
 export function uiContext(app: App, home: Project, cwd: string, now: () => number = Date.now, log: (line: string) => void = () => undefined): UiContext {
   const pickProvider = pickEvery(() => app.providers(), now);
-  const copies = new VectorCopies({ state: new VecState(app.db), vectors: app.vectors, config: app.config.daemon, log });
+  const copies = new VectorCopies({ state: new VecState(app.db), vectors: app.vectors, config: app.config.daemon, log, rowsDir: join(app.paths.home, VECTOR_ROWS_DIR) });
   return { app, svc: new MemoryService({ db: app.db, config: app.config, projectRoot: app.projectRoot }), home, cwd, now, pickProvider, vectorSearch: copies.search, heldVectors: () => copies.status(), close: () => copies.close() };
 }
 

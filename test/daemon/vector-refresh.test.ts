@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -27,7 +27,7 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-type Copy = { table: string; rows: number; version: string; rowsRead: number; kernel: string };
+type Copy = { table: string; rows: number; version: string; rowsRead: number; kernel: string; fileBytes: number };
 type Found = { results: { id: string; text: string; legs: { vector?: { rank: number; score: number } } }[] };
 
 /** A data home and a project of `notes` notes, indexed with the loopback Ollama, and one memory remembered and embedded. */
@@ -50,12 +50,18 @@ async function withMemory(name: string, ollama: string, notes: number, extraEnv:
   return { h, docs, env, mem, id };
 }
 
-for (const [kind, daemon] of [["float32", {}], ["codes", { codeRows: 0 }]] as const) {
+for (const [kind, daemon] of [["float32", {}], ["codes", { codeRows: 0 }], ["codes, its rows' folder blocked", { codeRows: 0 }]] as const) {
 test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only the rows that changed are read`, { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
   try {
-    const { h, docs, env, mem, id } = await withMemory(`copy-${kind}`, fake.url, 5, {}, daemon);
-    const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: "ignore" });
+    const { h, docs, env, mem, id } = await withMemory(`copy-${kind.replace(/\W+/g, "-")}`, fake.url, 5, {}, daemon);
+    const blocked = kind.includes("blocked");
+    if (blocked) writeFileSync(join(h, "vector-rows"), ""); // a file where the folder of the int8 rows would be
+    const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     kids.push(child);
     await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
     const copies = async () => {
@@ -82,8 +88,23 @@ test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only
     const found = await vectorSearch("zeppelins float over the harbour at dawn");
     const edited = found.results.find((r) => /zeppelins/.test(r.text));
     assert.equal(edited?.legs.vector?.rank, 1, `the edited memory is the nearest by its new words: ${JSON.stringify(found.results.map((r) => [r.text.slice(0, 30), r.legs]))}`);
-    assert.equal(now.kernel.startsWith("codes"), kind === "codes");
+    assert.equal(now.kernel.startsWith("codes"), kind !== "float32");
+    if (kind === "codes") {
+      // the int8 rows in a private file of the data home, removed when the daemon stops
+      const files = readdirSync(join(h, "vector-rows"));
+      assert.equal(files.length, 1);
+      assert.ok(now.fileBytes >= now.rows * 64, `every row's 64 int8 bytes (and the edited row's old one until a compaction): ${now.fileBytes}`);
+      assert.equal(statSync(join(h, "vector-rows", files[0]!)).size, now.fileBytes);
+      assert.equal(statSync(join(h, "vector-rows")).mode & 0o777, 0o700);
+      assert.equal(statSync(join(h, "vector-rows", files[0]!)).mode & 0o777, 0o600);
+    }
+    if (blocked) {
+      assert.equal(now.fileBytes, 0, "held in memory");
+      assert.match(stderr, /int8 rows cannot be kept in a file .*holding them in memory/);
+    }
     await ask(h, { op: "stop" }, 2_000);
+    await until(async () => child.exitCode !== null);
+    if (kind === "codes") assert.deepEqual(readdirSync(join(h, "vector-rows")), [], "the file removed when the daemon stopped");
   } finally {
     await fake.close();
   }

@@ -62,7 +62,7 @@ test("an index run's calibration reads the project's vectors once: no flat searc
   const cal = calibrationsOf(e.db, table, ["p1"])[0];
   assert.ok(cal && cal.queries >= 8, JSON.stringify(cal));
   assert.equal(calls.get("search") ?? 0, 0, `flat searches: ${JSON.stringify([...calls])}`);
-  assert.equal(calls.get("projectBatches"), 1, `reads of the project's rows: ${JSON.stringify([...calls])}`);
+  assert.equal(calls.get("batches"), 1, `reads of the project's rows: ${JSON.stringify([...calls])}`);
   // Every chunk of the project has its hub share.
   const chunks = e.db.prepare("SELECT count(*) FROM chunks WHERE project = 'p1'").pluck().get() as number;
   const hubs = e.db.prepare("SELECT count(*) FROM vec_hub h JOIN chunks c ON c.id = h.chunk_id WHERE c.project = 'p1'").pluck().get() as number;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -37,8 +37,12 @@ test("rescoring every row is the exact ranking up to int8's error: each similari
     const store = await tableOf(`exact${dims}`, dims, rows);
     for (const prefer of [undefined, "js"] as const) {
       // every row a candidate: the answer is the rescoring's alone
-      const idx = await CodeIndex.fromArrow(`exact${dims}`, dims, "v1", [await (await store.table(`exact${dims}`)).query().toArrow()], { factor: 1, min: 10_000, share: 0 }, prefer);
+      const arrow = [await (await store.table(`exact${dims}`)).query().toArrow()];
+      const idx = await CodeIndex.fromArrow(`exact${dims}`, dims, "v1", arrow, { candidates: { factor: 1, min: 10_000, share: 0 }, prefer });
       assert.equal(idx.kernel, prefer || dims % 128 !== 0 ? "codes-js" : "codes-wasm-simd");
+      // the int8 rows in a file: the 4-bit rows pick the 400 read back, then the same int8 scores
+      const inFile = await CodeIndex.fromArrow(`exact${dims}`, dims, "v1", arrow, { candidates: { factor: 1, min: 10_000, share: 0 }, prefer, rowsDir: join(dir, "rows") });
+      assert.ok(inFile.rowsPath && inFile.fileBytes === 3_000 * dims && inFile.bytes < idx.bytes, "the int8 rows are in the file, not in memory");
       for (let t = 0; t < 10; t++) {
         const q = gen.next();
         const want = exactTop(rows, q, 21);
@@ -52,7 +56,9 @@ test("rescoring every row is the exact ranking up to int8's error: each similari
         for (const w of want.slice(0, 20)) if (w.s > cut + 2 * bound) assert.ok(mine.has(w.id), `${dims} ${prefer}: a clear top-20 row is found`);
         for (const h of got) assert.ok(exact.get(h.id)! >= cut - 2 * bound, `${dims} ${prefer}: nothing clearly outside the top 20`);
         for (let i = 1; i < got.length; i++) assert.ok(got[i - 1]!.similarity >= got[i]!.similarity, "best first");
+        assert.deepEqual(inFile.search(q, undefined, 20), got, `${dims} ${prefer}: read back from the file, the same rows with the same int8 scores`);
       }
+      await inFile.close();
     }
     store.close();
   }
@@ -103,18 +109,35 @@ test("the project filter: only rows of the projects searched, none for an unknow
 });
 
 const ALL = { factor: 1, min: 1_000_000, share: 0 }; // every row a candidate: the order rows are held in does not matter
+/** The ways a copy can hold its rows: the kernels (WebAssembly, or the JS loops) × the int8 rows in memory or in a private file. */
+const MODES = [
+  { prefer: undefined, inFile: false },
+  { prefer: "js", inFile: false },
+  { prefer: undefined, inFile: true },
+  { prefer: "js", inFile: true },
+] as const;
+const optsOf = (m: (typeof MODES)[number]) => ({ prefer: m.prefer, candidates: ALL, ...(m.inFile ? { rowsDir: join(dir, "rows") } : {}) });
+const label = (m: (typeof MODES)[number]) => `${m.prefer ?? "wasm"}, int8 rows ${m.inFile ? "in a file" : "in memory"}`;
+/** Rows of the copy's file that are all zeros. */
+const zeroRows = (path: string, dims: number): number => {
+  const b = readFileSync(path);
+  let n = 0;
+  for (let r = 0; r < b.length / dims; r++) if (b.subarray(r * dims, (r + 1) * dims).every((x) => x === 0)) n++;
+  return n;
+};
 const change = (gone: Iterable<string>, recorded: Iterable<string>) => ({ gone: new Set(gone), recorded: new Set(recorded) });
 
 test("a code copy refreshed in place after rows were added, removed and rewritten reads only those and answers as a full load does", async () => {
   const gen = ClusteredVectors.synthetic(128, 30, 13);
   const rows = rowsOf(gen, 3_000);
   const store = await tableOf("refresh", 128, rows);
-  for (const prefer of [undefined, "js"] as const) {
-    const first = await CodeIndex.load(store, "refresh", 128, "v1", prefer, ALL);
+  for (const [m, mode] of MODES.entries()) {
+    const first = await CodeIndex.load(store, "refresh", 128, "v1", optsOf(mode));
+    assert.equal(first.rowsPath !== undefined, mode.inFile, label(mode));
     assert.equal(first.rowsRead, 3_000);
     const capacity = first.capacity;
     assert.ok(capacity > 3_000, "room for rows to come");
-    const added = rowsOf(gen, 150, 10_000 + (prefer ? 1_000 : 0), () => "c");
+    const added = rowsOf(gen, 150, 10_000 + m * 1_000, () => "c");
     const removed = Array.from({ length: 300 }, (_, i) => `c${i * 6}`);
     await store.upsert("refresh", added);
     await store.delete("refresh", removed);
@@ -127,16 +150,20 @@ test("a code copy refreshed in place after rows were added, removed and rewritte
     assert.equal(first.capacity, capacity, "appended into the headroom");
     assert.equal(first.version, "v2");
     assert.equal(first.search(edited.vector, ["c"], 1)[0]?.id, "c1", "the rewritten row's new vector and project");
-    const whole = await CodeIndex.load(store, "refresh", 128, "v2", prefer, ALL);
+    // a removed row's int8 row leaves the file at once (zeros), before any compaction
+    if (first.rowsPath) assert.ok(zeroRows(first.rowsPath, 128) >= 300, `${label(mode)}: removed rows zeroed`);
+    const whole = await CodeIndex.load(store, "refresh", 128, "v2", optsOf(mode));
     for (let t = 0; t < 8; t++) {
       const q = t === 0 ? added[3]!.vector : gen.next();
       for (const projects of [undefined, ["c"], ["a", "c"], ["a"]]) {
         const mine = first.search(q, projects, 25);
-        assert.deepEqual(mine, whole.search(q, projects, 25), `query ${t} ${projects}: the refreshed copy answers as a full load`);
+        assert.deepEqual(mine, whole.search(q, projects, 25), `${label(mode)}, query ${t} ${projects}: the refreshed copy answers as a full load`);
         for (const h of mine) assert.ok(!removed.includes(h.id), `a removed row is gone: ${h.id}`);
       }
     }
     assert.equal(first.search(added[3]!.vector, ["c"], 1)[0]?.id, added[3]!.id, "an added row is found");
+    await first.close();
+    await whole.close();
     // the table as it was, for the next pass
     await store.delete("refresh", added.map((r) => r.id));
     await store.upsert("refresh", rows.filter((r) => removed.includes(r.id) || r.id === "c1"));
@@ -151,8 +178,8 @@ test("the dead rows squeezed out in place (compaction), rows added past the head
   const gen = ClusteredVectors.synthetic(128, 30, 17);
   const rows = rowsOf(gen, 12_000);
   const store = await tableOf("compact", 128, rows);
-  for (const prefer of [undefined, "js"] as const) {
-    const idx = await CodeIndex.load(store, "compact", 128, "v1", prefer, ALL);
+  for (const [m, mode] of MODES.entries()) {
+    const idx = await CodeIndex.load(store, "compact", 128, "v1", optsOf(mode));
     // a tenth and more removed: marked dead, then squeezed out
     const removed = rows.filter((_, i) => i % 9 === 0).map((r) => r.id as string);
     await store.delete("compact", removed);
@@ -161,19 +188,22 @@ test("the dead rows squeezed out in place (compaction), rows added past the head
     assert.equal(idx.size, 12_000 - removed.length);
     // then more rows than the headroom holds: the copy grows in place
     const capacity = idx.capacity;
-    const added = rowsOf(gen, capacity - idx.size + 500, 50_000 + (prefer ? 100_000 : 0), () => "c");
+    const added = rowsOf(gen, capacity - idx.size + 500, 50_000 + m * 100_000, () => "c");
     await store.upsert("compact", added);
     const half = Math.ceil(added.length / 2); // each within a refresh's limit
     assert.ok(await idx.refresh(store, "v3", change([], added.slice(0, half).map((r) => r.id))));
     assert.ok(await idx.refresh(store, "v3", change([], added.slice(half).map((r) => r.id))));
     assert.ok(idx.capacity > capacity, "grown");
     assert.equal(idx.size, 12_000 - removed.length + added.length);
-    const whole = await CodeIndex.load(store, "compact", 128, "v3", prefer, ALL);
+    const whole = await CodeIndex.load(store, "compact", 128, "v3", optsOf(mode));
     for (let t = 0; t < 6; t++) {
       const q = t === 0 ? added.at(-1)!.vector : gen.next();
-      for (const projects of [undefined, ["c"], ["b"]]) assert.deepEqual(idx.search(q, projects, 30), whole.search(q, projects, 30), `query ${t} ${projects}`);
+      for (const projects of [undefined, ["c"], ["b"]]) assert.deepEqual(idx.search(q, projects, 30), whole.search(q, projects, 30), `${label(mode)}, query ${t} ${projects}`);
     }
     assert.equal(idx.search(added.at(-1)!.vector, ["c"], 1)[0]?.id, added.at(-1)!.id, "a row added after the growth is found");
+    if (idx.rowsPath) assert.equal(statSync(idx.rowsPath).size, (12_000 - removed.length + added.length) * 128, "the file holds the rows in use");
+    await idx.close();
+    await whole.close();
     await store.delete("compact", added.map((r) => r.id));
     await store.upsert("compact", rows.filter((r) => removed.includes(r.id)));
   }

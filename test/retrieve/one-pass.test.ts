@@ -30,7 +30,7 @@ for (const dims of [64, 20]) {
       }
       const queries = Array.from({ length: 6 }, vec);
       const probe = vec();
-      const pass = await nearestInOnePass(store.projectBatches("t", ["p"]), queries, 50, probe);
+      const pass = await nearestInOnePass(store.batches("t", ["p"]), queries, 50, probe);
       for (const [j, q] of queries.entries()) {
         const flat = await store.search("t", q, ["p"], 50);
         assert.deepEqual(pass.top[j]!.map((h) => h.id), flat.map((h) => h.id), `query ${j}`);
@@ -50,9 +50,9 @@ test("no rows, or no queries: empty answers", async () => {
   const store = await VectorStore.open(join(dir, "lance-empty"));
   try {
     await store.ensure("t", 8);
-    const pass = await nearestInOnePass(store.projectBatches("t", ["p"]), [new Float32Array(8).fill(1)], 5, new Float32Array(8).fill(1));
+    const pass = await nearestInOnePass(store.batches("t", ["p"]), [new Float32Array(8).fill(1)], 5, new Float32Array(8).fill(1));
     assert.deepEqual(pass, { top: [[]], probe: [] });
-    assert.deepEqual(await nearestInOnePass(store.projectBatches("t", ["p"]), [], 5), { top: [], probe: [] });
+    assert.deepEqual(await nearestInOnePass(store.batches("t", ["p"]), [], 5), { top: [], probe: [] });
   } finally {
     store.close();
   }

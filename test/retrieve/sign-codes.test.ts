@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CODE_KERNEL_BYTES, codeKernels } from "../../src/retrieve/code-kernels.js";
-import { candidateCount } from "../../src/retrieve/code-index.js";
-import { bestByScore, codeWords, hammingRows, int8Dot, nearestRows, popcount, quantise, quantise16, signBits } from "../../src/retrieve/sign-codes.js";
+import { candidateCount, readBackCount } from "../../src/retrieve/code-index.js";
+import { bestByScore, bestRows, codeWords, hammingRows, int8Dot, nearestRows, nibbleBytes, nibbleDot, popcount, quantise, quantise16, quantise4, signBits } from "../../src/retrieve/sign-codes.js";
 import { prng } from "../../scripts/prng.js";
 
 test("popcount counts the set bits of a 32-bit word", () => {
@@ -54,7 +54,10 @@ test("nearestRows takes every allowed row under the cut and rows at the cut in r
     [0, all, []],
     [3, () => false, []],
   ];
-  for (const [want, ok, rows] of cases) assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want, ok)), rows, `want ${want}`);
+  for (const [want, ok, rows] of cases) {
+    assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want, ok)), rows, `want ${want}`);
+    if (ok === all) assert.deepEqual(Array.from(nearestRows(dist, dist.length, 8, want)), rows, `want ${want}, every row (no filter)`);
+  }
 });
 
 test("bestByScore ranks best first, equal scores in row order, and cuts at the limit", () => {
@@ -73,6 +76,23 @@ test("bestByScore ranks best first, equal scores in row order, and cuts at the l
   const s = Array.from({ length: 500 }, () => Math.round(rand() * 40) / 40);
   const sorted = Array.from(many, (row, k) => ({ row, score: s[k]! })).sort((a, b) => b.score - a.score || a.row - b.row);
   assert.deepEqual(bestByScore(many, s, 50), sorted.slice(0, 50));
+});
+
+test("bestRows keeps the k best scores in row order, ties at the cut in row order, as a full sort would", () => {
+  const rand = prng(17);
+  const cases: [string, number[], number][] = [
+    ["random", Array.from({ length: 5_000 }, () => rand()), 400],
+    ["few levels (ties)", Array.from({ length: 3_000 }, () => Math.floor(rand() * 7)), 250],
+    ["all equal", new Array(100).fill(0.5), 10],
+    ["k over the rows", [3, 1, 2], 5],
+    ["k zero", [3, 1, 2], 0],
+  ];
+  for (const [name, scores, k] of cases) {
+    const rows = Int32Array.from(scores, (_, i) => i * 3 + 1);
+    const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+    const want = order.slice(0, Math.min(k, scores.length)).map((x) => rows[x.i]!).sort((a, b) => a - b);
+    assert.deepEqual(Array.from(bestRows(rows, scores, k)), want, name);
+  }
 });
 
 test("the WebAssembly kernels count the same bits and the same int8 dot products as the JS loops", () => {
@@ -118,7 +138,62 @@ test("the WebAssembly kernels count the same bits and the same int8 dot products
   }
 });
 
+test("4-bit rows keep every component within half a step (the largest within one), and their dot product is the dequantised row's", () => {
+  const rand = prng(11);
+  for (const dims of [768, 48, 100]) {
+    const bytes = nibbleBytes(dims);
+    assert.equal(bytes, Math.ceil(dims / 32) * 16);
+    const q4 = new Uint8Array(bytes * 2 + 5).fill(0xaa);
+    const v = Float32Array.from({ length: dims }, () => rand() * 2 - 1);
+    const step = quantise4(v, dims, q4, 5 + bytes);
+    assert.ok(step > 0);
+    const back = (j: number) => {
+      const b = q4[5 + bytes + (j >> 5) * 16 + (j & 15)]!;
+      return (((j & 16) === 0 ? b & 15 : b >> 4) - 7.5) * step;
+    };
+    const max = Math.max(...Array.from(v, Math.abs));
+    for (let j = 0; j < dims; j++) assert.ok(Math.abs(back(j) - v[j]!) <= (Math.abs(v[j]!) === max ? step : step / 2) + 1e-6, `${dims}: component ${j}`);
+    assert.deepEqual(Array.from(q4.subarray(0, 5 + bytes)), new Array(5 + bytes).fill(0xaa), "nothing written before the row");
+    const q = Float32Array.from({ length: dims }, () => rand() * 2 - 1);
+    let want = 0;
+    for (let j = 0; j < dims; j++) want += q[j]! * back(j);
+    assert.ok(Math.abs(nibbleDot(q, q4, 5 + bytes, dims, step) - want) < 1e-4, `${dims}: nibbleDot`);
+    assert.equal(quantise4(new Float32Array(dims), dims, q4, 0), 0, "a zero row's step is 0");
+  }
+});
+
+test("the WebAssembly 4-bit kernel sums the same levels × int16 query as the JS loop", () => {
+  const rand = prng(5);
+  for (const [n, dims] of [[1, 128], [37, 384], [300, 768]] as const) {
+    const bytes = nibbleBytes(dims);
+    const memory = new WebAssembly.Memory({ initial: Math.ceil((4096 + dims * 2 + n * (bytes + 8)) / 65_536) + 1 });
+    const k = codeKernels(memory)!;
+    const at = { q16: 0, dots: 0, rows: 0, q4: 0 };
+    at.dots = Math.ceil((dims * 2) / 16) * 16;
+    at.rows = at.dots + n * 4;
+    at.q4 = Math.ceil((at.rows + n * 4) / 16) * 16;
+    const q4 = new Uint8Array(memory.buffer, at.q4, n * bytes);
+    for (let i = 0; i < n; i++) quantise4(Float32Array.from({ length: dims }, () => rand() * 2 - 1), dims, q4, i * bytes);
+    const q16 = new Int16Array(memory.buffer, at.q16, dims);
+    quantise16(Float32Array.from({ length: dims }, () => rand() * 2 - 1), dims, q16);
+    const pick = Array.from({ length: Math.min(n, 25) }, (_, i) => (i * 11) % n);
+    new Int32Array(memory.buffer, at.rows, pick.length).set(pick);
+    k.dots4(at.q16, at.q4, at.rows, pick.length, bytes, at.dots);
+    const dots = new Int32Array(memory.buffer, at.dots, pick.length);
+    pick.forEach((row, i) => {
+      let want = 0;
+      for (let j = 0; j < dims; j++) {
+        const b = q4[row * bytes + (j >> 5) * 16 + (j & 15)]!;
+        want += q16[j]! * ((j & 16) === 0 ? b & 15 : b >> 4);
+      }
+      assert.equal(dots[i], want, `dots4 ${n}×${dims} row ${row}`);
+    });
+  }
+});
+
 test("the candidates rescored grow with the limit and with the copy's size", () => {
   const cases: [number, number, number][] = [[1_000, 50, 2_000], [100_000, 50, 2_000], [300_000, 50, 6_000], [1_000_000, 50, 20_000], [100_000, 100, 4_000], [10, 5, 2_000]];
   for (const [rows, limit, want] of cases) assert.equal(candidateCount(rows, limit), want, `${rows} rows, limit ${limit}`);
+  // read back from the file: limit × 8, at least 200, never fewer than the limit
+  for (const [limit, want, c] of [[50, 400, undefined], [30, 240, undefined], [10, 200, undefined], [100, 800, undefined], [30, 30, { factor: 1, min: 1, share: 0, readBack: 0, readBackMin: 0 }]] as const) assert.equal(readBackCount(limit, c), want, `limit ${limit}`);
 });

@@ -5,7 +5,7 @@
  * SQLite's journal (only the rows recorded read from LanceDB) and answers as a copy read whole.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -27,7 +27,7 @@ const TABLE = "t128";
 
 type Row = { id: ReturnType<typeof cleanText>; project: ReturnType<typeof cleanText>; vector: Float32Array };
 
-for (const kind of ["codes", "float32"] as const) {
+for (const kind of ["codes", "codes-file", "float32"] as const) {
   test(`${kind}: a copy brought up to date from SQLite's journal answers as one read whole; a journal pruned past it, read whole`, { timeout: 60_000 }, async () => {
     const gen = ClusteredVectors.synthetic(DIMS, 20, kind === "codes" ? 3 : 4);
     const rowOf = (i: number, project = i % 4 === 0 ? "a" : "b"): Row => ({ id: cleanText(`c${i}`), project: cleanText(project), vector: gen.next() });
@@ -51,8 +51,9 @@ for (const kind of ["codes", "float32"] as const) {
     const copies = new VectorCopies({
       state,
       vectors: async () => store,
-      config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: kind === "codes" ? 0 : 1_000_000 },
+      config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: kind === "float32" ? 1_000_000 : 0 },
       log: (l) => logs.push(l),
+      ...(kind === "codes-file" ? { rowsDir: join(dir, "rows") } : {}),
     });
     const held = () => copies.status().find((s) => s.table === TABLE);
     const search = (q: Float32Array, projects?: string[]) => copies.search(TABLE, DIMS, q, projects, 20);
@@ -64,7 +65,8 @@ for (const kind of ["codes", "float32"] as const) {
     assert.equal(await search(gen.next()), undefined, "not loaded yet: LanceDB answers");
     const first = await caughtUp();
     assert.equal(first.rowsRead, 1_500);
-    assert.equal(first.kernel.startsWith("codes"), kind === "codes");
+    assert.equal(first.kernel.startsWith("codes"), kind !== "float32");
+    if (kind === "codes-file") assert.equal(readdirSync(join(dir, "rows")).length, 1, "the int8 rows in a file");
 
     // 60 added, 45 removed, 5 recorded again with new vectors (an edited memory keeps its chunk id)
     await write(Array.from({ length: 60 }, (_, i) => rowOf(5_000 + i, "c")));
@@ -79,7 +81,7 @@ for (const kind of ["codes", "float32"] as const) {
     const fresh = await caughtUp();
     assert.equal(fresh.rowsRead, 65, "only the rows recorded since were read from LanceDB");
     assert.equal(fresh.rows, 1_500 + 60 - 45);
-    const whole = kind === "codes" ? await CodeIndex.load(store, TABLE, DIMS, "whole") : await MemoryIndex.load(store, TABLE, DIMS, "whole");
+    const whole = kind === "float32" ? await MemoryIndex.load(store, TABLE, DIMS, "whole") : await CodeIndex.load(store, TABLE, DIMS, "whole", kind === "codes-file" ? { rowsDir: join(dir, "rows-whole") } : {});
     for (let t = 0; t < 10; t++) {
       const q = t < 5 ? edited[t]!.vector : gen.next();
       for (const projects of [undefined, ["c"], ["a", "c"]]) {
@@ -99,10 +101,67 @@ for (const kind of ["codes", "float32"] as const) {
     assert.equal(reread.rows, 1_500 + 60 - 45 - 2);
     assert.deepEqual(logs, []);
     await copies.close();
+    if (kind === "codes-file") assert.deepEqual(readdirSync(join(dir, "rows")), [], "the file removed when the copies are let go");
     store.close();
     db.close();
   });
 }
+
+test("a holder whose int8 rows' folder cannot be made (a file in the way) still answers from its copy, the rows in memory, and says why once", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 8);
+  const db = openDb(join(dir, "nofile.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "nofile-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 800 }, (_, i) => ({ id: cleanText(`n${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  writeFileSync(join(dir, "in-the-way"), "");
+  const logs: string[] = [];
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir: join(dir, "in-the-way", "rows") });
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const whole = await CodeIndex.load(store, TABLE, DIMS, "whole");
+  for (let t = 0; t < 5; t++) {
+    const q = gen.next();
+    assert.deepEqual(await copies.search(TABLE, DIMS, q, ["a"], 10), whole.search(q, ["a"], 10));
+  }
+  assert.equal(logs.length, 1, logs.join("\n"));
+  assert.match(logs[0]!, /int8 rows cannot be kept in a file .*holding them in memory/);
+  await copies.close();
+  store.close();
+  db.close();
+});
+
+test("a copy whose int8 rows' file is cut under it lets go of it: LanceDB answers meanwhile, the log says why, and the next copy is read whole", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 12);
+  const db = openDb(join(dir, "cut.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "cut-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 700 }, (_, i) => ({ id: cleanText(`k${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  const logs: string[] = [];
+  const rowsDir = join(dir, "cut-rows");
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir });
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const [file] = readdirSync(rowsDir);
+  truncateSync(join(rowsDir, file!), 0);
+  const q = rows[5]!.vector;
+  assert.equal(await copies.search(TABLE, DIMS, q, ["a"], 10), undefined, "LanceDB answers");
+  assert.match(logs.join("\n"), /the copy of t128 failed .*past the end.*searching LanceDB/);
+  await copies.search(TABLE, DIMS, q, ["a"], 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const again = await copies.search(TABLE, DIMS, q, ["a"], 10);
+  assert.equal(again?.[0]?.id, "k5", "read again, it answers");
+  await copies.close();
+  store.close();
+  db.close();
+});
 
 test("by default the daemon holds the code copy of a table of 1M chunks of 768 dimensions (daemon.vectorMemoryMB)", () => {
   const codes = 1_000_000 * codeBytesPerRow(768);
