@@ -13,9 +13,10 @@
  * daemon's RSS from /proc/<pid>/status (VmRSS after warm-up and after the prompts, VmHWM its peak)
  * beside what it says of itself, the index throughput, and the load average (others' work shows
  * in the figures). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
- * data homes. Linux only (/proc). Not a test.
+ * data homes, and `--reuse` (with `--keep`) asks a store kept by an earlier run again, without
+ * building it or indexing a batch into it (a 1M store takes about 12 minutes to build). Linux only (/proc). Not a test.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openApp } from "../src/app.js";
@@ -36,6 +37,7 @@ const BATCH = Number(arg("batch", "2000"));
 const VECTOR_MB = arg("vector-memory-mb", "");
 const KEEP = arg("keep", "");
 const GAP_MS = Number(arg("gap-ms", "100"));
+const REUSE = process.argv.includes("--reuse");
 const WARM = 10;
 /** An Ollama model of each size, as `ollama pull` names them. */
 const MODEL: Record<number, string> = { 768: "nomic-embed-text", 384: "all-minilm" };
@@ -65,9 +67,13 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
   try {
     log(`${n.toLocaleString("en")} chunks × ${dims} dims (${model}), ${new Date().toISOString()} [load ${load()}]`);
     let app = openApp(env);
-    const built = await buildStore(app, proj, n, dims, log);
-    const index = await indexThroughput(app, proj, BATCH);
-    log(`  the real indexer: ${index.chunks.toLocaleString("en")} new chunks in ${index.seconds.toFixed(1)} s, ${Math.round(index.perSecond)} chunks/s (loopback embedder) [load ${load()}]`);
+    const kept = join(work, "built.json");
+    const reused = REUSE && KEEP !== "" && existsSync(kept);
+    const built = reused ? (JSON.parse(readFileSync(kept, "utf8")) as Awaited<ReturnType<typeof buildStore>>) : await buildStore(app, proj, n, dims, log);
+    if (KEEP) writeFileSync(kept, JSON.stringify(built));
+    const index = reused ? { chunks: 0, seconds: 0, perSecond: Number.NaN } : await indexThroughput(app, proj, BATCH);
+    if (reused) log(`  the store kept in ${work} asked again (--reuse): not built, no batch indexed`);
+    else log(`  the real indexer: ${index.chunks.toLocaleString("en")} new chunks in ${index.seconds.toFixed(1)} s, ${Math.round(index.perSecond)} chunks/s (loopback embedder) [load ${load()}]`);
     const total = app.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(built.table) as number;
     await app.close();
 
