@@ -37,6 +37,8 @@ const BATCH = Number(arg("batch", "2000"));
 const VECTOR_MB = arg("vector-memory-mb", "");
 const KEEP = arg("keep", "");
 const GAP_MS = Number(arg("gap-ms", "100"));
+/** `--cpu-prof DIR`: the daemon writes a V8 CPU profile there when it stops (where its answer's time goes). */
+const CPU_PROF = arg("cpu-prof", "");
 const REUSE = process.argv.includes("--reuse");
 const WARM = 10;
 /** An Ollama model of each size, as `ollama pull` names them. */
@@ -77,7 +79,7 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
     const total = app.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(built.table) as number;
     await app.close();
 
-    const d = await startDaemon(home, work);
+    const d = await startDaemon(home, work, CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROF] : []);
     try {
       // The warm-up loads the table into memory (or finds it over daemon.vectorMemoryMB).
       const t = performance.now();

@@ -80,12 +80,13 @@ function ascending(list: readonly number[]): ArrayLike<number> {
  * The chunks to rank: `lists` holds, for each of the query's words, the rowids of the chunks that
  * hold it (in any of its forms); `rows` is the number of chunks indexed. `undefined` when every
  * match is kept (they fit the budget, or they are one level): rank them all, as without a bound.
+ * `dfs`: each word's matches in the whole index, when `lists` holds only some of them (`inScope`).
  */
-export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number): number[] | undefined {
+export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number, dfs?: readonly number[]): number[] | undefined {
   // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
-  let layer: Weighed[] = lists.map((list) => {
+  let layer: Weighed[] = lists.map((list, k) => {
     const sorted = ascending(list);
-    return { rows: sorted, weights: new Int32Array(sorted.length).fill(Math.round(fts5Idf(sorted.length, rows) * UNIT)) };
+    return { rows: sorted, weights: new Int32Array(sorted.length).fill(Math.round(fts5Idf(dfs?.[k] ?? sorted.length, rows) * UNIT)) };
   });
   while (layer.length > 1) {
     const next: Weighed[] = [];
@@ -108,4 +109,31 @@ export function chunksToRank(lists: readonly (readonly number[])[], rows: number
   const out: number[] = [];
   for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
   return out;
+}
+
+/** The rowids of an ascending `list` that `scope` (ascending) holds: one walk of both. */
+export function within(list: readonly number[], scope: ArrayLike<number>): number[] {
+  const sorted = ascending(list);
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const x = sorted[i]!;
+    while (j < scope.length && scope[j]! < x) j++;
+    if (j === scope.length) break;
+    if (scope[j] === x) out.push(x);
+  }
+  return out;
+}
+
+/**
+ * The chunks the filtered ranking scores when the projects searched are a small part of the
+ * store: the same rule as `chunksToRank`, over each word's matches within `scope` (the projects'
+ * rowids, ascending), the words still weighed by their frequency in the whole index as `bm25()`
+ * weighs them. `every`: no match in scope is left out (they fit the budget, or are one level).
+ */
+export function inScope(lists: readonly (readonly number[])[], scope: ArrayLike<number>, rows: number, budget: number, least: number): { rowids: number[]; every: boolean } {
+  const scoped = lists.map((l) => within(l, scope));
+  const kept = chunksToRank(scoped, rows, budget, least, lists.map((l) => l.length));
+  if (kept) return { rowids: kept, every: false };
+  return { rowids: [...new Set(scoped.flat())].sort((a, b) => a - b), every: true };
 }
