@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
-import { chunksToRank, inScope } from "./bm25-bound.js";
+import { chunksToRankKnowing, inScope } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
 import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
@@ -78,12 +78,43 @@ export function wordMatches(db: Db, words: readonly string[][], budget: number):
 }
 
 /**
- * The chunks to score for these words (each word's forms), or `undefined` for every match: the
- * matches of each word are read as rowids alone (no scoring) and weighed by ./bm25-bound.ts.
+ * The chunks to score for these words (each word's forms), or `undefined` for every match
+ * (./bm25-bound.ts), as `chunksToRank` answers from every word's whole list, without reading
+ * the common words' lists whole: each word's matches are read up to one past the budget, which
+ * is the whole list of a word within it; a word past it is counted (no list). The rarer words'
+ * matches are read whole (those within the budget, or the rarest), and each other word's only
+ * among the chunks holding one of them (an AND in FTS5, which skips through the common word's
+ * list). When the cut of the levels falls
+ * below what the words read whole decide (a chunk holding only common words could weigh as much),
+ * the next rarest word is read whole, and so on: the chunks kept are those of every list read
+ * whole, and the common words' lists are read only when they matter.
  */
 export function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
-  const m = wordMatches(db, words, budget);
-  return m && chunksToRank(m.lists, m.rows, budget, least);
+  const rows = indexedRows(db);
+  if (rows <= budget || words.length === 0) return undefined;
+  const forms = words.map((f) => matchOf(f)!);
+  const count = prepared(db, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+  const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+  // a word's first matches, up to one past the budget: the whole list of a word within it
+  const first = prepared(db, "SELECT json_group_array(rowid) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)").pluck();
+  const whole = new Map<number, number[]>();
+  const dfs = forms.map((m, k) => {
+    const head = JSON.parse(first.get(m, budget + 1) as string) as number[];
+    if (head.length <= budget) whole.set(k, head);
+    return head.length <= budget ? head.length : (count.get(m) as number);
+  });
+  // rarest first: those within the budget are read whole already
+  const order = forms.map((_, k) => k).sort((a, b) => dfs[a]! - dfs[b]! || a - b);
+  let n = Math.max(1, whole.size);
+  for (;;) {
+    const known = new Set(order.slice(0, n));
+    for (const k of known) if (!whole.has(k)) whole.set(k, JSON.parse(list.get(forms[k]) as string) as number[]);
+    const heavy = matchOf(order.slice(0, n).flatMap((k) => words[k]!))!;
+    const lists = forms.map((m, k) => whole.get(k) ?? (JSON.parse(list.get(`(${heavy}) AND (${m})`) as string) as number[]));
+    const decided = chunksToRankKnowing(lists, known, dfs, rows, budget, least);
+    if (decided) return decided.rank;
+    n++;
+  }
 }
 
 /** The rowids of the chunks of `projects`, ascending (read from the chunks_project index: no chunk row is read). */
@@ -131,8 +162,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   // scores only the chunks ./bm25-bound.ts keeps (at most `budget` of them, heaviest words first).
   const wide = Math.max(200, limit * 4);
   const bound = Math.max(budget, wide);
-  const matches = wordMatches(db, words, bound);
-  const only = matches && chunksToRank(matches.lists, matches.rows, bound, wide);
+  const only = boundedRows(db, words, bound, wide);
   const ranked = only ? [match, JSON.stringify(only), wide] : [match, wide];
   const fast = (prepared(db, fastRankingSql(score, fastWhere.sql, only !== undefined)).all(...ranked, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]).filter(
     (r) => !warmOnly || r.tier !== COLD_TIER,
@@ -144,7 +174,8 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
     // `limit` of the chunks it kept pass the other filters (the tier, a kind), every match is
     // ranked, as without a bound.
     const n = Math.max(limit, wide);
-    const scoped = matches && filters.projects && filters.projects.length > 0 ? inScope(matches.lists, projectRowids(db, filters.projects), matches.rows, bound, n) : undefined;
+    const matches = filters.projects && filters.projects.length > 0 ? wordMatches(db, words, bound) : undefined;
+    const scoped = matches && inScope(matches.lists, projectRowids(db, filters.projects!), matches.rows, bound, n);
     rows = filteredRanking(db, score, where, match, scoped && JSON.stringify(scoped.rowids), n);
     if (scoped && !scoped.every && rows.length < limit) rows = filteredRanking(db, score, where, match, undefined, n);
   }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { chunksToRank, fts5Idf, inScope, within } from "../../src/retrieve/bm25-bound.js";
-import { bm25Leg, indexedRows } from "../../src/retrieve/bm25.js";
+import { chunksToRank, chunksToRankKnowing, fts5Idf, inScope, within } from "../../src/retrieve/bm25-bound.js";
+import { bm25Leg, boundedRows, indexedRows, wordMatches } from "../../src/retrieve/bm25.js";
 import { searchConcepts } from "../../src/retrieve/fts-query.js";
 import { openDb, type Db } from "../../src/store/db.js";
 import { prng } from "../../scripts/prng.js";
@@ -56,6 +56,26 @@ describe("chunksToRank", () => {
       if (kept.has(r) || !sets.some((s) => s.has(r))) continue;
       // a chunk left out does not hold every word a kept chunk holds
       for (const k of kept) assert.ok(!sets.every((s) => !s.has(k) || s.has(r)), `${r} holds every word of kept ${k}`);
+    }
+  });
+});
+
+describe("chunksToRankKnowing", () => {
+  // rowids 1-3 hold the rare word; 10-100 the common one (2, 50 and 60 both)
+  const rare = [1, 2, 3];
+  const common = [2, ...range(10, 100)];
+  const cases: { what: string; lists: number[][]; known: number[]; budget: number; least: number; want: { rank: number[] | undefined } | undefined }[] = [
+    { what: "every list whole: chunksToRank's answer", lists: [rare, common], known: [0, 1], budget: 5, least: 2, want: { rank: [1, 2, 3] } },
+    { what: "the cut falls among the rare word's levels: decided from its list and the common word's matches among its chunks", lists: [rare, [2]], known: [0], budget: 1, least: 1, want: { rank: [2] } },
+    { what: "the cut falls on the common word alone, whose chunks are not all known: not decided", lists: [rare, [2]], known: [0], budget: 5, least: 2, want: undefined },
+    { what: "past the rare word's levels for `least`: not decided", lists: [rare, [2]], known: [0], budget: 90, least: 80, want: undefined },
+    { what: "the words' matches fit the budget: every match", lists: [rare, [2]], known: [0], budget: 95, least: 2, want: { rank: undefined } },
+  ];
+  test("decides the cut where the lists read whole decide it, as chunksToRank would", () => {
+    const dfs = [rare.length, common.length];
+    for (const c of cases) {
+      assert.deepEqual(chunksToRankKnowing(c.lists, new Set(c.known), dfs, 1000, c.budget, c.least), c.want, c.what);
+      if (c.want) assert.deepEqual(c.want.rank, chunksToRank([rare, common], 1000, c.budget, c.least), `${c.what}: chunksToRank's`);
     }
   });
 });
@@ -123,6 +143,31 @@ test("on a store where bm25() orders chunks as their words' weight does, the bou
     const last = full.at(-1)!.score;
     assert.deepEqual(new Set(bounded.filter((h) => h.score > last).map((h) => h.id)), new Set(full.filter((h) => h.score > last).map((h) => h.id)), `top ${limit}`);
   }
+  db.close();
+});
+
+test("boundedRows, reading the common words' lists only where they matter, keeps what chunksToRank keeps from every list whole", () => {
+  const db = openDb(join(dir, "zipf.sqlite"));
+  db.prepare("INSERT INTO sources (id, project, path, kind, size, mtime_ms, content_hash, indexed_at) VALUES (1, 'p', 'a.md', 'markdown', 0, 0, '', 0)").run();
+  const insert = db.prepare("INSERT INTO chunks (id, source_id, project, path, kind, heading, start_line, end_line, text, seq) VALUES (?, 1, 'p', 'a.md', 'markdown', '', ?, ?, ?, ?)");
+  const rand = prng(23);
+  // words from very common to rare; "postgres" and "postgresql" are one word's forms
+  const words: [string, number][] = [["harbor", 0.004], ["lantern", 0.01], ["meadow", 0.03], ["pebble", 0.08], ["quarry", 0.2], ["river", 0.4], ["postgres", 0.02], ["postgresql", 0.05]];
+  db.transaction(() => {
+    for (let i = 0; i < 4000; i++) insert.run(`c${i}`, i, i, [...words.filter(([, p]) => rand() < p).map(([w]) => w), "filler"].join(" "), i);
+  })();
+  const queries = ["harbor lantern meadow pebble quarry river", "river quarry", "harbor river", "postgres river quarry", "lantern meadow", "harbor", "quarry pebble postgres meadow"];
+  let decided = 0;
+  for (const q of queries) {
+    const words = searchConcepts(q);
+    const whole = wordMatches(db, words, 0)!;
+    for (const [budget, least] of [[50, 20], [200, 50], [600, 200], [2000, 200]] as const) {
+      const want = chunksToRank(whole.lists, whole.rows, budget, least);
+      if (want) decided++;
+      assert.deepEqual(boundedRows(db, words, budget, least), want, `${q}, budget ${budget}`);
+    }
+  }
+  assert.ok(decided > 10, `the bound took effect ${decided} times`);
   db.close();
 });
 
