@@ -76,52 +76,6 @@ function ascending(list: readonly number[]): ArrayLike<number> {
   return list;
 }
 
-/** A word's weight in whole units: FTS5's idf of a word found in `df` of `rows` chunks. */
-export function wordWeight(df: number, rows: number): number {
-  return Math.round(fts5Idf(df, rows) * UNIT);
-}
-
-/** Every chunk of the lists, once, with the summed weights of the words it holds (`dfs`: each word's matches in the whole index; the list's length by default). */
-function weighedUnion(lists: readonly (readonly number[])[], rows: number, dfs?: readonly number[]): Weighed | undefined {
-  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
-  let layer: Weighed[] = lists.map((list, k) => {
-    const sorted = ascending(list);
-    return { rows: sorted, weights: new Int32Array(sorted.length).fill(wordWeight(dfs?.[k] ?? sorted.length, rows)) };
-  });
-  while (layer.length > 1) {
-    const next: Weighed[] = [];
-    for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
-    layer = next;
-  }
-  return layer[0];
-}
-
-/**
- * Whole levels, heaviest first, while they fit the budget (at least `least` chunks): the chunks
- * kept, `undefined` for all of them, or "unsure" when the cut is not decided above `floor` (a
- * level that light may miss chunks the lists do not hold).
- */
-function cut(all: Weighed, budget: number, least: number, floor: number): number[] | undefined | "unsure" {
-  const levels = new Map<number, number>();
-  for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
-  let kept = 0;
-  let lightest = Number.POSITIVE_INFINITY;
-  let cutAt = false;
-  for (const [x, n] of [...levels].sort((p, q) => q[0] - p[0])) {
-    if (x <= floor) return "unsure";
-    if (kept >= least && kept + n > budget) {
-      cutAt = true;
-      break;
-    }
-    kept += n;
-    lightest = x;
-  }
-  if (!cutAt) return floor < 0 ? undefined : "unsure";
-  const out: number[] = [];
-  for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
-  return out;
-}
-
 /**
  * The chunks to rank: `lists` holds, for each of the query's words, the rowids of the chunks that
  * hold it (in any of its forms); `rows` is the number of chunks indexed. `undefined` when every
@@ -129,32 +83,32 @@ function cut(all: Weighed, budget: number, least: number, floor: number): number
  * `dfs`: each word's matches in the whole index, when `lists` holds only some of them (`inScope`).
  */
 export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number, dfs?: readonly number[]): number[] | undefined {
-  const all = weighedUnion(lists, rows, dfs);
-  if (!all || all.rows.length <= budget) return undefined;
-  const kept = cut(all, budget, least, -1);
-  return kept === "unsure" ? undefined : kept;
-}
-
-/**
- * `chunksToRank` without reading every word's matches whole. The words of `known` (the heavier
- * ones) have their whole lists in `lists`; each other word's list holds only its matches among
- * the chunks holding a known word. A chunk holding no known word weighs at most the other words'
- * weights together (`floor`), so every level heavier than that is whole, and the cut is decided
- * when it falls on one of them: `{ rank }`, what `chunksToRank` would answer with every list
- * whole (`undefined`: rank every match). Undefined when it is not decided: know another word.
- * `dfs`: every word's matches in the whole index.
- */
-export function chunksToRankKnowing(lists: readonly (readonly number[])[], known: ReadonlySet<number>, dfs: readonly number[], rows: number, budget: number, least: number): { rank: number[] | undefined } | undefined {
-  if (dfs.reduce((s, n) => s + n, 0) <= budget) return { rank: undefined }; // the matches fit the budget
-  let floor = -1;
-  dfs.forEach((df, k) => {
-    if (!known.has(k)) floor = Math.max(floor, 0) + wordWeight(df, rows);
+  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
+  let layer: Weighed[] = lists.map((list, k) => {
+    const sorted = ascending(list);
+    return { rows: sorted, weights: new Int32Array(sorted.length).fill(Math.round(fts5Idf(dfs?.[k] ?? sorted.length, rows) * UNIT)) };
   });
-  const all = weighedUnion(lists, rows, dfs);
-  if (!all) return { rank: undefined };
-  if (floor < 0 && all.rows.length <= budget) return { rank: undefined };
-  const kept = cut(all, budget, least, floor);
-  return kept === "unsure" ? undefined : { rank: kept };
+  while (layer.length > 1) {
+    const next: Weighed[] = [];
+    for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
+    layer = next;
+  }
+  const all = layer[0];
+  if (!all || all.rows.length <= budget) return undefined;
+  // the levels, heaviest first; the weight of the lightest one kept
+  const levels = new Map<number, number>();
+  for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
+  let kept = 0;
+  let lightest = Number.POSITIVE_INFINITY;
+  for (const [x, n] of [...levels].sort((p, q) => q[0] - p[0])) {
+    if (kept >= least && kept + n > budget) break;
+    kept += n;
+    lightest = x;
+  }
+  if (kept === all.rows.length) return undefined;
+  const out: number[] = [];
+  for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
+  return out;
 }
 
 /** The rowids of an ascending `list` that `scope` (ascending) holds: one walk of both. */

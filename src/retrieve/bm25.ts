@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
-import { chunksToRankKnowing, inScope } from "./bm25-bound.js";
+import { chunksToRank, inScope } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
 import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
@@ -78,54 +78,12 @@ export function wordMatches(db: Db, words: readonly string[][], budget: number):
 }
 
 /**
- * The chunks to score for these words (each word's forms), or `undefined` for every match
- * (./bm25-bound.ts), as `chunksToRank` answers from every word's whole list, without reading
- * the common words' lists whole: each word's matches are read up to one past the budget, which
- * is the whole list of a word within it; a word past it is counted (no list). The rarer words'
- * matches are read whole (those within the budget, or the rarest), and each other word's only
- * among the chunks holding one of them (an AND in FTS5, which skips through the common word's
- * list). When the cut of the levels falls
- * below what the words read whole decide (a chunk holding only common words could weigh as much),
- * the next rarest word is read whole, and so on: the chunks kept are those of every list read
- * whole, and the common words' lists are read only when they matter.
+ * The chunks to score for these words (each word's forms), or `undefined` for every match: the
+ * matches of each word are read as rowids alone (no scoring) and weighed by ./bm25-bound.ts.
  */
 export function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
-  return boundedPlan(db, words, budget, least)?.rows;
-}
-
-/** The chunks to score, and the words read whole (their forms as a MATCH expression) when some were not: every chunk to score holds one of them. */
-export interface BoundedPlan {
-  rows: number[];
-  heavy?: string;
-}
-
-/** `boundedRows`, with the words it read whole. */
-export function boundedPlan(db: Db, words: readonly string[][], budget: number, least: number): BoundedPlan | undefined {
-  const rows = indexedRows(db);
-  if (rows <= budget || words.length === 0) return undefined;
-  const forms = words.map((f) => matchOf(f)!);
-  const count = prepared(db, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
-  const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
-  // a word's first matches, up to one past the budget: the whole list of a word within it
-  const first = prepared(db, "SELECT json_group_array(rowid) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)").pluck();
-  const whole = new Map<number, number[]>();
-  const dfs = forms.map((m, k) => {
-    const head = JSON.parse(first.get(m, budget + 1) as string) as number[];
-    if (head.length <= budget) whole.set(k, head);
-    return head.length <= budget ? head.length : (count.get(m) as number);
-  });
-  // rarest first: those within the budget are read whole already
-  const order = forms.map((_, k) => k).sort((a, b) => dfs[a]! - dfs[b]! || a - b);
-  let n = Math.max(1, whole.size);
-  for (;;) {
-    const known = new Set(order.slice(0, n));
-    for (const k of known) if (!whole.has(k)) whole.set(k, JSON.parse(list.get(forms[k]) as string) as number[]);
-    const heavy = matchOf(order.slice(0, n).flatMap((k) => words[k]!))!;
-    const lists = forms.map((m, k) => whole.get(k) ?? (JSON.parse(list.get(`(${heavy}) AND (${m})`) as string) as number[]));
-    const decided = chunksToRankKnowing(lists, known, dfs, rows, budget, least);
-    if (decided) return decided.rank && { rows: decided.rank, ...(n < forms.length ? { heavy } : {}) };
-    n++;
-  }
+  const m = wordMatches(db, words, budget);
+  return m && chunksToRank(m.lists, m.rows, budget, least);
 }
 
 /** The rowids of the chunks of `projects`, ascending (read from the chunks_project index: no chunk row is read). */
@@ -147,40 +105,6 @@ function filteredRanking(db: Db, score: string, where: { sql: string; params: un
        WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`;
   const args = only ? [match, only, ...where.params, n] : [match, ...where.params, n];
   return prepared(db, sql).all(...args) as { id: string; r: number; s: number }[];
-}
-
-/** A ranked chunk of the fast path. */
-export interface Ranked {
-  id: string;
-  r: number;
-  s: number;
-  tier: string | null;
-}
-
-/**
- * The fast path's ranking when the bound read only its heavier words whole (`plan.heavy`): every
- * chunk kept holds one of them. Asked as "(heavy) AND (every word)", FTS5 walks those chunks alone
- * and skips through the common words' lists, where the plain query streams every chunk any word
- * matches past the kept ones (at a million chunks, most of the leg's time). That query counts
- * the heavy words' phrases twice: their score alone, asked over the same chunks, is taken off,
- * which leaves `bm25()` of the plain query (the sum taken in another order: equal to the last
- * few bits). Best first, the global top `n`, then their chunks where `where` holds.
- */
-export function heavyRanking(db: Db, score: string, where: { sql: string; params: unknown[] }, match: string, plan: Required<BoundedPlan>, n: number): Ranked[] {
-  const kept = JSON.stringify(plan.rows);
-  const scored = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
-  const own = new Map((scored.all(plan.heavy, kept) as { r: number; s: number }[]).map((x) => [x.r, x.s] as const));
-  const top = (scored.all(`(${plan.heavy}) AND (${match})`, kept) as { r: number; s: number }[])
-    .map((x) => ({ r: x.r, s: x.s - own.get(x.r)! }))
-    .sort((a, b) => a.s - b.s || a.r - b.r)
-    .slice(0, n);
-  const found = new Map(
-    (prepared(db, `SELECT c.rowid AS r, c.id AS id, c.tier AS tier FROM json_each(?) j CROSS JOIN chunks c ON c.rowid = j.value WHERE ${where.sql}`).all(JSON.stringify(top.map((x) => x.r)), ...where.params) as { r: number; id: string; tier: string | null }[]).map((c) => [c.r, c] as const),
-  );
-  return top.flatMap((x) => {
-    const c = found.get(x.r);
-    return c ? [{ id: c.id, r: x.r, s: x.s, tier: c.tier }] : [];
-  });
 }
 
 /**
@@ -207,12 +131,12 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   // scores only the chunks ./bm25-bound.ts keeps (at most `budget` of them, heaviest words first).
   const wide = Math.max(200, limit * 4);
   const bound = Math.max(budget, wide);
-  const plan = boundedPlan(db, words, bound, wide);
-  const fast = (
-    plan?.heavy
-      ? heavyRanking(db, score, fastWhere, match, plan as Required<BoundedPlan>, wide)
-      : (prepared(db, fastRankingSql(score, fastWhere.sql, plan !== undefined)).all(...(plan ? [match, JSON.stringify(plan.rows), wide] : [match, wide]), ...fastWhere.params) as Ranked[])
-  ).filter((r) => !warmOnly || r.tier !== COLD_TIER);
+  const matches = wordMatches(db, words, bound);
+  const only = matches && chunksToRank(matches.lists, matches.rows, bound, wide);
+  const ranked = only ? [match, JSON.stringify(only), wide] : [match, wide];
+  const fast = (prepared(db, fastRankingSql(score, fastWhere.sql, only !== undefined)).all(...ranked, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]).filter(
+    (r) => !warmOnly || r.tier !== COLD_TIER,
+  );
   let rows: { id: string; r: number; s: number }[] = fast;
   if (fast.length < limit) {
     // The filtered ranking (a small project in a large store): bounded as the fast path is, over
@@ -220,8 +144,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
     // `limit` of the chunks it kept pass the other filters (the tier, a kind), every match is
     // ranked, as without a bound.
     const n = Math.max(limit, wide);
-    const matches = filters.projects && filters.projects.length > 0 ? wordMatches(db, words, bound) : undefined;
-    const scoped = matches && inScope(matches.lists, projectRowids(db, filters.projects!), matches.rows, bound, n);
+    const scoped = matches && filters.projects && filters.projects.length > 0 ? inScope(matches.lists, projectRowids(db, filters.projects), matches.rows, bound, n) : undefined;
     rows = filteredRanking(db, score, where, match, scoped && JSON.stringify(scoped.rowids), n);
     if (scoped && !scoped.every && rows.length < limit) rows = filteredRanking(db, score, where, match, undefined, n);
   }
@@ -233,14 +156,7 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   // lookup counted the form's matches again (100 times slower at 50k chunks).
   const ids = JSON.stringify(rows.map((r) => r.r));
   const alone = prepared(db, `SELECT rowid AS r, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
-  // Past the bound's heavy words (heavyRanking), every candidate holds one of them: "(heavy) AND
-  // form" is matched among their chunks alone, and their own score taken off.
-  const heavy = rows === fast && plan?.heavy ? { match: plan.heavy, own: new Map((alone.all(plan.heavy, ids) as { r: number; s: number }[]).map((x) => [x.r, x.s] as const)) } : undefined;
-  const formScore = (f: string): Map<number, number> =>
-    heavy
-      ? new Map((alone.all(`(${heavy.match}) AND (${matchOf([f])})`, ids) as { r: number; s: number }[]).map((x) => [x.r, -(x.s - heavy.own.get(x.r)!)] as const))
-      : new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const));
-  const formScores = several.map((fs) => fs.map(formScore));
+  const formScores = several.map((fs) => fs.map((f) => new Map((alone.all(matchOf([f]), ids) as { r: number; s: number }[]).map((x) => [x.r, -x.s] as const))));
   return rows
     .map((r) => ({ id: r.id, score: countOnce(-r.s, formScores.map((fs) => fs.map((m) => m.get(r.r) ?? 0)), rules.otherForms) }))
     .sort((a, b) => b.score - a.score)
