@@ -46,6 +46,22 @@ describe("chunksToRank", () => {
     for (const c of cases) assert.deepEqual(sorted(chunksToRank(c.lists, 1000, c.budget, c.least)), c.want, c.what);
   });
 
+  test("counted per mask of words (up to 16 words) or per summed weight (more): the same chunks", () => {
+    const rand = prng(9);
+    let bound = 0;
+    for (let round = 0; round < 20; round++) {
+      const words = 2 + Math.floor(rand() * 15);
+      const lists = Array.from({ length: words }, () => range(1, 3000).filter(() => rand() < 0.002 + rand() * 0.2));
+      const budget = 50 + Math.floor(rand() * 600);
+      const least = Math.floor(rand() * budget);
+      // a 17th word no chunk holds adds nothing, and takes the other count
+      const masks = chunksToRank(lists, 3000, budget, least);
+      if (masks) bound++;
+      assert.deepEqual(masks, chunksToRank([...lists, []], 3000, budget, least), `round ${round}: ${words} words, budget ${budget}`);
+    }
+    assert.ok(bound >= 10, `the bound took effect in ${bound} rounds`);
+  });
+
   test("a chunk holding more of the words never ranks after one holding fewer of them", () => {
     const rand = prng(5);
     const lists = [0.02, 0.05, 0.1, 0.2].map((p) => range(1, 5000).filter(() => rand() < p));
