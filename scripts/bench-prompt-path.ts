@@ -12,7 +12,8 @@
  * client's round trip, each leg alone (BM25; the vector leg as the daemon holds the table), the
  * daemon's RSS from /proc/<pid>/status (VmRSS after warm-up and after the prompts, VmHWM its peak)
  * beside what it says of itself, the index throughput, and the load average (others' work shows
- * in the figures). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
+ * in the figures). `--cpu-prof DIR` runs the daemon under `node --cpu-prof` (its V8 profile
+ * written to DIR when it stops). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
  * data homes, and `--reuse` (with `--keep`) asks a store kept by an earlier run again, without
  * building it or indexing a batch into it (a 1M store takes about 12 minutes to build). Linux only (/proc). Not a test.
  */
