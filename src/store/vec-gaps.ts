@@ -34,3 +34,8 @@ export function topChunkRowid(db: Db): number {
 export function addedWithoutVector(db: Db, table: string, after: number): Clean<string>[] {
   return (db.prepare("SELECT DISTINCT c.project FROM chunks c WHERE c.rowid > ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)").pluck().all(after, table) as string[]).map((p) => asStored(p));
 }
+
+/** Projects with a chunk of rowid in (`after`, `upTo`] that `table` has no vector for: a slice of the chunks, read by rowid. */
+export function missingBetween(db: Db, table: string, after: number, upTo: number): Clean<string>[] {
+  return (db.prepare("SELECT DISTINCT c.project FROM chunks c WHERE c.rowid > ? AND c.rowid <= ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)").pluck().all(after, upTo, table) as string[]).map((p) => asStored(p));
+}
