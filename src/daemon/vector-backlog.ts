@@ -37,7 +37,7 @@ export function dueForVectors(last: Visit | undefined, sig: string, now: number,
 }
 
 /** Chunks (by rowid) the first look reads between two turns of the event loop. */
-export const FIRST_LOOK_ROWS = 4_096;
+export const FIRST_LOOK_ROWS = 1_024;
 
 export class VectorBacklog {
   /** The highest chunk rowid at the last look (undefined: never looked). */
