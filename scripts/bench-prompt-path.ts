@@ -12,7 +12,8 @@
  * client's round trip, each leg alone (BM25; the vector leg as the daemon holds the table), the
  * daemon's RSS from /proc/<pid>/status (VmRSS after warm-up and after the prompts, VmHWM its peak)
  * beside what it says of itself, the index throughput, and the load average (others' work shows
- * in the figures). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
+ * in the figures). `--cpu-prof DIR` runs the daemon under `node --cpu-prof` (its V8 profile
+ * written to DIR when it stops). `--vector-memory-mb N` sets `daemon.vectorMemoryMB`; `--keep DIR` keeps the
  * data homes, and `--reuse` (with `--keep`) asks a store kept by an earlier run again, without
  * building it or indexing a batch into it (a 1M store takes about 12 minutes to build). Linux only (/proc). Not a test.
  */
@@ -37,6 +38,8 @@ const BATCH = Number(arg("batch", "2000"));
 const VECTOR_MB = arg("vector-memory-mb", "");
 const KEEP = arg("keep", "");
 const GAP_MS = Number(arg("gap-ms", "100"));
+/** `--cpu-prof DIR`: the daemon writes a V8 CPU profile there when it stops (where its answer's time goes). */
+const CPU_PROF = arg("cpu-prof", "");
 const REUSE = process.argv.includes("--reuse");
 const WARM = 10;
 /** An Ollama model of each size, as `ollama pull` names them. */
@@ -77,7 +80,7 @@ async function point(dims: number, n: number, ollamaUrl: string): Promise<void> 
     const total = app.db.prepare("SELECT count(*) FROM vec_rows WHERE table_name = ?").pluck().get(built.table) as number;
     await app.close();
 
-    const d = await startDaemon(home, work);
+    const d = await startDaemon(home, work, CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROF] : []);
     try {
       // The warm-up loads the table into memory (or finds it over daemon.vectorMemoryMB).
       const t = performance.now();

@@ -31,12 +31,12 @@ export async function waitFor(ok: () => Promise<boolean>, ms: number, what: stri
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** `mem serve` on `home` (its log lines kept), until it answers a ping. */
-export async function startDaemon(home: string, workHome: string): Promise<Daemon> {
+/** `mem serve` on `home` (its log lines kept), until it answers a ping; `nodeArgs` go to node before mem's entry (`--cpu-prof`). */
+export async function startDaemon(home: string, workHome: string, nodeArgs: readonly string[] = []): Promise<Daemon> {
   // A bench run niced (it builds stores of millions of rows) still measures a daemon at the
   // priority a user's runs at: `nice -n -N` back to 0 (root only; otherwise it stays niced, and says so).
   const own = getPriority();
-  const argv = [BIN, "serve"];
+  const argv = [...nodeArgs, BIN, "serve"];
   const [cmd, args] = own > 0 && process.getuid?.() === 0 ? ["nice", ["-n", String(-own), process.execPath, ...argv]] : [process.execPath, argv];
   // The environment the hooks start the daemon with (src/hooks/user-prompt.ts): glibc's mmap threshold fixed.
   const env = { PATH: process.env.PATH, HOME: workHome, MEM_HOME: home, MEM_WATCH: "0", MALLOC_MMAP_THRESHOLD_: "131072" };

@@ -91,7 +91,7 @@ export class BackgroundIndex {
     // Chunks the active table lacks, whoever wrote them (no provider: only what was written here).
     const p = await this.o.pickProvider();
     const table = p.selected ? vectorTableName(p.selected.provider, p.selected.dims) : undefined;
-    const projects = [...new Set([...fresh, ...ops.takeDirty(), ...(table ? this.backlog.due(table, Date.now()) : [])])].sort();
+    const projects = [...new Set([...fresh, ...ops.takeDirty(), ...(table ? await this.backlog.due(table, Date.now()) : [])])].sort();
     if (projects.length === 0) return;
     const providers = await app.providers();
     if (providers.length === 0) return;

@@ -10,12 +10,15 @@
  * - a chunk added since the last look (rowid above the last seen) that the table lacks.
  *
  * At start (the first look) every project with a chunk the table lacks, whether or not the table
- * exists yet: chunks written while no daemon ran.
+ * exists yet: chunks written while no daemon ran. That look reads every chunk (10 s of the
+ * daemon's thread at a million chunks, once, in one query): it is read a slice of rowids at a
+ * time, the event loop running between slices, so a prompt meanwhile is answered, not kept
+ * waiting.
  */
 import type { Clean } from "../redact/clean.cjs";
 import type { Db } from "../store/db.js";
-import { addedWithoutVector, countGaps, countsOf, topChunkRowid } from "../store/vec-gaps.js";
-import { VecState } from "../store/vec-state.js";
+import { addedWithoutVector, countGaps, countsOf, missingBetween, topChunkRowid } from "../store/vec-gaps.js";
+import { breathe } from "../util/breathe.js";
 
 /** A skipped vector step (no provider, a failure) is tried again this long after, counts unchanged. */
 export const RETRY_MS = 60_000;
@@ -33,19 +36,30 @@ export function dueForVectors(last: Visit | undefined, sig: string, now: number,
   return !last.ok && now - last.at >= retryMs;
 }
 
+/** Chunks (by rowid) the first look reads between two turns of the event loop. */
+export const FIRST_LOOK_ROWS = 1_024;
+
 export class VectorBacklog {
   /** The highest chunk rowid at the last look (undefined: never looked). */
   private seen: number | undefined;
   private readonly visits = new Map<string, Visit>();
 
-  constructor(private readonly db: Db) {}
+  /** `slice`: chunks (by rowid) the first look reads at a time. */
+  constructor(
+    private readonly db: Db,
+    private readonly slice = FIRST_LOOK_ROWS,
+  ) {}
 
   /** Projects with chunks `table` may lack, now. */
-  due(table: string, now: number): Clean<string>[] {
+  async due(table: string, now: number): Promise<Clean<string>[]> {
     const top = topChunkRowid(this.db);
     const out = new Set<Clean<string>>();
-    if (this.seen === undefined) for (const p of new VecState(this.db).projectsMissing(table)) out.add(p);
-    else if (top > this.seen) for (const p of addedWithoutVector(this.db, table, this.seen)) out.add(p);
+    if (this.seen === undefined) {
+      for (let from = 0; from < top; from += this.slice) {
+        for (const p of missingBetween(this.db, table, from, Math.min(top, from + this.slice))) out.add(p);
+        if (from + this.slice < top) await breathe();
+      }
+    } else if (top > this.seen) for (const p of addedWithoutVector(this.db, table, this.seen)) out.add(p);
     this.seen = top;
     for (const [project, sig] of countGaps(this.db, table)) if (dueForVectors(this.visits.get(`${table}\0${project}`), sig, now)) out.add(project);
     return [...out].sort();

@@ -80,23 +80,53 @@ function ascending(list: readonly number[]): ArrayLike<number> {
  * The chunks to rank: `lists` holds, for each of the query's words, the rowids of the chunks that
  * hold it (in any of its forms); `rows` is the number of chunks indexed. `undefined` when every
  * match is kept (they fit the budget, or they are one level): rank them all, as without a bound.
+ * `dfs`: each word's matches in the whole index, when `lists` holds only some of them (`inScope`).
  */
-export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number): number[] | undefined {
-  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
-  let layer: Weighed[] = lists.map((list) => {
-    const sorted = ascending(list);
-    return { rows: sorted, weights: new Int32Array(sorted.length).fill(Math.round(fts5Idf(sorted.length, rows) * UNIT)) };
-  });
+export function chunksToRank(lists: readonly (readonly number[])[], rows: number, budget: number, least: number, dfs?: readonly number[]): number[] | undefined {
+  const sorted = lists.map(ascending);
+  const weights = sorted.map((list, k) => Math.round(fts5Idf(dfs?.[k] ?? list.length, rows) * UNIT));
+  return sorted.length <= MASK_WORDS ? byMasks(sorted, weights, budget, least) : bySums(sorted, weights, budget, least);
+}
+
+/** Up to this many words, a chunk's words are a bit mask and the levels counted per mask (an array of 2^words counts). */
+const MASK_WORDS = 16;
+
+/** Every chunk of the lists once, ascending, with the bit mask of the lists holding it: the lists merged pairwise (a walk through memory in order). */
+function masked(lists: readonly ArrayLike<number>[]): Weighed {
+  let layer: Weighed[] = lists.map((rows, k) => ({ rows, weights: new Int32Array(rows.length).fill(1 << k) }));
   while (layer.length > 1) {
     const next: Weighed[] = [];
     for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
     layer = next;
   }
-  const all = layer[0];
-  if (!all || all.rows.length <= budget) return undefined;
-  // the levels, heaviest first; the weight of the lightest one kept
+  return layer[0]!;
+}
+
+/**
+ * `chunksToRank` counting the chunks per mask of words held (no map of weights per chunk): a
+ * mask's weight is the sum of its words' weights, masks of equal weight one level, so the levels
+ * and the cut are those of the sums (`bySums`), to the chunk.
+ */
+function byMasks(lists: readonly ArrayLike<number>[], weights: readonly number[], budget: number, least: number): number[] | undefined {
+  if (lists.length === 0) return undefined;
+  // disjoint bits: OR-ing a chunk's lists' bits in the merge adds them, as `merge` adds
+  const all = masked(lists);
+  if (all.rows.length <= budget) return undefined;
+  const counts = new Int32Array(1 << lists.length);
+  for (let k = 0; k < all.weights.length; k++) counts[all.weights[k]!]!++;
+  const of = new Int32Array(counts.length); // each mask's weight
+  for (let m = 1; m < of.length; m++) of[m] = of[m & (m - 1)]! + weights[31 - Math.clz32(m & -m)]!;
   const levels = new Map<number, number>();
-  for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
+  for (let m = 1; m < counts.length; m++) if (counts[m]! > 0) levels.set(of[m]!, (levels.get(of[m]!) ?? 0) + counts[m]!);
+  const lightest = cutAt(levels, budget, least, all.rows.length);
+  if (lightest === undefined) return undefined;
+  const out: number[] = [];
+  for (let k = 0; k < all.rows.length; k++) if (of[all.weights[k]!]! >= lightest) out.push(all.rows[k]!);
+  return out;
+}
+
+/** The weight of the lightest level kept (whole levels, heaviest first, within the budget, at least `least` chunks); `undefined` when every level is kept. */
+function cutAt(levels: ReadonlyMap<number, number>, budget: number, least: number, total: number): number | undefined {
   let kept = 0;
   let lightest = Number.POSITIVE_INFINITY;
   for (const [x, n] of [...levels].sort((p, q) => q[0] - p[0])) {
@@ -104,8 +134,52 @@ export function chunksToRank(lists: readonly (readonly number[])[], rows: number
     kept += n;
     lightest = x;
   }
-  if (kept === all.rows.length) return undefined;
+  return kept === total ? undefined : lightest;
+}
+
+/** `chunksToRank` for any number of words: each chunk's summed weight, levels counted per weight. */
+function bySums(lists: readonly ArrayLike<number>[], weights: readonly number[], budget: number, least: number): number[] | undefined {
+  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
+  let layer: Weighed[] = lists.map((rows, k) => ({ rows, weights: new Int32Array(rows.length).fill(weights[k]!) }));
+  while (layer.length > 1) {
+    const next: Weighed[] = [];
+    for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
+    layer = next;
+  }
+  const all = layer[0];
+  if (!all || all.rows.length <= budget) return undefined;
+  const levels = new Map<number, number>();
+  for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
+  const lightest = cutAt(levels, budget, least, all.rows.length);
+  if (lightest === undefined) return undefined;
   const out: number[] = [];
   for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
   return out;
+}
+
+/** The rowids of an ascending `list` that `scope` (ascending) holds: one walk of both. */
+export function within(list: readonly number[], scope: ArrayLike<number>): number[] {
+  const sorted = ascending(list);
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const x = sorted[i]!;
+    while (j < scope.length && scope[j]! < x) j++;
+    if (j === scope.length) break;
+    if (scope[j] === x) out.push(x);
+  }
+  return out;
+}
+
+/**
+ * The chunks the filtered ranking scores when the projects searched are a small part of the
+ * store: the same rule as `chunksToRank`, over each word's matches within `scope` (the projects'
+ * rowids, ascending), the words still weighed by their frequency in the whole index as `bm25()`
+ * weighs them. `every`: no match in scope is left out (they fit the budget, or are one level).
+ */
+export function inScope(lists: readonly (readonly number[])[], scope: ArrayLike<number>, rows: number, budget: number, least: number): { rowids: number[]; every: boolean } {
+  const scoped = lists.map((l) => within(l, scope));
+  const kept = chunksToRank(scoped, rows, budget, least, lists.map((l) => l.length));
+  if (kept) return { rowids: kept, every: false };
+  return { rowids: [...new Set(scoped.flat())].sort((a, b) => a - b), every: true };
 }

@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/statements.js";
 import { COLD_TIER, sqlWhere, type Filters } from "./filters.js";
-import { chunksToRank } from "./bm25-bound.js";
+import { chunksToRank, inScope } from "./bm25-bound.js";
 import { countOnce } from "./count-once.js";
 import { matchOf, searchConcepts } from "./fts-query.js";
 import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
@@ -60,16 +60,52 @@ export function indexedRows(db: Db): number {
   return v;
 }
 
+/** Each of the query's words' matches (rowids, any of its forms), read without scoring; `rows`: the chunks indexed. */
+export interface WordMatches {
+  rows: number;
+  lists: number[][];
+}
+
+/**
+ * Each word's matches as rowids alone (one `json_group_array(rowid)` per word, no scoring), for
+ * ./bm25-bound.ts to weigh; `undefined` on a store of no more chunks than the budget (every
+ * match is ranked there).
+ */
+export function wordMatches(db: Db, words: readonly string[][], budget: number): WordMatches | undefined {
+  const rows = indexedRows(db);
+  if (rows <= budget) return undefined;
+  const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+  return { rows, lists: words.map((forms) => JSON.parse(list.get(matchOf(forms)) as string) as number[]) };
+}
+
 /**
  * The chunks to score for these words (each word's forms), or `undefined` for every match: the
  * matches of each word are read as rowids alone (no scoring) and weighed by ./bm25-bound.ts.
  */
 export function boundedRows(db: Db, words: readonly string[][], budget: number, least: number): number[] | undefined {
-  const rows = indexedRows(db);
-  if (rows <= budget) return undefined;
-  const list = prepared(db, "SELECT json_group_array(rowid) FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
-  const lists = words.map((forms) => JSON.parse(list.get(matchOf(forms)) as string) as number[]);
-  return chunksToRank(lists, rows, budget, least);
+  const m = wordMatches(db, words, budget);
+  return m && chunksToRank(m.lists, m.rows, budget, least);
+}
+
+/** The rowids of the chunks of `projects`, ascending (read from the chunks_project index: no chunk row is read). */
+export function projectRowids(db: Db, projects: readonly string[]): Float64Array {
+  const json = prepared(db, `SELECT json_group_array(rowid) FROM chunks WHERE project IN (${projects.map(() => "?").join(", ")})`).pluck().get(...projects) as string;
+  return Float64Array.from(JSON.parse(json) as number[]).sort();
+}
+
+/**
+ * The filtered ranking: every match that passes `where`, by `score`, best first; `only` (a JSON
+ * array of rowids) restricts the scoring to those chunks, checked as FTS5 streams its matches
+ * past them, before any chunk row is looked up (CROSS JOIN keeps FTS5 the outer loop).
+ */
+function filteredRanking(db: Db, score: string, where: { sql: string; params: unknown[] }, match: string, only: string | undefined, n: number): { id: string; r: number; s: number }[] {
+  const sql = only
+    ? `SELECT c.id AS id, chunks_fts.rowid AS r, ${score} AS s FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid
+       WHERE chunks_fts MATCH ? AND +chunks_fts.rowid IN (SELECT value FROM json_each(?)) AND ${where.sql} ORDER BY s LIMIT ?`
+    : `SELECT c.id AS id, chunks_fts.rowid AS r, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+       WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`;
+  const args = only ? [match, only, ...where.params, n] : [match, ...where.params, n];
+  return prepared(db, sql).all(...args) as { id: string; r: number; s: number }[];
 }
 
 /**
@@ -92,23 +128,28 @@ export function bm25Leg(db: Db, text: string, filters: Filters, limit: number, w
   const score = `bm25(chunks_fts, ${w(weights.heading)}, ${w(weights.text)}, ${w(weights.idents)})`;
   // Fast path: rank inside FTS5 alone (no row lookups), keep the global top N, then filter. If at
   // least `limit` of those pass the filters they hold the filtered top `limit` (anything outside
-  // the global top N scores worse). Otherwise rank the filtered matches in full. Counting each
+  // the global top N scores worse). Otherwise rank the filtered matches (below). Counting each
   // word once reorders these candidates: it can only lower a score. On a large store the fast path
   // scores only the chunks ./bm25-bound.ts keeps (at most `budget` of them, heaviest words first).
   const wide = Math.max(200, limit * 4);
-  const only = boundedRows(db, words, Math.max(budget, wide), wide);
+  const bound = Math.max(budget, wide);
+  const matches = wordMatches(db, words, bound);
+  const only = matches && chunksToRank(matches.lists, matches.rows, bound, wide);
   const ranked = only ? [match, JSON.stringify(only), wide] : [match, wide];
   const fast = (prepared(db, fastRankingSql(score, fastWhere.sql, only !== undefined)).all(...ranked, ...fastWhere.params) as { id: string; r: number; s: number; tier: string | null }[]).filter(
     (r) => !warmOnly || r.tier !== COLD_TIER,
   );
-  const rows =
-    fast.length >= limit
-      ? fast
-      : (prepared(
-            db,
-            `SELECT c.id AS id, chunks_fts.rowid AS r, ${score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-             WHERE chunks_fts MATCH ? AND ${where.sql} ORDER BY s LIMIT ?`,
-          ).all(match, ...where.params, Math.max(limit, wide)) as { id: string; r: number; s: number }[]);
+  let rows: { id: string; r: number; s: number }[] = fast;
+  if (fast.length < limit) {
+    // The filtered ranking (a small project in a large store): bounded as the fast path is, over
+    // the words' matches in the projects searched (./bm25-bound.ts inScope). When fewer than
+    // `limit` of the chunks it kept pass the other filters (the tier, a kind), every match is
+    // ranked, as without a bound.
+    const n = Math.max(limit, wide);
+    const scoped = matches && filters.projects && filters.projects.length > 0 ? inScope(matches.lists, projectRowids(db, filters.projects), matches.rows, bound, n) : undefined;
+    rows = filteredRanking(db, score, where, match, scoped && JSON.stringify(scoped.rowids), n);
+    if (scoped && !scoped.every && rows.length < limit) rows = filteredRanking(db, score, where, match, undefined, n);
+  }
   const several = rules.countOnce ? words.filter((forms) => forms.length > 1) : [];
   const pairs = rules.pairs > 0 ? pairsMatch(adjacentPairs(text)) : undefined;
   if ((several.length === 0 && !pairs) || rows.length < 2) return rows.slice(0, limit).map((r) => ({ id: r.id, score: -r.s }));

@@ -24,24 +24,51 @@ export const idf = (df: number, n: number) => Math.log(1 + (Math.max(0, n - df) 
  */
 export const BACKGROUND_DOCS = 1_000;
 
+/** What a connection read of the index's counts, while the index is as it was (`stamp`). */
+interface Counts {
+  stamp: Buffer | undefined;
+  docs: number;
+  df: Map<string, number>;
+}
+const read = new WeakMap<Db, Counts>();
+/** At most this many words' counts are kept per connection (emptied when full). */
+const MOST_WORDS = 20_000;
+
 /**
- * The store's rarity of stems (as the index's Porter tokenizer makes them), for one prompt: the
- * counts are read when asked and kept for the life of the returned function. A store the view
- * cannot be made on (an old SQLite, a damaged index) weighs every word alike.
+ * FTS5's structure record: it is written again whenever the index changes (a flushed write, a
+ * delete, a merge), so while it is the same so is every word's count and the chunks' number.
+ */
+function indexStamp(db: Db): Buffer | undefined {
+  return prepared(db, "SELECT block FROM chunks_fts_data WHERE id = 10").pluck().get() as Buffer | undefined;
+}
+
+/**
+ * The store's rarity of stems (as the index's Porter tokenizer makes them), for one prompt. A
+ * word's count walks its whole list of chunks in the index (at a million chunks, milliseconds for
+ * a common word): the counts are kept per connection while the index is unchanged (its structure
+ * record), so a long-running process (the daemon) reads a word's count once per change of the
+ * store, not once per prompt. A store the view cannot be made on (an old SQLite, a damaged index)
+ * weighs every word alike.
  */
 export function storeRarity(db: Db): Rarity {
   try {
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_chunk_vocab USING fts5vocab(main, chunks_fts, row)");
-    const docs = prepared(db, "SELECT count(*) FROM chunks").pluck().get() as number;
+    const stamp = indexStamp(db);
+    let counts = read.get(db);
+    if (!counts || !(stamp === undefined ? counts.stamp === undefined : counts.stamp?.equals(stamp))) {
+      counts = { stamp, docs: prepared(db, "SELECT count(*) FROM chunks").pluck().get() as number, df: new Map() };
+      read.set(db, counts);
+    }
+    const { docs, df: known } = counts;
     const df = prepared(db, "SELECT doc FROM temp.mem_chunk_vocab WHERE term = ?").pluck();
-    const seen = new Map<string, number>();
     return (stem) => {
-      let r = seen.get(stem);
-      if (r === undefined) {
-        r = idf((df.get(stem) as number | undefined) ?? 0, docs + BACKGROUND_DOCS);
-        seen.set(stem, r);
+      let n = known.get(stem);
+      if (n === undefined) {
+        n = (df.get(stem) as number | undefined) ?? 0;
+        if (known.size >= MOST_WORDS) known.clear();
+        known.set(stem, n);
       }
-      return r;
+      return idf(n, docs + BACKGROUND_DOCS);
     };
   } catch {
     return EVEN;

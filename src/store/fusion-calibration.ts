@@ -1,5 +1,6 @@
 import { clean, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
 
 /** What a calibration of a vector leg records (src/retrieve/calibration.ts makes it). */
 export interface CalibrationRecord {
@@ -33,7 +34,7 @@ export function saveCalibration(db: Db, table: Clean<string>, project: Clean<str
 
 /** The calibrations of `table` in `projects` (every project when undefined). */
 export function calibrationsOf(db: Db, table: string, projects?: readonly string[]): StoredCalibration[] {
-  const rows = db.prepare("SELECT table_name, project, detail, at FROM fusion_calibration WHERE table_name = ?").all(table) as { table_name: string; project: string; detail: string; at: number }[];
+  const rows = prepared(db, "SELECT table_name, project, detail, at FROM fusion_calibration WHERE table_name = ?").all(table) as { table_name: string; project: string; detail: string; at: number }[];
   const out: StoredCalibration[] = [];
   for (const r of rows) {
     if (projects && !projects.includes(r.project)) continue;
@@ -61,6 +62,6 @@ export const HUBS_SQL = "SELECT v.chunk_id AS id, v.hub AS hub FROM json_each(?)
 /** The shared-direction share of each of `ids` that has one in `table`. */
 export function hubsOf(db: Db, table: string, ids: readonly string[]): Map<string, number> {
   if (ids.length === 0) return new Map();
-  const rows = db.prepare(HUBS_SQL).all(JSON.stringify(ids), table) as { id: string; hub: number }[];
+  const rows = prepared(db, HUBS_SQL).all(JSON.stringify(ids), table) as { id: string; hub: number }[];
   return new Map(rows.map((r) => [r.id, r.hub] as const));
 }

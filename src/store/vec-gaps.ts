@@ -5,6 +5,7 @@
  */
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
 
 /** Per project whose chunk and vector counts in `table` differ: "chunks:vectors". */
 export function countGaps(db: Db, table: string): Map<Clean<string>, string> {
@@ -33,4 +34,9 @@ export function topChunkRowid(db: Db): number {
 /** Projects with a chunk above rowid `after` that `table` has no vector for. */
 export function addedWithoutVector(db: Db, table: string, after: number): Clean<string>[] {
   return (db.prepare("SELECT DISTINCT c.project FROM chunks c WHERE c.rowid > ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)").pluck().all(after, table) as string[]).map((p) => asStored(p));
+}
+
+/** Projects with a chunk of rowid in (`after`, `upTo`] that `table` has no vector for: a slice of the chunks, read by rowid. */
+export function missingBetween(db: Db, table: string, after: number, upTo: number): Clean<string>[] {
+  return (prepared(db, "SELECT DISTINCT c.project FROM chunks c WHERE c.rowid > ? AND c.rowid <= ? AND NOT EXISTS (SELECT 1 FROM vec_rows v WHERE v.table_name = ? AND v.chunk_id = c.id)").pluck().all(after, upTo, table) as string[]).map((p) => asStored(p));
 }

@@ -1,5 +1,6 @@
 import { asStored, type Clean } from "../redact/clean.cjs";
 import type { Db } from "./db.js";
+import { prepared } from "./statements.js";
 
 /** A chunk as the vector step embeds it: read from the store, so its id and project are clean. */
 export interface ChunkToEmbed {
@@ -181,7 +182,7 @@ export class VecState {
 
   /** True when `table` holds at least one vector (cheaper than counting). */
   has(table: string): boolean {
-    return this.db.prepare("SELECT 1 FROM vec_rows WHERE table_name = ? LIMIT 1").get(table) !== undefined;
+    return prepared(this.db, "SELECT 1 FROM vec_rows WHERE table_name = ? LIMIT 1").get(table) !== undefined;
   }
 
   /**
@@ -189,7 +190,7 @@ export class VecState {
    * forgotten and built again); undefined for an unknown table.
    */
   version(table: string): string | undefined {
-    const r = this.db.prepare("SELECT created_at, version FROM vec_tables WHERE name = ?").get(table) as { created_at: number; version: number } | undefined;
+    const r = prepared(this.db, "SELECT created_at, version FROM vec_tables WHERE name = ?").get(table) as { created_at: number; version: number } | undefined;
     return r ? `${r.created_at}:${r.version}` : undefined;
   }
 

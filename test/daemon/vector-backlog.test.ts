@@ -31,7 +31,7 @@ test("dueForVectors: a project is visited when its counts changed, or a skipped 
 
 const chunk = (id: string, text: string): NewChunk => ({ id, kind: "note", tier: "warm", heading: "", startLine: 1, endLine: 1, text, tags: [], date: null, metadata: {} });
 
-test("the backlog: what the table lacks at the first look, chunks added or written over since, nothing once embedded", () => {
+test("the backlog: what the table lacks at the first look, chunks added or written over since, nothing once embedded", async () => {
   const db = openDb(join(dir, "a.sqlite"));
   const store = new ChunkStore(db);
   const state = new VecState(db);
@@ -43,43 +43,70 @@ test("the backlog: what the table lacks at the first look, chunks added or writt
   put("/p/b", "/p/b/y.md", [chunk("b1", "three")]);
   state.mark(T, [{ id: cleanText("b1"), project: cleanText("/p/b") }]);
   const backlog = new VectorBacklog(db);
-  assert.deepEqual(backlog.due(T, 0), ["/p/a"], "first look: the project with a chunk the table lacks");
+  assert.deepEqual(await backlog.due(T, 0), ["/p/a"], "first look: the project with a chunk the table lacks");
   embedAll();
   backlog.visited(T, "/p/a", true, 0);
-  assert.deepEqual(backlog.due(T, 1), [], "all embedded: nothing");
+  assert.deepEqual(await backlog.due(T, 1), [], "all embedded: nothing");
 
   put("/p/b", "/p/b/y.md", [chunk("b1", "three"), chunk("b2", "four")]);
-  assert.deepEqual(backlog.due(T, 2), ["/p/b"], "a chunk added");
+  assert.deepEqual(await backlog.due(T, 2), ["/p/b"], "a chunk added");
   embedAll();
   backlog.visited(T, "/p/b", true, 2);
-  assert.deepEqual(backlog.due(T, 3), []);
+  assert.deepEqual(await backlog.due(T, 3), []);
 
   // One chunk gone and another added between two looks: the counts match, the new rowid tells.
   put("/p/a", "/p/a/x.md", [chunk("a1", "one"), chunk("a3", "three again")]);
   assert.equal(db.prepare("SELECT count(*) FROM vec_rows WHERE chunk_id = 'a2'").pluck().get(), 1, "a2's row is still recorded (an orphan until the next vector step)");
-  assert.deepEqual(backlog.due(T, 4), ["/p/a"], "a chunk replaced by another, counts unchanged");
+  assert.deepEqual(await backlog.due(T, 4), ["/p/a"], "a chunk replaced by another, counts unchanged");
 
   // A chunk written over under its id (an edited memory): its vector is redone.
   embedAll();
   db.prepare("DELETE FROM vec_rows WHERE chunk_id = 'a2'").run();
   backlog.visited(T, "/p/a", true, 5);
-  assert.deepEqual(backlog.due(T, 6), []);
+  assert.deepEqual(await backlog.due(T, 6), []);
   put("/p/a", "/p/a/x.md", [chunk("a1", "one, edited"), chunk("a3", "three again")]);
-  assert.deepEqual(backlog.due(T, 7), ["/p/a"], "written over: its vector record is dropped, the counts differ");
+  assert.deepEqual(await backlog.due(T, 7), ["/p/a"], "written over: its vector record is dropped, the counts differ");
 
   // A gap an ok step cannot close (say, a chunk no model can embed) is not visited at every tick.
   backlog.visited(T, "/p/a", true, 8);
-  assert.deepEqual(backlog.due(T, 9), [], "not again while the counts stay");
+  assert.deepEqual(await backlog.due(T, 9), [], "not again while the counts stay");
   backlog.visited(T, "/p/a", false, 10);
-  assert.deepEqual(backlog.due(T, 11), [], "a skipped step: not before a minute");
-  assert.deepEqual(backlog.due(T, 10 + RETRY_MS), ["/p/a"], "a minute on: tried again");
+  assert.deepEqual(await backlog.due(T, 11), [], "a skipped step: not before a minute");
+  assert.deepEqual(await backlog.due(T, 10 + RETRY_MS), ["/p/a"], "a minute on: tried again");
   db.close();
 });
 
-test("a table no vector step has made yet: every project with chunks is due at the first look", () => {
+test("a table no vector step has made yet: every project with chunks is due at the first look", async () => {
   const db = openDb(join(dir, "b.sqlite"));
   const store = new ChunkStore(db);
   store.replaceSource(clean({ project: "/p/c", path: "/p/c/z.md", kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: "h", metadata: {} }), clean([chunk("c1", "five")]), 0);
-  assert.deepEqual(new VectorBacklog(db).due("v_never_made_8", 0), ["/p/c"]);
+  assert.deepEqual(await new VectorBacklog(db).due("v_never_made_8", 0), ["/p/c"]);
+  db.close();
+});
+
+test("the first look reads the chunks a slice at a time, the event loop running between slices", async () => {
+  const db = openDb(join(dir, "slices.sqlite"));
+  const store = new ChunkStore(db);
+  const state = new VecState(db);
+  const T = "v_test_8";
+  state.register(cleanText(T), cleanText("test"), cleanText("m"), 8, 0);
+  const put = (project: string, n: number) => store.replaceSource(clean({ project, path: `${project}/n.md`, kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: project, metadata: {} }), clean(Array.from({ length: n }, (_, i) => chunk(`${project}-${i}`, `text ${i}`))), 0);
+  // rowids 1-20 /p/a, 21-40 /p/b, 41-60 /p/c; only /p/a's and /p/c's last chunk lack a vector
+  put("/p/a", 20);
+  put("/p/b", 20);
+  put("/p/c", 20);
+  state.mark(T, (db.prepare("SELECT id, project FROM chunks WHERE project = '/p/b' OR (project = '/p/c' AND rowid < 60) OR (project = '/p/a' AND rowid > 1)").all() as { id: string; project: string }[]).map((r) => ({ id: cleanText(r.id), project: cleanText(r.project) })));
+  let turns = 0;
+  let on = true;
+  const spin = () => {
+    if (!on) return;
+    turns++;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  const due = await new VectorBacklog(db, 7).due(T, 0);
+  on = false;
+  assert.deepEqual(due, ["/p/a", "/p/c"], "the projects lacking a vector, in the first slice and the last");
+  assert.ok(turns >= 5, `the event loop ran ${turns} times during the look (9 slices)`);
   db.close();
 });

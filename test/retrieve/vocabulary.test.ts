@@ -127,6 +127,44 @@ describe("the vocabulary on a real FTS5 index", () => {
   });
 });
 
+describe("storeRarity kept while the index is unchanged", () => {
+  let dir = "";
+  let db: Db;
+  const chunk = (id: string, text: string): NewChunk => ({ id, kind: "decision", tier: "warm", heading: "", startLine: 1, endLine: 1, text, tags: [], date: null, metadata: {} });
+  const source = (path: string, texts: string[]) =>
+    new ChunkStore(db).replaceSource(clean({ project: "p1", path, kind: "markdown", tier: "warm", size: 1, mtimeMs: 1, hash: path + texts.join(), metadata: {} }), clean(texts.map((t, i) => chunk(`${path}-${i}`, t))), 1_000);
+  /** What the rarity is by definition: the index's own count of the word, read now, over every chunk. */
+  const fresh = (s: string) => {
+    const df = (db.prepare("SELECT doc FROM temp.mem_chunk_vocab WHERE term = ?").pluck().get(s) as number | undefined) ?? 0;
+    return idf(df, (db.prepare("SELECT count(*) FROM chunks").pluck().get() as number) + BACKGROUND_DOCS);
+  };
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "mem-rarity-"));
+    db = openDb(join(dir, "mem.sqlite"));
+  });
+  after(() => {
+    db?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a chunk added, a source written again, a source removed: the next prompt's rarity is the store's as it is then", () => {
+    const words = ["harbor", "lantern", "zeppelin"].map((w) => stem(w));
+    const steps: [string, () => void][] = [
+      ["first notes", () => source("a.md", ["the harbor lantern", "a harbor at night", "the quiet meadow"])],
+      ["a note added", () => source("b.md", ["lantern light", "another lantern", "a zeppelin"])],
+      ["a note written again", () => source("a.md", ["the meadow"])],
+      ["a note removed", () => new ChunkStore(db).deleteSource(new ChunkStore(db).getSource("p1", "b.md")!.id)],
+    ];
+    for (const [what, change] of steps) {
+      change();
+      const r = storeRarity(db);
+      for (const w of words) assert.equal(r(w), fresh(w), `${what}: ${w}`);
+      const again = storeRarity(db); // the same index: counts kept
+      for (const w of words) assert.equal(again(w), fresh(w), `${what}, asked again: ${w}`);
+    }
+  });
+});
+
 describe("the floor with the vocabulary and the store's rarity", () => {
   const cand = (text: string): Candidate => ({ id: "c1", text, path: "/p/notes.md", startLine: 1, endLine: 2, headingPath: [], kind: "markdown", date: "2026-10-02", project: "/p", legs: { bm25: { rank: 1, score: 5 } } });
   const stemsOf = (prompt: string) => contentStems(queryTerms(prompt));
