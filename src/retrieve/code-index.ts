@@ -57,6 +57,16 @@ export interface CodeOptions {
 }
 
 /** The rows' file in `o.rowsDir`, or undefined (none asked for, or it cannot be made: said in the log). */
+/** `make` given the file, which is closed (and removed) when `make` throws: no descriptor or file is left behind. */
+function withFile<T>(file: RowFile | undefined, make: (file: RowFile | undefined) => T): T {
+  try {
+    return make(file);
+  } catch (err) {
+    file?.close();
+    throw err;
+  }
+}
+
 function rowFile(o: CodeOptions, dims: number): RowFile | undefined {
   if (o.rowsDir === undefined) return undefined;
   try {
@@ -159,7 +169,8 @@ export class CodeIndex {
    * the rows LanceDB counts and some headroom.
    */
   static async load(store: VectorStore, table: string, dims: number, version: string, o: CodeOptions = {}): Promise<CodeIndex> {
-    const rows = new CodeRows(withHeadroom(await store.count(table)), dims, o.prefer, rowFile(o, dims));
+    const count = await store.count(table);
+    const rows = withFile(rowFile(o, dims), (file) => new CodeRows(withHeadroom(count), dims, o.prefer, file));
     try {
       for await (const batch of store.batches(table)) await rows.append(batch);
     } catch (err) {
@@ -174,7 +185,7 @@ export class CodeIndex {
 
   /** A copy of the rows of `tables` (Arrow tables of id, project, vector). */
   static async fromArrow(table: string, dims: number, version: string, tables: ArrowTable[], o: CodeOptions = {}): Promise<CodeIndex> {
-    const rows = new CodeRows(withHeadroom(tables.reduce((n, t) => n + t.numRows, 0)), dims, o.prefer, rowFile(o, dims));
+    const rows = withFile(rowFile(o, dims), (file) => new CodeRows(withHeadroom(tables.reduce((n, t) => n + t.numRows, 0)), dims, o.prefer, file));
     try {
       for (const t of tables) for (const batch of t.batches) await rows.append(batch);
     } catch (err) {

@@ -43,6 +43,8 @@ export class CodeRows {
   readonly cellBytes: number;
   /** The WebAssembly kernels, their memory and its layout; undefined: the JS loops. */
   readonly wasm: CodeMemory | undefined;
+  /** A row of zeros, written over a removed row's int8 row in the file. */
+  private zeros: Int8Array | undefined;
   /** Rows [0, filled) are in use, `dead` of them dead. */
   filled = 0;
   dead = 0;
@@ -147,7 +149,10 @@ export class CodeRows {
     this.ids.remove(row);
     this.projectOf[row] = DEAD;
     this.dead++;
-    this.file?.write(row, new Int8Array(this.dims), 1);
+    if (this.file) {
+      this.zeros ??= new Int8Array(this.dims);
+      this.file.write(row, this.zeros, 1);
+    }
   }
 
   /** Writes the staged int8 rows to the file: done before the event loop runs, so no search reads a row not written yet. */

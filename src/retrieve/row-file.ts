@@ -11,8 +11,12 @@ import { join } from "node:path";
 import { privateDir } from "../util/private-place.cjs";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** `rows-<pid>-<n>.i8`: the process's pid and its count of files made. */
 const NAME = /^rows-(\d+)-\d+\.i8$/;
 let made = 0;
+/** This process's open row files: each is removed when the process exits, however it exits (but a kill). */
+const open = new Set<RowFile>();
+let exitHook = false;
 
 /** Whether process `pid` is alive (signal 0: nothing sent). */
 function alive(pid: number): boolean {
@@ -24,11 +28,16 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Removes the row files of processes no longer running (regular files only: a link is left alone). */
+/**
+ * Removes the row files of processes no longer running (regular files only: a link is left alone),
+ * and those named with this process's pid that are not its own (a dead process's, whose pid came back).
+ */
 function sweep(dir: string): void {
+  const ours = new Set([...open].map((f) => f.path));
   for (const name of readdirSync(dir)) {
     const m = NAME.exec(name);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    const pid = Number(m?.[1]);
+    if (!m || ours.has(join(dir, name)) || (pid !== process.pid && alive(pid))) continue;
     const path = join(dir, name);
     try {
       if (lstatSync(path).isFile()) unlinkSync(path);
@@ -62,17 +71,32 @@ export class RowFile {
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) throw new Error(`${path} is not a regular file`);
-      if ((st.mode & 0o077) !== 0) throw new Error(`${path} was made open to others (mode ${(st.mode & 0o777).toString(8)})`);
+      // Where modes are not POSIX ones (Windows reports 0666 for any writable file) the folder's check above is what holds.
+      if (typeof process.getuid === "function" && (st.mode & 0o077) !== 0) throw new Error(`${path} was made open to others (mode ${(st.mode & 0o777).toString(8)})`);
     } catch (err) {
       closeSync(fd);
       rmSync(path, { force: true });
       throw err;
     }
-    return new RowFile(path, fd, rowBytes);
+    const file = new RowFile(path, fd, rowBytes);
+    open.add(file);
+    if (!exitHook) {
+      exitHook = true;
+      process.on("exit", () => {
+        for (const f of open) f.close();
+      });
+    }
+    return file;
+  }
+
+  /** Throws once the file is closed: its descriptor's number may be another file's by now. */
+  private live(): void {
+    if (this.closed) throw new Error(`${this.path}: the row file is closed`);
   }
 
   /** Writes `count` rows from `bytes` at row `row`. */
   write(row: number, bytes: Uint8Array | Int8Array, count: number): void {
+    this.live();
     const len = count * this.rowBytes;
     let done = 0;
     while (done < len) done += writeSync(this.fd, bytes, done, len - done, row * this.rowBytes + done);
@@ -80,6 +104,7 @@ export class RowFile {
 
   /** Reads `count` rows from row `row` into `into` at byte `at`. */
   read(row: number, into: Uint8Array | Int8Array, at: number, count = 1): void {
+    this.live();
     const len = count * this.rowBytes;
     let done = 0;
     while (done < len) {
@@ -101,6 +126,7 @@ export class RowFile {
 
   /** Cuts the file to `rows` rows (after a compaction: the rows past them are gone). */
   truncate(rows: number): void {
+    this.live();
     ftruncateSync(this.fd, rows * this.rowBytes);
   }
 
@@ -108,7 +134,11 @@ export class RowFile {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
-    rmSync(this.path, { force: true });
+    open.delete(this);
+    try {
+      closeSync(this.fd);
+    } finally {
+      rmSync(this.path, { force: true });
+    }
   }
 }

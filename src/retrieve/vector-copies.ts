@@ -74,13 +74,16 @@ export class VectorCopies {
     // copy, a table made again, one whose journal was pruned past the copy, or one that changed a
     // lot is read whole.
     const load = async (store: VectorStore) => {
+      // Closed meanwhile (the daemon stopping): nothing is refreshed or read any more.
+      if (this.closed) throw new Error("the copies are closed");
       const change = held && held.dims === dims ? this.opts.state.changedSince(table, held.version, refreshLimit(held.size)) : undefined;
       if (held && change) {
         const fresh = await held.refresh(store, version, change).catch((err: Error) => {
-          this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
+          if (!this.closed) this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
           return undefined;
         });
         if (fresh) return fresh;
+        if (this.closed) throw new Error("the copies are closed");
       }
       if (codes && this.copies.get(table) === current && current) {
         // A copy of a large table is let go before it is read whole again, not held beside the
@@ -102,7 +105,9 @@ export class VectorCopies {
         this.copies.set(table, m);
         if (old !== m) void old?.close(); // its worker ends once the searches still using it are done (a code copy is refreshed in place: the same)
       })
-      .catch((err: Error) => this.opts.log(`loading ${table} into memory failed: ${err.message}`))
+      .catch((err: Error) => {
+        if (!this.closed) this.opts.log(`loading ${table} into memory failed: ${err.message}`);
+      })
       .finally(() => this.loading.delete(table));
   }
 

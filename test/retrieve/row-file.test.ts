@@ -6,12 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { after, test } from "node:test";
 import { cleanText } from "../../src/redact/clean.cjs";
 import { CodeIndex } from "../../src/retrieve/code-index.js";
+import { RowFile } from "../../src/retrieve/row-file.js";
 import { VectorStore } from "../../src/store/vectors.js";
 import { ClusteredVectors } from "../helpers/clustered-vectors.js";
 
@@ -188,4 +189,53 @@ test("a search while the copy changes in place (rows added, removed, squeezed ou
   await idx.close();
   store.close();
   union.close();
+});
+
+test("a row file used after it is closed throws, and never writes into the file that took its descriptor's number", () => {
+  const rowsDir = join(dir, "after-close");
+  const f = RowFile.create(rowsDir, 4);
+  f.close();
+  const victimPath = join(dir, "victim3.txt");
+  writeFileSync(victimPath, "ABCDEFGH");
+  const fd = openSync(victimPath, "r+"); // most often the number the row file had
+  try {
+    assert.throws(() => f.write(1, new Int8Array([0x31, 0x32, 0x33, 0x34]), 1), /closed/);
+    assert.throws(() => f.read(0, new Int8Array(4), 0), /closed/);
+    assert.throws(() => f.truncate(0), /closed/);
+    assert.equal(readFileSync(victimPath, "utf8"), "ABCDEFGH", "the file opened after the close is untouched");
+  } finally {
+    closeSync(fd);
+  }
+});
+
+test("a copy let go while it refreshes stops writing: the refresh fails, nothing lands in a file opened after it", async () => {
+  const store = await VectorStore.open(join(dir, "lance-close"));
+  await store.ensure("c", DIMS);
+  await store.upsert("c", rowsOf(3_000, 300_000, "c"));
+  const idx = await CodeIndex.load(store, "c", DIMS, "v1", { rowsDir: join(dir, "close-mid") });
+  const added = rowsOf(900, 400_000, "c");
+  await store.upsert("c", added);
+  const refreshing = idx.refresh(store, "v2", { gone: new Set(), recorded: new Set(added.map((r) => r.id as string)) });
+  await idx.close();
+  const victimPath = join(dir, "victim4.txt");
+  writeFileSync(victimPath, "untouched");
+  const fd = openSync(victimPath, "r+");
+  try {
+    await assert.rejects(refreshing, /closed/);
+    assert.equal(readFileSync(victimPath, "utf8"), "untouched");
+  } finally {
+    closeSync(fd);
+    store.close();
+  }
+});
+
+test("a file left by a dead process whose pid is this one's now is removed, not taken for ours (nor does it block ours)", async () => {
+  const rowsDir = join(dir, "pid-back");
+  mkdirSync(rowsDir, { mode: 0o700 });
+  const stale = join(rowsDir, `rows-${process.pid}-9999.i8`);
+  writeFileSync(stale, Buffer.alloc(1_024), { mode: 0o600 });
+  const { idx } = await copyIn(rowsDir);
+  assert.ok(idx.rowsPath, "the copy keeps its rows in a file");
+  assert.deepEqual(readdirSync(rowsDir), [basename(idx.rowsPath!)], "the stale file is gone");
+  await idx.close();
 });
