@@ -91,15 +91,26 @@ export function chunksToRank(lists: readonly (readonly number[])[], rows: number
 /** Up to this many words, a chunk's words are a bit mask and the levels counted per mask (an array of 2^words counts). */
 const MASK_WORDS = 16;
 
-/** Every chunk of the lists once, ascending, with the bit mask of the lists holding it: the lists merged pairwise (a walk through memory in order). */
-function masked(lists: readonly ArrayLike<number>[]): Weighed {
-  let layer: Weighed[] = lists.map((rows, k) => ({ rows, weights: new Int32Array(rows.length).fill(1 << k) }));
+/**
+ * Every chunk of the lists once, ascending, with the sum of the weights of the lists holding it
+ * (`weight(k)` for list k): the lists merged pairwise, a walk through memory in order, not a
+ * lookup per rowid.
+ */
+function mergedAll(lists: readonly ArrayLike<number>[], weight: (k: number) => number): Weighed | undefined {
+  let layer: Weighed[] = lists.map((rows, k) => ({ rows, weights: new Int32Array(rows.length).fill(weight(k)) }));
   while (layer.length > 1) {
     const next: Weighed[] = [];
     for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
     layer = next;
   }
-  return layer[0]!;
+  return layer[0];
+}
+
+/** The rowids of `all` whose level (`levelOf` its merged weight) is at least `lightest`. */
+function keptRows(all: Weighed, levelOf: (w: number) => number, lightest: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < all.rows.length; k++) if (levelOf(all.weights[k]!) >= lightest) out.push(all.rows[k]!);
+  return out;
 }
 
 /**
@@ -108,10 +119,9 @@ function masked(lists: readonly ArrayLike<number>[]): Weighed {
  * and the cut are those of the sums (`bySums`), to the chunk.
  */
 function byMasks(lists: readonly ArrayLike<number>[], weights: readonly number[], budget: number, least: number): number[] | undefined {
-  if (lists.length === 0) return undefined;
-  // disjoint bits: OR-ing a chunk's lists' bits in the merge adds them, as `merge` adds
-  const all = masked(lists);
-  if (all.rows.length <= budget) return undefined;
+  // disjoint bits: a chunk's lists' bits added up in the merge are its mask
+  const all = mergedAll(lists, (k) => 1 << k);
+  if (!all || all.rows.length <= budget) return undefined;
   const counts = new Int32Array(1 << lists.length);
   for (let k = 0; k < all.weights.length; k++) counts[all.weights[k]!]!++;
   const of = new Int32Array(counts.length); // each mask's weight
@@ -119,10 +129,7 @@ function byMasks(lists: readonly ArrayLike<number>[], weights: readonly number[]
   const levels = new Map<number, number>();
   for (let m = 1; m < counts.length; m++) if (counts[m]! > 0) levels.set(of[m]!, (levels.get(of[m]!) ?? 0) + counts[m]!);
   const lightest = cutAt(levels, budget, least, all.rows.length);
-  if (lightest === undefined) return undefined;
-  const out: number[] = [];
-  for (let k = 0; k < all.rows.length; k++) if (of[all.weights[k]!]! >= lightest) out.push(all.rows[k]!);
-  return out;
+  return lightest === undefined ? undefined : keptRows(all, (m) => of[m]!, lightest);
 }
 
 /** The weight of the lightest level kept (whole levels, heaviest first, within the budget, at least `least` chunks); `undefined` when every level is kept. */
@@ -139,22 +146,12 @@ function cutAt(levels: ReadonlyMap<number, number>, budget: number, least: numbe
 
 /** `chunksToRank` for any number of words: each chunk's summed weight, levels counted per weight. */
 function bySums(lists: readonly ArrayLike<number>[], weights: readonly number[], budget: number, least: number): number[] | undefined {
-  // sorted lists merged pairwise: a walk through memory in order, not a lookup per rowid
-  let layer: Weighed[] = lists.map((rows, k) => ({ rows, weights: new Int32Array(rows.length).fill(weights[k]!) }));
-  while (layer.length > 1) {
-    const next: Weighed[] = [];
-    for (let k = 0; k < layer.length; k += 2) next.push(k + 1 < layer.length ? merge(layer[k]!, layer[k + 1]!) : layer[k]!);
-    layer = next;
-  }
-  const all = layer[0];
+  const all = mergedAll(lists, (k) => weights[k]!);
   if (!all || all.rows.length <= budget) return undefined;
   const levels = new Map<number, number>();
   for (const x of all.weights) levels.set(x, (levels.get(x) ?? 0) + 1);
   const lightest = cutAt(levels, budget, least, all.rows.length);
-  if (lightest === undefined) return undefined;
-  const out: number[] = [];
-  for (let k = 0; k < all.rows.length; k++) if (all.weights[k]! >= lightest) out.push(all.rows[k]!);
-  return out;
+  return lightest === undefined ? undefined : keptRows(all, (w) => w, lightest);
 }
 
 /** The rowids of an ascending `list` that `scope` (ascending) holds: one walk of both. */
