@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every compiled test file (dist/test/**/*.test.js) with node's built-in test runner.
 // Usage: node scripts/run-tests.mjs [substring-filter...]
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -22,5 +23,16 @@ if (files.length === 0) {
   console.error("no test files found under dist/test (did the build run?)");
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...files], { stdio: "inherit" });
+// TAP as it runs; the failures again, after it, where a log that keeps only its tail shows them.
+const dir = mkdtempSync(join(tmpdir(), "mem-test-report-"));
+const report = join(dir, "failures.txt");
+const reporters = ["--test-reporter=tap", "--test-reporter-destination=stdout"];
+reporters.push("--test-reporter=./scripts/failures-reporter.mjs", `--test-reporter-destination=${report}`);
+const r = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...reporters, ...files], { stdio: "inherit" });
+let failures = "";
+try {
+  failures = readFileSync(report, "utf8");
+} catch {}
+rmSync(dir, { recursive: true, force: true });
+if (failures) process.stdout.write(failures);
 process.exit(r.status ?? 1);
