@@ -49,7 +49,7 @@ Options:
   --use-vectors  undo --bm25-only: the default providers (Ollama, then transformers.js) again
   --json       {"ok", "checks": [{"name", "status": "ok"|"warn"|"error", "detail", "fix"?}],
                "assistants": [{"assistant", "scope", "hooks", "events", "expected", "mcp", "lastEvent"}],
-               "daemon": {"pid", "rss", "heapUsed", "vectorBytes"} (bytes) | null}
+               "daemon": {"pid", "rss", "heapUsed", "vectorBytes", "vectorFileBytes"?} (bytes) | null}
                (with --repair: the repair report; --bm25-only, --use-vectors: {"config", "changed", "choice"})
   -q, --quiet  only the checks that are not ok
   -h, --help   this help`;

@@ -24,7 +24,7 @@ after(() => {
 
 interface Doctor {
   checks: Check[];
-  daemon: { pid: number; rss: number; heapUsed: number; vectorBytes: number } | null;
+  daemon: { pid: number; rss: number; heapUsed: number; vectorBytes: number; vectorFileBytes?: number } | null;
 }
 
 /** A /proc/<pid>/status field in bytes (it says kB). */
@@ -76,6 +76,7 @@ test("mem doctor shows the running daemon's RSS, heap and vector bytes, and warn
     assert.ok(copy.rows >= 1);
     assert.equal(f.vectorBytes, copy.rows * 64 * 4, "the float32 copy: rows × 64 dims × 4 bytes");
     assert.equal(copy.bytes, f.vectorBytes);
+    assert.equal(f.vectorFileBytes, 0, "a float32 copy keeps no int8 rows in a file");
     const check = d.checks.find((c) => c.name === "daemon")!;
     assert.equal(check.status, "ok");
     assert.match(check.detail, new RegExp(`^pid ${child.pid}: RSS \\d+ MB \\(V8 heap \\d+ MB; vector copies 0 MB\\)$`));

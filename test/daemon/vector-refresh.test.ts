@@ -97,6 +97,11 @@ test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only
       assert.equal(statSync(join(h, "vector-rows", files[0]!)).size, now.fileBytes);
       assert.equal(statSync(join(h, "vector-rows")).mode & 0o777, 0o700);
       assert.equal(statSync(join(h, "vector-rows", files[0]!)).mode & 0o777, 0o600);
+      // mem doctor says how big it is (outside the RSS it reports)
+      const doc = await runChild(process.execPath, [BIN, "doctor", "--json"], { env, cwd: docs });
+      const d = JSON.parse(doc.stdout) as { daemon: { vectorFileBytes?: number } | null; checks: { name: string; detail: string }[] };
+      assert.equal(d.daemon?.vectorFileBytes, now.fileBytes, doc.stdout);
+      assert.match(d.checks.find((c) => c.name === "daemon")!.detail, /; their int8 rows in a file \d+ MB\)$/);
     }
     if (blocked) {
       assert.equal(now.fileBytes, 0, "held in memory");

@@ -17,9 +17,13 @@ test("daemonFigures: only whole, non-negative byte counts are taken", () => {
     ["not finite", { ok: true, pid: 42, memory: { ...memory, rss: Number.POSITIVE_INFINITY } }, false],
     ["a fraction", { ok: true, pid: 42, memory: { ...memory, vectorBytes: 1.5 } }, false],
     ["no pid", { ok: true, memory }, false],
+    ["with the rows' file", { ok: true, pid: 42, memory: { ...memory, vectorFileBytes: 734 * MiB } }, true],
+    ["a malformed rows' file size is left out, the rest kept", { ok: true, pid: 42, memory: { ...memory, vectorFileBytes: "734" } }, true],
   ];
   for (const [name, reply, ok] of cases) assert.equal(daemonFigures(reply) !== undefined, ok, name);
   assert.deepEqual(daemonFigures({ ok: true, pid: 42, memory }), { pid: 42, ...memory });
+  assert.deepEqual(daemonFigures({ ok: true, pid: 42, memory: { ...memory, vectorFileBytes: 734 * MiB } }), { pid: 42, ...memory, vectorFileBytes: 734 * MiB });
+  assert.deepEqual(daemonFigures({ ok: true, pid: 42, memory: { ...memory, vectorFileBytes: -5 } }), { pid: 42, ...memory });
 });
 
 test("daemonCheck: each answer, and the RSS against daemon.rssWarnMB", () => {
@@ -35,6 +39,8 @@ test("daemonCheck: each answer, and the RSS against daemon.rssWarnMB", () => {
     ["an older daemon", reply(undefined), 1536, "warn", /says nothing of its memory/, true],
     ["under", reply(memory), 1536, "ok", /^pid 42: RSS 400 MB \(V8 heap 60 MB; vector copies 293 MB\)$/, false],
     ["just at the threshold", reply(memory), 400, "ok", /^pid 42: RSS 400 MB/, false],
+    ["a code copy's rows in a file", reply({ ...memory, vectorFileBytes: 734 * MiB }), 1536, "ok", /^pid 42: RSS 400 MB \(V8 heap 60 MB; vector copies 293 MB; their int8 rows in a file 734 MB\)$/, false],
+    ["no rows' file", reply({ ...memory, vectorFileBytes: 0 }), 1536, "ok", /^pid 42: RSS 400 MB \(V8 heap 60 MB; vector copies 293 MB\)$/, false],
     ["over", reply({ ...memory, rss: 1600 * MiB }), 1536, "warn", /^pid 42: RSS 1,600 MB .* is over daemon\.rssWarnMB \(1,536 MB\)$/, true],
   ];
   for (const [name, seen, warnMB, status, detail, fix] of cases) {
