@@ -67,9 +67,9 @@ export function daemonScratch(prefix: string): { tmp: string; children: ChildPro
 }
 
 /**
- * The processes whose data home (MEM_HOME) is `dir` or under it: a test's daemons, and those no
- * test holds, such as the daemon a hook starts for next time (spawned detached: no child of the
- * test's). Read from /proc; none found where there is none.
+ * The processes whose data home (MEM_HOME), or HOME (the default data home is in it), is `dir` or
+ * under it: a test's daemons, and those no test holds, such as the daemon a hook starts for next
+ * time (spawned detached: no child of the test's). Read from /proc; none found where there is none.
  */
 export function processesUnder(dir: string): number[] {
   if (!existsSync("/proc/self/environ")) return [];
@@ -78,7 +78,7 @@ export function processesUnder(dir: string): number[] {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
-      if (env.some((kv) => kv === `MEM_HOME=${dir}` || kv.startsWith(`MEM_HOME=${dir}/`))) found.push(Number(name));
+      if (env.some((kv) => ["MEM_HOME", "HOME"].some((k) => kv === `${k}=${dir}` || kv.startsWith(`${k}=${dir}/`)))) found.push(Number(name));
     } catch {
       // gone meanwhile
     }
