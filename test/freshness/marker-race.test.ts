@@ -10,9 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { refreshLockPath, startRefresh } from "../../src/freshness/refresh.js";
+import { endProcessesUnder } from "../helpers/daemon.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "mem-refresh-marker-"));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+after(async () => {
+  await endProcessesUnder(tmp); // the re-index a test started (detached) would write its store into the folder as it goes
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 const home = (name: string) => {
   const dir = join(tmp, name);

@@ -1,10 +1,11 @@
 /**
  * A real `mem serve` for tests: a data home with its config.json and a git project beside it, the
  * daemon spawned on it (`serve -q`), answering pings before the test goes on. Children are
- * collected so the test file's `after` kills any left running.
+ * collected so the test file's `after` kills any left running; `endProcessesUnder` ends those no
+ * test holds (a daemon a hook started) before a test bed is removed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
@@ -57,9 +58,46 @@ export const daemonRequests = async (home: string): Promise<number> => Number((a
 export function daemonScratch(prefix: string): { tmp: string; children: ChildProcess[] } {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   const children: ChildProcess[] = [];
-  after(() => {
+  after(async () => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    await endProcessesUnder(tmp);
     rmSync(tmp, { recursive: true, force: true });
   });
   return { tmp, children };
+}
+
+/**
+ * The processes whose data home (MEM_HOME), or HOME (the default data home is in it), is `dir` or
+ * under it: a test's daemons, and those no test holds, such as the daemon a hook starts for next
+ * time (spawned detached: no child of the test's). Read from /proc; none found where there is none.
+ */
+export function processesUnder(dir: string): number[] {
+  if (!existsSync("/proc/self/environ")) return [];
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
+      if (env.some((kv) => ["MEM_HOME", "HOME"].some((k) => kv === `${k}=${dir}` || kv.startsWith(`${k}=${dir}/`)))) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Ends every process under `dir` (processesUnder) and waits until they are gone. A daemon left
+ * running writes to its data home (its WAL, its log; a daemon whose store vanished logs that
+ * it stops) while the test's `after` removes the folder, and the removal fails (ENOTEMPTY).
+ */
+export async function endProcessesUnder(dir: string): Promise<void> {
+  for (const pid of processesUnder(dir)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+  await until(() => processesUnder(dir).length === 0, 60_000, `the processes with their data home in ${dir} ended`);
 }

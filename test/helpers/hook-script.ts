@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after } from "node:test";
+import { endProcessesUnder } from "./daemon.js";
 import { hasCommand } from "./has-command.js";
 import { runChild } from "./run-child.js";
 import { until } from "./until.js";
@@ -21,9 +22,11 @@ export const SCRIPT = join(REPO, "bin", "mem-hook.sh");
 export const skip = process.platform === "win32" || !hasCommand("curl") ? "needs /bin/sh and curl" : false;
 export const tmp = mkdtempSync(join(tmpdir(), "mem-hc-")); // short: socket paths must stay under ~100 bytes
 export const children: ChildProcess[] = [];
-after(() => {
+after(async () => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // a daemon a hook started may still be writing as it stops
+  // A daemon a hook started for next time (no child of ours) may be running on, writing to its data home.
+  await endProcessesUnder(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 export const SPY = join(tmp, "node-spy");

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { DEADLINE_MS } from "../../src/contract/hook.cjs";
+import { endProcessesUnder } from "../helpers/daemon.js";
 import { runChild } from "../helpers/run-child.js";
 import { until } from "../helpers/until.js";
 import { spawnHook } from "./helpers.js";
@@ -19,6 +20,7 @@ const tmp = mkdtempSync(join(tmpdir(), "mem-entry-"));
 const homes: string[] = [];
 after(async () => {
   for (const h of homes) await ask(h, { op: "stop" }, 2_000);
+  await endProcessesUnder(tmp); // a daemon a hook started (no child of ours) may still be running, writing to its data home
   rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { lockPath } from "../../src/daemon/paths.cjs";
+import { endProcessesUnder } from "../helpers/daemon.js";
 import { BIN } from "../helpers/mem-cli.js";
 import { runChild } from "../helpers/run-child.js";
 import { until } from "../helpers/until.js";
@@ -23,6 +24,7 @@ const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-first-prompt-")));
 const homes: string[] = [];
 after(async () => {
   for (const h of homes) if ((await ask(h, { op: "ping" }, 2_000)).kind === "reply") await ask(h, { op: "stop" }, 10_000);
+  await endProcessesUnder(tmp); // a daemon a hook started (no child of ours) may still be running, writing to its data home
   rmSync(tmp, { recursive: true, force: true });
 });
 

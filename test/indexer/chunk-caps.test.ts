@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { chunkCapturedEvents, MAX_CAPTURED_CHARS } from "../../indexer/captured.js";
 import { chunksOf } from "../../indexer/file-chunks.js";
 import { defaultConfig } from "../../src/config/config.js";
@@ -144,7 +144,9 @@ describe("event chunks are bounded too", () => {
     assert.match(warnings[0]!, /1 event\(s\) longer than \d+ characters indexed truncated \(first: line 2\)/);
   });
   test("a captured event's chunk is capped however many files it names", () => {
-    const db = openDb(join(mkdtempSync(join(tmpdir(), "mem-capcap-")), "mem.sqlite"));
+    const dir = mkdtempSync(join(tmpdir(), "mem-capcap-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const db = openDb(join(dir, "mem.sqlite"));
     const project = cleanText("p");
     const files = Array.from({ length: 200 }, (_, i) => `/p/src/${"deep/".repeat(30)}${i}.ts`);
     new EventStore(db).insert(project, clean([{ id: "e1", type: "file_modified", time: "2026-11-20T10:00:00Z", session: "s", files, text: "Edit many files", metadata: {} }]));

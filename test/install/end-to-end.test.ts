@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { openDb } from "../../src/store/db.js";
+import { endProcessesUnder } from "../helpers/daemon.js";
 import { runChild } from "../helpers/run-child.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/mem.cjs", import.meta.url));
@@ -22,6 +23,7 @@ const tmp = realpathSync(mkdtempSync(join(tmpdir(), "mem-e2e-")));
 const homes: string[] = [];
 after(async () => {
   for (const h of homes) await ask(h, { op: "stop" }, 2_000);
+  await endProcessesUnder(tmp); // a daemon a hook started (no child of ours) may still be running, writing to its data home
   rmSync(tmp, { recursive: true, force: true });
 });
 
