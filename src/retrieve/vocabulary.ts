@@ -51,6 +51,29 @@ validate validation | encrypt encryption | decrypt decryption | persist persiste
 approve approval
 `;
 
+/**
+ * British and American spellings, which the Porter stemmer leaves apart ("licence" is "licenc",
+ * "license" "licens"): a record written in one is found by a question in the other. Word forms,
+ * each pair a group; a pair the stemmer already joins ("modelling", "modeling") is not listed.
+ */
+const SPELLINGS = `
+colour color | colours colors | behaviour behavior | behaviours behaviors | favour favor | favourite favorite
+honour honor | neighbour neighbor | licence license | licences licenses | licenced licensed | defence defense
+offence offense | centre center | centres centers | metre meter | catalogue catalog | catalogues catalogs
+dialogue dialog | dialogues dialogs | analyse analyze | analysed analyzed | organise organize | organised organized
+organisation organization | organisations organizations | initialise initialize | initialised initialized
+initialisation initialization | serialise serialize | serialised serialized | serialisation serialization
+deserialise deserialize | deserialisation deserialization | normalise normalize | normalised normalized
+normalisation normalization | optimise optimize | optimised optimized | optimisation optimization
+customise customize | customised customized | customisation customization | summarise summarize
+summarisation summarization | prioritise prioritize | minimise minimize | maximise maximize
+synchronise synchronize | synchronisation synchronization | utilise utilize | visualise visualize
+visualisation visualization | standardise standardize | centralise centralize | centralised centralized
+localise localize | localised localized | localisation localization | tokenise tokenize | tokeniser tokenizer
+recognise recognize | realise realize | grey gray
+artefact artifact | artefacts artifacts | enquiry inquiry
+`;
+
 /** The groups of a table: `|` or a line ends a group, `,` (ALIASES) or a space (FORMS) ends a form. */
 function groups(table: string, sep: RegExp): string[][] {
   return table
@@ -69,7 +92,8 @@ const FORM_ALTERNATIVES = new Map<string, Set<string>>();
  * the alternatives of the short forms and the word forms only (`stemSafeEntries`).
  */
 const LONG_FORMS = new Set(groups(ALIASES, /,/).flatMap((g) => g.slice(1)));
-for (const g of groups(FORMS, /\s+/)) for (const f of g) LONG_FORMS.delete(f);
+const FORM_GROUPS = [...groups(FORMS, /\s+/), ...groups(SPELLINGS, /\s+/)];
+for (const g of FORM_GROUPS) for (const f of g) LONG_FORMS.delete(f);
 function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): void {
   for (const g of gs) {
     for (const form of g) {
@@ -79,9 +103,9 @@ function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): voi
     }
   }
 }
-addGroups(ALTERNATIVES, [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]);
+addGroups(ALTERNATIVES, [...groups(ALIASES, /,/), ...FORM_GROUPS]);
 addGroups(ALIAS_ALTERNATIVES, groups(ALIASES, /,/));
-addGroups(FORM_ALTERNATIVES, groups(FORMS, /\s+/));
+addGroups(FORM_ALTERNATIVES, FORM_GROUPS);
 
 /** Which tables a lookup takes: the aliases, the word forms, or both (the default). */
 export interface Tables {
