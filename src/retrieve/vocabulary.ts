@@ -74,6 +74,20 @@ recognise recognize | realise realize | grey gray
 artefact artifact | artefacts artifacts | enquiry inquiry
 `;
 
+/**
+ * Agent nouns and their verbs, which the stemmer leaves apart too ("parser" is "parser", "parse"
+ * "pars"): "the argv parser" finds the record that says the library parses the command line.
+ */
+const AGENTS = `
+logger log | parser parse | printer print | formatter format | exporter export | importer import | loader load
+reader read | writer write | builder build | runner run | compiler compile | scheduler schedule | renderer render
+linter lint | checker check | watcher watch | fetcher fetch | serializer serialize | tokenizer tokenize
+validator validate | generator generate | converter convert | installer install | launcher launch | bundler bundle
+uploader upload | downloader download | listener listen | publisher publish | subscriber subscribe
+consumer consume | producer produce | handler handle | mapper map | resolver resolve | encoder encode | decoder decode
+executor execute | processor process | emitter emit | crawler crawl | scraper scrape | migrator migrate
+`;
+
 /** The groups of a table: `|` or a line ends a group, `,` (ALIASES) or a space (FORMS) ends a form. */
 function groups(table: string, sep: RegExp): string[][] {
   return table
@@ -92,7 +106,7 @@ const FORM_ALTERNATIVES = new Map<string, Set<string>>();
  * the alternatives of the short forms and the word forms only (`stemSafeEntries`).
  */
 const LONG_FORMS = new Set(groups(ALIASES, /,/).flatMap((g) => g.slice(1)));
-const FORM_GROUPS = [...groups(FORMS, /\s+/), ...groups(SPELLINGS, /\s+/)];
+const FORM_GROUPS = [...groups(FORMS, /\s+/), ...groups(SPELLINGS, /\s+/), ...groups(AGENTS, /\s+/)];
 for (const g of FORM_GROUPS) for (const f of g) LONG_FORMS.delete(f);
 function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): void {
   for (const g of gs) {
