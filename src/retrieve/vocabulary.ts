@@ -30,6 +30,16 @@ mgmt, management | ops, operations | stg, staging | qa, quality assurance | e2e,
 os, operating system | info, information | spec, specification | specs, specifications | ws, websocket
 regex, regular expression | regexp, regular expression | ml, machine learning | ai, artificial intelligence
 vpc, virtual private cloud | cdn, content delivery network | datacenter, datacentre, data center, data centre
+i18n, internationalization, internationalisation | l10n, localization, localisation | a11y, accessibility
+o11y, observability | saas, software as a service | paas, platform as a service | iaas, infrastructure as a service
+ioc, inversion of control | di, dependency injection | ctor, constructor | ctors, constructors | dtor, destructor
+argv, command line arguments | cli, command line interface | cli, command line | dsl, domain specific language
+rdbms, relational database | orm, object relational mapping | sdk, software development kit | jvm, java virtual machine
+ide, integrated development environment | vcs, version control | gc, garbage collection | ssr, server side rendering
+spa, single page application | dto, data transfer object | jwt, json web token | sso, single sign on
+mfa, multi factor authentication | rbac, role based access control | acl, access control list | oom, out of memory
+ocr, optical character recognition | llm, large language model | rag, retrieval augmented generation
+nlp, natural language processing
 `;
 
 const FORMS = `
