@@ -47,5 +47,6 @@ export const VARIANTS: readonly Variant[] = [
   v("-compounds", "floor: no compound reading", { floor: { ...base.floor, compounds: false } }),
   v("-floorIdents", "floor: identifier words do not count", { floor: { ...base.floor, identifierWords: false } }),
   v("-recordFloor", "floor: no record floor", { floor: { ...base.floor, record: false } }),
+  v("-rankedFloor", "floor: a result ranked above one that passed is judged alone (no ranked floor)", { floor: { ...base.floor, ranked: false } }),
   v("-rarity", "floor: every word weighs alike", { evenRarity: true }),
 ];

@@ -94,8 +94,8 @@ export function termCoverage(stems: readonly string[], text: string, rarity: Rar
 /** Why a result passed or failed the floor (what `mem why` shows). */
 export interface FloorVerdict {
   pass: boolean;
-  /** What let it pass: its vector similarity, the prompt's words it holds, both legs' first, or the words its file's parts hold together (./record-floor.ts). */
-  by?: "vector" | "words" | "agreement" | "record";
+  /** What let it pass: its vector similarity, the prompt's words it holds, both legs' first, the words its file's parts hold together (./record-floor.ts), or its rank above a result that passed (./ranked-floor.ts). */
+  by?: "vector" | "words" | "agreement" | "record" | "ranked";
   /** The prompt's content stems its heading and text hold. */
   matched: string[];
   /** How many stems the prompt has. */

@@ -5,6 +5,7 @@
  */
 import { RECALL, frameOverhead, framed } from "../render/frame.js";
 import { conceptRarity, EVEN, floorVerdict, type FloorVerdict, type Rarity } from "./floor.js";
+import { rankedFloor } from "./ranked-floor.js";
 import { recordFloor } from "./record-floor.js";
 import { chooseEvidence, DEFAULT_SELECT, pieceCount, type Choice } from "./select.js";
 import { contentStems } from "./terms.js";
@@ -34,7 +35,8 @@ function compose(cands: readonly Candidate[], queryTerms: readonly string[], o: 
   const rarity = conceptRarity(d.rarity ?? EVEN);
   const rules = d.floorRules ?? DEFAULT_FLOOR_RULES;
   const verdicts = cands.map((c) => floorVerdict(c, stems, o, rarity, d.vector, rules));
-  const floor = rules.record ? recordFloor(cands, verdicts, stems, o, rarity) : verdicts;
+  const byRecord = rules.record ? recordFloor(cands, verdicts, stems, o, rarity) : verdicts;
+  const floor = rules.ranked ? rankedFloor(byRecord) : byRecord;
   const kept = cands.filter((_, i) => floor[i]!.pass);
   if (kept.length === 0) return { stems, rarity, floor, kept, choice: undefined, fits: [] };
   const choice = chooseEvidence(kept, stems, { ...DEFAULT_SELECT, roomChars: o.budgetChars - frameOverhead(RECALL), maxItems: o.maxItems }, { redact, describe: d });

@@ -30,9 +30,11 @@ export interface FloorRules {
   identifierWords: boolean;
   /** A chunk is judged with the other chunks of its file among the results (./record-floor.ts). */
   record: boolean;
+  /** A result ranked above one that passed, holding two of the prompt's words, passes (./ranked-floor.ts). */
+  ranked: boolean;
 }
 
-export const DEFAULT_FLOOR_RULES: Readonly<FloorRules> = Object.freeze({ alternatives: true, compounds: true, identifierWords: true, record: true });
+export const DEFAULT_FLOOR_RULES: Readonly<FloorRules> = Object.freeze({ alternatives: true, compounds: true, identifierWords: true, record: true, ranked: true });
 
 /** What the caller knows beside the candidates: a memory's flag, the day a captured session began. */
 export interface Describe {

@@ -30,6 +30,16 @@ mgmt, management | ops, operations | stg, staging | qa, quality assurance | e2e,
 os, operating system | info, information | spec, specification | specs, specifications | ws, websocket
 regex, regular expression | regexp, regular expression | ml, machine learning | ai, artificial intelligence
 vpc, virtual private cloud | cdn, content delivery network | datacenter, datacentre, data center, data centre
+i18n, internationalization, internationalisation | l10n, localization, localisation | a11y, accessibility
+o11y, observability | saas, software as a service | paas, platform as a service | iaas, infrastructure as a service
+ioc, inversion of control | di, dependency injection | ctor, constructor | ctors, constructors | dtor, destructor
+argv, command line arguments | cli, command line interface | cli, command line | dsl, domain specific language
+rdbms, relational database | orm, object relational mapping | sdk, software development kit | jvm, java virtual machine
+ide, integrated development environment | vcs, version control | gc, garbage collection | ssr, server side rendering
+spa, single page application | dto, data transfer object | jwt, json web token | sso, single sign on
+mfa, multi factor authentication | rbac, role based access control | acl, access control list | oom, out of memory
+ocr, optical character recognition | llm, large language model | rag, retrieval augmented generation
+nlp, natural language processing
 `;
 
 const FORMS = `
@@ -51,6 +61,43 @@ validate validation | encrypt encryption | decrypt decryption | persist persiste
 approve approval
 `;
 
+/**
+ * British and American spellings, which the Porter stemmer leaves apart ("licence" is "licenc",
+ * "license" "licens"): a record written in one is found by a question in the other. Word forms,
+ * each pair a group; a pair the stemmer already joins ("modelling", "modeling") is not listed.
+ */
+const SPELLINGS = `
+colour color | colours colors | behaviour behavior | behaviours behaviors | favour favor | favourite favorite
+honour honor | neighbour neighbor | licence license | licences licenses | licenced licensed | defence defense
+offence offense | centre center | centres centers | metre meter | catalogue catalog | catalogues catalogs
+dialogue dialog | dialogues dialogs | analyse analyze | analysed analyzed | organise organize | organised organized
+organisation organization | organisations organizations | initialise initialize | initialised initialized
+initialisation initialization | serialise serialize | serialised serialized | serialisation serialization
+deserialise deserialize | deserialisation deserialization | normalise normalize | normalised normalized
+normalisation normalization | optimise optimize | optimised optimized | optimisation optimization
+customise customize | customised customized | customisation customization | summarise summarize
+summarisation summarization | prioritise prioritize | minimise minimize | maximise maximize
+synchronise synchronize | synchronisation synchronization | utilise utilize | visualise visualize
+visualisation visualization | standardise standardize | centralise centralize | centralised centralized
+localise localize | localised localized | localisation localization | tokenise tokenize | tokeniser tokenizer
+recognise recognize | realise realize | grey gray
+artefact artifact | artefacts artifacts | enquiry inquiry
+`;
+
+/**
+ * Agent nouns and their verbs, which the stemmer leaves apart too ("parser" is "parser", "parse"
+ * "pars"): "the argv parser" finds the record that says the library parses the command line.
+ */
+const AGENTS = `
+logger log | parser parse | printer print | formatter format | exporter export | importer import | loader load
+reader read | writer write | builder build | runner run | compiler compile | scheduler schedule | renderer render
+linter lint | checker check | watcher watch | fetcher fetch | serializer serialize | tokenizer tokenize
+validator validate | generator generate | converter convert | installer install | launcher launch | bundler bundle
+uploader upload | downloader download | listener listen | publisher publish | subscriber subscribe
+consumer consume | producer produce | handler handle | mapper map | resolver resolve | encoder encode | decoder decode
+executor execute | processor process | emitter emit | crawler crawl | scraper scrape | migrator migrate
+`;
+
 /** The groups of a table: `|` or a line ends a group, `,` (ALIASES) or a space (FORMS) ends a form. */
 function groups(table: string, sep: RegExp): string[][] {
   return table
@@ -69,7 +116,8 @@ const FORM_ALTERNATIVES = new Map<string, Set<string>>();
  * the alternatives of the short forms and the word forms only (`stemSafeEntries`).
  */
 const LONG_FORMS = new Set(groups(ALIASES, /,/).flatMap((g) => g.slice(1)));
-for (const g of groups(FORMS, /\s+/)) for (const f of g) LONG_FORMS.delete(f);
+const FORM_GROUPS = [...groups(FORMS, /\s+/), ...groups(SPELLINGS, /\s+/), ...groups(AGENTS, /\s+/)];
+for (const g of FORM_GROUPS) for (const f of g) LONG_FORMS.delete(f);
 function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): void {
   for (const g of gs) {
     for (const form of g) {
@@ -79,9 +127,9 @@ function addGroups(into: Map<string, Set<string>>, gs: readonly string[][]): voi
     }
   }
 }
-addGroups(ALTERNATIVES, [...groups(ALIASES, /,/), ...groups(FORMS, /\s+/)]);
+addGroups(ALTERNATIVES, [...groups(ALIASES, /,/), ...FORM_GROUPS]);
 addGroups(ALIAS_ALTERNATIVES, groups(ALIASES, /,/));
-addGroups(FORM_ALTERNATIVES, groups(FORMS, /\s+/));
+addGroups(FORM_ALTERNATIVES, FORM_GROUPS);
 
 /** Which tables a lookup takes: the aliases, the word forms, or both (the default). */
 export interface Tables {

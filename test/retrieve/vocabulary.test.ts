@@ -127,6 +127,80 @@ describe("the vocabulary on a real FTS5 index", () => {
   });
 });
 
+describe("what the stemmer leaves apart: British and American spellings, agent nouns, abbreviations", () => {
+  let dir = "";
+  let db: Db;
+  const chunk = (id: string, text: string): NewChunk => ({ id, kind: "decision", tier: "warm", heading: "Decisions", startLine: 1, endLine: 2, text, tags: [], date: "2026-10-02", metadata: {} });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "mem-spelling-"));
+    db = openDb(join(dir, "mem.sqlite"));
+    new ChunkStore(db).replaceSource(
+      clean({ project: "p1", path: "records.md", kind: "markdown", tier: "warm", size: 100, mtimeMs: 1, hash: "h1", metadata: {} }),
+      clean([
+        chunk("c-license", "Tesseract was kept: its license is Apache 2.0, the other engines' licenses forbid bundling."),
+        chunk("c-colour", "The theme's colour palette follows the brand guide."),
+        chunk("c-normalize", "We normalize every DOI to lower case before comparing."),
+        chunk("c-parse", "Picocli parses the command line from annotations on the command classes."),
+        chunk("c-di", "Services get their collaborators as constructor parameters, wired by an inversion of control container."),
+        chunk("c-other", "The office plants are watered on Mondays."),
+      ]),
+      1_000,
+    );
+  });
+  after(() => {
+    db?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("each form of a pair is the other's alternative (table)", () => {
+    const cases: [string, string][] = [
+      ["licence", "license"],
+      ["licences", "licenses"],
+      ["license", "licence"],
+      ["colour", "color"],
+      ["color", "colour"],
+      ["behaviour", "behavior"],
+      ["normalise", "normalize"],
+      ["serialisation", "serialization"],
+      ["centre", "center"],
+      ["catalogue", "catalog"],
+      ["parser", "parse"],
+      ["parse", "parser"],
+      ["logger", "log"],
+      ["printer", "print"],
+      ["ioc", "inversion of control"],
+      ["ctor", "constructor"],
+      ["l10n", "localization"],
+      ["a11y", "accessibility"],
+      ["rdbms", "relational database"],
+      ["argv", "command line arguments"],
+    ];
+    for (const [word, other] of cases) assert.ok(alternativesOf(word).includes(other), `${word} → ${other}: ${alternativesOf(word).join(", ")}`);
+  });
+
+  test("a question in one form finds the text written in the other, and the floor counts the word as held (table)", () => {
+    const cases: [string, string, string][] = [
+      ["which engines were ruled out by their licences", "licences", "c-license"],
+      ["what colour palette does the theme use", "colour", "c-colour"],
+      ["do we normalise the DOI before comparing", "normalise", "c-normalize"],
+      ["where is the color palette", "color", "c-colour"],
+      ["which argv parser do we use", "parser", "c-parse"],
+      ["do we use an ioc framework", "ioc", "c-di"],
+      ["what goes in a ctor", "ctor", "c-di"],
+    ];
+    for (const [q, word, id] of cases) {
+      assert.equal(bm25Leg(db, q, {}, 5)[0]?.id, id, q);
+      const text = db.prepare("SELECT text FROM chunks WHERE id = ?").pluck().get(id) as string;
+      assert.ok(stemsFound(text, new Set([stem(word)])).has(stem(word)), `${word} held by ${id}`);
+    }
+  });
+
+  test("a pair adds no false match", () => {
+    assert.deepEqual(bm25Leg(db, "office plants", {}, 5).map((h) => h.id), ["c-other"]);
+    for (const word of ["licence", "parser", "ioc"]) assert.ok(!stemsFound("the office plants", new Set([stem(word)])).has(stem(word)), word);
+  });
+});
+
 describe("storeRarity kept while the index is unchanged", () => {
   let dir = "";
   let db: Db;
