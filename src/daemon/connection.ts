@@ -20,8 +20,11 @@ export function serveConnection(conn: Socket, opts: ConnectionOptions): void {
   let buf = "";
   let hungUp = false;
   conn.setEncoding("utf8");
+  let replied = false;
   conn.on("error", () => (hungUp = true));
-  conn.on("end", () => (hungUp = true)); // clients keep their end open until the reply (no half-open)
+  conn.on("end", () => {
+    if (!replied) hungUp = true; // clients keep their end open until the reply (no half-open); after it, their end is the reply read
+  });
   let tooLarge = false;
   conn.on("data", (d: string) => {
     if (tooLarge) return; // the rest of a request over the limit is read and dropped until the client hangs up
@@ -51,13 +54,20 @@ export function serveConnection(conn: Socket, opts: ConnectionOptions): void {
       .catch((err: Error) => ({ ok: false, error: err.message }))
       .then((reply) => {
         if (hungUp) return conn.destroy();
+        replied = true;
         conn.end(`${JSON.stringify(reply)}\n`, (err?: Error | null) => {
-          if (err || hungUp) return;
-          try {
-            then?.();
-          } catch (e) {
-            opts.log(`recording a delivered answer failed: ${(e as Error).message}`);
-          }
+          if (err || hungUp || !then) return;
+          const run = then;
+          // Delivered once the client has read it: it closes after the reply line, cleanly; one
+          // that hung up with the reply unread (past its budget) leaves this side ECONNRESET.
+          conn.once("close", (hadError: boolean) => {
+            if (hadError || hungUp) return;
+            try {
+              run();
+            } catch (e) {
+              opts.log(`recording a delivered answer failed: ${(e as Error).message}`);
+            }
+          });
         });
       });
   });

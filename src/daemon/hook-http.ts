@@ -1,5 +1,6 @@
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { claudePayload } from "../contract/assistants.cjs";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../contract/hook.cjs";
@@ -44,6 +45,34 @@ export function hookSocketPath(home: string, platform: string = process.platform
 const GRACE_MS = 50;
 export const answerCutoffMs = (budgetMs: number) => Math.max(1, Math.min(budgetMs, DEADLINE_MS["user-prompt-submit"] - GRACE_MS));
 export const curlBudgetMs = (budgetMs: number) => answerCutoffMs(budgetMs) + GRACE_MS;
+
+/**
+ * What a connection's client did with the answers written to it. An answer counts as shown only
+ * once the client has read it. curl past its budget (the time it waited before the handler ran is
+ * not in the daemon's clock, and a busy machine may hold curl itself) hangs up without reading:
+ * before the reply is written (the write fails, or its end was seen), or after (Linux then gives
+ * this side ECONNRESET: the client closed with the reply unread). curl reads the whole reply, then
+ * closes: a clean end, and the answers written to it are delivered then.
+ */
+interface Link {
+  gone: boolean;
+  failed: boolean;
+  pending: { delivered: () => void; dropped: () => void }[];
+}
+const links = new WeakMap<Socket, Link>();
+function linkOf(sock: Socket): Link {
+  let link = links.get(sock);
+  if (link) return link;
+  const l: Link = { gone: false, failed: false, pending: [] };
+  link = l;
+  links.set(sock, l);
+  sock.once("end", () => (l.gone = true));
+  sock.once("error", () => (l.failed = true));
+  sock.once("close", (hadError: boolean) => {
+    for (const p of l.pending.splice(0)) (hadError || l.failed ? p.dropped : p.delivered)();
+  });
+  return l;
+}
 
 /** The daemon's answer to one request (src/daemon/server.ts); `delivered` is given what to run once the reply reached the client. */
 export type Answer = (req: Record<string, unknown>, delivered: (then: () => void) => void) => Promise<Record<string, unknown>>;
@@ -116,11 +145,37 @@ export class HookHttp {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const arrived = performance.now();
-    const send = (r: Reply) => {
-      res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(r.body ?? "") });
-      res.end(r.body ?? "", () => r.delivered?.());
-    };
     const name = /^\/hook\/([a-z-]+)$/.exec(req.url ?? "")?.[1] ?? "";
+    const link = linkOf(req.socket);
+    const dropped = () => this.opts.hookLog(`${name}: the curl client hung up before its answer was read; not counted as shown`);
+    const write = (r: Reply) => {
+      res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(r.body ?? "") });
+      res.end(r.body ?? "", (err?: Error | null) => {
+        if (!r.delivered) return;
+        if (err || link.gone || link.failed) return dropped();
+        const delivered = r.delivered;
+        link.pending.push({
+          delivered: () => {
+            try {
+              delivered();
+            } catch (e) {
+              this.opts.hookLog(`${name}: recording a delivered answer failed: ${(e as Error).message}`);
+            }
+          },
+          dropped,
+        });
+      });
+    };
+    // A reply to be counted as shown waits one turn of the event loop first, so that a hang-up
+    // already received is seen before it is written.
+    const send = (r: Reply) => {
+      if (!r.delivered) return write(r);
+      setImmediate(() => {
+        if (!link.gone && !link.failed) return write(r);
+        dropped();
+        write({ ...r, delivered: undefined });
+      });
+    };
     const refusal = req.method !== "POST" ? 405 : !isHookName(name) || !DAEMON_HOOKS.has(name) ? 404 : Number(req.headers["content-length"] ?? 0) > MAX_STDIN_BYTES ? 413 : 0;
     if (refusal !== 0) {
       send({ status: refusal }); // what is left of the body is read and dropped
