@@ -1,7 +1,8 @@
 import { dataHome } from "../config/paths.cjs";
 import { ask } from "../daemon/client.cjs";
 import { holderAlive, readLock } from "../daemon/lock.js";
-import { lockPath } from "../daemon/paths.cjs";
+import { existsSync } from "node:fs";
+import { lockPath, SERVE_FOR_HOOK } from "../daemon/paths.cjs";
 import { EXIT, parse, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { safeJson } from "../render/line.js";
@@ -59,6 +60,8 @@ export const serveCommand: Command = {
       print({ running: false, ...(stale ? { staleLock: pid } : {}) }, `no daemon running for ${home}${stale ? ` (stale lock of pid ${pid} will be taken over)` : ""}`);
       return values.stop ? EXIT.ok : EXIT.failure;
     }
+    // A daemon a hook started for next time, whose data home is gone by now: nothing to serve.
+    if (process.env[SERVE_FOR_HOOK] === "1" && !existsSync(home)) return EXIT.ok;
     const { serve } = await import("../daemon/server.js");
     return serve({ env: process.env, log: (l) => (values.quiet ? undefined : process.stderr.write(`mem serve: ${l}\n`)) });
   },

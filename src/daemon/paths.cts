@@ -67,3 +67,10 @@ export const hookSocketBeside = (sock: string): string => sock.replace(/\.sock$/
 
 /** The prefix of the private socket directories the daemon makes for itself under the temp directory (mkdtemp adds six random characters). */
 export const fallbackPrefix = (): string => `${privateTmpDir()}-`;
+
+/**
+ * Set in the environment of a daemon a hook starts for next time. Such a daemon does not make its
+ * data home: one that is gone by the time it starts (removed just after the hook ran) stays gone,
+ * instead of coming back empty with a daemon running on the defaults for its idle time.
+ */
+export const SERVE_FOR_HOOK = "MEM_SERVE_FOR_HOOK";

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { withCaCertsBack } from "./ca-env.js";
+import { SERVE_FOR_HOOK } from "../daemon/paths.cjs";
 import type { Payload } from "../contract/hook.cjs";
 import { hookLog } from "./log.cjs";
 import type { HookIO } from "./io.js";
@@ -19,7 +20,7 @@ export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
     // then always mapped apart and given back when freed. Otherwise glibc raises its threshold after
     // the first such free and keeps the freed buffers in its heap: reading a 1M-row table into the
     // vector copy left about 600 MiB of RSS behind (docs/benchmarks.md, Scale). A value the user set wins.
-    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: { MALLOC_MMAP_THRESHOLD_: "131072", ...withCaCertsBack(env) } }).unref();
+    spawn(process.execPath, [BIN, "serve", "--quiet"], { detached: true, stdio: "ignore", env: { MALLOC_MMAP_THRESHOLD_: "131072", ...withCaCertsBack(env), [SERVE_FOR_HOOK]: "1" } }).unref();
   } catch (err) {
     hookLog(env, `could not start the daemon: ${(err as Error).message}`);
   }

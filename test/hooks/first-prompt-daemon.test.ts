@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { after, test } from "node:test";
 import { ask } from "../../src/daemon/client.cjs";
 import { lockPath } from "../../src/daemon/paths.cjs";
@@ -78,3 +79,23 @@ test("with no daemon, the prompt hook answers from BM25 first and starts the dae
   await ask(home, { op: "stop" }, 10_000);
   await until(() => !existsSync(lockPath(home)), 60_000, "the daemon stopped");
 });
+
+test("a daemon a hook started for next time does not make a data home removed meanwhile: it exits, and the folder stays gone", { timeout: 60_000 }, async () => {
+  const home = join(tmp, "removed-home");
+  const env = { PATH: process.env.PATH, HOME: tmp, MEM_HOME: home, MEM_WATCH: "0", MEM_SERVE_FOR_HOOK: "1" };
+  const r = await runChild(process.execPath, [BIN, "serve", "--quiet"], { env, timeout: 30_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(existsSync(home), false, "not made");
+  // `mem serve` run by hand still makes its data home (and serves it).
+  homes.push(home);
+  const byHand = spawnServe({ ...env, MEM_SERVE_FOR_HOOK: "" });
+  await until(async () => (await ask(home, { op: "ping" }, 2_000)).kind === "reply", 60_000, "mem serve by hand runs");
+  assert.ok(existsSync(home));
+  await ask(home, { op: "stop" }, 10_000);
+  await until(() => byHand.exitCode !== null, 60_000, "stopped");
+});
+
+function spawnServe(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [BIN, "serve", "--quiet"], { env, stdio: "ignore" });
+  return child;
+}
