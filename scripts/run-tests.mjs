@@ -41,23 +41,28 @@ function run(list, concurrency) {
   return { status: r.status ?? 1, failures, failed };
 }
 
-const first = run(files, 2);
-if (first.status === 0) process.exit(0);
-// A file that failed is run once more, alone, when at most RETRY_FILES failed and each is one of
-// ours: a test that fails only beside another (two run at once) or on a busy moment is named as
-// flaky, loudly, with its first failure; one that fails again fails the run.
-const RETRY_FILES = 3;
-const again = first.failed.filter((f) => files.includes(f));
-if (again.length === 0 || again.length !== first.failed.length || again.length > RETRY_FILES) {
+// The exit status is set, not forced: the last lines reach a pipe before the process ends.
+process.exitCode = finish();
+
+function finish() {
+  const first = run(files, 2);
+  if (first.status === 0) return 0;
+  // A file that failed is run once more, alone, when at most RETRY_FILES failed and each is one of
+  // ours: a test that fails only beside another (two run at once) or on a busy moment is named as
+  // flaky, loudly, with its first failure; one that fails again fails the run.
+  const RETRY_FILES = 3;
+  const again = first.failed.filter((f) => files.includes(f));
+  if (again.length === 0 || again.length !== first.failed.length || again.length > RETRY_FILES) {
+    process.stdout.write(first.failures);
+    return first.status;
+  }
+  process.stdout.write(`\n# ${again.length} file(s) failed; running them again, alone:\n`);
+  const second = run(again, 1);
   process.stdout.write(first.failures);
-  process.exit(first.status);
+  if (second.status !== 0) {
+    process.stdout.write(`\n# failed again when run alone:${second.failures || " (see above)"}\n`);
+    return second.status;
+  }
+  process.stdout.write(`\n# FLAKY: failed in the full run, passed when run again alone (the failure is above; fix it):\n${again.map((f) => `#   ${f}`).join("\n")}\n`);
+  return 0;
 }
-process.stdout.write(`\n# ${again.length} file(s) failed; running them again, alone:\n`);
-const second = run(again, 1);
-process.stdout.write(first.failures);
-if (second.status !== 0) {
-  process.stdout.write(`\n# failed again when run alone:${second.failures || " (see above)"}\n`);
-  process.exit(second.status);
-}
-process.stdout.write(`\n# FLAKY: failed in the full run, passed when run again alone (the failure is above; fix it):\n${again.map((f) => `#   ${f}`).join("\n")}\n`);
-process.exit(0);

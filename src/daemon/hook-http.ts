@@ -51,8 +51,9 @@ export const curlBudgetMs = (budgetMs: number) => answerCutoffMs(budgetMs) + GRA
  * once the client has read it. curl past its budget (the time it waited before the handler ran is
  * not in the daemon's clock, and a busy machine may hold curl itself) hangs up without reading:
  * before the reply is written (the write fails, or its end was seen), or after (Linux then gives
- * this side ECONNRESET: the client closed with the reply unread). curl reads the whole reply, then
- * closes: a clean end, and the answers written to it are delivered then.
+ * this side ECONNRESET: the client closed with the reply unread; other systems may not, and there
+ * such an answer is counted, as before). curl reads the whole reply, then closes: a clean end of
+ * its own, and the answers written to it are delivered then.
  */
 interface Link {
   gone: boolean;
@@ -68,8 +69,10 @@ function linkOf(sock: Socket): Link {
   links.set(sock, l);
   sock.once("end", () => (l.gone = true));
   sock.once("error", () => (l.failed = true));
+  // Delivered only when the client ended the connection itself, after the write, and cleanly: a
+  // close of this side's (the keep-alive timeout, the daemon stopping) says nothing of a read.
   sock.once("close", (hadError: boolean) => {
-    for (const p of l.pending.splice(0)) (hadError || l.failed ? p.dropped : p.delivered)();
+    for (const p of l.pending.splice(0)) (!hadError && !l.failed && l.gone ? p.delivered : p.dropped)();
   });
   return l;
 }
@@ -150,9 +153,9 @@ export class HookHttp {
     const dropped = () => this.opts.hookLog(`${name}: the curl client hung up before its answer was read; not counted as shown`);
     const write = (r: Reply) => {
       res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(r.body ?? "") });
-      res.end(r.body ?? "", (err?: Error | null) => {
+      res.end(r.body ?? "", () => {
         if (!r.delivered) return;
-        if (err || link.gone || link.failed) return dropped();
+        if (link.gone || link.failed) return dropped();
         const delivered = r.delivered;
         link.pending.push({
           delivered: () => {
