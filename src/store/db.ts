@@ -85,15 +85,35 @@ function openStore(path: string, opts: OpenOptions, opened: (db: Db) => void, ch
   if (!opts.readonly && path !== ":memory:" && path !== "") closeSync(openSync(path, "a", 0o600)); // SQLite gives -wal/-shm its mode
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   opened(db);
-  db.pragma(`busy_timeout = ${Math.max(0, Math.min(60_000, Math.floor(opts.busyTimeoutMs ?? 5_000)))}`);
+  const busyMs = Math.max(0, Math.min(60_000, Math.floor(opts.busyTimeoutMs ?? 5_000)));
+  db.pragma(`busy_timeout = ${busyMs}`);
   if (!opts.readonly) {
-    db.pragma("journal_mode = WAL");
+    toWal(db, busyMs);
     db.pragma("synchronous = NORMAL");
   }
   db.pragma("foreign_keys = ON");
   check(db);
   if (!opts.readonly) migrate(db, path === ":memory:" || path === "" || opts.identity === false ? undefined : path, opts.deferHeavyMigrations === true);
   return db;
+}
+
+/**
+ * Switches a store to WAL. Several processes opening a fresh store at once each read it, then ask
+ * for the exclusive lock the switch takes: SQLite sees the deadlock and answers one of them "database
+ * is locked" at once, without waiting (the busy timeout does not apply). That one tries again until
+ * the switch is made (by it, or by another: then it is nothing to do), within the busy timeout.
+ */
+function toWal(db: Db, busyMs: number): void {
+  const until = Date.now() + busyMs;
+  for (let n = 0; ; n++) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (err) {
+      if (!String((err as { code?: unknown }).code).startsWith("SQLITE_BUSY") || Date.now() >= until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(50, 5 + n * 5)); // a short pause, longer each time
+    }
+  }
 }
 
 function hasData(path: string): boolean {
