@@ -62,10 +62,9 @@ interface Link {
 }
 const links = new WeakMap<Socket, Link>();
 function linkOf(sock: Socket): Link {
-  let link = links.get(sock);
-  if (link) return link;
+  const known = links.get(sock);
+  if (known) return known;
   const l: Link = { gone: false, failed: false, pending: [] };
-  link = l;
   links.set(sock, l);
   sock.once("end", () => (l.gone = true));
   sock.once("error", () => (l.failed = true));

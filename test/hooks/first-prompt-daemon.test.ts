@@ -88,14 +88,9 @@ test("a daemon a hook started for next time does not make a data home removed me
   assert.equal(existsSync(home), false, "not made");
   // `mem serve` run by hand still makes its data home (and serves it).
   homes.push(home);
-  const byHand = spawnServe({ ...env, MEM_SERVE_FOR_HOOK: "" });
+  const byHand = spawn(process.execPath, [BIN, "serve", "--quiet"], { env: { ...env, MEM_SERVE_FOR_HOOK: "" }, stdio: "ignore" });
   await until(async () => (await ask(home, { op: "ping" }, 2_000)).kind === "reply", 60_000, "mem serve by hand runs");
   assert.ok(existsSync(home));
   await ask(home, { op: "stop" }, 10_000);
   await until(() => byHand.exitCode !== null, 60_000, "stopped");
 });
-
-function spawnServe(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, "serve", "--quiet"], { env, stdio: "ignore" });
-  return child;
-}
