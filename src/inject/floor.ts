@@ -6,7 +6,7 @@
  */
 import { memoized } from "../util/memo.js";
 import { EVEN, type Rarity } from "../retrieve/rarity.js";
-import { stemSafeEntries } from "../retrieve/vocabulary.js";
+import { phraseEntries, stemSafeEntries } from "../retrieve/vocabulary.js";
 import { identifierWords } from "../util/identifiers.js";
 import { compoundStems } from "./compounds.js";
 import { porter } from "./porter.js";
@@ -49,10 +49,27 @@ function alternativesOfStem(s: string): readonly string[][] {
   return stemAlts.get(s) ?? [];
 }
 
+/** The words a phrase of the tables is glued with ("time to live"), which the prompt's content words leave out. */
+const GLUE = new Set(["a", "an", "and", "as", "for", "in", "of", "on", "the", "to"]);
+
+/**
+ * The tables' phrases ("release notes"), each as its content words' stems, with its other forms
+ * as stem sequences ("changelog" → [["changelog"]]). Built on first use.
+ */
+let phraseAlts: { stems: string[]; alts: string[][] }[] | undefined;
+function phrasesOfStems(): readonly { stems: string[]; alts: string[][] }[] {
+  phraseAlts ??= phraseEntries().map(([form, alts]) => ({
+    stems: [...new Set(form.split(" ").filter((w) => !GLUE.has(w)).map(stem))],
+    alts: alts.map((a) => a.split(" ").map(stem)),
+  }));
+  return phraseAlts;
+}
+
 /**
  * Which of `wanted` (stems) the text's words have: the stem itself, one of its other forms in
  * the vocabulary of the trade ("postgres" in a text that says "PostgreSQL", "sg" in one that says
- * "security group": every word of a phrase present), or a compound holding it ("master" in
+ * "security group": every word of a phrase present; every word of a phrase the prompt holds,
+ * "release notes", in a text that says "changelog"), or a compound holding it ("master" in
  * "Puppetmaster", "autoscaling" in "Auto Scaling": ./compounds.ts).
  */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>(), rules: Readonly<FloorRules> = DEFAULT_FLOOR_RULES): Set<string> {
@@ -62,6 +79,17 @@ export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new
   for (const w of wanted) {
     if (have.has(w) || (rules.alternatives && alternativesOfStem(w).some((alt) => alt.every((s) => have.has(s))))) into.add(w);
     else if (!into.has(w)) (missing ??= new Set()).add(w);
+  }
+  // a phrase of the tables among the prompt's words ("release notes") found by its other form ("changelog")
+  if (missing && rules.alternatives) {
+    for (const p of phrasesOfStems()) {
+      if (p.stems.length < 2 || !p.stems.some((s) => missing!.has(s)) || !p.stems.every((s) => wanted.has(s))) continue;
+      if (!p.alts.some((alt) => alt.every((s) => have.has(s)))) continue;
+      for (const s of p.stems) {
+        into.add(s);
+        missing.delete(s);
+      }
+    }
   }
   return missing && rules.compounds ? compoundStems(wordsOf(text), missing, stem, into) : into;
 }

@@ -4,7 +4,7 @@
  */
 import { identifierParts } from "../util/identifiers.js";
 import { DEFAULT_QUERY_RULES, type QueryRules } from "./query-rules.js";
-import { alternativesOf } from "./vocabulary.js";
+import { alternativesOf, phrasesIn } from "./vocabulary.js";
 
 const STOP = new Set(
   ("a an and are as at be but by for from has have how i if in into is it its of on or that the their then there these they this to was " +
@@ -24,7 +24,8 @@ export function queryTerms(text: string): string[] {
  * What the search looks for, word by word: each of the text's terms with the other forms it
  * stands for, the term first. Its other forms are its alternatives in the vocabulary of the trade
  * (./vocabulary.ts: "postgres" also finds "PostgreSQL", "sg" "security group", "chose" "choose")
- * and, for an identifier, its words ("getUserName" also finds "get user name", "get_user_name").
+ * and, for an identifier, its words ("getUserName" also finds "get user name", "get_user_name");
+ * a phrase of that vocabulary the text spells out finds its other forms ("pull request" finds "PR").
  * Every form belongs to one word only: a form that is itself a term of the text, or another
  * term's form already, is not repeated. The words of an identifier that is no term (inside a
  * snake_case name: "get_getUserName") are a word of their own. `rules` switches each kind of
@@ -51,6 +52,13 @@ export function searchConcepts(text: string, rules: Readonly<QueryRules> = DEFAU
     return forms;
   });
   for (const split of splits.values()) if (claim(split)) concepts.push([split]);
+  // A phrase of the vocabulary the text spells out ("pull request") is a word of its own: its
+  // other forms ("pr"); the phrase's own words stay the words they are.
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length < 64).slice(0, 4 * MAX_QUERY_TERMS);
+  for (const { alternatives } of rules.aliases || rules.wordForms ? phrasesIn(words, rules) : []) {
+    const forms = alternatives.filter(claim);
+    if (forms.length > 0) concepts.push(forms);
+  }
   return concepts;
 }
 

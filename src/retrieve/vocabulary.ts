@@ -39,7 +39,7 @@ ide, integrated development environment | vcs, version control | gc, garbage col
 spa, single page application | dto, data transfer object | jwt, json web token | sso, single sign on
 mfa, multi factor authentication | rbac, role based access control | acl, access control list | oom, out of memory
 ocr, optical character recognition | llm, large language model | rag, retrieval augmented generation
-nlp, natural language processing
+nlp, natural language processing | changelog, release notes | changelogs, release notes
 `;
 
 const FORMS = `
@@ -143,10 +143,44 @@ export function alternativesOf(word: string, tables: Tables = { aliases: true, w
   return [...(map?.get(word) ?? [])];
 }
 
+/** The longest phrase of the tables, in words. */
+const LONGEST_PHRASE = Math.max(...[...ALTERNATIVES.keys()].map((k) => k.split(" ").length));
+
+/**
+ * The phrases of the tables that a run of `words` (lower-case, in the text's order) spells out
+ * ("pull request", "security group"), each with its other forms: a question that writes the long
+ * form finds the short one ("pull request" finds "PR"), as "pr" finds "pull request". Longest
+ * phrases first; a phrase inside a longer one found is not looked up again.
+ */
+export function phrasesIn(words: readonly string[], tables: Tables = { aliases: true, wordForms: true }): { phrase: string; alternatives: string[] }[] {
+  const out: { phrase: string; alternatives: string[] }[] = [];
+  const covered = new Set<string>();
+  for (let n = Math.min(LONGEST_PHRASE, words.length); n >= 2; n--) {
+    for (let i = 0; i + n <= words.length; i++) {
+      const phrase = words.slice(i, i + n).join(" ");
+      if (covered.has(phrase)) continue;
+      const alternatives = alternativesOf(phrase, tables);
+      if (alternatives.length === 0) continue;
+      out.push({ phrase, alternatives });
+      for (let m = 2; m < n; m++) for (let j = i; j + m <= i + n; j++) covered.add(words.slice(j, j + m).join(" "));
+      covered.add(phrase);
+    }
+  }
+  return out;
+}
+
 /**
  * Every form of the tables with its alternatives, but the long forms of the aliases (the floor
  * stems them once, and "production" stemmed is "product": see `LONG_FORMS`).
  */
 export function stemSafeEntries(): [string, string[]][] {
   return [...ALTERNATIVES].filter(([form]) => !LONG_FORMS.has(form)).map(([form, alts]) => [form, [...alts]]);
+}
+
+/**
+ * The phrases of the tables with their other forms ("pull request" → "pr"): safe for the floor
+ * by their words together, which no other phrase stems to.
+ */
+export function phraseEntries(): [string, string[]][] {
+  return [...ALTERNATIVES].filter(([form]) => form.includes(" ")).map(([form, alts]) => [form, [...alts]]);
 }
