@@ -41,6 +41,8 @@ import { daemonMemory } from "./status-op.js";
 const STOP_JOB_WAIT_MS = 5_000;
 /** Whatever still holds the process this long after a stop began (a hung embed request), it exits. */
 const STOP_EXIT_MS = 10_000;
+/** How often the daemon brings its vector copies up to their tables between searches (`VectorCopies.catchUp`). */
+const COPY_FOLLOW_MS = 5_000;
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -108,6 +110,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const gitChanges = new GitChangesCache(5_000);
   const copies = new VectorCopies({ state, vectors: app.vectors, config: app.config.daemon, log: opts.log, rowsDir: join(app.paths.home, VECTOR_ROWS_DIR) });
   const vectorSearch = copies.search;
+  // A copy follows its table between prompts too: rows another process removed (`mem forget
+  // --purge`) leave it, and its int8 rows' file, within seconds, not at the next search.
+  const following = setInterval(() => {
+    if (stopping) return;
+    try {
+      copies.catchUp();
+    } catch (err) {
+      opts.log(`following the vector tables failed: ${(err as Error).message}`);
+    }
+  }, COPY_FOLLOW_MS);
+  following.unref();
   let stopping = false;
   let hookHttp: HookHttp | undefined;
   const ops = new MemoryOps({ app, pickProvider, kick: () => background.kick(), vectorSearch });
@@ -212,6 +225,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     opts.log(`daemon stopping (${why})`);
     setTimeout(() => process.exit(0), STOP_EXIT_MS).unref(); // only fires if something outlives the close below
     clearTimeout(idle);
+    clearInterval(following);
     server.close();
     hookHttp?.close();
     await watcher?.close().catch(() => undefined);

@@ -32,29 +32,14 @@ export class VectorCopies {
 
   /** The nearest rows from the copy of `table`; undefined when LanceDB must answer. */
   readonly search = async (table: string, dims: number, vec: Float32Array, projects: string[] | undefined, limit: number): Promise<VectorHit[] | undefined> => {
-    const { state, config, log } = this.opts;
-    const version = state.version(table);
-    if (version !== undefined && this.tooBig.get(table) === version) return undefined;
+    if (!this.follow(table, dims)) return undefined;
     const idx = this.copies.get(table);
-    if (version !== undefined && idx?.version !== version && !this.loading.has(table)) {
-      const rows = state.count(table);
-      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
-      if (mib > config.vectorMemoryMB) {
-        // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
-        void this.copies.get(table)?.close();
-        this.copies.delete(table);
-        this.tooBig.set(table, version);
-        log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${config.vectorMemoryMB}); searching it in LanceDB`);
-        return undefined;
-      }
-      this.reload(table, dims, version, rows >= config.codeRows);
-    }
     try {
       return await idx?.find(vec, projects, limit); // undefined: LanceDB answers
     } catch (err) {
       if (!(idx instanceof CodeIndex)) throw err;
       // The code copy cannot answer (its int8 rows' file cut or unreadable): let go of it; LanceDB answers, and the next search reads it again.
-      log(`the copy of ${table} failed (${(err as Error).message}); searching LanceDB and reading it again`);
+      this.opts.log(`the copy of ${table} failed (${(err as Error).message}); searching LanceDB and reading it again`);
       if (idx && this.copies.get(table) === idx) {
         this.copies.delete(table);
         void idx.close();
@@ -63,8 +48,44 @@ export class VectorCopies {
     }
   };
 
+  /**
+   * Starts reading what changed in `table` since its copy's version, in the background (the whole
+   * table for a first copy, or when too much changed, unless `whole` is false: then only a change
+   * small enough to read in part is); false when the table is too big to copy (LanceDB answers).
+   */
+  private follow(table: string, dims: number, whole = true): boolean {
+    const { state, config, log } = this.opts;
+    const version = state.version(table);
+    if (version !== undefined && this.tooBig.get(table) === version) return false;
+    const idx = this.copies.get(table);
+    if (version !== undefined && idx?.version !== version && !this.loading.has(table) && !this.closed) {
+      const rows = state.count(table);
+      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
+      if (mib > config.vectorMemoryMB) {
+        // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
+        void this.copies.get(table)?.close();
+        this.copies.delete(table);
+        this.tooBig.set(table, version);
+        log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${config.vectorMemoryMB}); searching it in LanceDB`);
+        return false;
+      }
+      this.reload(table, dims, version, rows >= config.codeRows, whole);
+    }
+    return true;
+  }
+
+  /**
+   * Brings every copy held up to its table's version without waiting for a search: rows removed
+   * (`mem forget --purge` in another process) leave the copy, and a code copy's file, soon after,
+   * not at the next prompt. Cheap when nothing changed (a version read per copy); a change too
+   * large to read in part (a bulk index) waits for the next search, as before.
+   */
+  catchUp(): void {
+    for (const m of [...this.copies.values()]) this.follow(m.table, m.dims, false);
+  }
+
   /** `codes`: the copy is held as compact codes (CodeIndex), else as float32 (MemoryIndex). */
-  private reload(table: string, dims: number, version: string, codes: boolean): void {
+  private reload(table: string, dims: number, version: string, codes: boolean, whole = true): void {
     this.loading.add(table);
     const current = this.copies.get(table);
     // A copy of the other kind (the table crossed daemon.codeRows) is read whole.
@@ -85,6 +106,7 @@ export class VectorCopies {
         if (fresh) return fresh;
         if (this.closed) throw new Error("the copies are closed");
       }
+      if (!whole && current) return current; // kept as it is: the next search reads it whole
       if (codes && this.copies.get(table) === current && current) {
         // A copy of a large table is let go before it is read whole again, not held beside the
         // new one (two at once would double the daemon's memory): LanceDB answers meanwhile.

@@ -168,3 +168,44 @@ test("by default the daemon holds the code copy of a table of 1M chunks of 768 d
   assert.ok(codes / 2 ** 20 <= defaultConfig().daemon.vectorMemoryMB, `${Math.round(codes / 2 ** 20)} MiB of codes over ${defaultConfig().daemon.vectorMemoryMB}`);
   assert.ok(1_000_000 >= defaultConfig().daemon.codeRows, "held as codes");
 });
+
+test("catchUp: a small change reaches the copy with no search; a change too large to read in part waits for the next search", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 16);
+  const db = openDb(join(dir, "follow.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "follow-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 1_500 }, (_, i) => ({ id: cleanText(`f${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: () => undefined, rowsDir: join(dir, "follow-rows") });
+  const held = () => copies.status()[0];
+  copies.catchUp(); // nothing held: nothing read
+  assert.equal(held(), undefined);
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.equal(held()!.rows, 1_500);
+
+  const remove = async (ids: string[]) => {
+    await store.delete(TABLE, ids);
+    state.unmark(TABLE, ids);
+  };
+  await remove(["f3", "f700"]);
+  copies.catchUp();
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.equal(held()!.rows, 1_498);
+  assert.equal(held()!.rowsRead, 0, "only removed: nothing read again");
+
+  const before = held()!;
+  await remove(Array.from({ length: 1_100 }, (_, i) => `f${i + 10}`).filter((id) => id !== "f700"));
+  copies.catchUp();
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(held()!.version, before.version, "more than the copy reads in part: left for the next search");
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.equal(held()!.rows, 1_500 - 2 - 1_099);
+  await copies.close();
+  store.close();
+  db.close();
+});
