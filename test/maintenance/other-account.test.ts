@@ -172,7 +172,7 @@ describe("another account cannot take the explorer's token from a command line",
     // The opener: records its arguments and stays a while, so its command line can be read in /proc.
     writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$*" > ${record}\nsleep 6\n`, { mode: 0o755 });
     const env = { ...b.env, PATH: `${bin}:${process.env.PATH}`, DISPLAY: ":99" };
-    // Mallory watches every process's command line for an opener, and follows any address it holds.
+    // Mallory watches every process's command line for this opener (not another test's), and follows any address it holds.
     const watcher = `
       const fs = require("fs");
       const until = Date.now() + 20000;
@@ -182,7 +182,7 @@ describe("another account cannot take the explorer's token from a command line",
             if (!/^\\d+$/.test(p)) continue;
             let c = "";
             try { c = fs.readFileSync("/proc/" + p + "/cmdline", "utf8").split("\\0").join(" "); } catch { continue; }
-            if (!c.includes("xdg-open") || c.includes("node")) continue;
+            if (!c.includes(${JSON.stringify(join(bin, "xdg-open"))}) || c.includes("node")) continue;
             const out = { cmdline: c, got: [] };
             for (const u of c.match(/https?:[^\\s]+/g) ?? []) {
               const r = await fetch(u, { redirect: "manual" }).catch((e) => ({ status: 0, headers: new Map([["location", String(e)]]) }));
