@@ -93,10 +93,14 @@ export function calibrate(bm25: LegScore, vector: LegScore, queries: number, chu
   return { weight, bm25, vector, queries, chunks, chance, reason };
 }
 
-/** Which chunks to sample: every n-th of them in id order (ids are hashes: a spread), at most `max`. */
-export function sampleIds(ids: readonly string[], max: number): string[] {
+/**
+ * Which chunks to sample: every n-th of them in id order (ids are hashes: a spread), at most
+ * `max`; `offset` (0 to 1, a share of the step) starts the walk further on: another sample.
+ */
+export function sampleIds(ids: readonly string[], max: number, offset = 0): string[] {
   const sorted = [...ids].sort();
   if (sorted.length <= max) return sorted;
   const step = sorted.length / max;
-  return Array.from({ length: max }, (_, i) => sorted[Math.floor(i * step)]!);
+  const from = Math.min(Math.max(offset, 0), 1 - 1e-9) * step;
+  return Array.from({ length: max }, (_, i) => sorted[Math.floor(from + i * step)]!);
 }

@@ -52,7 +52,7 @@ function explainSalience(r: Pick<SearchResult, "salience" | "kind">): string {
 
 /**
  * How fusion weighed the legs (`--explain`, `mem why`): one line, e.g.
- * `fusion: weighted RRF (k 10); BM25 1, vector 0.47 = calibrated 0.94 × this query 50% (on 40 …)`.
+ * `fusion: weighted RRF (k 10); BM25 1, vector 0.46 = calibrated 0.91 × this query 50% (on 51 …)`.
  */
 export function fusionLine(f: SearchResponse["fusion"]): string | undefined {
   if (!f) return undefined;

@@ -38,4 +38,17 @@ describe("scoreLeg and sampleIds", () => {
     assert.deepEqual(sampleIds([...ids].reverse(), 10), sampleIds(ids, 10));
     assert.deepEqual(sampleIds(["b", "a"], 10), ["a", "b"]);
   });
+  test("another offset is another sample of the same spread; every id when they are fewer than max (table)", () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `id${String(i).padStart(2, "0")}`);
+    const cases: [number, number, number[]][] = [
+      [5, 0, [0, 4, 8, 12, 16]],
+      [5, 0.5, [2, 6, 10, 14, 18]],
+      [5, 0.99, [3, 7, 11, 15, 19]],
+      [5, 1, [3, 7, 11, 15, 19]], // clamped within the step
+      [5, -1, [0, 4, 8, 12, 16]],
+      [20, 0.5, Array.from({ length: 20 }, (_, i) => i)],
+      [30, 0.5, Array.from({ length: 20 }, (_, i) => i)],
+    ];
+    for (const [max, offset, want] of cases) assert.deepEqual(sampleIds(ids, max, offset), want.map((i) => ids[i]), `${max} at ${offset}`);
+  });
 });
