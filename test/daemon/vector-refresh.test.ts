@@ -2,11 +2,13 @@
  * An edited memory keeps its chunk id but must get a new vector: in LanceDB (the old row is
  * deleted before the chunk is embedded again, src/store/vec-state.ts redoVectors), and in the
  * daemon's in-memory copy (src/retrieve/memory-index.ts refresh reads it again). A real daemon, a
- * loopback Ollama, `mem remember`, `mem edit` and `mem index` as a user runs them.
+ * loopback Ollama, `mem remember`, `mem edit` and `mem index` as a user runs them. And a memory
+ * purged from the CLI leaves the copy, and the file of its int8 rows, with no search in between
+ * (src/retrieve/vector-copies.ts catchUp, on the daemon's timer).
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -141,6 +143,54 @@ test("after `mem edit` and `mem index`, LanceDB holds the new text's vector, wit
     const after = await similarity();
     assert.match(after.text, /zeppelins/);
     assert.ok(after.dot > 0.999, `after: the stored vector is the new text's (cos ${after.dot.toFixed(3)})`);
+  } finally {
+    await fake.close();
+  }
+});
+
+/** How many of a file's rows of `dims` int8 bytes are all zeros (a removed row is overwritten so). */
+function zeroRows(file: string, dims: number): number {
+  const b = readFileSync(file);
+  let n = 0;
+  for (let at = 0; at + dims <= b.length; at += dims) if (b.subarray(at, at + dims).every((x) => x === 0)) n++;
+  return n;
+}
+
+test("a memory purged from the CLI leaves the daemon's code copy and its rows' file with no search in between", { timeout: 120_000 }, async () => {
+  const fake = await startFakeOllama({ dims: 64 });
+  try {
+    const { h, docs, env, mem, id } = await withMemory("purge-follow", fake.url, 5, {}, { codeRows: 0, indexEveryMs: 600_000 });
+    const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    kids.push(child);
+    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
+    const copies = async (): Promise<Copy[]> => {
+      const r = await ask(h, { op: "status" }, 30_000);
+      return r.kind === "reply" ? ((r.reply as unknown as { inMemory: Copy[] }).inMemory ?? []) : [];
+    };
+    const r = await ask(h, { op: "search", text: "apples in the cellar", mode: "vector", cwd: docs, k: 10 }, 5_000);
+    assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r)); // the first search loads the copy
+    await until(async () => (await copies()).length === 1);
+    const first = (await copies())[0]!;
+    assert.ok(first.kernel.startsWith("codes"), first.kernel);
+    const files = readdirSync(join(h, "vector-rows"));
+    assert.equal(files.length, 1);
+    const file = join(h, "vector-rows", files[0]!);
+    assert.equal(zeroRows(file, 64), 0, "every row holds its vector");
+
+    await mem("forget", id, "--purge", "--yes");
+    // No search from here on: only the daemon's own timer can bring the copy up to the table.
+    await until(async () => {
+      const c = (await copies())[0];
+      return c !== undefined && c.version !== first.version && c.rows === first.rows - 1;
+    }, 30_000);
+    assert.equal(zeroRows(file, 64), 1, "the purged memory's int8 row is overwritten with zeros in the file");
+    assert.doesNotMatch(stderr, /failed/);
+    await ask(h, { op: "stop" }, 2_000);
+    await until(async () => child.exitCode !== null);
   } finally {
     await fake.close();
   }
