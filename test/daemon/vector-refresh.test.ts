@@ -52,6 +52,22 @@ async function withMemory(name: string, ollama: string, notes: number, extraEnv:
   return { h, docs, env, mem, id };
 }
 
+/** `mem serve` on data home `h`, answering; `copies`: the copies its `status` reports. */
+async function serve(h: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  kids.push(child);
+  await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
+  const copies = async (): Promise<Copy[]> => {
+    const r = await ask(h, { op: "status" }, 30_000);
+    return r.kind === "reply" ? ((r.reply as unknown as { inMemory: Copy[] }).inMemory ?? []) : [];
+  };
+  return { child, stderr: () => err, copies };
+}
+
 for (const [kind, daemon] of [["float32", {}], ["codes", { codeRows: 0 }], ["codes, its rows' folder blocked", { codeRows: 0 }]] as const) {
 test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only the rows that changed are read`, { timeout: 120_000 }, async () => {
   const fake = await startFakeOllama({ dims: 64 });
@@ -59,17 +75,7 @@ test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only
     const { h, docs, env, mem, id } = await withMemory(`copy-${kind.replace(/\W+/g, "-")}`, fake.url, 5, {}, daemon);
     const blocked = kind.includes("blocked");
     if (blocked) writeFileSync(join(h, "vector-rows"), ""); // a file where the folder of the int8 rows would be
-    const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    kids.push(child);
-    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
-    const copies = async () => {
-      const r = await ask(h, { op: "status" }, 30_000);
-      return r.kind === "reply" ? ((r.reply as unknown as { inMemory: Copy[] }).inMemory ?? []) : [];
-    };
+    const { child, stderr, copies } = await serve(h, env);
     const vectorSearch = async (text: string) => {
       const r = await ask(h, { op: "search", text, mode: "vector", cwd: docs, k: 10 }, 5_000);
       assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r));
@@ -107,7 +113,7 @@ test(`${kind}: an edited memory's new vector reaches the daemon's copy, and only
     }
     if (blocked) {
       assert.equal(now.fileBytes, 0, "held in memory");
-      assert.match(stderr, /int8 rows cannot be kept in a file .*holding them in memory/);
+      assert.match(stderr(), /int8 rows cannot be kept in a file .*holding them in memory/);
     }
     await ask(h, { op: "stop" }, 2_000);
     await until(async () => child.exitCode !== null);
@@ -160,17 +166,7 @@ test("a memory purged from the CLI leaves the daemon's code copy and its rows' f
   const fake = await startFakeOllama({ dims: 64 });
   try {
     const { h, docs, env, mem, id } = await withMemory("purge-follow", fake.url, 5, {}, { codeRows: 0, indexEveryMs: 600_000 });
-    const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    kids.push(child);
-    await until(async () => (await ask(h, { op: "ping" }, 500)).kind === "reply");
-    const copies = async (): Promise<Copy[]> => {
-      const r = await ask(h, { op: "status" }, 30_000);
-      return r.kind === "reply" ? ((r.reply as unknown as { inMemory: Copy[] }).inMemory ?? []) : [];
-    };
+    const { child, stderr, copies } = await serve(h, env);
     const r = await ask(h, { op: "search", text: "apples in the cellar", mode: "vector", cwd: docs, k: 10 }, 5_000);
     assert.ok(r.kind === "reply" && r.reply.ok, JSON.stringify(r)); // the first search loads the copy
     await until(async () => (await copies()).length === 1);
@@ -188,7 +184,7 @@ test("a memory purged from the CLI leaves the daemon's code copy and its rows' f
       return c !== undefined && c.version !== first.version && c.rows === first.rows - 1;
     }, 30_000);
     assert.equal(zeroRows(file, 64), 1, "the purged memory's int8 row is overwritten with zeros in the file");
-    assert.doesNotMatch(stderr, /failed/);
+    assert.doesNotMatch(stderr(), /failed/);
     await ask(h, { op: "stop" }, 2_000);
     await until(async () => child.exitCode !== null);
   } finally {
