@@ -53,23 +53,38 @@ function alternativesOfStem(s: string): readonly string[][] {
 const GLUE = new Set(["a", "an", "and", "as", "for", "in", "of", "on", "the", "to"]);
 
 /**
- * The tables' phrases ("release notes"), each as its content words' stems, with its other forms
- * as stem sequences ("changelog" → [["changelog"]]). Built on first use.
+ * The longest short form of a phrase that a text must write in capitals to stand for it ("PR",
+ * "CD", "TTL", "PRs"): written small, two or three letters are most often another word ("cd web",
+ * "500 ml", "Mr", "40 lb", "import os", "spa"), and one token of the text would hold two of the
+ * prompt's words.
  */
-let phraseAlts: { stems: string[]; alts: string[][] }[] | undefined;
-function phrasesOfStems(): readonly { stems: string[]; alts: string[][] }[] {
+const ACRONYM_MAX = 3;
+
+/**
+ * The tables' phrases ("release notes"), each as its content words' stems, with its other forms
+ * as stem sequences ("changelog" → [["changelog"]]; `acronym`: a short form the text must write
+ * in capitals). Built on first use.
+ */
+let phraseAlts: { stems: string[]; alts: { stems: string[]; acronym: boolean }[] }[] | undefined;
+function phrasesOfStems(): readonly { stems: string[]; alts: { stems: string[]; acronym: boolean }[] }[] {
   phraseAlts ??= phraseEntries().map(([form, alts]) => ({
     stems: [...new Set(form.split(" ").filter((w) => !GLUE.has(w)).map(stem))],
-    alts: alts.map((a) => a.split(" ").map(stem)),
+    alts: alts.map((a) => ({ stems: a.split(" ").map(stem), acronym: !a.includes(" ") && a.length <= ACRONYM_MAX })),
   }));
   return phraseAlts;
+}
+
+/** Whether the text writes a word of stem `s` in capitals (an "s" of the plural aside: "PRs"). */
+function inCapitals(text: string, s: string): boolean {
+  return (text.match(WORD) ?? []).some((w) => /^[\p{Lu}\p{N}]{2,}s?$/u.test(w) && /\p{Lu}/u.test(w) && stem(w.toLowerCase()) === s);
 }
 
 /**
  * Which of `wanted` (stems) the text's words have: the stem itself, one of its other forms in
  * the vocabulary of the trade ("postgres" in a text that says "PostgreSQL", "sg" in one that says
  * "security group": every word of a phrase present; every word of a phrase the prompt holds,
- * "release notes", in a text that says "changelog"), or a compound holding it ("master" in
+ * "release notes", in a text that says "changelog", or "pull request" in one that says "PR", a
+ * short form of three letters or fewer in capitals only), or a compound holding it ("master" in
  * "Puppetmaster", "autoscaling" in "Auto Scaling": ./compounds.ts).
  */
 export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new Set<string>(), rules: Readonly<FloorRules> = DEFAULT_FLOOR_RULES): Set<string> {
@@ -84,7 +99,7 @@ export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new
   if (missing && rules.alternatives) {
     for (const p of phrasesOfStems()) {
       if (p.stems.length < 2 || !p.stems.some((s) => missing!.has(s)) || !p.stems.every((s) => wanted.has(s))) continue;
-      if (!p.alts.some((alt) => alt.every((s) => have.has(s)))) continue;
+      if (!p.alts.some((alt) => alt.stems.every((s) => have.has(s)) && (!alt.acronym || inCapitals(text, alt.stems[0]!)))) continue;
       for (const s of p.stems) {
         into.add(s);
         missing.delete(s);

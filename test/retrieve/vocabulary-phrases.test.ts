@@ -65,6 +65,28 @@ describe("a phrase of the vocabulary written out in a question finds its short f
     const off = { ...DEFAULT_FLOOR_RULES, alternatives: false };
     assert.deepEqual([...stemsFound("Keep a changelog.", new Set(contentStems(queryTerms("release notes"))), new Set(), off)], [], "the vocabulary's alternatives switched off");
   });
+
+  test("a short form of three letters or fewer stands for the phrase only in capitals: written small it is most often another word (table)", () => {
+    const cases: [string, string, string[]][] = [
+      // the acronym, in capitals (a plural too): the phrase's words are held
+      ["who reviews a pull request", "Open PRs need two approvals.", ["pull", "request"]],
+      ["how is continuous deployment set up", "CD runs on every merge to main.", ["continuous", "deployment"]],
+      ["what time to live do cache entries get", "Entries get a TTL of five minutes.", ["time", "live", "entries"]],
+      // the same letters written small are another word: one token of the text is not two of the prompt's words
+      ["how is continuous deployment set up for the web app", "Run cd web && npm start to serve the site.", ["web"]],
+      ["should I merge this request now", "Mr. Smith visited the office on Monday.", []],
+      ["what did Caroline say about machine learning", "Caroline: I drink 500 ml of water every morning.", ["caroline"]],
+      ["how heavy is the load on the balancer", "My dog weighs 40 lb now.", []],
+      ["my single page about the application", "We went to the spa on Sunday.", []],
+      ["which operating system does the build run", "import os; os.path.join(build, 'x')", ["build"]],
+      // a longer short form needs no capitals
+      ["how do we write release notes", "see the changelog", ["release", "notes"]],
+    ];
+    for (const [prompt, text, found] of cases) {
+      const wanted = new Set(contentStems(queryTerms(prompt)));
+      assert.deepEqual([...stemsFound(text, wanted)].sort(), found.map((w) => stem(w)).sort(), `${prompt} / ${text}`);
+    }
+  });
 });
 
 describe("phrases on a real FTS5 index", () => {
