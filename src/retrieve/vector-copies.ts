@@ -100,7 +100,7 @@ export class VectorCopies {
       const change = held && held.dims === dims ? this.opts.state.changedSince(table, held.version, refreshLimit(held.size)) : undefined;
       if (held && change) {
         const fresh = await held.refresh(store, version, change).catch((err: Error) => {
-          if (!this.closed) this.opts.log(`refreshing the copy of ${table} failed (${err.message}); reading it whole`);
+          if (!this.closed) this.opts.log(`refreshing the copy of ${table} failed (${err.message}); ${whole ? "reading it whole" : "the next search reads it whole"}`);
           return undefined;
         });
         if (fresh) return fresh;
@@ -120,6 +120,8 @@ export class VectorCopies {
       .then(load)
       .then((m) => {
         if (this.closed) return void m.close();
+        // The copy kept or refreshed in place, let go meanwhile (a search found its rows' file cut, and closed it): not held again.
+        if (m === current && this.copies.get(table) !== current) return;
         // A large table is scanned by a worker thread and this one together, the worker's part
         // while this thread runs the BM25 leg (src/retrieve/scan-pool.ts).
         if (m.size >= this.opts.config.scanWorkerRows) void m.useWorker({ log: this.opts.log });

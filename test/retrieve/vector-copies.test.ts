@@ -209,3 +209,37 @@ test("catchUp: a small change reaches the copy with no search; a change too larg
   store.close();
   db.close();
 });
+
+test("catchUp: a copy let go while its catch-up ran (its int8 rows' file cut) is not held again", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 17);
+  const db = openDb(join(dir, "letgo.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "letgo-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 700 }, (_, i) => ({ id: cleanText(`g${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  const logs: string[] = [];
+  const rowsDir = join(dir, "letgo-rows");
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir });
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  const [file] = readdirSync(rowsDir);
+  truncateSync(join(rowsDir, file!), 0);
+  await store.delete(TABLE, ["g3"]);
+  state.unmark(TABLE, ["g3"]);
+  copies.catchUp(); // the catch-up starts; the search meanwhile finds the file cut and lets the copy go
+  assert.equal(await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10), undefined, "LanceDB answers");
+  assert.match(logs.join("\n"), /the copy of t128 failed/);
+  await new Promise((r) => setTimeout(r, 500)); // the catch-up ends
+  const held = copies.status()[0];
+  assert.ok(held === undefined || held.version === state.version(TABLE), `the copy let go is held again: ${JSON.stringify(held)}\n${logs.join("\n")}`);
+  // and the next searches read it whole again, and it answers
+  await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10);
+  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  assert.equal((await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10))?.[0]?.id, "g5");
+  await copies.close();
+  store.close();
+  db.close();
+});
