@@ -77,11 +77,17 @@ export class VectorCopies {
   /**
    * Brings every copy held up to its table's version without waiting for a search: rows removed
    * (`mem forget --purge` in another process) leave the copy, and a code copy's file, soon after,
-   * not at the next prompt. Cheap when nothing changed (a version read per copy); a change too
-   * large to read in part (a bulk index) waits for the next search, as before.
+   * not at the next prompt. Cheap when nothing changed (a version read per copy). Rows only added
+   * wait for the next search, which BM25 finds meanwhile (a float32 copy is copied whole to be
+   * refreshed: not every few seconds of an indexing session), as does a change too large to read
+   * in part (a bulk index).
    */
   catchUp(): void {
-    for (const m of [...this.copies.values()]) this.follow(m.table, m.dims, false);
+    const { state } = this.opts;
+    for (const m of [...this.copies.values()]) {
+      if (state.version(m.table) === m.version || this.loading.has(m.table)) continue;
+      if (state.changedSince(m.table, m.version, refreshLimit(m.size))?.gone.size) this.follow(m.table, m.dims, false);
+    }
   }
 
   /** `codes`: the copy is held as compact codes (CodeIndex), else as float32 (MemoryIndex). */

@@ -243,3 +243,35 @@ test("catchUp: a copy let go while its catch-up ran (its int8 rows' file cut) is
   store.close();
   db.close();
 });
+
+test("catchUp: rows only added wait for the next search (a float32 copy is copied whole to refresh: not every 5 s of an indexing session)", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 19);
+  const db = openDb(join(dir, "added.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "added-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const write = async (rows: Row[]) => {
+    await store.upsert(TABLE, rows);
+    state.mark(TABLE, rows);
+  };
+  await write(Array.from({ length: 600 }, (_, i) => ({ id: cleanText(`a${i}`), project: cleanText("a"), vector: gen.next() })));
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 1_000_000 }, log: () => undefined });
+  const held = () => copies.status()[0];
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => held()?.version === state.version(TABLE));
+  const first = held()!;
+  await write([{ id: cleanText("a600"), project: cleanText("a"), vector: gen.next() }]);
+  copies.catchUp();
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(held()!.version, first.version, "only added: left for the next search");
+  // a removal is followed (with what was added meanwhile)
+  await store.delete(TABLE, ["a7"]);
+  state.unmark(TABLE, ["a7"]);
+  copies.catchUp();
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.equal(held()!.rows, 600);
+  await copies.close();
+  store.close();
+  db.close();
+});
