@@ -40,6 +40,18 @@ export function stillCalibrated(stored: { chunks: number; queries: number } | un
   return Math.abs(chunks - stored.chunks) <= stored.chunks / 5;
 }
 
+/** The sample of the calibrations stored before it was recorded. */
+const OLD_SAMPLE = 40;
+
+/**
+ * Whether a stored calibration was made from a sample as large as today's would be: every chunk
+ * it was made from (`chunks`, not the cold tier), or `sample` of them. One made from 40, before,
+ * is made again once.
+ */
+export function sampleStands(stored: { chunks: number; sampled?: number }, sample = SAMPLE): boolean {
+  return (stored.sampled ?? OLD_SAMPLE) >= Math.min(sample, stored.chunks);
+}
+
 export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | undefined> {
   const { report: r } = o;
   if (r.status !== "ok" || !r.table || !r.provider || !r.model) return undefined;
@@ -51,7 +63,7 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
   const total = (o.db.prepare("SELECT n FROM chunk_counts WHERE project = ?").pluck().get(o.project) as number | undefined) ?? 0;
   const stored = calibrationsOf(o.db, r.table, [o.project])[0];
   const now = stored?.total !== undefined ? total : (o.db.prepare("SELECT count(*) FROM chunks WHERE project = ? AND tier IS NOT 'cold'").pluck().get(o.project) as number);
-  if (!o.force && stored && stillCalibrated(stored.total !== undefined ? { chunks: stored.total, queries: stored.queries } : stored, now)) return undefined;
+  if (!o.force && stored && sampleStands(stored) && stillCalibrated(stored.total !== undefined ? { chunks: stored.total, queries: stored.queries } : stored, now)) return undefined;
   if (total < MIN_QUERIES) return undefined;
   // Ids first; texts only of the chunks sampled (a large project's texts are never all read at once).
   const ids = o.db.prepare("SELECT id FROM chunks WHERE project = ? AND tier IS NOT 'cold'").pluck().all(o.project) as string[];
@@ -86,14 +98,14 @@ export async function calibrateStep(o: CalibrateOptions): Promise<Calibration | 
     // mean is (how much of each text it is), is each chunk's hub share (see centred()).
     const mean = meanVector(vecs);
     const len = Math.hypot(...mean);
-    // The queries and the mean in one read of the project's rows (a flat search each would read them all 41 times).
+    // The queries and the mean in one read of the project's rows (a flat search each would read them once per pseudo-query).
     const pass = await nearestInOnePass(store.batches(r.table, [o.project]), vecs, 5 * limit, len > 0 ? mean : undefined);
     const hubs = new Map<string, number>();
     const probed = pass.probe.length > ids.length ? pass.probe.sort((a, b) => b.similarity - a.similarity).slice(0, ids.length) : pass.probe;
     for (const h of probed) hubs.set(h.id, h.similarity * len);
     const vh = pass.top.map((hits) => centred(hits.map((h) => ({ id: h.id, score: h.similarity })), hubs).slice(0, limit));
     const c = calibrate(scoreLeg(queries, bm), scoreLeg(queries, vh), queries.length, ids.length);
-    saveCalibration(o.db, cleanText(r.table), o.project, { ...c, total }, o.now());
+    saveCalibration(o.db, cleanText(r.table), o.project, { ...c, total, sampled: queryIds.length }, o.now());
     saveHubs(o.db, cleanText(r.table), o.project, hubs);
     return c;
   } catch (err) {

@@ -150,20 +150,26 @@ const LONGEST_PHRASE = Math.max(...[...ALTERNATIVES.keys()].map((k) => k.split("
  * The phrases of the tables that a run of `words` (lower-case, in the text's order) spells out
  * ("pull request", "security group"), each with its other forms: a question that writes the long
  * form finds the short one ("pull request" finds "PR"), as "pr" finds "pull request". Longest
- * phrases first; a phrase inside a longer one found is not looked up again.
+ * phrases first, each once; a phrase is not looked up inside a longer one found ("command line
+ * arguments" is `argv`, not `cli` too), but is where it stands alone.
  */
 export function phrasesIn(words: readonly string[], tables: Tables = { aliases: true, wordForms: true }): { phrase: string; alternatives: string[] }[] {
   const out: { phrase: string; alternatives: string[] }[] = [];
-  const covered = new Set<string>();
+  const seen = new Set<string>();
+  const taken = new Uint8Array(words.length); // words inside a longer phrase found
   for (let n = Math.min(LONGEST_PHRASE, words.length); n >= 2; n--) {
     for (let i = 0; i + n <= words.length; i++) {
+      if (taken.subarray(i, i + n).every((t) => t === 1)) continue;
       const phrase = words.slice(i, i + n).join(" ");
-      if (covered.has(phrase)) continue;
+      if (seen.has(phrase)) {
+        taken.fill(1, i, i + n);
+        continue;
+      }
       const alternatives = alternativesOf(phrase, tables);
       if (alternatives.length === 0) continue;
+      seen.add(phrase);
       out.push({ phrase, alternatives });
-      for (let m = 2; m < n; m++) for (let j = i; j + m <= i + n; j++) covered.add(words.slice(j, j + m).join(" "));
-      covered.add(phrase);
+      taken.fill(1, i, i + n);
     }
   }
   return out;

@@ -12,6 +12,8 @@ export interface CalibrationRecord {
   total?: number;
   /** Pseudo-queries it rests on. */
   queries: number;
+  /** Chunks sampled to make them (absent in rows made before the sample was recorded, of 40). */
+  sampled?: number;
   /** The weight in words. */
   reason: string;
 }

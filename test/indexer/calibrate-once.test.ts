@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
+import { sampleStands } from "../../indexer/calibrate-step.js";
 import { calibrationsOf } from "../../src/store/fusion-calibration.js";
 import type { VectorStore } from "../../src/store/vectors.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
@@ -68,4 +69,39 @@ test("an index run's calibration reads the project's vectors once: no flat searc
   const hubs = e.db.prepare("SELECT count(*) FROM vec_hub h JOIN chunks c ON c.id = h.chunk_id WHERE c.project = 'p1'").pluck().get() as number;
   assert.ok(chunks >= 60);
   assert.equal(hubs, chunks);
+});
+
+test("sampleStands: a calibration stands when made from today's sample, or from every chunk of a smaller project (table)", () => {
+  const cases: [string, { chunks: number; sampled?: number }, boolean][] = [
+    ["100 of 500", { chunks: 500, sampled: 100 }, true],
+    ["every one of 60", { chunks: 60, sampled: 60 }, true],
+    ["40 of 500 (before)", { chunks: 500, sampled: 40 }, false],
+    ["no sample recorded, 500 chunks: 40 then", { chunks: 500 }, false],
+    ["no sample recorded, 30 chunks: every one then", { chunks: 30 }, true],
+    ["no sample recorded, 60 chunks: 40 of them then", { chunks: 60 }, false],
+  ];
+  for (const [what, stored, stands] of cases) assert.equal(sampleStands(stored, 100), stands, what);
+});
+
+test("a calibration made from the old sample of 40 is made again once, from 100, and then stands", async () => {
+  const e = makeEnv("calsample");
+  envs.push(e);
+  writeNotes(e, "a/x");
+  writeNotes(e, "a/y"); // 120 notes: more chunks than the sample
+  const embedder = new HashEmbedder();
+  await e.run({ roots: ["a"], project: "p1", providers: [embedder] });
+  const table = tableOf(embedder, 64);
+  const first = calibrationsOf(e.db, table, ["p1"])[0]!;
+  assert.ok(first.chunks > 100, `${first.chunks} chunks`);
+  assert.equal(first.sampled, 100);
+  // As a calibration stored before the sample was recorded (40 chunks, no `sampled`), marked by its weight.
+  const { sampled: _s, table: _t, project: _p, at: _a, ...old } = first;
+  e.db.prepare("UPDATE fusion_calibration SET detail = ?, weight = 0.123 WHERE project = 'p1'").run(JSON.stringify({ ...old, weight: 0.123 }));
+  await e.run({ roots: ["a"], project: "p1", providers: [embedder] });
+  const again = calibrationsOf(e.db, table, ["p1"])[0]!;
+  assert.notEqual(again.weight, 0.123, "made again");
+  assert.equal(again.sampled, 100);
+  e.db.prepare("UPDATE fusion_calibration SET detail = ?, weight = 0.456 WHERE project = 'p1'").run(JSON.stringify({ ...again, weight: 0.456 }));
+  await e.run({ roots: ["a"], project: "p1", providers: [embedder] });
+  assert.equal(calibrationsOf(e.db, table, ["p1"])[0]!.weight, 0.456, "made from 100: it stands");
 });

@@ -25,6 +25,10 @@ describe("a phrase of the vocabulary written out in a question finds its short f
       // the longest phrase wins; the phrase inside it is not looked up again
       ["parse the command line arguments", [{ phrase: "command line arguments", alternatives: ["argv"] }]],
       ["the command line tool", [{ phrase: "command line", alternatives: ["cli"] }]],
+      // inside the longer phrase it is not looked up; standing alone further on, it is
+      ["the command line arguments of the command line tool", [{ phrase: "command line arguments", alternatives: ["argv"] }, { phrase: "command line", alternatives: ["cli"] }]],
+      // a phrase written twice is one entry
+      ["a pull request per pull request", [{ phrase: "pull request", alternatives: ["pr"] }]],
       // glue words are part of the phrase as written
       ["what time to live do entries get", [{ phrase: "time to live", alternatives: ["ttl"] }]],
       ["a security group and a load balancer", [{ phrase: "security group", alternatives: ["sg"] }, { phrase: "load balancer", alternatives: ["lb"] }]],
