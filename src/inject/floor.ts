@@ -9,23 +9,11 @@ import { EVEN, type Rarity } from "../retrieve/rarity.js";
 import { phraseEntries, stemSafeEntries } from "../retrieve/vocabulary.js";
 import { identifierWords } from "../util/identifiers.js";
 import { compoundStems } from "./compounds.js";
-import { porter } from "./porter.js";
+import { stem } from "./stem.js";
+import { isFiller } from "./terms.js";
 import { DEFAULT_FLOOR_RULES, type Candidate, type FloorRules, type InjectOptions } from "./types.js";
 
-/** Stems already computed (the daemon stems the same words prompt after prompt); emptied when full. */
-const memo = new Map<string, string>();
-const MEMO_MAX = 50_000;
-
-/** A word's stem as the index has it (lower case, diacritics off, as the index's tokenizer takes them). */
-export function stem(word: string): string {
-  let s = memo.get(word);
-  if (s === undefined) {
-    s = porter(/^[a-z]*$/.test(word) ? word : word.toLowerCase().normalize("NFD").replace(/\p{M}/gu, ""));
-    if (memo.size >= MEMO_MAX) memo.clear();
-    memo.set(word, s);
-  }
-  return s;
-}
+export { stem } from "./stem.js";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -49,8 +37,6 @@ function alternativesOfStem(s: string): readonly string[][] {
   return stemAlts.get(s) ?? [];
 }
 
-/** The words a phrase of the tables is glued with ("time to live"), which the prompt's content words leave out. */
-const GLUE = new Set(["a", "an", "and", "as", "for", "in", "of", "on", "the", "to"]);
 
 /**
  * The longest short form of a phrase that a text must write in capitals to stand for it ("PR",
@@ -68,7 +54,7 @@ const ACRONYM_MAX = 3;
 let phraseAlts: { stems: string[]; alts: { stems: string[]; acronym: boolean }[] }[] | undefined;
 function phrasesOfStems(): readonly { stems: string[]; alts: { stems: string[]; acronym: boolean }[] }[] {
   phraseAlts ??= phraseEntries().map(([form, alts]) => ({
-    stems: [...new Set(form.split(" ").filter((w) => !GLUE.has(w)).map(stem))],
+    stems: [...new Set(form.split(" ").filter((w) => !isFiller(w)).map(stem))],
     alts: alts.map((a) => ({ stems: a.split(" ").map(stem), acronym: !a.includes(" ") && a.length <= ACRONYM_MAX })),
   }));
   return phraseAlts;
@@ -98,7 +84,7 @@ export function stemsFound(text: string, wanted: ReadonlySet<string>, into = new
   // a phrase of the tables among the prompt's words ("release notes") found by its other form ("changelog")
   if (missing && rules.alternatives) {
     for (const p of phrasesOfStems()) {
-      if (p.stems.length < 2 || !p.stems.some((s) => missing!.has(s)) || !p.stems.every((s) => wanted.has(s))) continue;
+      if (p.stems.length === 0 || !p.stems.some((s) => missing!.has(s)) || !p.stems.every((s) => wanted.has(s))) continue;
       if (!p.alts.some((alt) => alt.stems.every((s) => have.has(s)) && (!alt.acronym || inCapitals(text, alt.stems[0]!)))) continue;
       for (const s of p.stems) {
         into.add(s);

@@ -6,7 +6,7 @@
  * "got", "really") are left out: a memory that shares only those with a prompt is not about it.
  * Single characters are left out too. Pure.
  */
-import { stem } from "./floor.js";
+import { stem } from "./stem.js";
 
 const FILLER = new Set(
   (

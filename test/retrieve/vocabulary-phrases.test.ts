@@ -57,6 +57,8 @@ describe("a phrase of the vocabulary written out in a question finds its short f
       ["how do we write release notes", "Keep a changelog in the Keep-a-Changelog format.", ["release", "notes"]],
       ["what time to live do cache entries get", "Entries get a TTL of five minutes.", ["time", "live", "entries"]],
       ["who reviews a pull request", "Every PR needs two approvals.", ["pull", "request"]],
+      // the phrase's filler words ("out", "of") are no content words of the prompt either
+      ["why did the worker run out of memory", "The worker died of OOM twice.", ["worker", "memory"]],
       // one word of the phrase alone is not the phrase
       ["how do we write the release", "Keep a changelog.", []],
       // the text holds no other form of it
