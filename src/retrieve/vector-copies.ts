@@ -60,7 +60,10 @@ export class VectorCopies {
     const idx = this.copies.get(table);
     if (version !== undefined && idx?.version !== version && !this.loading.has(table) && !this.closed) {
       const rows = state.count(table);
-      const mib = (rows * (rows >= config.codeRows ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
+      // A catch-up keeps the copy's kind (a purge that takes a table of codes just under
+      // daemon.codeRows is read in part too); the next search reads it whole in the other.
+      const codes = !whole && idx ? idx instanceof CodeIndex : rows >= config.codeRows;
+      const mib = (rows * (codes ? codeBytesPerRow(dims, this.opts.rowsDir !== undefined) : dims * 4)) / 2 ** 20;
       if (mib > config.vectorMemoryMB) {
         // Too big to copy (it grew, or always was): LanceDB answers, as it would with no copy.
         void this.copies.get(table)?.close();
@@ -69,7 +72,7 @@ export class VectorCopies {
         log(`${table}: ${Math.round(mib)} MiB of vectors is over daemon.vectorMemoryMB (${config.vectorMemoryMB}); searching it in LanceDB`);
         return false;
       }
-      this.reload(table, dims, version, rows >= config.codeRows, whole);
+      this.reload(table, dims, version, codes, whole);
     }
     return true;
   }

@@ -275,3 +275,31 @@ test("catchUp: rows only added wait for the next search (a float32 copy is copie
   store.close();
   db.close();
 });
+
+test("catchUp: a purge that takes a table of codes just under daemon.codeRows is followed in the copy's kind; the next search reads it whole as float32", async () => {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, 23);
+  const db = openDb(join(dir, "kind.sqlite"));
+  const state = new VecState(db);
+  const store = await VectorStore.open(join(dir, "kind-vectors"));
+  await store.ensure(TABLE, DIMS);
+  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
+  const rows: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: cleanText(`k${i}`), project: cleanText("a"), vector: gen.next() }));
+  await store.upsert(TABLE, rows);
+  state.mark(TABLE, rows);
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 500 }, log: () => undefined });
+  const held = () => copies.status()[0];
+  await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.ok(held()!.kernel.startsWith("codes"), held()!.kernel);
+  await store.delete(TABLE, ["k3", "k9"]);
+  state.unmark(TABLE, ["k3", "k9"]);
+  copies.catchUp(); // 498 rows: under codeRows
+  await until(async () => held()?.version === state.version(TABLE));
+  assert.equal(held()!.rows, 498);
+  assert.ok(held()!.kernel.startsWith("codes"), `refreshed in place, in its kind: ${held()!.kernel}`);
+  const hits = await copies.search(TABLE, DIMS, gen.next(), undefined, 498);
+  assert.ok(hits && !hits.some((h) => h.id === "k3" || h.id === "k9"), "the purged rows are gone");
+  await copies.close();
+  store.close();
+  db.close();
+});
