@@ -6,7 +6,7 @@ import { claudePayload } from "../contract/assistants.cjs";
 import { contextOutput, DAEMON_HOOKS, DEADLINE_MS, HOOK_EVENTS, type HookName, isHookName, MAX_STDIN_BYTES, parsePayload, str } from "../contract/hook.cjs";
 import { hookAsk } from "../hooks/via-daemon.cjs";
 import { isAbsolutePath } from "../util/absolute.cjs";
-import { writePrivate } from "../util/private-file.cjs";
+import { replacePrivate } from "../util/private-file.cjs";
 
 /**
  * The daemon's second socket: the hot hooks over HTTP, for the curl client in bin/mem-hook.sh.
@@ -111,9 +111,12 @@ export class HookHttp {
     this.server.keepAliveTimeout = 1_000;
   }
 
-  /** Listens on `path` (a stale socket there is removed: the caller holds the daemon's lock) and writes the budget beside it. */
+  /** Writes the budget, then listens on `path` (a stale socket there is removed: the caller holds the daemon's lock). */
   /** `budgetFile`: where the curl client reads the budget, the data home's hook.budget (beside a socket in the data home). */
   async listen(path: string, budgetFile: string = join(path, "..", HOOK_BUDGET_FILE)): Promise<void> {
+    // The budget first, and whole (written aside, then renamed): a hook that finds the socket
+    // finds its budget, never a file just emptied to be written again (curl would wait 0.25 s).
+    replacePrivate(budgetFile, `${curlBudgetMs(this.opts.budgetMs) / 1000}\n`);
     unlinkQuiet(path);
     await new Promise<void>((resolve, reject) => {
       this.server.once("error", reject);
@@ -126,7 +129,6 @@ export class HookHttp {
     });
     try {
       chmodSync(path, 0o600);
-      writePrivate(budgetFile, `${curlBudgetMs(this.opts.budgetMs) / 1000}\n`, "replace");
     } catch (err) {
       // Not serving half set up: a server left listening would keep the daemon from ever exiting.
       this.server.close();
