@@ -9,6 +9,7 @@ import { lockPath } from "../../src/daemon/paths.cjs";
 import { hookLog } from "../../src/hooks/log.cjs";
 import { openDb } from "../../src/store/db.js";
 import { ensurePrivateDir } from "../../src/util/private-dir.cjs";
+import { endProcessesUnder } from "../helpers/daemon.js";
 import { startFakeOllama } from "../helpers/fake-ollama.js";
 import { runChild } from "../helpers/run-child.js";
 import { spawnHook } from "../hooks/helpers.js";
@@ -16,7 +17,12 @@ import { until } from "../helpers/until.js";
 
 const BIN = join(fileURLToPath(new URL("../../../", import.meta.url)), "bin", "mem.cjs");
 const tmp = mkdtempSync(join(tmpdir(), "mem-private-"));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+// A process the hooks started (a daemon for next time, a capture's indexer) may still write in a
+// home here: ended, and waited for, before the folder goes.
+after(async () => {
+  await endProcessesUnder(tmp);
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
+});
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 /** Every entry under `dir` (not following symlinks), with its mode. */
