@@ -37,7 +37,6 @@ function alternativesOfStem(s: string): readonly string[][] {
   return stemAlts.get(s) ?? [];
 }
 
-
 /**
  * The longest short form of a phrase that a text must write in capitals to stand for it ("PR",
  * "CD", "TTL", "PRs"): written small, two or three letters are most often another word ("cd web",

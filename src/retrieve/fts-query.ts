@@ -14,8 +14,15 @@ const STOP = new Set(
 
 export const MAX_QUERY_TERMS = 64;
 
+/** The text's words, lower case, in order (a word of 64 characters or more is no word). */
+const wordsOf = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length < 64);
+
 export function queryTerms(text: string): string[] {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length < 64);
+  return termsOf(wordsOf(text));
+}
+
+/** The search's terms of the text's words: stop words out (unless nothing else is left), each once. */
+function termsOf(words: readonly string[]): string[] {
   const content = words.filter((w) => !STOP.has(w));
   return [...new Set(content.length > 0 ? content : words)].slice(0, MAX_QUERY_TERMS);
 }
@@ -32,7 +39,8 @@ export function queryTerms(text: string): string[] {
  * other form off (./query-rules.ts). Pure.
  */
 export function searchConcepts(text: string, rules: Readonly<QueryRules> = DEFAULT_QUERY_RULES): string[][] {
-  const terms = queryTerms(text);
+  const words = wordsOf(text);
+  const terms = termsOf(words);
   const splits = new Map<string, string>();
   for (const raw of rules.identifierSplit ? new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []) : []) {
     const parts = identifierParts(raw);
@@ -54,8 +62,7 @@ export function searchConcepts(text: string, rules: Readonly<QueryRules> = DEFAU
   for (const split of splits.values()) if (claim(split)) concepts.push([split]);
   // A phrase of the vocabulary the text spells out ("pull request") is a word of its own: its
   // other forms ("pr"); the phrase's own words stay the words they are.
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length < 64).slice(0, 4 * MAX_QUERY_TERMS);
-  for (const { alternatives } of rules.aliases || rules.wordForms ? phrasesIn(words, rules) : []) {
+  for (const { alternatives } of rules.aliases || rules.wordForms ? phrasesIn(words.slice(0, 4 * MAX_QUERY_TERMS), rules) : []) {
     const forms = alternatives.filter(claim);
     if (forms.length > 0) concepts.push(forms);
   }

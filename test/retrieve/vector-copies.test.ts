@@ -107,21 +107,44 @@ for (const kind of ["codes", "codes-file", "float32"] as const) {
   });
 }
 
-test("a holder whose int8 rows' folder cannot be made (a file in the way) still answers from its copy, the rows in memory, and says why once", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 8);
-  const db = openDb(join(dir, "nofile.sqlite"));
+/**
+ * A table of `n` rows (ids `${prefix}${i}`, project "a") in a real SQLite store and LanceDB, as the
+ * indexer writes them, and a holder of its copies; `current()` waits for the copy to reach the table.
+ */
+async function bed(name: string, seed: number, n: number, prefix: string, codeRows: number, rowsDir?: string) {
+  const gen = ClusteredVectors.synthetic(DIMS, 20, seed);
+  const db = openDb(join(dir, `${name}.sqlite`));
   const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "nofile-vectors"));
+  const store = await VectorStore.open(join(dir, `${name}-vectors`));
   await store.ensure(TABLE, DIMS);
   state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const rows: Row[] = Array.from({ length: 800 }, (_, i) => ({ id: cleanText(`n${i}`), project: cleanText("a"), vector: gen.next() }));
-  await store.upsert(TABLE, rows);
-  state.mark(TABLE, rows);
-  writeFileSync(join(dir, "in-the-way"), "");
+  const write = async (rows: Row[]) => {
+    await store.upsert(TABLE, rows);
+    state.mark(TABLE, rows);
+  };
+  const remove = async (ids: string[]) => {
+    await store.delete(TABLE, ids);
+    state.unmark(TABLE, ids);
+  };
+  const rows: Row[] = Array.from({ length: n }, (_, i) => ({ id: cleanText(`${prefix}${i}`), project: cleanText("a"), vector: gen.next() }));
+  await write(rows);
   const logs: string[] = [];
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir: join(dir, "in-the-way", "rows") });
+  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows }, log: (l) => logs.push(l), ...(rowsDir ? { rowsDir } : {}) });
+  const held = () => copies.status()[0];
+  const current = () => until(async () => held()?.version === state.version(TABLE));
+  const close = async () => {
+    await copies.close();
+    store.close();
+    db.close();
+  };
+  return { gen, state, store, rows, write, remove, logs, copies, held, current, close };
+}
+
+test("a holder whose int8 rows' folder cannot be made (a file in the way) still answers from its copy, the rows in memory, and says why once", async () => {
+  writeFileSync(join(dir, "in-the-way"), "");
+  const { gen, store, logs, copies, current, close } = await bed("nofile", 8, 800, "n", 0, join(dir, "in-the-way", "rows"));
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  await current();
   const whole = await CodeIndex.load(store, TABLE, DIMS, "whole");
   for (let t = 0; t < 5; t++) {
     const q = gen.next();
@@ -129,38 +152,24 @@ test("a holder whose int8 rows' folder cannot be made (a file in the way) still 
   }
   assert.equal(logs.length, 1, logs.join("\n"));
   assert.match(logs[0]!, /int8 rows cannot be kept in a file .*holding them in memory/);
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
 
 test("a copy whose int8 rows' file is cut under it lets go of it: LanceDB answers meanwhile, the log says why, and the next copy is read whole", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 12);
-  const db = openDb(join(dir, "cut.sqlite"));
-  const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "cut-vectors"));
-  await store.ensure(TABLE, DIMS);
-  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const rows: Row[] = Array.from({ length: 700 }, (_, i) => ({ id: cleanText(`k${i}`), project: cleanText("a"), vector: gen.next() }));
-  await store.upsert(TABLE, rows);
-  state.mark(TABLE, rows);
-  const logs: string[] = [];
   const rowsDir = join(dir, "cut-rows");
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir });
+  const { gen, rows, logs, copies, current, close } = await bed("cut", 12, 700, "k", 0, rowsDir);
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  await current();
   const [file] = readdirSync(rowsDir);
   truncateSync(join(rowsDir, file!), 0);
   const q = rows[5]!.vector;
   assert.equal(await copies.search(TABLE, DIMS, q, ["a"], 10), undefined, "LanceDB answers");
   assert.match(logs.join("\n"), /the copy of t128 failed .*past the end.*searching LanceDB/);
   await copies.search(TABLE, DIMS, q, ["a"], 10);
-  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  await current();
   const again = await copies.search(TABLE, DIMS, q, ["a"], 10);
   assert.equal(again?.[0]?.id, "k5", "read again, it answers");
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
 
 test("by default the daemon holds the code copy of a table of 1M chunks of 768 dimensions (daemon.vectorMemoryMB)", () => {
@@ -170,30 +179,16 @@ test("by default the daemon holds the code copy of a table of 1M chunks of 768 d
 });
 
 test("catchUp: a small change reaches the copy with no search; a change too large to read in part waits for the next search", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 16);
-  const db = openDb(join(dir, "follow.sqlite"));
-  const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "follow-vectors"));
-  await store.ensure(TABLE, DIMS);
-  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const rows: Row[] = Array.from({ length: 1_500 }, (_, i) => ({ id: cleanText(`f${i}`), project: cleanText("a"), vector: gen.next() }));
-  await store.upsert(TABLE, rows);
-  state.mark(TABLE, rows);
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: () => undefined, rowsDir: join(dir, "follow-rows") });
-  const held = () => copies.status()[0];
+  const { gen, remove, copies, held, current, close } = await bed("follow", 16, 1_500, "f", 0, join(dir, "follow-rows"));
   copies.catchUp(); // nothing held: nothing read
   assert.equal(held(), undefined);
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.equal(held()!.rows, 1_500);
 
-  const remove = async (ids: string[]) => {
-    await store.delete(TABLE, ids);
-    state.unmark(TABLE, ids);
-  };
   await remove(["f3", "f700"]);
   copies.catchUp();
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.equal(held()!.rows, 1_498);
   assert.equal(held()!.rowsRead, 0, "only removed: nothing read again");
 
@@ -203,32 +198,19 @@ test("catchUp: a small change reaches the copy with no search; a change too larg
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(held()!.version, before.version, "more than the copy reads in part: left for the next search");
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.equal(held()!.rows, 1_500 - 2 - 1_099);
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
 
 test("catchUp: a copy let go while its catch-up ran (its int8 rows' file cut) is not held again", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 17);
-  const db = openDb(join(dir, "letgo.sqlite"));
-  const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "letgo-vectors"));
-  await store.ensure(TABLE, DIMS);
-  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const rows: Row[] = Array.from({ length: 700 }, (_, i) => ({ id: cleanText(`g${i}`), project: cleanText("a"), vector: gen.next() }));
-  await store.upsert(TABLE, rows);
-  state.mark(TABLE, rows);
-  const logs: string[] = [];
   const rowsDir = join(dir, "letgo-rows");
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 0 }, log: (l) => logs.push(l), rowsDir });
+  const { gen, state, rows, remove, logs, copies, current, close } = await bed("letgo", 17, 700, "g", 0, rowsDir);
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  await current();
   const [file] = readdirSync(rowsDir);
   truncateSync(join(rowsDir, file!), 0);
-  await store.delete(TABLE, ["g3"]);
-  state.unmark(TABLE, ["g3"]);
+  await remove(["g3"]);
   copies.catchUp(); // the catch-up starts; the search meanwhile finds the file cut and lets the copy go
   assert.equal(await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10), undefined, "LanceDB answers");
   assert.match(logs.join("\n"), /the copy of t128 failed/);
@@ -237,69 +219,39 @@ test("catchUp: a copy let go while its catch-up ran (its int8 rows' file cut) is
   assert.ok(held === undefined || held.version === state.version(TABLE), `the copy let go is held again: ${JSON.stringify(held)}\n${logs.join("\n")}`);
   // and the next searches read it whole again, and it answers
   await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10);
-  await until(async () => copies.status()[0]?.version === state.version(TABLE));
+  await current();
   assert.equal((await copies.search(TABLE, DIMS, rows[5]!.vector, ["a"], 10))?.[0]?.id, "g5");
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
 
 test("catchUp: rows only added wait for the next search (a float32 copy is copied whole to refresh: not every 5 s of an indexing session)", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 19);
-  const db = openDb(join(dir, "added.sqlite"));
-  const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "added-vectors"));
-  await store.ensure(TABLE, DIMS);
-  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const write = async (rows: Row[]) => {
-    await store.upsert(TABLE, rows);
-    state.mark(TABLE, rows);
-  };
-  await write(Array.from({ length: 600 }, (_, i) => ({ id: cleanText(`a${i}`), project: cleanText("a"), vector: gen.next() })));
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 1_000_000 }, log: () => undefined });
-  const held = () => copies.status()[0];
+  const { gen, write, remove, copies, held, current, close } = await bed("added", 19, 600, "a", 1_000_000);
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   const first = held()!;
   await write([{ id: cleanText("a600"), project: cleanText("a"), vector: gen.next() }]);
   copies.catchUp();
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(held()!.version, first.version, "only added: left for the next search");
   // a removal is followed (with what was added meanwhile)
-  await store.delete(TABLE, ["a7"]);
-  state.unmark(TABLE, ["a7"]);
+  await remove(["a7"]);
   copies.catchUp();
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.equal(held()!.rows, 600);
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
 
 test("catchUp: a purge that takes a table of codes just under daemon.codeRows is followed in the copy's kind; the next search reads it whole as float32", async () => {
-  const gen = ClusteredVectors.synthetic(DIMS, 20, 23);
-  const db = openDb(join(dir, "kind.sqlite"));
-  const state = new VecState(db);
-  const store = await VectorStore.open(join(dir, "kind-vectors"));
-  await store.ensure(TABLE, DIMS);
-  state.register(cleanText(TABLE), cleanText("ollama"), cleanText("m"), DIMS, 1000);
-  const rows: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: cleanText(`k${i}`), project: cleanText("a"), vector: gen.next() }));
-  await store.upsert(TABLE, rows);
-  state.mark(TABLE, rows);
-  const copies = new VectorCopies({ state, vectors: async () => store, config: { vectorMemoryMB: 1024, scanWorkerRows: 1_000_000, codeRows: 500 }, log: () => undefined });
-  const held = () => copies.status()[0];
+  const { gen, remove, copies, held, current, close } = await bed("kind", 23, 500, "k", 500);
   await copies.search(TABLE, DIMS, gen.next(), undefined, 10);
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.ok(held()!.kernel.startsWith("codes"), held()!.kernel);
-  await store.delete(TABLE, ["k3", "k9"]);
-  state.unmark(TABLE, ["k3", "k9"]);
+  await remove(["k3", "k9"]);
   copies.catchUp(); // 498 rows: under codeRows
-  await until(async () => held()?.version === state.version(TABLE));
+  await current();
   assert.equal(held()!.rows, 498);
   assert.ok(held()!.kernel.startsWith("codes"), `refreshed in place, in its kind: ${held()!.kernel}`);
   const hits = await copies.search(TABLE, DIMS, gen.next(), undefined, 498);
   assert.ok(hits && !hits.some((h) => h.id === "k3" || h.id === "k9"), "the purged rows are gone");
-  await copies.close();
-  store.close();
-  db.close();
+  await close();
 });
